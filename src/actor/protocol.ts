@@ -1,0 +1,52 @@
+// System messages: what the supervisor and every actor say to each other on the worker's own port.
+// Actor-specific messages live in actors/<name>/protocol.ts.
+import type { MessagePort } from 'node:worker_threads';
+import type { LogRecord } from '../log/record.js';
+
+/** What an actor reports when it is ready; fronts list the URLs they listen on. */
+export interface ReadyInfo {
+  urls?: string[];
+}
+
+export interface ThreadError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export interface ActorHealth {
+  uptimeMs: number;
+  heapUsedBytes: number;
+  /** Event-loop delay (p99, ms) seen by the actor since the previous health check. */
+  loopDelayP99Ms: number;
+}
+
+export type SupervisorToActor =
+  /** The client end of a link to the peer called `name`; replaces any earlier port for that peer. */
+  | { type: 'link'; name: string; port: MessagePort }
+  /** The serving end of a link from `from`: the actor exposes its API on `port`. */
+  | { type: 'accept'; from: string; port: MessagePort }
+  /** The peer `name` stopped or crashed: calls in flight to it fail, later calls wait for a new link. */
+  | { type: 'unlink'; name: string }
+  | { type: 'logs.records'; records: LogRecord[] }
+  | { type: 'health' }
+  /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
+  | { type: 'stop'; graceMs: number };
+
+export type ActorToSupervisor =
+  | { type: 'ready'; info: ReadyInfo }
+  | { type: 'log'; record: LogRecord }
+  | { type: 'error'; error: ThreadError }
+  | { type: 'health'; health: ActorHealth }
+  | { type: 'logs.subscribe'; backlog: number }
+  | { type: 'logs.unsubscribe' };
+
+/** What a worker receives as `workerData`. */
+export interface ActorWorkerData {
+  name: string;
+  kind: string;
+  instance: number;
+  config: unknown;
+  /** Port on which the supervisor exposes SupervisorApi (comlink). */
+  supervisorPort: MessagePort;
+}

@@ -1,0 +1,27 @@
+// How a role asks the supervisor for an actor: which thread entry to run, with which config slice,
+// and which other actors it calls.
+
+export interface ActorSpec {
+  /** Unique within the process: `pool`, or `http-front#2` when a role runs several instances. */
+  name: string;
+  /** The actor folder (`http-front`); instances of one kind share it. */
+  kind: string;
+  /** 1-based instance number. */
+  instance: number;
+  /** The role that asked for it; giving up on the actor stops this role. */
+  role: string;
+  /** The compiled thread entry: dist/actors/<kind>/index.js. */
+  entry: URL;
+  /** The actor's slice of the validated config; structured-cloneable. */
+  config: unknown;
+  /** Fronts start after every other actor is ready, and stop first. */
+  front: boolean;
+  /** Names of the actors this one calls (the serving ends of its links). */
+  links: string[];
+}
+
+/** The compiled entry of an actor folder under actors/. */
+export function actorEntry(kind: string): URL {
+  // This file is dist/src/actor/spec.js; actor entries are dist/actors/<kind>/index.js.
+  return new URL(`../../actors/${kind}/index.js`, import.meta.url);
+}

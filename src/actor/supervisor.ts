@@ -1,0 +1,308 @@
+// The supervisor: spawns actors, waits for `ready` with a deadline, links them, restarts a crashed
+// one (one-for-one, exponential backoff) and gives up after too many restarts in a window; on stop it
+// drains fronts first, then the actors behind them.
+//
+// uWS keeps a native poll handle in every thread that runs an app; tearing such a thread down from
+// outside (Worker.terminate(), or process.exit() in the main thread while it runs) aborts the whole
+// process. So fronts always stop themselves (stop message -> close apps -> exit), terminate() is only
+// used on actors that are not fronts, and the caller gets the names of any front that would not stop.
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { OutpostError } from '../errors.js';
+import type { JobRunner } from '../jobs/pool.js';
+import type { LogRecord, Logger } from '../log/record.js';
+import type { SupervisorLog } from '../log/supervisor-log.js';
+import { Mailbox } from './mailbox.js';
+import { unexpectedMessage } from './message.js';
+import type { ActorHealth, ActorToSupervisor, ActorWorkerData, ReadyInfo, SupervisorToActor, ThreadError } from './protocol.js';
+import { RestartHistory, type RestartOptions } from './restart-policy.js';
+import { exposeApi } from './rpc.js';
+import type { ActorSpec } from './spec.js';
+import type { SupervisorApi } from './supervisor-api.js';
+
+export interface SupervisorOptions {
+  restart: RestartOptions;
+  readyTimeoutMs: number;
+  /** How long fronts get to finish in-flight requests, and actors to flush, on stop. */
+  shutdownGraceMs: number;
+  log: SupervisorLog;
+  jobs: JobRunner;
+}
+
+export interface StartResult {
+  urls: string[];
+  startupMs: number;
+}
+
+export interface StopResult {
+  exitCode: number;
+  /** Fronts that did not stop within the grace period (see the note at the top of this file). */
+  stuckFronts: string[];
+}
+
+type SlotState = 'starting' | 'running' | 'backoff' | 'stopping' | 'stopped';
+
+interface ActorSlot {
+  spec: ActorSpec;
+  state: SlotState;
+  worker?: Worker;
+  system?: Mailbox<ActorToSupervisor, SupervisorToActor>;
+  supervisorPort?: MessagePort;
+  history: RestartHistory;
+  readyTimer?: NodeJS.Timeout;
+  backoffTimer?: NodeJS.Timeout;
+  lastError?: ThreadError;
+  ready?: ReadyInfo;
+  readyWaiters: { resolve: () => void; reject: (error: Error) => void }[];
+  exitWaiters: (() => void)[];
+  healthWaiters: ((health: ActorHealth) => void)[];
+  streamsLogs: boolean;
+}
+
+export class Supervisor {
+  private readonly slots: ActorSlot[];
+  private readonly log: Logger;
+  private stopping: Promise<StopResult> | undefined;
+  private resolveDone!: (result: StopResult) => void;
+  /** Settles when the supervisor has stopped, by request or by giving up on an actor. */
+  readonly done: Promise<StopResult> = new Promise((resolve) => (this.resolveDone = resolve));
+  private pendingLogRecords: LogRecord[] = [];
+  private logFlushScheduled = false;
+  private readonly unsubscribeRing: () => void;
+
+  constructor(
+    specs: readonly ActorSpec[],
+    private readonly options: SupervisorOptions,
+  ) {
+    const names = new Set<string>();
+    for (const spec of specs) {
+      if (names.has(spec.name)) throw new Error(`two actors are called ${spec.name}`);
+      names.add(spec.name);
+    }
+    for (const spec of specs) {
+      for (const link of spec.links) if (!names.has(link)) throw new Error(`actor ${spec.name} links to ${link}, which no role starts`);
+    }
+    this.slots = specs.map((spec) => ({
+      spec,
+      state: 'stopped',
+      history: new RestartHistory(options.restart),
+      readyWaiters: [],
+      exitWaiters: [],
+      healthWaiters: [],
+      streamsLogs: false,
+    }));
+    this.log = options.log.logger('supervisor');
+    this.unsubscribeRing = options.log.ring.subscribe((record) => this.forwardLog(record));
+  }
+
+  /** Starts every actor, fronts last; resolves once all are ready. */
+  async start(): Promise<StartResult> {
+    const startedAt = performance.now();
+    const backs = this.slots.filter((slot) => !slot.spec.front);
+    const fronts = this.slots.filter((slot) => slot.spec.front);
+    for (const group of [backs, fronts]) {
+      await Promise.all(group.map((slot) => this.spawnAndWait(slot)));
+    }
+    const urls = fronts.flatMap((slot) => slot.ready?.urls ?? []);
+    const startupMs = Math.round(performance.now() - startedAt);
+    this.log.info(`all actors ready in ${startupMs}ms`, { actors: this.slots.length });
+    return { urls: [...new Set(urls)], startupMs };
+  }
+
+  /** Stops fronts, then the rest in reverse start order; every actor gets `shutdownGraceMs`. */
+  stop(exitCode = 0, reason = 'stop requested'): Promise<StopResult> {
+    this.stopping ??= this.stopAll(exitCode, reason);
+    return this.stopping;
+  }
+
+  /** Asks every running actor for its health; an actor that does not answer in time is left out. */
+  async health(timeoutMs = 1000): Promise<Record<string, ActorHealth>> {
+    const answers = await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.state !== 'running' || slot.system === undefined) return undefined;
+        const system = slot.system;
+        const health = await new Promise<ActorHealth | undefined>((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), timeoutMs);
+          slot.healthWaiters.push((value) => {
+            clearTimeout(timer);
+            resolve(value);
+          });
+          system.post({ type: 'health' });
+        });
+        return health === undefined ? undefined : ([slot.spec.name, health] as const);
+      }),
+    );
+    return Object.fromEntries(answers.filter((entry) => entry !== undefined));
+  }
+
+  private spawnAndWait(slot: ActorSlot): Promise<void> {
+    const ready = new Promise<void>((resolve, reject) => slot.readyWaiters.push({ resolve, reject }));
+    this.spawn(slot);
+    return ready;
+  }
+
+  private spawn(slot: ActorSlot): void {
+    const { spec } = slot;
+    const channel = new MessageChannel();
+    const supervisorApi: SupervisorApi = { runJob: (name, input) => this.options.jobs.run(name, input) };
+    exposeApi(supervisorApi, channel.port1);
+    const workerData: ActorWorkerData = { name: spec.name, kind: spec.kind, instance: spec.instance, config: spec.config, supervisorPort: channel.port2 };
+    const worker = new Worker(spec.entry, { workerData, transferList: [channel.port2] });
+    const system = new Mailbox<ActorToSupervisor, SupervisorToActor>(worker);
+    Object.assign(slot, { worker, system, supervisorPort: channel.port1, state: 'starting', lastError: undefined, ready: undefined });
+    system.listen((message) => this.onActorMessage(slot, message));
+    worker.on('error', (error) => {
+      slot.lastError ??= { name: error.name, message: error.message };
+    });
+    worker.on('exit', (code) => this.onExit(slot, worker, code));
+    slot.readyTimer = setTimeout(() => this.onReadyTimeout(slot, worker), this.options.readyTimeoutMs);
+    for (const other of this.slots) {
+      if (other === slot || !this.isAlive(other)) continue;
+      if (spec.links.includes(other.spec.name)) this.link(slot, other);
+      if (other.spec.links.includes(spec.name)) this.link(other, slot);
+    }
+  }
+
+  private link(client: ActorSlot, server: ActorSlot): void {
+    const channel = new MessageChannel();
+    client.system?.post({ type: 'link', name: server.spec.name, port: channel.port1 }, [channel.port1]);
+    server.system?.post({ type: 'accept', from: client.spec.name, port: channel.port2 }, [channel.port2]);
+  }
+
+  private isAlive(slot: ActorSlot): boolean {
+    return slot.state === 'starting' || slot.state === 'running';
+  }
+
+  private onActorMessage(slot: ActorSlot, message: ActorToSupervisor): void {
+    switch (message.type) {
+      case 'ready':
+        clearTimeout(slot.readyTimer);
+        slot.state = slot.state === 'starting' ? 'running' : slot.state;
+        slot.ready = message.info;
+        this.log.debug(`actor ${slot.spec.name} ready`);
+        for (const waiter of slot.readyWaiters.splice(0)) waiter.resolve();
+        break;
+      case 'log':
+        this.options.log.write(message.record);
+        break;
+      case 'error':
+        slot.lastError = message.error;
+        break;
+      case 'health':
+        for (const waiter of slot.healthWaiters.splice(0)) waiter(message.health);
+        break;
+      case 'logs.subscribe':
+        slot.streamsLogs = true;
+        slot.system?.post({ type: 'logs.records', records: this.options.log.ring.recent(message.backlog) });
+        break;
+      case 'logs.unsubscribe':
+        slot.streamsLogs = false;
+        break;
+      default:
+        unexpectedMessage('supervisor', message);
+    }
+  }
+
+  private onReadyTimeout(slot: ActorSlot, worker: Worker): void {
+    if (slot.worker !== worker || slot.state !== 'starting') return;
+    slot.lastError = { name: 'Error', message: `did not report ready within ${this.options.readyTimeoutMs}ms` };
+    void worker.terminate();
+  }
+
+  private onExit(slot: ActorSlot, worker: Worker, code: number): void {
+    if (slot.worker !== worker) return;
+    clearTimeout(slot.readyTimer);
+    slot.supervisorPort?.close();
+    slot.worker = undefined;
+    slot.system = undefined;
+    slot.streamsLogs = false;
+    for (const other of this.slots) {
+      if (other !== slot && (other.spec.links.includes(slot.spec.name) || slot.spec.links.includes(other.spec.name))) {
+        other.system?.post({ type: 'unlink', name: slot.spec.name });
+      }
+    }
+    const wasStopping = slot.state === 'stopping';
+    slot.state = 'stopped';
+    for (const waiter of slot.exitWaiters.splice(0)) waiter();
+    if (wasStopping || this.stopping !== undefined) return;
+    this.onCrash(slot, code);
+  }
+
+  private onCrash(slot: ActorSlot, code: number): void {
+    const { spec } = slot;
+    const cause = slot.lastError === undefined ? `exit code ${code}` : slot.lastError.message;
+    this.log.error(`actor ${spec.name} crashed: ${cause}`, slot.lastError?.stack === undefined ? { exitCode: code } : { exitCode: code, stack: slot.lastError.stack });
+    const decision = slot.history.onCrash(Date.now());
+    if (decision.action === 'give-up') {
+      const windowSeconds = this.options.restart.windowMs / 1000;
+      const message = `actor ${spec.name} crashed ${decision.restartsInWindow + 1} times within ${windowSeconds}s; giving up and stopping role ${spec.role}`;
+      this.log.error(message);
+      const error = new OutpostError('ERR_ACTOR_UNAVAILABLE', message);
+      for (const waiter of slot.readyWaiters.splice(0)) waiter.reject(error);
+      void this.stop(1, message);
+      return;
+    }
+    slot.state = 'backoff';
+    this.log.warn(`restarting actor ${spec.name} in ${decision.delayMs}ms`, { restartsInWindow: decision.restartsInWindow });
+    slot.backoffTimer = setTimeout(() => {
+      if (slot.state === 'backoff') this.spawn(slot);
+    }, decision.delayMs);
+  }
+
+  private async stopAll(exitCode: number, reason: string): Promise<StopResult> {
+    this.log.info(`stopping: ${reason}`);
+    const fronts = this.slots.filter((slot) => slot.spec.front);
+    const backs = this.slots.filter((slot) => !slot.spec.front).reverse();
+    const stuckFronts = await this.stopGroup(fronts);
+    for (const slot of backs) {
+      const stuck = await this.stopGroup([slot]);
+      for (const name of stuck) {
+        this.log.error(`actor ${name} did not stop within ${this.options.shutdownGraceMs}ms; terminating it`);
+        const worker = slot.worker;
+        if (worker !== undefined) await worker.terminate();
+      }
+    }
+    for (const name of stuckFronts) this.log.error(`front ${name} did not stop within ${this.options.shutdownGraceMs}ms`);
+    for (const slot of this.slots) for (const waiter of slot.readyWaiters.splice(0)) waiter.reject(new OutpostError('ERR_UNAVAILABLE', 'stopping'));
+    this.unsubscribeRing();
+    this.log.info('stopped', { exitCode });
+    const result = { exitCode, stuckFronts };
+    this.resolveDone(result);
+    return result;
+  }
+
+  /** Asks each actor of the group to stop and waits; returns the names of those still running after the grace period. */
+  private async stopGroup(group: ActorSlot[]): Promise<string[]> {
+    const graceMs = this.options.shutdownGraceMs;
+    const exits = group.map((slot) => {
+      clearTimeout(slot.backoffTimer);
+      if (slot.worker === undefined) {
+        slot.state = 'stopped';
+        return Promise.resolve(true);
+      }
+      slot.state = 'stopping';
+      const exited = new Promise<boolean>((resolve) => slot.exitWaiters.push(() => resolve(true)));
+      slot.system?.post({ type: 'stop', graceMs });
+      // The actor's own drain is bounded by graceMs; the margin covers its exit.
+      return Promise.race([exited, delay(graceMs + 1000).then(() => false)]);
+    });
+    const results = await Promise.all(exits);
+    return group.filter((_slot, index) => !results[index]).map((slot) => slot.spec.name);
+  }
+
+  private forwardLog(record: LogRecord): void {
+    if (!this.slots.some((slot) => slot.streamsLogs)) return;
+    this.pendingLogRecords.push(record);
+    if (this.logFlushScheduled) return;
+    this.logFlushScheduled = true;
+    setImmediate(() => {
+      this.logFlushScheduled = false;
+      const records = this.pendingLogRecords;
+      this.pendingLogRecords = [];
+      for (const slot of this.slots) if (slot.streamsLogs) slot.system?.post({ type: 'logs.records', records });
+    });
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

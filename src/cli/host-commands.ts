@@ -1,0 +1,18 @@
+import { implementedRoles, plannedRoles } from '../roles/registry.js';
+import { roleNames } from '../roles/role.js';
+
+/** The host config `outpost demo` runs: every implemented role with its loopback demo settings. */
+export function demoHostConfig(): { roles: Record<string, unknown> } | undefined {
+  const roles: Record<string, unknown> = {};
+  for (const name of roleNames) {
+    const role = implementedRoles[name];
+    if (role !== undefined) roles[name] = role.demoConfig;
+  }
+  return Object.keys(roles).length === 0 ? undefined : { roles };
+}
+
+export function describeRoles(): string {
+  return roleNames
+    .map((name) => `${name.padEnd(10)} ${implementedRoles[name] === undefined ? 'planned    ' : 'implemented'} ${plannedRoles[name].summary}\n`)
+    .join('');
+}

@@ -1,0 +1,91 @@
+// Turns schema violations into sentences that name the option path and the rule:
+// `roles.monitor.port must be at most 65535`, `roles.monitor.prot is not a known option (did you mean port?)`.
+import type { z } from 'zod';
+
+export function formatIssues(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string[] {
+  return issues.map((issue) => formatIssue(issue, [...prefix, ...issue.path], () => knownKeys(schema, issue.path)));
+}
+
+function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], known: () => string[]): string {
+  const at = pathText(path);
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${at} must be ${article(issue.expected)}`;
+    case 'too_small':
+      return `${at} must ${boundText('at least', 'more than', issue.minimum, issue.inclusive, issue.origin)}`;
+    case 'too_big':
+      return `${at} must ${boundText('at most', 'less than', issue.maximum, issue.inclusive, issue.origin)}`;
+    case 'unrecognized_keys':
+      return issue.keys
+        .map((key) => `${pathText([...path, key])} is not a known option${suggestion(key, known())}`)
+        .join('\n');
+    case 'invalid_value':
+      return `${at} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_format':
+      return `${at} must be ${issue.format === 'regex' ? 'in the expected format' : `a valid ${issue.format}`}`;
+    case 'not_multiple_of':
+      return `${at} must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return `${at} ${issue.message}`;
+  }
+}
+
+export function pathText(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return 'the config';
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
+}
+
+function article(expected: string): string {
+  const names: Record<string, string> = { object: 'an object', array: 'an array', int: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false' };
+  return names[expected] ?? `a ${expected}`;
+}
+
+function boundText(inclusiveWord: string, exclusiveWord: string, bound: number | bigint, inclusive: boolean | undefined, origin: string): string {
+  const word = inclusive === false ? exclusiveWord : inclusiveWord;
+  if (origin === 'string') return `be ${word} ${String(bound)} characters long`;
+  if (origin === 'array' || origin === 'set') return `have ${word} ${String(bound)} entries`;
+  return `be ${word} ${String(bound)}`;
+}
+
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, { _zod: { def: SchemaDef } }>;
+  innerType?: { _zod: { def: SchemaDef } };
+}
+
+/** The keys the object schema at `path` accepts, looking through optional and default wrappers. */
+function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+  const unwrap = () => {
+    while (def.innerType !== undefined) def = def.innerType._zod.def;
+  };
+  unwrap();
+  for (const part of path) {
+    const next = def.shape?.[String(part)];
+    if (next === undefined) return [];
+    def = next._zod.def;
+    unwrap();
+  }
+  return def.shape === undefined ? [] : Object.keys(def.shape);
+}
+
+function suggestion(key: string, known: string[]): string {
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(key, candidate);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best === undefined ? '' : ` (did you mean ${best.key}?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,16 @@
+// Schema pieces shared by every role's config, each with the rule its error message states.
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+export const port = z.number().int().min(0).max(65535);
+
+export const positiveInteger = z.number().int().min(1);
+
+/** An IP address or a host name to bind to. */
+export const bindAddress = z
+  .string()
+  .min(1)
+  .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), { message: 'must be an IP address or a host name' });
+
+/** A list of program arguments (run without a shell): at least the program. */
+export const commandLine = z.array(z.string().min(1)).min(1);

@@ -1,0 +1,32 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { JobInput, JobName, JobOutput, JobRequest } from './catalog.js';
+
+/** Runs catalog jobs; the supervisor owns one and actors reach it through SupervisorApi.runJob. */
+export interface JobRunner {
+  run<Name extends JobName>(name: Name, input: JobInput<Name>): Promise<JobOutput<Name>>;
+}
+
+/**
+ * The one shared piscina pool of the process. Threads start on the first job and leave after a
+ * minute idle, so a host that never needs one pays nothing at start.
+ */
+export class JobPool implements JobRunner {
+  private pool: Piscina | undefined;
+
+  async run<Name extends JobName>(name: Name, input: JobInput<Name>): Promise<JobOutput<Name>> {
+    this.pool ??= new Piscina({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: Math.max(1, availableParallelism()),
+      idleTimeout: 60_000,
+    });
+    const request: JobRequest<Name> = { name, input };
+    return (await this.pool.run(request)) as JobOutput<Name>;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = undefined;
+  }
+}

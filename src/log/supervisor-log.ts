@@ -1,0 +1,98 @@
+import winston from 'winston';
+import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
+import { redactFields } from './redact.js';
+import { LogRing } from './ring.js';
+
+export interface LogOptions {
+  /** One JSON object a line instead of the human format. */
+  json: boolean;
+  /** Only warnings and errors. */
+  quiet: boolean;
+  /** Colour the human format; defaults to whether stderr is a terminal. */
+  colour?: boolean;
+  debug?: boolean;
+  /** Also append JSON lines to this file. */
+  file?: string;
+  /** How many records the ring buffer keeps for pages. */
+  ringCapacity?: number;
+}
+
+const levelColours: Record<LogLevel, string> = { error: '\x1b[31m', warn: '\x1b[33m', info: '\x1b[32m', debug: '\x1b[90m' };
+const resetColour = '\x1b[0m';
+
+/**
+ * The one place log records end up: every actor forwards its records here, the supervisor writes its
+ * own here, and each record goes to winston (console and file) and to the ring buffer pages stream from.
+ */
+export class SupervisorLog {
+  readonly ring: LogRing;
+  private readonly winston: winston.Logger;
+
+  constructor(options: LogOptions) {
+    this.ring = new LogRing(options.ringCapacity ?? 1000);
+    const colour = options.colour ?? (process.stderr.isTTY && !options.json);
+    const transports: winston.transport[] = [
+      new winston.transports.Console({
+        stderrLevels: ['error', 'warn', 'info', 'debug'],
+        format: options.json ? jsonLine() : humanLine(colour),
+      }),
+    ];
+    if (options.file !== undefined) {
+      transports.push(new winston.transports.File({ filename: options.file, format: jsonLine(), options: { mode: 0o600 } }));
+    }
+    this.winston = winston.createLogger({
+      level: options.quiet ? 'warn' : options.debug ? 'debug' : 'info',
+      levels: { error: 0, warn: 1, info: 2, debug: 3 },
+      transports,
+    });
+  }
+
+  write(record: LogRecord): void {
+    const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
+    this.ring.push(safe);
+    this.winston.log({ level: safe.level, message: safe.message, record: safe });
+  }
+
+  logger(source: string): Logger {
+    return loggerFrom(source, (record) => this.write(record));
+  }
+
+  /** Waits until every transport has written what it was given. */
+  async flush(): Promise<void> {
+    const finished = new Promise<void>((resolve) => this.winston.on('finish', () => resolve()));
+    this.winston.end();
+    await finished;
+  }
+}
+
+interface WinstonInfo {
+  record?: LogRecord;
+  [key: string | symbol]: unknown;
+}
+
+function recordOf(info: WinstonInfo): LogRecord {
+  if (info.record === undefined) throw new Error('log entry without a record: every entry goes through SupervisorLog.write');
+  return info.record;
+}
+
+function jsonLine(): winston.Logform.Format {
+  return winston.format.printf((info: WinstonInfo) => {
+    const record = recordOf(info);
+    return JSON.stringify({ time: new Date(record.time).toISOString(), level: record.level, source: record.source, message: record.message, ...record.fields });
+  });
+}
+
+function humanLine(colour: boolean): winston.Logform.Format {
+  return winston.format.printf((info: WinstonInfo) => {
+    const record = recordOf(info);
+    const level = colour ? `${levelColours[record.level]}${record.level.padEnd(5)}${resetColour}` : record.level.padEnd(5);
+    const fields = record.fields === undefined ? '' : ` ${formatFields(record.fields)}`;
+    return `${new Date(record.time).toISOString()} ${level} [${record.source}] ${record.message}${fields}`;
+  });
+}
+
+function formatFields(fields: LogFields): string {
+  return Object.entries(fields)
+    .map(([name, value]) => `${name}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`)
+    .join(' ');
+}

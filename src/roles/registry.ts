@@ -1,0 +1,17 @@
+// Every role outpost knows, and which of them this build implements. A role lands by moving from
+// `plannedRoles` to `implementedRoles` (one file per role beside this one).
+import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
+
+export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {};
+
+export const plannedRoles: Record<RoleName, PlannedRole> = {
+  cert: { name: 'cert', summary: 'certificate distribution server (certhub)' },
+  speedtest: { name: 'speedtest', summary: 'speed test server (netspeed)' },
+  monitor: { name: 'monitor', summary: 'live machine dashboard (hostwatch)' },
+  send: { name: 'send', summary: 'quantum random collector and diode sender (qpool collect)' },
+  recv: { name: 'recv', summary: 'quantum random pool server (qpool serve)' },
+};
+
+export function roleDefinition(name: RoleName): RoleDefinition | undefined {
+  return implementedRoles[name];
+}

@@ -1,0 +1,44 @@
+// Writing a file so that a crash at any instant leaves either the old content or the new, never a
+// mix: write a temporary file beside it, fsync it, rename it over the target, fsync the directory
+// (without the last step the rename itself may be lost on power failure).
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** File mode of the new file; 0o600 for anything secret. */
+  mode?: number;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  const temporary = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const file = await open(temporary, 'wx', options.mode ?? 0o644);
+  try {
+    await file.writeFile(data);
+    // The mode passed to open() is filtered by the umask; secrets must not depend on it.
+    if (options.mode !== undefined) await file.chmod(options.mode);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await file.close();
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
