@@ -1,10 +1,10 @@
-// Runs a validated host config: builds the actors of every role, starts the supervisor, prints the
-// URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
+// Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
+// them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
-import type { HostConfig } from '../config/host.js';
+import type { HostConfig, SupervisorSettings } from '../config/host.js';
 import { JobPool } from '../jobs/pool.js';
-import { SupervisorLog } from '../log/supervisor-log.js';
+import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
 import { roleNames } from '../roles/role.js';
 import type { LogFlags } from './program.js';
@@ -15,12 +15,6 @@ export interface RunHostOptions extends LogFlags {
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
-  const log = new SupervisorLog({
-    json: options.logJson ?? config.log.json,
-    quiet: options.quiet ?? config.log.level === 'warn',
-    debug: options.debug ?? config.log.level === 'debug',
-    ...(config.log.file === undefined ? {} : { file: config.log.file }),
-  });
   const specs: ActorSpec[] = [];
   for (const name of roleNames) {
     const roleConfig: unknown = config.roles[name];
@@ -28,8 +22,19 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     if (roleConfig === undefined || role === undefined) continue;
     specs.push(...(await role.actors(roleConfig)));
   }
+  const log: LogOptions = {
+    json: options.logJson ?? config.log.json,
+    quiet: options.quiet ?? ['warn', 'error'].includes(config.log.level),
+    debug: options.debug ?? config.log.level === 'debug',
+    ...(config.log.file === undefined ? {} : { file: config.log.file }),
+  };
+  return runSupervisor(specs, config.supervisor, log, options.onStarted);
+}
+
+/** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */
+export async function runSupervisor(specs: readonly ActorSpec[], settings: SupervisorSettings, logOptions: LogOptions, onStarted?: (result: StartResult) => void): Promise<never> {
+  const log = new SupervisorLog(logOptions);
   const jobs = new JobPool();
-  const settings = config.supervisor;
   const supervisor = new Supervisor(specs, {
     log,
     jobs,
@@ -46,8 +51,8 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
   supervisor.start().then(
-    (result) => options.onStarted?.(result),
-    // A start that fails has already been logged and has stopped the supervisor; `done` settles.
+    (result) => onStarted?.(result),
+    // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},
   );
   const { exitCode, stuckFronts } = await supervisor.done;

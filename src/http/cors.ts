@@ -4,9 +4,9 @@ import type { Headers } from './reply.js';
 // origin may call them.
 export const corsHeaders: Headers = { 'Access-Control-Allow-Origin': '*' };
 
+/** The answer to a CORS preflight; `Access-Control-Allow-Origin` comes from the router's default headers. */
 export function preflightHeaders(methods: readonly string[], requestedHeaders: string | undefined): Headers {
   return {
-    ...corsHeaders,
     'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
     'Access-Control-Allow-Headers': requestedHeaders ?? 'Content-Type, Authorization',
     'Access-Control-Max-Age': '86400',

@@ -19,6 +19,7 @@ export interface LogOptions {
 
 const levelColours: Record<LogLevel, string> = { error: '\x1b[31m', warn: '\x1b[33m', info: '\x1b[32m', debug: '\x1b[90m' };
 const resetColour = '\x1b[0m';
+const levelRank: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 /**
  * The one place log records end up: every actor forwards its records here, the supervisor writes its
@@ -27,6 +28,8 @@ const resetColour = '\x1b[0m';
 export class SupervisorLog {
   readonly ring: LogRing;
   private readonly winston: winston.Logger;
+  /** Records above this rank (less severe) are dropped before the ring and every transport. */
+  private readonly maxRank: number;
 
   constructor(options: LogOptions) {
     this.ring = new LogRing(options.ringCapacity ?? 1000);
@@ -40,14 +43,17 @@ export class SupervisorLog {
     if (options.file !== undefined) {
       transports.push(new winston.transports.File({ filename: options.file, format: jsonLine(), options: { mode: 0o600 } }));
     }
+    const level: LogLevel = options.quiet ? 'warn' : options.debug ? 'debug' : 'info';
+    this.maxRank = levelRank[level];
     this.winston = winston.createLogger({
-      level: options.quiet ? 'warn' : options.debug ? 'debug' : 'info',
-      levels: { error: 0, warn: 1, info: 2, debug: 3 },
+      level,
+      levels: levelRank,
       transports,
     });
   }
 
   write(record: LogRecord): void {
+    if (levelRank[record.level] > this.maxRank) return;
     const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });

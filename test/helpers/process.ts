@@ -1,0 +1,88 @@
+// Child processes for tests: started with their output collected, stopped at teardown whatever the
+// test's outcome.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { ExecutionContext } from 'ava';
+
+// This file runs as dist/test/helpers/process.js; the project root is three folders up.
+export const projectRoot = new URL('../../../', import.meta.url);
+
+export function projectPath(relative: string): string {
+  return new URL(relative, projectRoot).pathname;
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first stdout or stderr text matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | NodeJS.Signals>;
+}
+
+export function startProcess(t: ExecutionContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+    for (const watcher of watchers) watcher();
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+    for (const watcher of watchers) watcher();
+  });
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitFor(pattern, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern) ?? stderr.match(pattern);
+          if (match === null) return false;
+          cleanup();
+          resolve(match);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out waiting for ${String(pattern)}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+        }, timeoutMs);
+        const onExit = () => {
+          if (check()) return;
+          cleanup();
+          reject(new Error(`process exited before printing ${String(pattern)}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          watchers.delete(watcher);
+          child.off('exit', onExit);
+        };
+        const watcher = () => void check();
+        if (check()) return;
+        watchers.add(watcher);
+        child.on('exit', onExit);
+      });
+    },
+  };
+}
+
+/** Runs a command to completion. */
+export function runToEnd(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
