@@ -1,0 +1,70 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { version } from '../../src/version.js';
+import { projectPath, runToEnd } from '../helpers/process.js';
+
+const executables = ['outpost', 'certhub', 'certhub-agent', 'netspeed', 'hostwatch', 'qpool'] as const;
+const run = (name: string, ...args: string[]) => runToEnd(process.execPath, [projectPath(`dist/bin/${name}.js`), ...args]);
+
+for (const name of executables) {
+  test(`${name} --version, --license and --help`, async (t) => {
+    const shown = await run(name, '--version');
+    t.is(shown.code, 0);
+    t.is(shown.stdout, `${name} ${version}\n`);
+    const license = await run(name, '--license');
+    t.is(license.code, 0);
+    t.regex(license.stdout, /^MIT License/);
+    t.regex(license.stdout, /uWebSockets\.js \(https:\/\/github\.com\/uNetworking\/uWebSockets\.js\)/);
+    t.regex(license.stdout, /Apache License\s+Version 2\.0/);
+    t.regex(license.stdout, /winston@/);
+    const help = await run(name, '--help');
+    t.is(help.code, 0);
+    t.regex(help.stdout, new RegExp(`^Usage: ${name} `));
+    t.regex(help.stdout, /--license/);
+  });
+}
+
+test('an unknown command or option exits 2 with a hint', async (t) => {
+  const command = await run('outpost', 'rn');
+  t.is(command.code, 2);
+  t.regex(command.stderr, /unknown command 'rn'/);
+  t.regex(command.stderr, /Did you mean run\?/);
+  const option = await run('qpool', 'collect', '--frobnicate');
+  t.is(option.code, 2);
+  t.regex(option.stderr, /unknown option '--frobnicate'/);
+});
+
+test('COMMAND --help describes the command', async (t) => {
+  const help = await run('outpost', 'run', '--help');
+  t.is(help.code, 0);
+  t.regex(help.stdout, /Usage: outpost run \[options\]/);
+  t.regex(help.stdout, /-c, --config <file>/);
+  t.regex(help.stdout, /--log-json/);
+});
+
+test('a bad host config names every bad path and exits 2', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'outpost-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'host.json');
+  await writeFile(file, JSON.stringify({ roles: { monitor: {}, mointor: {} }, supervisor: { shutdown_grace_ms: -5 } }));
+  const result = await run('outpost', 'run', '-c', file);
+  t.is(result.code, 2);
+  t.regex(result.stderr, /roles\.mointor is not a known option \(did you mean monitor\?\)/);
+  t.regex(result.stderr, /supervisor\.shutdown_grace_ms must be at least 1/);
+  t.regex(result.stderr, /roles\.monitor is not implemented in outpost .* yet/);
+  await writeFile(file, '{"roles": ');
+  const broken = await run('outpost', 'check', '-c', file);
+  t.is(broken.code, 2);
+  t.regex(broken.stderr, /host\.json is not valid JSON/);
+  const missing = await run('outpost', 'run', '-c', join(dir, 'nope.json'));
+  t.is(missing.code, 2);
+  t.regex(missing.stderr, /cannot read config file .*nope\.json: ENOENT/);
+});
+
+test('a role binary whose role has not landed says so and exits 2', async (t) => {
+  const result = await run('netspeed', 'server');
+  t.is(result.code, 2);
+  t.regex(result.stderr, /the speedtest role .* is not implemented in outpost .* yet/);
+});

@@ -1,0 +1,50 @@
+import test from 'ava';
+import { z } from 'zod';
+import { hostConfigSchema } from '../../src/config/host.js';
+import { validateConfig } from '../../src/config/load.js';
+import { ConfigError } from '../../src/errors.js';
+
+function problemsOf(schema: z.ZodType, input: unknown): readonly string[] {
+  const error = (() => {
+    try {
+      validateConfig(schema, input);
+    } catch (caught) {
+      return caught;
+    }
+    return undefined;
+  })();
+  if (!(error instanceof ConfigError)) throw new Error('expected a ConfigError');
+  return error.problems;
+}
+
+test('each problem names its option path and rule', (t) => {
+  const problems = problemsOf(hostConfigSchema, { roles: { monitor: {} }, supervisor: { ready_timeout_ms: 0, restart: { max_restarts: 'many' } }, log: { level: 'loud' } });
+  t.true(problems.includes('supervisor.ready_timeout_ms must be at least 1'));
+  t.true(problems.includes('supervisor.restart.max_restarts must be a number'));
+  t.true(problems.includes('log.level must be one of "error", "warn", "info", "debug"'));
+});
+
+test('unknown keys are reported with a suggestion', (t) => {
+  const problems = problemsOf(hostConfigSchema, { roles: { monitor: {} }, supervisr: {}, supervisor: { restart: { max_restart: 2 } } });
+  t.true(problems.includes('supervisr is not a known option (did you mean supervisor?)'));
+  t.true(problems.includes('supervisor.restart.max_restart is not a known option (did you mean max_restarts?)'));
+});
+
+test('a role that has not landed is a clear error, and so is naming none', (t) => {
+  t.true(problemsOf(hostConfigSchema, { roles: { speedtest: {} } }).some((problem) => /^roles\.speedtest is not implemented in outpost .* yet/.test(problem)));
+  t.deepEqual(problemsOf(hostConfigSchema, { roles: {} }), ['roles must name at least one role (cert, speedtest, monitor, send, recv)']);
+  t.deepEqual(problemsOf(hostConfigSchema, []), ['the config must be an object']);
+});
+
+test('a valid config is returned with defaults filled in, frozen', (t) => {
+  const schema = z.strictObject({ server: z.strictObject({ port: z.number().int().default(8080) }).default({ port: 8080 }) });
+  const config = validateConfig(schema, {});
+  t.deepEqual(config, { server: { port: 8080 } });
+  t.true(Object.isFrozen(config.server));
+});
+
+test('array entries and ranges are named by index', (t) => {
+  const schema = z.strictObject({ command: z.array(z.string().min(1)).min(1), size: z.number().int().max(1024) });
+  t.deepEqual(problemsOf(schema, { command: ['diode', ''], size: 2048 }), ['command[1] must be at least 1 characters long', 'size must be at most 1024']);
+  t.deepEqual(problemsOf(schema, { command: [], size: 1 }), ['command must have at least 1 entries']);
+});
