@@ -18,14 +18,14 @@ export interface ActorContext<Config> {
   /** CPU-heavy jobs, run on the shared pool in the supervisor. */
   readonly jobs: JobRunner;
   /** The calling end of the link to another actor of the role; the role declares the link. */
-  peer<Api>(name: string): PeerLink<Api>;
+  peer: <Api>(name: string) => PeerLink<Api>;
   /** Streams the supervisor's log records: the newest `backlog` first, then every new one. */
-  subscribeLogs(listener: LogListener, backlog?: number): () => void;
+  subscribeLogs: (listener: LogListener, backlog?: number) => () => void;
   /**
    * Runs `close` synchronously whenever this thread ends, however it ends. Native resources whose
    * teardown from outside would abort the process (uWS apps) register here.
    */
-  onThreadExit(close: () => void): void;
+  onThreadExit: (close: () => void) => void;
 }
 
 export interface RunningActor {

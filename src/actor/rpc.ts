@@ -20,6 +20,8 @@ export function exposeApi(api: ActorApi, port: MessagePort): void {
       try {
         return await (member as (...a: unknown[]) => unknown).apply(api, args);
       } catch (error) {
+        // comlink keeps only the name, message and stack of a thrown Error; a plain object crosses whole.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw toOutpostError(error).toWire();
       }
     };

@@ -1,6 +1,6 @@
 // The commander setup every executable shares: `--version` as `<name> <version>`, `--license`,
 // suggestions after a typo, and exit code 2 for any usage error (commander's own default is 1).
-import { Command, CommanderError } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { exitCodes } from '../errors.js';
 import { version } from '../version.js';
 import { exitWithError } from './fail.js';

@@ -11,9 +11,7 @@ export interface Pbkdf2Input {
 
 export const jobCatalog = {
   /** PBKDF2-HMAC-SHA256, the key derivation for encrypted stores. */
-  pbkdf2Sha256(input: Pbkdf2Input): Uint8Array {
-    return new Uint8Array(pbkdf2Sync(input.password, input.salt, input.iterations, input.keyLength, 'sha256'));
-  },
+  pbkdf2Sha256: (input: Pbkdf2Input): Uint8Array => new Uint8Array(pbkdf2Sync(input.password, input.salt, input.iterations, input.keyLength, 'sha256')),
 } as const;
 
 export type JobCatalog = typeof jobCatalog;

@@ -1,0 +1,28 @@
+// `npm run bench -- <name> [--seconds N] [--rounds N]`: runs one benchmark (or `all`) and prints its table.
+import { Command } from 'commander';
+import { actorHop } from './actor-hop.js';
+import { coldStart } from './cold-start.js';
+
+interface BenchOptions {
+  seconds: string;
+  rounds: string;
+}
+
+const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
+  'actor-hop': actorHop,
+  'cold-start': coldStart,
+};
+
+const program = new Command('bench')
+  .argument('<name>', `benchmark to run: ${[...Object.keys(benchmarks), 'all'].join(', ')}`)
+  .option('--seconds <n>', 'seconds of load per measurement', '5')
+  .option('--rounds <n>', 'measurements per case (the median is shown)', '3')
+  .action(async (name: string, options: BenchOptions) => {
+    const selected = name === 'all' ? Object.keys(benchmarks) : [name];
+    for (const benchmark of selected) {
+      const run = benchmarks[benchmark];
+      if (run === undefined) program.error(`unknown benchmark ${benchmark}; known: ${Object.keys(benchmarks).join(', ')}`, { exitCode: 2 });
+      else await run({ seconds: Number(options.seconds), rounds: Number(options.rounds) });
+    }
+  });
+await program.parseAsync();
