@@ -1,7 +1,19 @@
 #!/usr/bin/env node
-import { roleNotImplemented } from '../src/cli/planned.js';
-import { createProgram, runProgram } from '../src/cli/program.js';
+import { hostConfigSchema } from '../src/config/host.js';
+import { validateConfig } from '../src/config/load.js';
+import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
+import { runHost } from '../src/cli/run-host.js';
 
 const program = createProgram('hostwatch', 'Live dashboard of this machine: CPU, memory, history, processes, containers, ports.');
-program.action(roleNotImplemented('hostwatch', 'monitor'));
+withLogOptions(program)
+  .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8080')
+  .option('-H, --host <address>', 'address to bind to', '0.0.0.0')
+  .option('--interval <seconds>', 'seconds between samples', '2')
+  .option('--no-containers', 'do not list container processes')
+  .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean }) => {
+    const config = validateConfig(hostConfigSchema, {
+      roles: { monitor: { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers } },
+    });
+    await runHost(config, { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
+  });
 runProgram(program);

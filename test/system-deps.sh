@@ -5,8 +5,8 @@
 set -euo pipefail
 
 declare -A packages=(
-  # Nothing outside npm yet; roles add theirs here (pebble, pdns-server, chromium, iproute2 ...).
-  [test]=""
+  # ss and taskset (hostwatch ground truth), python3 (interpreter workers); roles add theirs here.
+  [test]="iproute2 util-linux python3"
   [bench]="wrk"
 )
 

@@ -1,8 +1,11 @@
 // Every role outpost knows, and which of them this build implements. A role lands by moving from
 // `plannedRoles` to `implementedRoles` (one file per role beside this one).
+import { monitorRole } from './monitor.js';
 import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
 
-export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {};
+export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
+  monitor: monitorRole,
+};
 
 export const plannedRoles: Record<RoleName, PlannedRole> = {
   cert: { name: 'cert', summary: 'certificate distribution server (certhub)' },

@@ -21,7 +21,8 @@ export interface RunningProcess {
 }
 
 export function startProcess(t: ExecutionContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that teardown also ends whatever it started (pool workers, forks).
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   const watchers = new Set<() => void>();
@@ -35,7 +36,11 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
   });
   const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group has ended already.
+    }
   });
   return {
     child,

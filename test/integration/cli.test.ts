@@ -48,12 +48,12 @@ test('a bad host config names every bad path and exits 2', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, 'host.json');
-  await writeFile(file, JSON.stringify({ roles: { monitor: {}, mointor: {} }, supervisor: { shutdown_grace_ms: -5 } }));
+  await writeFile(file, JSON.stringify({ roles: { speedtest: {}, mointor: {} }, supervisor: { shutdown_grace_ms: -5 } }));
   const result = await run('outpost', 'run', '-c', file);
   t.is(result.code, 2);
   t.regex(result.stderr, /roles\.mointor is not a known option \(did you mean monitor\?\)/);
   t.regex(result.stderr, /supervisor\.shutdown_grace_ms must be at least 1/);
-  t.regex(result.stderr, /roles\.monitor is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /roles\.speedtest is not implemented in outpost .* yet/);
   await writeFile(file, '{"roles": ');
   const broken = await run('outpost', 'check', '-c', file);
   t.is(broken.code, 2);

@@ -1,0 +1,26 @@
+// The HTTP front of a role: a uWS app in this thread, with the routes of the role's site.
+import { runActor } from '../../src/actor/worker-entry.js';
+import { unexpectedMessage } from '../../src/actor/message.js';
+import { Router } from '../../src/http/router.js';
+import { HttpServer, urlFor } from '../../src/http/server.js';
+import type { HttpFrontConfig } from './protocol.js';
+import { mountMonitorSite } from './sites/monitor.js';
+
+runActor<HttpFrontConfig>({
+  async start(context) {
+    const { config } = context;
+    const server = new HttpServer(context.onThreadExit);
+    const router = new Router(server, { cors: true, log: context.log });
+    let api: object;
+    switch (config.site.kind) {
+      case 'monitor':
+        api = await mountMonitorSite(router, server, context, config.site);
+        break;
+      default:
+        unexpectedMessage('http-front site', config.site.kind);
+    }
+    router.finish();
+    const port = await server.listen(config.host, config.port);
+    return { api, ready: { urls: [urlFor(config.host, port)] }, stop: (graceMs) => server.drain(graceMs) };
+  },
+});

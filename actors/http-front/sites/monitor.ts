@@ -1,0 +1,60 @@
+// hostwatch's HTTP site: the dashboard page, /api/snapshot, /api/stream (SSE), /api/spec.
+// Snapshots are pushed here by the sampler while someone watches and served from this thread;
+// only a request after a quiet spell waits for the sampler to scan.
+import type { ActorContext } from '../../../src/actor/actor.js';
+import type { Router } from '../../../src/http/router.js';
+import type { HttpServer } from '../../../src/http/server.js';
+import { EventStream } from '../../../src/http/sse.js';
+import { serveStatic } from '../../../src/http/static.js';
+import { jsonType } from '../../../src/http/reply.js';
+import { version } from '../../../src/version.js';
+import type { MonitorFrontApi, SamplerApi, Snapshot } from '../../sampler/protocol.js';
+import type { HttpFrontConfig, MonitorSite } from '../protocol.js';
+import { monitorOpenApi } from './monitor-openapi.js';
+import { roleUiAssets } from './ui-assets.js';
+
+const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
+
+export async function mountMonitorSite(router: Router, server: HttpServer, context: ActorContext<HttpFrontConfig>, site: MonitorSite): Promise<MonitorFrontApi> {
+  const sampler = context.peer<SamplerApi>(site.sampler);
+  const streams = new Set<EventStream>();
+  let latest: { json: string; at: number } | undefined;
+
+  const remember = (snapshot: Snapshot) => {
+    latest = { json: JSON.stringify(snapshot), at: Date.now() };
+    return latest.json;
+  };
+  /** The newest snapshot as JSON: the pushed one while it is fresh, else one asked for now. */
+  const current = async () => {
+    if (latest !== undefined && Date.now() - latest.at < site.intervalMs * 1.5) return latest.json;
+    return remember(await sampler.call((api) => api.snapshot()));
+  };
+  const reportWatchers = () => {
+    sampler.call((api) => api.setWatchers(streams.size)).catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
+  };
+
+  serveStatic(router, await roleUiAssets('monitor'));
+  const openApi = JSON.stringify(monitorOpenApi(version));
+  router
+    .get('/api/snapshot', async (_request, reply) => reply.send(200, await current(), noStore))
+    .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
+    .get('/api/stream', async (_request, reply) => {
+      const stream = new EventStream(reply, server, { retryMs: 2000 });
+      streams.add(stream);
+      stream.onClose(() => {
+        streams.delete(stream);
+        reportWatchers();
+      });
+      reportWatchers();
+      const json = await current();
+      if (stream.isOpen) stream.send(json, 'snapshot');
+    });
+
+  return {
+    publish(snapshot) {
+      const json = remember(snapshot);
+      for (const stream of streams) stream.send(json, 'snapshot');
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { loadavg, uptime } from 'node:os';
+import { systemClock } from '../../src/actor/clock.js';
+import { runActor } from '../../src/actor/worker-entry.js';
+import { Sampler, unavailableContainers } from './logic.js';
+import { ContainerCli } from './probes/container-cli.js';
+import { DarwinProbe } from './probes/darwin.js';
+import { LinuxProbe } from './probes/linux.js';
+import { RuntimeVersions } from './probes/runtime-versions.js';
+import type { MonitorFrontApi, SamplerApi, SamplerConfig } from './protocol.js';
+
+runActor<SamplerConfig>({
+  async start(context) {
+    const { config } = context;
+    const front = context.peer<MonitorFrontApi>(config.front);
+    const versions = new RuntimeVersions();
+    const cli = new ContainerCli();
+    const sampler = new Sampler(
+      { intervalMs: config.intervalMs, historySeconds: config.historySeconds, topProcesses: config.topProcesses, askedGraceMs: 30_000, containerIntervalMs: 10_000, firstSampleMs: 250 },
+      {
+        probe: process.platform === 'darwin' ? new DarwinProbe() : new LinuxProbe(),
+        containers: config.containers ? cli : { read: () => Promise.resolve(unavailableContainers('container listing is turned off in the config')) },
+        runtimeVersion: (runtime, exe) => versions.versionOf(runtime, exe),
+        clock: systemClock,
+        uptimeSeconds: uptime,
+        loadAverage: () => loadavg().map((value) => Math.round(value * 100) / 100) as [number, number, number],
+        publish: (snapshot) => {
+          front.call((api) => api.publish(snapshot)).catch((error: unknown) => context.log.debug('snapshot not delivered', { error: String(error) }));
+        },
+      },
+    );
+    await sampler.start();
+    const api: SamplerApi = {
+      snapshot: () => sampler.snapshot(),
+      setWatchers: (count) => {
+        sampler.setWatchers(count);
+        return Promise.resolve();
+      },
+    };
+    return {
+      api,
+      stop: () => {
+        sampler.stop();
+        return Promise.resolve();
+      },
+    };
+  },
+});

@@ -1,0 +1,199 @@
+// The sampler: cheap counters (CPU, memory) every interval for the history; the expensive scans
+// (processes, containers, ports) only while someone watches the stream or has just asked for a
+// snapshot, so an idle dashboard costs next to nothing.
+import type { Clock } from '../../src/actor/clock.js';
+import { containerVmProcessNames, type ContainerTopEntry } from './containers.js';
+import { cpuUsage, type CoreTimes, type CpuUsage } from './cpu.js';
+import { HistoryWindow } from './history.js';
+import type { MemoryFigures } from './memory.js';
+import { identify, type ProcessIdentity } from './process-names.js';
+import { processTable, type ProcessSample } from './process-table.js';
+import type { ContainerReading } from './probes/container-cli.js';
+import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probes/probe.js';
+import type { ContainerProcess, ContainerRuntimeStatus, Snapshot } from './protocol.js';
+
+export interface SamplerOptions {
+  intervalMs: number;
+  historySeconds: number;
+  topProcesses: number;
+  /** Keep scanning this long after the last snapshot request, so a poller gets fresh data cheaply. */
+  askedGraceMs: number;
+  /** Containers change rarely and their CLI is costly to run: read them at most this often. */
+  containerIntervalMs: number;
+  /** The span of the first CPU reading, taken at start. */
+  firstSampleMs: number;
+}
+
+export interface SamplerDependencies {
+  probe: SystemProbe;
+  containers: { read(): Promise<ContainerReading> };
+  runtimeVersion: (runtime: string, exe: string) => string;
+  clock: Clock;
+  uptimeSeconds: () => number;
+  loadAverage: () => [number, number, number];
+  /** Receives every full snapshot while the sampler is active. */
+  publish: (snapshot: Snapshot) => void;
+}
+
+export class Sampler {
+  private machineInfo: StaticMachineInfo | undefined;
+  private previousTimes: CoreTimes[] = [];
+  private cpu: CpuUsage = { percent: 0, perCore: [] };
+  private memory: MemoryFigures | undefined;
+  private readonly cpuHistory: HistoryWindow;
+  private readonly memoryHistory: HistoryWindow;
+  private watchers = 0;
+  private lastAskedAt = Number.NEGATIVE_INFINITY;
+  private latest: { snapshot: Snapshot; at: number } | undefined;
+  private scanning: Promise<Snapshot> | undefined;
+  private containerReading: { reading: ContainerReading; at: number } | undefined;
+  private stopTicking: (() => void) | undefined;
+
+  constructor(
+    private readonly options: SamplerOptions,
+    private readonly dependencies: SamplerDependencies,
+  ) {
+    const points = Math.max(1, Math.round((options.historySeconds * 1000) / options.intervalMs));
+    this.cpuHistory = new HistoryWindow(points);
+    this.memoryHistory = new HistoryWindow(points);
+  }
+
+  async start(): Promise<void> {
+    this.machineInfo = await this.dependencies.probe.machine();
+    this.previousTimes = this.dependencies.probe.coreTimes();
+    // A first reading over a short span, so the first snapshot already has CPU figures.
+    await this.dependencies.clock.sleep(this.options.firstSampleMs);
+    await this.sampleCounters();
+    this.stopTicking = this.dependencies.clock.every(this.options.intervalMs, () => void this.tick());
+  }
+
+  stop(): void {
+    this.stopTicking?.();
+  }
+
+  setWatchers(count: number): void {
+    this.watchers = count;
+  }
+
+  /** The latest full snapshot if it is from this interval, else a new one. */
+  async snapshot(): Promise<Snapshot> {
+    const now = this.dependencies.clock.now();
+    this.lastAskedAt = now;
+    if (this.latest !== undefined && now - this.latest.at < this.options.intervalMs) return this.latest.snapshot;
+    return this.fullScan();
+  }
+
+  get active(): boolean {
+    return this.watchers > 0 || this.dependencies.clock.now() - this.lastAskedAt < this.options.askedGraceMs;
+  }
+
+  /** One interval: cheap counters always, a full scan published while active. */
+  async tick(): Promise<void> {
+    await this.sampleCounters();
+    if (!this.active) return;
+    this.dependencies.publish(await this.fullScan());
+  }
+
+  private async sampleCounters(): Promise<void> {
+    const times = this.dependencies.probe.coreTimes();
+    this.cpu = cpuUsage(this.previousTimes, times);
+    this.previousTimes = times;
+    this.memory = await this.dependencies.probe.memory();
+    const t = this.dependencies.clock.now() / 1000;
+    this.cpuHistory.push({ t, v: this.cpu.percent });
+    this.memoryHistory.push({ t, v: percent(this.memory.usedBytes, this.memory.totalBytes) });
+  }
+
+  private fullScan(): Promise<Snapshot> {
+    this.scanning ??= this.scan().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  private async scan(): Promise<Snapshot> {
+    const { probe, clock } = this.dependencies;
+    const [readings, network, containers] = await Promise.all([probe.processes(), probe.listeningPorts(), this.readContainers()]);
+    const machine = this.machineInfo ?? (await probe.machine());
+    const memory = this.memory ?? (await probe.memory());
+    const inContainer = new Map<number, ContainerTopEntry & { container: string; image: string }>(containers.processes.map((entry) => [entry.pid, entry]));
+    const samples = this.processSamples(readings, inContainer);
+    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
+    const snapshot: Snapshot = {
+      timestamp: clock.now() / 1000,
+      machine: { ...machine, uptimeSeconds: Math.round(this.dependencies.uptimeSeconds()), containerRuntime: containers.status },
+      cpu: { percent: this.cpu.percent, perCore: this.cpu.perCore, load: this.dependencies.loadAverage(), history: this.cpuHistory.values() },
+      memory: {
+        totalBytes: memory.totalBytes,
+        usedBytes: memory.usedBytes,
+        availableBytes: memory.availableBytes,
+        percent: percent(memory.usedBytes, memory.totalBytes),
+        swap: memory.swap === null ? null : { ...memory.swap, percent: percent(memory.swap.usedBytes, memory.swap.totalBytes) },
+        breakdown: memory.breakdown,
+        history: this.memoryHistory.values(),
+      },
+      processes: processTable(samples, memory.totalBytes, this.options.topProcesses, this.dependencies.runtimeVersion),
+      containers: containers.processes.map((entry): ContainerProcess => {
+        const reading = byPid.get(entry.pid);
+        return { container: entry.container, image: entry.image, pid: entry.pid, user: entry.user, command: entry.command, cpuPercent: round(reading?.cpuPercent ?? 0), memoryBytes: reading?.memoryBytes ?? 0 };
+      }),
+      network,
+    };
+    this.latest = { snapshot, at: clock.now() };
+    return snapshot;
+  }
+
+  private processSamples(readings: readonly ProcessReading[], inContainer: ReadonlyMap<number, { container: string }>): ProcessSample[] {
+    const identities = new Map<number, ProcessIdentity>();
+    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
+    const identityOf = (pid: number, depth = 0): ProcessIdentity | undefined => {
+      const known = identities.get(pid);
+      if (known !== undefined) return known;
+      const reading = byPid.get(pid);
+      if (reading === undefined) return undefined;
+      // A worker without a script of its own takes its parent's name; parents are few levels up.
+      const identity = identify(reading, depth < 8 ? identityOf(reading.ppid, depth + 1) : undefined);
+      identities.set(pid, identity);
+      return identity;
+    };
+    const containersPresent = inContainer.size > 0;
+    const samples: ProcessSample[] = [];
+    for (const reading of readings) {
+      const identity = identityOf(reading.pid)!;
+      if (containersPresent && containerVmProcessNames.has(identity.name)) continue;
+      const container = inContainer.get(reading.pid);
+      samples.push({
+        pid: reading.pid,
+        ppid: reading.ppid,
+        identity,
+        source: container?.container ?? reading.user,
+        container: container !== undefined,
+        cpuPercent: reading.cpuPercent,
+        memoryBytes: reading.memoryBytes,
+        exe: reading.exe,
+      });
+    }
+    return samples;
+  }
+
+  private async readContainers(): Promise<ContainerReading> {
+    const now = this.dependencies.clock.now();
+    if (this.containerReading === undefined || now - this.containerReading.at >= this.options.containerIntervalMs) {
+      this.containerReading = { reading: await this.dependencies.containers.read(), at: now };
+    }
+    return this.containerReading.reading;
+  }
+}
+
+export function unavailableContainers(reason: string): ContainerReading {
+  const status: ContainerRuntimeStatus = { available: false, reason };
+  return { status, processes: [] };
+}
+
+function percent(part: number, whole: number): number {
+  return whole > 0 ? round((part / whole) * 100) : 0;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,64 @@
+// macOS: no /proc. Processes come from ps-list (its CPU share is an average over each process's
+// lifetime, which is what `ps` offers there), memory from vm_stat and sysctl, ports from lsof.
+import { execFile } from 'node:child_process';
+import { cpus, hostname, machine, release, totalmem } from 'node:os';
+import { promisify } from 'node:util';
+import psList from 'ps-list';
+import { parseSwapUsage, parseVmStat, type MemoryFigures } from '../memory.js';
+import { parseLsofListen } from '../ports.js';
+import type { ListeningPort } from '../protocol.js';
+import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js';
+
+const run = promisify(execFile);
+
+async function output(command: string, args: string[]): Promise<string> {
+  return (await run(command, args, { timeout: 5000 })).stdout;
+}
+
+export class DarwinProbe implements SystemProbe {
+  async machine(): Promise<StaticMachineInfo> {
+    const processors = cpus();
+    const version = (await output('sw_vers', ['-productVersion']).catch(() => '')).trim();
+    const physical = Number((await output('sysctl', ['-n', 'hw.physicalcpu']).catch(() => '')).trim());
+    return {
+      hostname: hostname(),
+      os: version === '' ? 'macOS' : `macOS ${version}`,
+      kernel: release(),
+      platform: 'darwin',
+      arch: machine(),
+      cpuModel: processors[0]?.model.trim() ?? 'unknown',
+      physicalCores: Number.isInteger(physical) && physical > 0 ? physical : processors.length,
+      logicalCores: processors.length,
+      totalMemoryBytes: totalmem(),
+    };
+  }
+
+  coreTimes() {
+    return cpus().map((processor) => processor.times);
+  }
+
+  async memory(): Promise<MemoryFigures> {
+    const figures = parseVmStat(await output('vm_stat', []), totalmem());
+    const swap = parseSwapUsage(await output('sysctl', ['-n', 'vm.swapusage']).catch(() => ''));
+    return { ...figures, swap };
+  }
+
+  async processes(): Promise<ProcessReading[]> {
+    const total = totalmem();
+    const list = await psList({ all: true });
+    return list.map((entry) => ({
+      pid: entry.pid,
+      ppid: entry.ppid,
+      comm: entry.name,
+      exe: entry.path ?? '',
+      argv: (entry.cmd ?? entry.name).split(' '),
+      user: String(entry.uid ?? ''),
+      cpuPercent: entry.cpu ?? 0,
+      memoryBytes: Math.round(((entry.memory ?? 0) / 100) * total),
+    }));
+  }
+
+  async listeningPorts(): Promise<ListeningPort[]> {
+    return parseLsofListen(await output('lsof', ['-nP', '-iTCP', '-sTCP:LISTEN']).catch(() => ''));
+  }
+}

@@ -1,0 +1,134 @@
+// The dashboard's data: what the sampler measures and the monitor front serves as /api/snapshot and
+// pushes on /api/stream. Types only; the browser page imports them too.
+
+export interface MachineInfo {
+  hostname: string;
+  /** The distribution or product name and version: `Debian GNU/Linux 12 (bookworm)`, `macOS 15.1`. */
+  os: string;
+  /** Kernel release: `6.1.0-26-amd64`. */
+  kernel: string;
+  platform: string;
+  /** `x86_64`, `arm64`. */
+  arch: string;
+  cpuModel: string;
+  physicalCores: number;
+  logicalCores: number;
+  totalMemoryBytes: number;
+  uptimeSeconds: number;
+  /** The container runtime CLI found on PATH, or why the containers panel is empty. */
+  containerRuntime: ContainerRuntimeStatus;
+}
+
+export type ContainerRuntimeStatus = { available: true; name: 'docker' | 'podman'; version: string } | { available: false; reason: string };
+
+export interface CpuInfo {
+  /** Aggregate busy share of all logical cores, 0-100. */
+  percent: number;
+  /** Busy share of each logical core, 0-100, in core order. */
+  perCore: number[];
+  /** Load average over 1, 5 and 15 minutes. */
+  load: [number, number, number];
+  /** Aggregate percent per sample over the history window, oldest first (see HistoryPoint). */
+  history: HistoryPoint[];
+}
+
+export interface HistoryPoint {
+  /** Seconds since the epoch. */
+  t: number;
+  /** 0-100. */
+  v: number;
+}
+
+export interface MemoryInfo {
+  totalBytes: number;
+  /** Used by programs: total minus what the kernel can hand out without swapping (file cache excluded). */
+  usedBytes: number;
+  availableBytes: number;
+  percent: number;
+  /** Null when no swap is configured. */
+  swap: { totalBytes: number; usedBytes: number; percent: number } | null;
+  /** macOS only: used = active (app) + wired + compressed. */
+  breakdown: { activeBytes: number; wiredBytes: number; compressedBytes: number } | null;
+  history: HistoryPoint[];
+}
+
+export interface RuntimeTag {
+  /** `python`, `node`, `ruby`, `perl`, `java`. */
+  name: string;
+  /** `3.11.2`; empty until it is known. */
+  version: string;
+}
+
+export interface ProcessRow {
+  /** Script, module or program name; one row may stand for several processes (`count`). */
+  name: string;
+  /** Processes grouped into this row: same parent and same name. */
+  count: number;
+  pids: number[];
+  /** Sum over the row, in percent of one core. */
+  cpuPercent: number;
+  /** Resident memory, summed over the row. */
+  memoryBytes: number;
+  /** Share of total memory, 0-100. */
+  memoryPercent: number;
+  /** The user name, or the container name when `container` is true. */
+  source: string;
+  container: boolean;
+  runtime: RuntimeTag | null;
+}
+
+export interface ContainerProcess {
+  container: string;
+  image: string;
+  pid: number;
+  user: string;
+  command: string;
+  cpuPercent: number;
+  memoryBytes: number;
+}
+
+export interface ListeningPort {
+  port: number;
+  /** The full local address, `0.0.0.0:8080` or `[::]:22`. */
+  address: string;
+  protocol: 'tcp' | 'tcp6';
+  /** Name of the process holding the socket; empty when it cannot be read (another user's process without privileges). */
+  process: string;
+  pid: number | null;
+}
+
+export interface Snapshot {
+  /** Seconds since the epoch, fractional. */
+  timestamp: number;
+  machine: MachineInfo;
+  cpu: CpuInfo;
+  memory: MemoryInfo;
+  /** Top rows, sorted by CPU percent plus memory percent, highest first. */
+  processes: ProcessRow[];
+  containers: ContainerProcess[];
+  network: ListeningPort[];
+}
+
+/** What the sampler offers the monitor front. */
+export interface SamplerApi {
+  /** A full snapshot, scanning processes, containers and ports now if the last scan is stale. */
+  snapshot(): Promise<Snapshot>;
+  /** How many clients watch the stream: while any do, every tick is a full scan pushed to the front. */
+  setWatchers(count: number): Promise<void>;
+}
+
+/** What the monitor front offers the sampler: it receives every full snapshot while someone watches. */
+export interface MonitorFrontApi {
+  publish(snapshot: Snapshot): Promise<void>;
+}
+
+/** The sampler's slice of the monitor role's config. */
+export interface SamplerConfig {
+  intervalMs: number;
+  historySeconds: number;
+  topProcesses: number;
+  /** Read container processes through docker/podman; false leaves the panel empty with a reason. */
+  containers: boolean;
+  /** The actor that receives published snapshots. */
+  front: string;
+}

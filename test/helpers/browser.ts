@@ -1,0 +1,47 @@
+// Headless Chromium for the browser tests: Debian's own build driven by playwright-core, so nothing is
+// downloaded. Each page gets its own browser, closed at teardown whatever the test's outcome, and
+// records what a clean page never produces (uncaught exceptions, console errors).
+import { mkdir } from 'node:fs/promises';
+import type { ExecutionContext } from 'ava';
+import { chromium, type BrowserContextOptions, type Page } from 'playwright-core';
+import { projectPath } from './process.js';
+
+const chromiumPath = '/usr/bin/chromium';
+// Quiet and self-contained: no sandbox (tests may run as root in a container), no GPU, and none of
+// the background traffic (updates, sync, first-run pages) a desktop profile would start.
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface BrowserPage {
+  page: Page;
+  /** Uncaught exceptions and console errors seen so far, in order. */
+  problems: string[];
+}
+
+/** A blank page in a fresh browser (Playwright gives it a throwaway profile); set up routes, then navigate. */
+export async function newPage(t: ExecutionContext, options: BrowserContextOptions = {}): Promise<BrowserPage> {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage(options);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { page, problems };
+}
+
+/** A fresh browser's page, navigated to `url`. */
+export async function openPage(t: ExecutionContext, url: string, options: BrowserContextOptions = {}): Promise<BrowserPage> {
+  const opened = await newPage(t, options);
+  await opened.page.goto(url);
+  return opened;
+}
+
+/** Saves a PNG under test-results/ (gitignored) for a person to look at; returns its path. */
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+  const dir = projectPath('test-results/');
+  await mkdir(dir, { recursive: true });
+  const path = `${dir}${name}.png`;
+  await page.screenshot({ path, fullPage: options.fullPage ?? false });
+  return path;
+}

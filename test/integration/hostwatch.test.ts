@@ -1,0 +1,143 @@
+// hostwatch against ground truth read from the system itself: /proc, ss, the processes the test starts.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { snapshotWhere, startHostwatch } from '../helpers/hostwatch.js';
+import { projectPath, startProcess } from '../helpers/process.js';
+
+const run = promisify(execFile);
+const fast = ['--interval', '0.5'];
+
+test('the snapshot has every key and the stream pushes it at once, then every interval, with history', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const snapshot = await host.snapshot();
+  t.deepEqual(Object.keys(snapshot).sort(), ['containers', 'cpu', 'machine', 'memory', 'network', 'processes', 'timestamp']);
+  t.is(snapshot.cpu.perCore.length, snapshot.machine.logicalCores);
+  t.is(snapshot.cpu.load.length, 3);
+  t.true(snapshot.processes.length > 0);
+  t.regex(snapshot.machine.os, /\S/);
+
+  const events: { timestamp: number; history: number }[] = [];
+  const controller = new AbortController();
+  const response = await fetch(`${host.url}api/stream`, { signal: controller.signal });
+  t.is(response.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const startedAt = Date.now();
+  while (events.length < 3) {
+    buffer += (await reader.read()).value ?? '';
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end < 0) break;
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = frame.split('\n').find((line) => line.startsWith('data: '));
+      if (frame.includes('event: snapshot') && data !== undefined) {
+        const pushed = JSON.parse(data.slice(6)) as typeof snapshot;
+        events.push({ timestamp: pushed.timestamp, history: pushed.cpu.history.length });
+      }
+    }
+  }
+  controller.abort();
+  t.true(Date.now() - startedAt < 5000, 'three events within a few intervals');
+  t.true(events[2]!.timestamp > events[1]!.timestamp, 'each push is a new snapshot');
+  t.true(events[2]!.history >= events[0]!.history, 'the history travels with each snapshot');
+  const spec = (await (await fetch(`${host.url}api/spec`)).json()) as { openapi: string; components: { schemas: Record<string, unknown> } };
+  t.is(spec.openapi, '3.1.0');
+  t.truthy(spec.components.schemas.Snapshot);
+});
+
+test('a busy child shows near 100% of one core in its row and its core bar, and is gone after it ends', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const busy = startProcess(t, 'taskset', ['-c', '1', process.execPath, projectPath('dist/test/fixtures/hostwatch/busy-loop.js')]);
+  await busy.waitFor(/busy/);
+  const loaded = await snapshotWhere(host, (snapshot) => (snapshot.processes.find((row) => row.pids.includes(busy.child.pid!))?.cpuPercent ?? 0) >= 85 && (snapshot.cpu.perCore[1] ?? 0) >= 85);
+  const row = loaded.processes.find((candidate) => candidate.pids.includes(busy.child.pid!))!;
+  t.is(row.name, 'busy-loop.js');
+  t.true(row.cpuPercent <= 105, `at most one core: ${row.cpuPercent}`);
+  busy.child.kill('SIGKILL');
+  await busy.exited;
+  const idle = await snapshotWhere(host, (snapshot) => !snapshot.processes.some((candidate) => candidate.pids.includes(busy.child.pid!)) && (snapshot.cpu.perCore[1] ?? 100) < 75);
+  t.true((idle.cpu.perCore[1] ?? 100) < 75);
+});
+
+test('five workers of one parent form one xN row with the interpreter, its version and the script name', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const nodePool = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/hostwatch/node-pool-parent.js')]);
+  const pythonPool = startProcess(t, 'python3', [projectPath('test/fixtures/hostwatch/python_pool_parent.py')]);
+  const nodePids = JSON.parse((await nodePool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
+  const pythonPids = JSON.parse((await pythonPool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
+  const pythonVersion = (await run('python3', ['-c', 'import platform; print(platform.python_version())'])).stdout.trim();
+  const rowOf = (pids: number[]) => (snapshot: Awaited<ReturnType<typeof host.snapshot>>) => snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
+  const snapshot = await snapshotWhere(host, (candidate) => {
+    const python = rowOf(pythonPids.workers)(candidate);
+    return rowOf(nodePids.workers)(candidate) !== undefined && python !== undefined && python.runtime?.version === pythonVersion;
+  });
+  const node = rowOf(nodePids.workers)(snapshot)!;
+  t.like(node, { name: 'node-pool-worker.js', count: 5, runtime: { name: 'node', version: process.versions.node } });
+  const python = rowOf(pythonPids.workers)(snapshot)!;
+  t.like(python, { name: 'python_pool_parent.py', count: 5, runtime: { name: 'python', version: pythonVersion } });
+  t.is(python.source, (await run('id', ['-un'])).stdout.trim());
+});
+
+test('a socket on 0.0.0.0 is listed with its process and one on 127.0.0.1 is not, as ss sees them', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const listener = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/hostwatch/listen-two.js')]);
+  const { everywhere, loopback, pid } = JSON.parse((await listener.waitFor(/^\{.*\}$/m))[0]) as { everywhere: number; loopback: number; pid: number };
+  const snapshot = await snapshotWhere(host, (candidate) => candidate.network.some((port) => port.port === everywhere));
+  const { stdout: ss } = await run('ss', ['-ltnpH']);
+  const ssLine = ss.split('\n').find((line) => line.includes(`0.0.0.0:${everywhere} `));
+  t.truthy(ssLine, 'ss lists the socket on 0.0.0.0');
+  t.regex(ssLine!, new RegExp(`pid=${pid},`));
+  t.true(ss.includes(`127.0.0.1:${loopback} `), 'ss lists the loopback socket too');
+  const listed = snapshot.network.find((port) => port.port === everywhere)!;
+  t.deepEqual(listed, { port: everywhere, address: `0.0.0.0:${everywhere}`, protocol: 'tcp', process: 'listen-two.js', pid });
+  t.false(snapshot.network.some((port) => port.port === loopback));
+  t.false(snapshot.network.some((port) => port.address.startsWith('127.') || port.address.startsWith('[::1]')));
+});
+
+test('memory and swap agree with /proc/meminfo read at the same moment, within 1%', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const snapshot = await host.snapshot();
+  const meminfo = await readFile('/proc/meminfo', 'utf8');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo)![1]) * 1024;
+  const total = kib('MemTotal');
+  t.is(snapshot.memory.totalBytes, total);
+  t.true(Math.abs(snapshot.memory.usedBytes - (total - kib('MemAvailable'))) <= total * 0.01);
+  const swapTotal = kib('SwapTotal');
+  if (swapTotal === 0) {
+    t.is(snapshot.memory.swap, null);
+  } else {
+    t.is(snapshot.memory.swap?.totalBytes, swapTotal);
+    t.true(Math.abs((snapshot.memory.swap?.usedBytes ?? 0) - (swapTotal - kib('SwapFree'))) <= swapTotal * 0.01);
+  }
+});
+
+test('container processes come through the docker CLI and merge into the table with their container', async (t) => {
+  const bin = await mkdtemp(join(tmpdir(), 'outpost-docker-'));
+  t.teardown(() => rm(bin, { recursive: true, force: true }));
+  await symlink(projectPath('test/fixtures/hostwatch/docker'), join(bin, 'docker'));
+  const sleepers = [startProcess(t, 'sleep', ['300']), startProcess(t, 'sleep', ['301']), startProcess(t, 'sleep', ['302'])];
+  const [a = '', b = '', c = ''] = sleepers.map((sleeper) => String(sleeper.child.pid));
+  const host = await startHostwatch(t, fast, { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_PID_A: a, FAKE_PID_B: b, FAKE_PID_C: c });
+  const snapshot = await snapshotWhere(host, (candidate) => candidate.containers.length === 3);
+  t.deepEqual(snapshot.machine.containerRuntime, { available: true, name: 'docker', version: '28.2.2' });
+  t.deepEqual(snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]), [
+    ['web', Number(a), 'nginx: master process nginx -g daemon off;'],
+    ['web', Number(b), 'nginx: worker process'],
+    ['cache', Number(c), 'redis-server *:6379'],
+  ]);
+  const rowOf = (pid: string) => snapshot.processes.find((row) => row.pids.includes(Number(pid)));
+  t.like(rowOf(a), { container: true, source: 'web' });
+  t.like(rowOf(c), { container: true, source: 'cache' });
+});
+
+test('without a container runtime CLI the containers panel says why', async (t) => {
+  const host = await startHostwatch(t, fast, { PATH: '/nonexistent' });
+  const snapshot = await host.snapshot();
+  t.deepEqual(snapshot.machine.containerRuntime, { available: false, reason: 'no container runtime CLI (docker or podman) found on PATH' });
+  t.deepEqual(snapshot.containers, []);
+});
