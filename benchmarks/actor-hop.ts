@@ -1,10 +1,10 @@
 // actor-hop: what answering through another actor costs against answering in the front thread.
 // Target: the hop costs at most 10% of the front-thread request rate. Both routes run in the same
 // process, alternately, under the same wrk load (64 connections, keep-alive).
-import { ensureWrk, median, printTable, startServer, wrk } from './harness.js';
+import { ensureTools, median, printTable, startServer, wrk } from './harness.js';
 
 export async function actorHop(options: { seconds: number; rounds: number }): Promise<void> {
-  await ensureWrk();
+  await ensureTools(['wrk']);
   const server = await startServer(new URL('./hosts/actor-hop-host.js', import.meta.url));
   try {
     const base = server.urls[0]!;

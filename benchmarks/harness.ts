@@ -16,7 +16,7 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-/** Starts a script that prints `{"urls": [...], "startupMs": n}` once it listens. */
+/** Starts a script that prints `{"urls": [...], "startupMs": n}`, or a bare URL line as the executables do, once it listens. */
 export function startServer(script: URL, args: string[] = []): Promise<StartedServer> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [script.pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -24,9 +24,11 @@ export function startServer(script: URL, args: string[] = []): Promise<StartedSe
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       output += text;
-      const line = output.split('\n').find((candidate) => candidate.startsWith('{"urls"'));
-      if (line === undefined) return;
-      const { urls, startupMs } = JSON.parse(line) as { urls: string[]; startupMs: number };
+      const lines = output.split('\n');
+      const json = lines.find((candidate) => candidate.startsWith('{"urls"'));
+      const bare = lines.find((candidate) => /^http:\/\/\S+$/.test(candidate));
+      if (json === undefined && bare === undefined) return;
+      const { urls, startupMs } = json === undefined ? { urls: [bare!], startupMs: Number.NaN } : (JSON.parse(json) as { urls: string[]; startupMs: number });
       resolve({
         child,
         urls,
@@ -71,13 +73,14 @@ export async function wrk(url: string, options: { connections: number; seconds: 
   };
 }
 
-export async function ensureWrk(): Promise<void> {
-  try {
-    await run('wrk', ['--version']);
-  } catch (error) {
-    // wrk prints its version and exits 1; only a missing binary is a problem.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+/** Installs the benchmark group of test/system-deps.sh when one of `commands` is missing. */
+export async function ensureTools(commands: readonly string[]): Promise<void> {
+  for (const command of commands) {
+    try {
+      await run('sh', ['-c', `command -v ${command}`]);
+    } catch {
       await run('bash', [new URL('test/system-deps.sh', projectRoot).pathname, 'bench']);
+      return;
     }
   }
 }
@@ -95,6 +98,12 @@ export function printTable(title: string, header: string[], rows: (string | numb
 function formatNumber(value: number): string {
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
+}
+
+/** The value below which `p` percent of `values` fall (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
 export function median(values: number[]): number {

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
 import { coldStart } from './cold-start.js';
+import { hostwatchBenchmark } from './hostwatch.js';
 
 interface BenchOptions {
   seconds: string;
@@ -11,6 +12,7 @@ interface BenchOptions {
 const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
   'actor-hop': actorHop,
   'cold-start': coldStart,
+  hostwatch: hostwatchBenchmark,
 };
 
 const program = new Command('bench')

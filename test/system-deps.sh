@@ -5,9 +5,9 @@
 set -euo pipefail
 
 declare -A packages=(
-  # ss and taskset (hostwatch ground truth), python3 (interpreter workers); roles add theirs here.
-  [test]="iproute2 util-linux python3"
-  [bench]="wrk"
+  # ss and taskset (hostwatch ground truth), python3 (interpreter workers), chromium (page tests).
+  [test]="iproute2 util-linux python3 chromium"
+  [bench]="wrk glances python3-bottle"
 )
 
 wanted=()

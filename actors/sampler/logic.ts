@@ -10,7 +10,7 @@ import { identify, type ProcessIdentity } from './process-names.js';
 import { processTable, type ProcessSample } from './process-table.js';
 import type { ContainerReading } from './probes/container-cli.js';
 import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probes/probe.js';
-import type { ContainerProcess, ContainerRuntimeStatus, Snapshot } from './protocol.js';
+import type { ContainerProcess, ContainerRuntimeStatus, ListeningPort, Snapshot, SnapshotJson } from './protocol.js';
 
 export interface SamplerOptions {
   intervalMs: number;
@@ -20,6 +20,13 @@ export interface SamplerOptions {
   askedGraceMs: number;
   /** Containers change rarely and their CLI is costly to run: read them at most this often. */
   containerIntervalMs: number;
+  /** With no runtime answering, look for one again this often. */
+  containerRetryMs: number;
+  /**
+   * Listening sockets are read at most this often: the kernel walks its whole TCP hash table to print
+   * /proc/net/tcp, about 5 ms of CPU a read on a 24 GiB machine however few sockets there are.
+   */
+  portsIntervalMs: number;
   /** The span of the first CPU reading, taken at start. */
   firstSampleMs: number;
 }
@@ -32,7 +39,7 @@ export interface SamplerDependencies {
   uptimeSeconds: () => number;
   loadAverage: () => [number, number, number];
   /** Receives every full snapshot while the sampler is active. */
-  publish: (snapshot: Snapshot) => void;
+  publish: (snapshot: SnapshotJson) => void;
 }
 
 export class Sampler {
@@ -44,10 +51,16 @@ export class Sampler {
   private readonly memoryHistory: HistoryWindow;
   private watchers = 0;
   private lastAskedAt = Number.NEGATIVE_INFINITY;
-  private latest: { snapshot: Snapshot; at: number } | undefined;
-  private scanning: Promise<Snapshot> | undefined;
+  private latest: { json: SnapshotJson; at: number } | undefined;
+  private scanning: Promise<SnapshotJson> | undefined;
   private containerReading: { reading: ContainerReading; at: number } | undefined;
+  private portsReading: { ports: ListeningPort[]; at: number } | undefined;
   private stopTicking: (() => void) | undefined;
+  /**
+   * Names by command line: a process keeps its argv array between readings (the probe caches it),
+   * so its name is worked out once, not every interval.
+   */
+  private readonly identities = new WeakMap<readonly string[], ProcessIdentity>();
 
   constructor(
     private readonly options: SamplerOptions,
@@ -76,10 +89,10 @@ export class Sampler {
   }
 
   /** The latest full snapshot if it is from this interval, else a new one. */
-  async snapshot(): Promise<Snapshot> {
+  async snapshot(): Promise<SnapshotJson> {
     const now = this.dependencies.clock.now();
     this.lastAskedAt = now;
-    if (this.latest !== undefined && now - this.latest.at < this.options.intervalMs) return this.latest.snapshot;
+    if (this.latest !== undefined && now - this.latest.at < this.options.intervalMs) return this.latest.json;
     return this.fullScan();
   }
 
@@ -104,16 +117,16 @@ export class Sampler {
     this.memoryHistory.push({ t, v: percent(this.memory.usedBytes, this.memory.totalBytes) });
   }
 
-  private fullScan(): Promise<Snapshot> {
+  private fullScan(): Promise<SnapshotJson> {
     this.scanning ??= this.scan().finally(() => {
       this.scanning = undefined;
     });
     return this.scanning;
   }
 
-  private async scan(): Promise<Snapshot> {
+  private async scan(): Promise<SnapshotJson> {
     const { probe, clock } = this.dependencies;
-    const [readings, network, containers] = await Promise.all([probe.processes(), probe.listeningPorts(), this.readContainers()]);
+    const [readings, network, containers] = await Promise.all([probe.processes(), this.readPorts(), this.readContainers()]);
     const machine = this.machineInfo ?? (await probe.machine());
     const memory = this.memory ?? (await probe.memory());
     const inContainer = new Map<number, ContainerTopEntry & { container: string; image: string }>(containers.processes.map((entry) => [entry.pid, entry]));
@@ -139,8 +152,9 @@ export class Sampler {
       }),
       network,
     };
-    this.latest = { snapshot, at: clock.now() };
-    return snapshot;
+    const json = JSON.stringify(snapshot) as SnapshotJson;
+    this.latest = { json, at: clock.now() };
+    return json;
   }
 
   private processSamples(readings: readonly ProcessReading[], inContainer: ReadonlyMap<number, { container: string }>): ProcessSample[] {
@@ -152,7 +166,8 @@ export class Sampler {
       const reading = byPid.get(pid);
       if (reading === undefined) return undefined;
       // A worker without a script of its own takes its parent's name; parents are few levels up.
-      const identity = identify(reading, depth < 8 ? identityOf(reading.ppid, depth + 1) : undefined);
+      const identity = this.identities.get(reading.argv) ?? identify(reading, depth < 8 ? identityOf(reading.ppid, depth + 1) : undefined);
+      this.identities.set(reading.argv, identity);
       identities.set(pid, identity);
       return identity;
     };
@@ -176,9 +191,18 @@ export class Sampler {
     return samples;
   }
 
+  private async readPorts(): Promise<ListeningPort[]> {
+    const now = this.dependencies.clock.now();
+    if (this.portsReading === undefined || now - this.portsReading.at >= this.options.portsIntervalMs) {
+      this.portsReading = { ports: await this.dependencies.probe.listeningPorts(), at: now };
+    }
+    return this.portsReading.ports;
+  }
+
   private async readContainers(): Promise<ContainerReading> {
     const now = this.dependencies.clock.now();
-    if (this.containerReading === undefined || now - this.containerReading.at >= this.options.containerIntervalMs) {
+    const every = this.containerReading?.reading.status.available === false ? this.options.containerRetryMs : this.options.containerIntervalMs;
+    if (this.containerReading === undefined || now - this.containerReading.at >= every) {
       this.containerReading = { reading: await this.dependencies.containers.read(), at: now };
     }
     return this.containerReading.reading;

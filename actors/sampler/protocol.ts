@@ -109,17 +109,20 @@ export interface Snapshot {
   network: ListeningPort[];
 }
 
+/** A Snapshot as JSON text: serialised once in the sampler, then passed on and served as it is. */
+export type SnapshotJson = string & { readonly __snapshotJson: true };
+
 /** What the sampler offers the monitor front. */
 export interface SamplerApi {
   /** A full snapshot, scanning processes, containers and ports now if the last scan is stale. */
-  snapshot(): Promise<Snapshot>;
+  snapshot(): Promise<SnapshotJson>;
   /** How many clients watch the stream: while any do, every tick is a full scan pushed to the front. */
   setWatchers(count: number): Promise<void>;
 }
 
 /** What the monitor front offers the sampler: it receives every full snapshot while someone watches. */
 export interface MonitorFrontApi {
-  publish(snapshot: Snapshot): Promise<void>;
+  publish(snapshot: SnapshotJson): Promise<void>;
 }
 
 /** The sampler's slice of the monitor role's config. */

@@ -17,8 +17,8 @@ export interface ThreadError {
 export interface ActorHealth {
   uptimeMs: number;
   heapUsedBytes: number;
-  /** Event-loop delay (p99, ms) seen by the actor since the previous health check. */
-  loopDelayP99Ms: number;
+  /** Share of time the actor's event loop was busy since the previous health check, 0-1. */
+  loopUtilization: number;
 }
 
 export type SupervisorToActor =

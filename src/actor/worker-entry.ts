@@ -1,7 +1,6 @@
 // The thread side of an actor: reads workerData, wires the system port, starts the definition,
 // reports `ready`, serves links, and turns any uncaught failure into an `error` message and exit 1
 // so the supervisor's restart policy applies (thread-stream's lib/worker.js does the same).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
 import { loggerFrom } from '../log/record.js';
@@ -43,8 +42,9 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
   const peers = new Map<string, PeerLink<unknown>>();
   const accepted = new Map<string, MessagePort>();
   const waitingAccepts: { from: string; port: MessagePort }[] = [];
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
+  // Event-loop utilisation comes from libuv's own counters; a delay histogram would need a timer
+  // waking every thread many times a second, which is most of an idle actor's cost.
+  let lastLoopUsage = performance.eventLoopUtilization();
   const startedAt = performance.now();
   let running: RunningActor | undefined;
   let logMirror: LogRing | undefined;
@@ -126,10 +126,10 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
           health: {
             uptimeMs: Math.round(performance.now() - startedAt),
             heapUsedBytes: process.memoryUsage().heapUsed,
-            loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+            loopUtilization: performance.eventLoopUtilization(lastLoopUsage).utilization,
           },
         });
-        loopDelay.reset();
+        lastLoopUsage = performance.eventLoopUtilization();
         break;
       case 'stop':
         stop(message.graceMs).catch(fail);

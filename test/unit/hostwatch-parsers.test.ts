@@ -4,6 +4,7 @@ import { parsePsJsonLines, parseTop } from '../../actors/sampler/containers.js';
 import { cpuUsage } from '../../actors/sampler/cpu.js';
 import { parseMeminfo, parseSwapUsage, parseVmStat } from '../../actors/sampler/memory.js';
 import { isLoopbackOnly, listeningPorts, parseLsofListen, parseProcNetTcp } from '../../actors/sampler/ports.js';
+import { statFields } from '../../actors/sampler/probes/proc-stat.js';
 import { projectPath } from '../helpers/process.js';
 
 const recording = (name: string) => readFileSync(projectPath(`test/fixtures/hostwatch/${name}`), 'utf8');
@@ -63,4 +64,10 @@ test('docker ps JSON lines and docker top tables', (t) => {
   const podman = parseTop('USER   PID   PPID  %CPU   ELAPSED   TTY  TIME   COMMAND\nroot   1     0     0.000  1h2m      ?    0s     sleep infinity\n');
   t.deepEqual(podman, [{ pid: 1, user: 'root', command: 'sleep infinity' }]);
   t.throws(() => parseTop('garbage'), { message: /unexpected top header/ });
+});
+
+test('/proc/<pid>/stat fields are read after the last parenthesis of the command name', (t) => {
+  const line = '4242 (my (odd) name) S 17 4242 4242 0 -1 4194304 120 0 0 0 315 42 0 0 20 0 1 0 98765 12345678 2048 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
+  const buffer = Buffer.from(line, 'latin1');
+  t.deepEqual(statFields(buffer, buffer.length), { ppid: 17, utime: 315, stime: 42, starttime: 98765, rss: 2048 });
 });

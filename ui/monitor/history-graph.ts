@@ -36,6 +36,7 @@ export class HistoryGraph {
     const coordinates = visible.map((point) => `${x(point.t, now).toFixed(1)},${y(point.v).toFixed(1)}`);
     const line = coordinates.length > 0 ? `M${coordinates.join('L')}` : '';
     this.line.setAttribute('d', line);
+    // The point count, readable without parsing the path (the browser test checks the graph grows).
     this.line.dataset.points = String(coordinates.length);
     const first = visible[0];
     const last = visible.at(-1);

@@ -8,7 +8,7 @@ import { EventStream } from '../../../src/http/sse.js';
 import { serveStatic } from '../../../src/http/static.js';
 import { jsonType } from '../../../src/http/reply.js';
 import { version } from '../../../src/version.js';
-import type { MonitorFrontApi, SamplerApi, Snapshot } from '../../sampler/protocol.js';
+import type { MonitorFrontApi, SamplerApi, SnapshotJson } from '../../sampler/protocol.js';
 import type { HttpFrontConfig, MonitorSite } from '../protocol.js';
 import { monitorOpenApi } from './monitor-openapi.js';
 import { roleUiAssets } from './ui-assets.js';
@@ -18,11 +18,11 @@ const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 export async function mountMonitorSite(router: Router, server: HttpServer, context: ActorContext<HttpFrontConfig>, site: MonitorSite): Promise<MonitorFrontApi> {
   const sampler = context.peer<SamplerApi>(site.sampler);
   const streams = new Set<EventStream>();
-  let latest: { json: string; at: number } | undefined;
+  let latest: { json: SnapshotJson; at: number } | undefined;
 
-  const remember = (snapshot: Snapshot) => {
-    latest = { json: JSON.stringify(snapshot), at: Date.now() };
-    return latest.json;
+  const remember = (json: SnapshotJson) => {
+    latest = { json, at: Date.now() };
+    return json;
   };
   /** The newest snapshot as JSON: the pushed one while it is fresh, else one asked for now. */
   const current = async () => {

@@ -1,116 +1,128 @@
-// Linux: everything from /proc. Per-process CPU comes from pidusage, which keeps each
-// /proc/<pid>/stat open between reads; names and command lines are read once per process.
-import { readdir, readFile, readlink } from 'node:fs/promises';
+// Linux: everything from /proc, read synchronously: the sampler has its own thread, and a blocking
+// read of a /proc file costs a fraction of an asynchronous one (see proc-stat.ts for the figures).
+// Names and command lines are read once per process; sockets are mapped to processes only when an
+// unknown one appears.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
-import pidusage from 'pidusage';
 import { parseMeminfo, type MemoryFigures } from '../memory.js';
-import { listeningPorts, parseProcNetTcp, type ListeningSocket } from '../ports.js';
+import { isLoopbackOnly, listeningPorts, parseProcNetTcp, type ListeningSocket } from '../ports.js';
 import { identify, type ProcessFacts } from '../process-names.js';
 import type { ListeningPort } from '../protocol.js';
 import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js';
+import { ProcStatReader } from './proc-stat.js';
 
 interface CachedFacts extends ProcessFacts {
   uid: number;
-  /** pid reuse check: the process start time, as pidusage reports it. */
-  startedAt: number;
+  startTicks: number;
 }
 
 export class LinuxProbe implements SystemProbe {
+  private readonly stats: ProcStatReader;
   private readonly facts = new Map<number, CachedFacts>();
   private users = new Map<number, string>();
   private readonly socketOwners = new Map<number, { pid: number; name: string }>();
+  /** Sockets whose owner was searched for and not found (another PID namespace): not searched again. */
+  private readonly ownerless = new Set<number>();
 
-  constructor(
-    private readonly procRoot = '/proc',
-    /** How long pidusage keeps a process's descriptor open without a read: a few sample intervals. */
-    private readonly statMaxAgeMs = 30_000,
-  ) {}
+  constructor(private readonly procRoot = '/proc') {
+    this.stats = new ProcStatReader(procRoot);
+  }
 
-  async machine(): Promise<StaticMachineInfo> {
+  machine(): Promise<StaticMachineInfo> {
     const processors = cpus();
-    return {
+    return Promise.resolve({
       hostname: hostname(),
-      os: await this.osName(),
+      os: this.osName(),
       kernel: release(),
       platform: 'linux',
       arch: machine(),
       cpuModel: processors[0]?.model.trim() ?? 'unknown',
-      physicalCores: await this.physicalCores(processors.length),
+      physicalCores: this.physicalCores(processors.length),
       logicalCores: processors.length,
       totalMemoryBytes: totalmem(),
-    };
+    });
   }
 
   coreTimes() {
     return cpus().map((processor) => processor.times);
   }
 
-  async memory(): Promise<MemoryFigures> {
-    return parseMeminfo(await readFile(`${this.procRoot}/meminfo`, 'utf8'));
+  memory(): Promise<MemoryFigures> {
+    return Promise.resolve(parseMeminfo(readFileSync(`${this.procRoot}/meminfo`, 'utf8')));
   }
 
-  async processes(): Promise<ProcessReading[]> {
-    const pids = (await readdir(this.procRoot)).filter((name) => /^\d+$/.test(name)).map(Number);
-    const usage = await pidusage(pids, { maxage: this.statMaxAgeMs });
+  processes(): Promise<ProcessReading[]> {
+    const stats = this.stats.read(this.pids(), Date.now());
     const readings: ProcessReading[] = [];
-    const alive = new Set<number>();
-    for (const pid of pids) {
-      const stat = usage[pid];
-      if (stat === undefined || stat === null) continue;
-      alive.add(pid);
-      const facts = await this.factsOf(pid, stat.timestamp - stat.elapsed);
+    for (const [pid, stat] of stats) {
+      const facts = this.factsOf(pid, stat.startTicks);
       if (facts === undefined || facts.argv.length === 0) continue; // gone, or a kernel thread
-      readings.push({ ...facts, ppid: stat.ppid, user: await this.userName(facts.uid), cpuPercent: stat.cpu, memoryBytes: stat.memory });
+      readings.push({ ...facts, ppid: stat.ppid, user: this.userName(facts.uid), cpuPercent: stat.cpuPercent, memoryBytes: stat.rssBytes });
     }
-    for (const pid of this.facts.keys()) if (!alive.has(pid)) this.facts.delete(pid);
-    return readings;
+    for (const pid of this.facts.keys()) if (!stats.has(pid)) this.facts.delete(pid);
+    return Promise.resolve(readings);
   }
 
-  async listeningPorts(): Promise<ListeningPort[]> {
+  listeningPorts(): Promise<ListeningPort[]> {
     const sockets: ListeningSocket[] = [];
-    for (const protocol of ['tcp', 'tcp6'] as const) {
-      const text = await readFile(`${this.procRoot}/net/${protocol}`, 'utf8').catch(() => '');
-      sockets.push(...parseProcNetTcp(text, protocol));
-    }
-    const inodes = new Set(sockets.map((socket) => socket.inode));
-    for (const inode of this.socketOwners.keys()) if (!inodes.has(inode)) this.socketOwners.delete(inode);
+    for (const protocol of ['tcp', 'tcp6'] as const) sockets.push(...parseProcNetTcp(this.readOrEmpty(`net/${protocol}`), protocol));
+    const shown = new Set(sockets.filter((socket) => !isLoopbackOnly(socket.host)).map((socket) => socket.inode));
+    for (const inode of this.socketOwners.keys()) if (!shown.has(inode)) this.socketOwners.delete(inode);
+    for (const inode of this.ownerless) if (!shown.has(inode)) this.ownerless.delete(inode);
     // Mapping sockets to processes means reading every process's fd table; do it only when a
-    // listening socket appears whose owner is not known yet.
-    if ([...inodes].some((inode) => !this.socketOwners.has(inode))) await this.findSocketOwners(inodes);
-    return listeningPorts(sockets, this.socketOwners);
+    // listed socket appears whose owner has not been looked for yet.
+    const unknown = new Set([...shown].filter((inode) => !this.socketOwners.has(inode) && !this.ownerless.has(inode)));
+    if (unknown.size > 0) {
+      this.findSocketOwners(unknown);
+      for (const inode of unknown) if (!this.socketOwners.has(inode)) this.ownerless.add(inode);
+    }
+    return Promise.resolve(listeningPorts(sockets, this.socketOwners));
   }
 
-  private async findSocketOwners(wanted: ReadonlySet<number>): Promise<void> {
-    const pids = (await readdir(this.procRoot)).filter((name) => /^\d+$/.test(name));
-    for (const pid of pids) {
-      const fds = await readdir(`${this.procRoot}/${pid}/fd`).catch(() => [] as string[]);
+  private pids(): number[] {
+    return readdirSync(this.procRoot)
+      .filter((name) => name.charCodeAt(0) <= 57 && /^\d+$/.test(name))
+      .map(Number);
+  }
+
+  private findSocketOwners(wanted: ReadonlySet<number>): void {
+    for (const pid of this.pids()) {
+      let fds: string[];
+      try {
+        fds = readdirSync(`${this.procRoot}/${pid}/fd`);
+      } catch {
+        continue;
+      }
       for (const fd of fds) {
-        const target = await readlink(`${this.procRoot}/${pid}/fd/${fd}`).catch(() => '');
+        let target: string;
+        try {
+          target = readlinkSync(`${this.procRoot}/${pid}/fd/${fd}`);
+        } catch {
+          continue;
+        }
         const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
         if (inode === undefined || !wanted.has(Number(inode))) continue;
-        const facts = this.facts.get(Number(pid)) ?? (await this.factsOf(Number(pid), 0));
-        this.socketOwners.set(Number(inode), { pid: Number(pid), name: facts === undefined ? '' : identify(facts).name });
+        const facts = this.facts.get(pid) ?? this.factsOf(pid, -1);
+        this.socketOwners.set(Number(inode), { pid, name: facts === undefined ? '' : identify(facts).name });
       }
     }
   }
 
-  private async factsOf(pid: number, startedAt: number): Promise<CachedFacts | undefined> {
+  private factsOf(pid: number, startTicks: number): CachedFacts | undefined {
     const cached = this.facts.get(pid);
     // The same pid with another start time is another process.
-    if (cached !== undefined && Math.abs(cached.startedAt - startedAt) < 2000) return cached;
+    if (cached !== undefined && (cached.startTicks === startTicks || startTicks < 0)) return cached;
     const dir = `${this.procRoot}/${pid}`;
     try {
-      const [comm, cmdline, status] = await Promise.all([readFile(`${dir}/comm`, 'utf8'), readFile(`${dir}/cmdline`, 'utf8'), readFile(`${dir}/status`, 'utf8')]);
-      const exe = await readlink(`${dir}/exe`).catch(() => '');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const status = readFileSync(`${dir}/status`, 'utf8');
       const facts: CachedFacts = {
         pid,
-        ppid,
-        comm: comm.trim(),
-        exe,
-        argv: cmdline.split('\0').filter((arg, index, all) => arg !== '' || index < all.length - 1),
+        ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+        comm: readFileSync(`${dir}/comm`, 'utf8').trim(),
+        exe: this.readLinkOrEmpty(`${dir}/exe`),
+        argv: readFileSync(`${dir}/cmdline`, 'utf8').split('\0').filter((arg, index, all) => arg !== '' || index < all.length - 1),
         uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1),
-        startedAt,
+        startTicks,
       };
       this.facts.set(pid, facts);
       return facts;
@@ -119,20 +131,40 @@ export class LinuxProbe implements SystemProbe {
     }
   }
 
-  private async userName(uid: number): Promise<string> {
-    if (!this.users.has(uid)) this.users = await readPasswd();
+  private userName(uid: number): string {
+    if (!this.users.has(uid)) this.users = readPasswd();
     return this.users.get(uid) ?? String(uid);
   }
 
-  private async osName(): Promise<string> {
-    const text = await readFile('/etc/os-release', 'utf8').catch(() => '');
+  private readOrEmpty(path: string): string {
+    try {
+      return readFileSync(`${this.procRoot}/${path}`, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  private readLinkOrEmpty(path: string): string {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return '';
+    }
+  }
+
+  private osName(): string {
+    let text = '';
+    try {
+      text = readFileSync('/etc/os-release', 'utf8');
+    } catch {
+      // Not every system has it; the kernel release stands in.
+    }
     return /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text)?.[1] ?? `Linux ${release()}`;
   }
 
-  private async physicalCores(logical: number): Promise<number> {
-    const text = await readFile(`${this.procRoot}/cpuinfo`, 'utf8').catch(() => '');
+  private physicalCores(logical: number): number {
     const cores = new Set<string>();
-    for (const block of text.split('\n\n')) {
+    for (const block of this.readOrEmpty('cpuinfo').split('\n\n')) {
       const physical = /^physical id\s*:\s*(\d+)/m.exec(block)?.[1];
       const core = /^core id\s*:\s*(\d+)/m.exec(block)?.[1];
       if (physical !== undefined && core !== undefined) cores.add(`${physical}:${core}`);
@@ -141,9 +173,14 @@ export class LinuxProbe implements SystemProbe {
   }
 }
 
-async function readPasswd(): Promise<Map<number, string>> {
+function readPasswd(): Map<number, string> {
   const users = new Map<number, string>();
-  const text = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  let text = '';
+  try {
+    text = readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    return users;
+  }
   for (const line of text.split('\n')) {
     const [name, , uid] = line.split(':');
     if (name !== undefined && uid !== undefined && name !== '') users.set(Number(uid), name);

@@ -1,0 +1,96 @@
+// hostwatch: what the dashboard costs the machine it watches, next to Glances in the same run.
+// Both are polled every 2 s (as a dashboard does) for the window with ~300 processes on the machine,
+// after a warm-up (both JIT and caches settle); CPU is each server process's own CPU time over the
+// window, all threads included. Then the snapshot latency of each under wrk, one connection.
+// Targets: our CPU at most 1% of a core and at most a fifth of Glances'; /api/snapshot p99 under 5 ms
+// and below Glances' /api/3/all.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { ensureTools, printTable, startServer, wrk } from './harness.js';
+import { cpuSeconds, processCount, residentBytes } from './proc-stat.js';
+
+const pollIntervalMs = 2000;
+
+export async function hostwatchBenchmark(options: { seconds: number; rounds: number }): Promise<void> {
+  await ensureTools(['wrk', 'glances']);
+  const windowSeconds = Math.max(20, options.seconds);
+  if (options.seconds < 20) console.log('hostwatch: the CPU window is at least 20 s');
+  const fillers = fillProcessTable(300);
+  const ours = await startServer(new URL('../bin/hostwatch.js', import.meta.url), ['-H', '127.0.0.1', '-p', '0', '-q']);
+  const glances = await startGlances();
+  try {
+    const ourUrl = `${ours.urls[0]}api/snapshot`;
+    // Both warm up: the first reading of every process, Glances' first refresh.
+    await Promise.all([fetch(ourUrl), fetch(glances.url)]);
+    for (let poll = 0; poll < 5; poll++) {
+      await Promise.all([timedFetch(ourUrl), timedFetch(glances.url)]);
+      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    }
+    const processes = processCount();
+    const oursAtStart = { cpu: cpuSeconds(ours.child.pid!), rss: residentBytes(ours.child.pid!) };
+    const glancesAtStart = cpuSeconds(glances.child.pid!);
+    const startedAt = performance.now();
+    while (performance.now() - startedAt < windowSeconds * 1000) {
+      const tickAt = performance.now();
+      await Promise.all([timedFetch(ourUrl), timedFetch(glances.url)]);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, pollIntervalMs - (performance.now() - tickAt))));
+    }
+    const elapsed = (performance.now() - startedAt) / 1000;
+    const ourCpu = ((cpuSeconds(ours.child.pid!) - oursAtStart.cpu) / elapsed) * 100;
+    const glancesCpu = ((cpuSeconds(glances.child.pid!) - glancesAtStart) / elapsed) * 100;
+    const rssGrowth = residentBytes(ours.child.pid!) - oursAtStart.rss;
+    // Latency alone: one client asking again as soon as it has an answer.
+    const ourLatency = await wrk(ourUrl, { connections: 1, seconds: 5 });
+    const glancesLatency = await wrk(glances.url, { connections: 1, seconds: 5 });
+
+    printTable(`hostwatch: polled every 2 s for ${elapsed.toFixed(0)} s with ${processes} processes; latency by wrk -c1 (Node ${process.versions.node})`, ['server', 'CPU % of a core', 'snapshot p50 ms', 'snapshot p99 ms', 'ratio (CPU)', 'ratio (p99)'], [
+      ['Glances 3 (anchor)', glancesCpu, glancesLatency.latencyP50Ms, glancesLatency.latencyP99Ms, 1, 1],
+      ['hostwatch', ourCpu, ourLatency.latencyP50Ms, ourLatency.latencyP99Ms, ourCpu / glancesCpu, ourLatency.latencyP99Ms / glancesLatency.latencyP99Ms],
+    ]);
+    console.log(`memory: hostwatch RSS ${(rssGrowth / 1024).toFixed(0)} KiB different at the end of the window than at its start`);
+    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+    console.log(`CPU at most 1% of a core: ${verdict(ourCpu <= 1)}; at most a fifth of Glances': ${verdict(ourCpu <= glancesCpu / 5)}`);
+    console.log(`snapshot p99 under 5 ms: ${verdict(ourLatency.latencyP99Ms < 5)}; lower than Glances': ${verdict(ourLatency.latencyP99Ms < glancesLatency.latencyP99Ms)}`);
+  } finally {
+    glances.child.kill('SIGTERM');
+    await ours.stop();
+    for (const filler of fillers) filler.kill('SIGKILL');
+  }
+}
+
+/** Starts idle processes until the machine has about `target` of them. */
+function fillProcessTable(target: number): ChildProcess[] {
+  const count = Math.max(0, target - processCount());
+  return Array.from({ length: count }, () => spawn('sleep', ['3600'], { stdio: 'ignore' }));
+}
+
+async function timedFetch(url: string): Promise<number> {
+  const startedAt = performance.now();
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return performance.now() - startedAt;
+}
+
+async function startGlances(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn('glances', ['-w', '--disable-webui', '-B', '127.0.0.1', '-p', String(port), '-t', '2'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/api/3/all`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('glances did not start its API within 20 s');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
