@@ -1,5 +1,5 @@
-// cold-start: process spawn to every front listening, for a supervisor with a front and an actor
-// behind it. Anchor: a bare Node process that listens with node:http. Target: under 500 ms.
+// cold-start: process spawn to every front listening, for `outpost demo` (every implemented role).
+// Anchor: a bare Node process that listens with node:http. Target: under 500 ms.
 import { median, printTable, startServer } from './harness.js';
 
 export async function coldStart(options: { rounds: number }): Promise<void> {
@@ -7,7 +7,7 @@ export async function coldStart(options: { rounds: number }): Promise<void> {
   const internal: number[] = [];
   const anchor: number[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    const server = await startServer(new URL('./hosts/actor-hop-host.js', import.meta.url));
+    const server = await startServer(new URL('./hosts/demo-host.js', import.meta.url));
     ours.push(server.wallMs);
     internal.push(server.startupMs);
     await server.stop();
@@ -18,7 +18,7 @@ export async function coldStart(options: { rounds: number }): Promise<void> {
   const oursMedian = median(ours);
   printTable(`cold-start: spawn to listening, ${options.rounds} rounds, median (Node ${process.versions.node})`, ['process', 'ms', 'ratio'], [
     ['bare node:http (anchor)', median(anchor), 1],
-    ['outpost supervisor, 2 actors', oursMedian, oursMedian / median(anchor)],
+    ['outpost demo', oursMedian, oursMedian / median(anchor)],
     ['  of which supervisor start to ready', median(internal), median(internal) / median(anchor)],
   ]);
   console.log(`cold start: ${oursMedian.toFixed(0)}ms (target: under 500ms) -> ${oursMedian < 500 ? 'met' : 'NOT met'}`);

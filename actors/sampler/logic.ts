@@ -74,9 +74,11 @@ export class Sampler {
   async start(): Promise<void> {
     this.machineInfo = await this.dependencies.probe.machine();
     this.previousTimes = this.dependencies.probe.coreTimes();
-    // A first reading over a short span, so the first snapshot already has CPU figures.
-    await this.dependencies.clock.sleep(this.options.firstSampleMs);
-    await this.sampleCounters();
+    // Until the first short reading lands, the figures are the averages since boot; the start is not
+    // held up for it (the fronts wait for every actor to be ready).
+    this.cpu = cpuUsage(this.previousTimes.map(() => ({ user: 0, nice: 0, sys: 0, idle: 0, irq: 0 })), this.previousTimes);
+    this.memory = await this.dependencies.probe.memory();
+    void this.dependencies.clock.sleep(this.options.firstSampleMs).then(() => this.sampleCounters());
     this.stopTicking = this.dependencies.clock.every(this.options.intervalMs, () => void this.tick());
   }
 
