@@ -1,8 +1,41 @@
 #!/usr/bin/env node
-import { plannedCommand } from '../src/cli/planned.js';
-import { createProgram, runProgram } from '../src/cli/program.js';
+import { runClient, type OutputMode } from '../src/clients/netspeed/run.js';
+import { hostConfigSchema } from '../src/config/host.js';
+import { validateConfig } from '../src/config/load.js';
+import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
+import { runHost } from '../src/cli/run-host.js';
 
 const program = createProgram('netspeed', 'Network speed test: a server with a browser page, and a terminal client.');
-plannedCommand(program, 'server', 'run the speed test server', 'speedtest');
-plannedCommand(program, 'client', 'measure ping, download and upload against a server', 'speedtest');
+
+withLogOptions(program.command('server').description('run the speed test server (page at /, API under /api)'))
+  .option('-H, --host <address>', 'address to bind to', '0.0.0.0')
+  .option('-p, --port <port>', 'port (0 picks a free one)', '8080')
+  .option('-n, --name <name>', 'server name shown on the page', 'Speed Test')
+  .option('-d, --duration <seconds>', 'seconds each phase of the browser test lasts', '8')
+  .option('--threads <n>', 'front threads sharing the port')
+  .action(async (options: LogFlags & { host: string; port: string; name: string; duration: string; threads?: string }) => {
+    const speedtest = {
+      host: options.host,
+      port: Number(options.port),
+      name: options.name,
+      duration_seconds: Number(options.duration),
+      // -q of netspeed server is the spec's "suppress request logging".
+      quiet: options.quiet === true,
+      ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
+    };
+    const config = validateConfig(hostConfigSchema, { roles: { speedtest } });
+    await runHost(config, { ...options, quiet: false, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
+  });
+
+program
+  .command('client', { isDefault: true })
+  .description('measure ping, download and upload against SERVER (the default command)')
+  .argument('<SERVER>', 'server URL or host:port; without a scheme, http:// is assumed')
+  .option('-c, --compact', 'one line: ping <x.x> ms / down <x.xx> Mbps / up <x.xx> Mbps')
+  .option('-j, --json', 'JSON output')
+  .action(async (server: string, options: { compact?: boolean; json?: boolean }) => {
+    const mode: OutputMode = options.json === true ? 'json' : options.compact === true ? 'compact' : 'normal';
+    await runClient(server, mode);
+  });
+
 runProgram(program);

@@ -5,19 +5,25 @@ import { Router } from '../../src/http/router.js';
 import { HttpServer, urlFor } from '../../src/http/server.js';
 import type { HttpFrontConfig } from './protocol.js';
 import { mountMonitorSite } from './sites/monitor.js';
+import { mountSpeedtestSite } from './sites/speedtest.js';
 
 runActor<HttpFrontConfig>({
   async start(context) {
     const { config } = context;
     const server = new HttpServer(context.onThreadExit);
-    const router = new Router(server, { cors: true, log: context.log });
+    const requestLog = config.site.kind === 'speedtest' && config.site.logRequests ? { requestLog: context.log } : {};
+    const router = new Router(server, { cors: true, log: context.log, ...requestLog });
     let api: object;
     switch (config.site.kind) {
       case 'monitor':
         api = await mountMonitorSite(router, server, context, config.site);
         break;
+      case 'speedtest':
+        await mountSpeedtestSite(router, context, config.site);
+        api = {};
+        break;
       default:
-        unexpectedMessage('http-front site', config.site.kind);
+        unexpectedMessage('http-front site', config.site);
     }
     router.finish();
     const port = await server.listen(config.host, config.port);

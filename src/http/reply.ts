@@ -13,7 +13,7 @@ export const textType = 'text/plain; charset=utf-8';
  * Every write is corked, so an answer given after an await goes out in one syscall.
  */
 export class Reply {
-  private aborted = false;
+  private clientGone = false;
   private answered = false;
   private readonly abortListeners: (() => void)[] = [];
   status = 0;
@@ -25,19 +25,24 @@ export class Reply {
     private readonly log?: Logger,
   ) {
     res.onAborted(() => {
-      this.aborted = true;
+      this.clientGone = true;
       for (const listener of this.abortListeners.splice(0)) listener();
       this.finish(499);
     });
   }
 
+  /** True once the client has gone away. */
+  get aborted(): boolean {
+    return this.clientGone;
+  }
+
   /** True once the client has gone or an answer was given: nothing more may be written. */
   get closed(): boolean {
-    return this.aborted || this.answered;
+    return this.clientGone || this.answered;
   }
 
   onAbort(listener: () => void): void {
-    if (this.aborted) listener();
+    if (this.clientGone) listener();
     else this.abortListeners.push(listener);
   }
 

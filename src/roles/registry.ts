@@ -2,9 +2,11 @@
 // `plannedRoles` to `implementedRoles` (one file per role beside this one).
 import { monitorRole } from './monitor.js';
 import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
+import { speedtestRole } from './speedtest.js';
 
 export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
   monitor: monitorRole,
+  speedtest: speedtestRole,
 };
 
 export const plannedRoles: Record<RoleName, PlannedRole> = {

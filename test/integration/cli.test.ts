@@ -48,12 +48,12 @@ test('a bad host config names every bad path and exits 2', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, 'host.json');
-  await writeFile(file, JSON.stringify({ roles: { speedtest: {}, mointor: {} }, supervisor: { shutdown_grace_ms: -5 } }));
+  await writeFile(file, JSON.stringify({ roles: { cert: {}, mointor: {} }, supervisor: { shutdown_grace_ms: -5 } }));
   const result = await run('outpost', 'run', '-c', file);
   t.is(result.code, 2);
   t.regex(result.stderr, /roles\.mointor is not a known option \(did you mean monitor\?\)/);
   t.regex(result.stderr, /supervisor\.shutdown_grace_ms must be at least 1/);
-  t.regex(result.stderr, /roles\.speedtest is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /roles\.cert is not implemented in outpost .* yet/);
   await writeFile(file, '{"roles": ');
   const broken = await run('outpost', 'check', '-c', file);
   t.is(broken.code, 2);
@@ -64,7 +64,7 @@ test('a bad host config names every bad path and exits 2', async (t) => {
 });
 
 test('a role binary whose role has not landed says so and exits 2', async (t) => {
-  const result = await run('netspeed', 'server');
+  const result = await run('qpool', 'serve');
   t.is(result.code, 2);
-  t.regex(result.stderr, /the speedtest role .* is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /the recv role .* is not implemented in outpost .* yet/);
 });
