@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { PingResult, UploadResult } from '../../../actors/http-front/protocol.js';
 import { apiUrl } from './server-url.js';
 import { createAgent, exchange, getJson } from './http.js';
+import { downloadCounting } from './raw-download.js';
 import { goodputBitsPerSecond, type ByteSample } from './statistics.js';
 
 export interface PingSamples {
@@ -74,28 +75,33 @@ function split(total: number, streams: number): number[] {
 }
 
 export async function measureDownload(server: URL, totalBytes: number, streams: number, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
-  const agent = createAgent(server, streams);
   const samples: ByteSample[] = [];
   let received = 0;
+  const count = (bytes: number) => {
+    received += bytes;
+    samples.push({ at: performance.now(), total: received });
+    onProgress(received, totalBytes);
+  };
   const startedAt = performance.now();
-  try {
-    await Promise.all(
-      split(totalBytes, streams).map(async (size) => {
-        const url = apiUrl(server, '/api/download');
-        url.searchParams.set('size', String(size));
-        url.searchParams.set('r', Math.random().toString(36).slice(2));
+  await Promise.all(
+    split(totalBytes, streams).map(async (size) => {
+      const url = apiUrl(server, '/api/download');
+      url.searchParams.set('size', String(size));
+      url.searchParams.set('r', Math.random().toString(36).slice(2));
+      if (server.protocol === 'http:') {
+        await downloadCounting(url, count);
+        return;
+      }
+      const agent = createAgent(server, 1);
+      try {
         const response = await exchange(url, agent);
         if (response.status !== 200) throw new Error(`download answered HTTP ${response.status}`);
-        await response.body((chunk) => {
-          received += chunk.length;
-          samples.push({ at: performance.now(), total: received });
-          onProgress(received, totalBytes);
-        });
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
+        await response.body((chunk) => count(chunk.length));
+      } finally {
+        agent.destroy();
+      }
+    }),
+  );
   if (received !== totalBytes) throw new Error(`download delivered ${received} of ${totalBytes} bytes`);
   const last = samples.at(-1)?.at ?? startedAt;
   return { bytes: received, seconds: (last - startedAt) / 1000, bitsPerSecond: goodputBitsPerSecond(samples, startedAt) };
