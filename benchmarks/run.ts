@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
 import { coldStart } from './cold-start.js';
 import { hostwatchBenchmark } from './hostwatch.js';
+import { netspeedBenchmark } from './netspeed.js';
 
 interface BenchOptions {
   seconds: string;
@@ -13,6 +14,7 @@ const benchmarks: Record<string, (options: { seconds: number; rounds: number }) 
   'actor-hop': actorHop,
   'cold-start': coldStart,
   hostwatch: hostwatchBenchmark,
+  netspeed: netspeedBenchmark,
 };
 
 const program = new Command('bench')

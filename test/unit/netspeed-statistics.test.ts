@@ -9,7 +9,8 @@ test('goodput leaves out a lumpy first second', (t) => {
   for (let at = 1000; at <= 5000; at += 100) samples.push({ at, total: 1_000_000 + ((at - 1000) / 1000) * 1_000_000 });
   t.is(Math.round(goodputBitsPerSecond(samples, 0)), 8_000_000);
   t.is(goodputBitsPerSecond([], 0), 0);
-  t.is(goodputBitsPerSecond([{ at: 20, total: 25_000_000 }], 0), 25_000_000 * 8 * 50, 'a short transfer is taken whole');
+  t.is(goodputBitsPerSecond([{ at: 20, total: 25_000_000 }], 0), 25_000_000 * 8 * 50, 'a single sample: the whole transfer');
+  t.is(goodputBitsPerSecond([{ at: 10, total: 1_000_000 }, { at: 20, total: 11_000_000 }], 0), 10_000_000 * 8 * 100, 'a short transfer from its first byte');
 });
 
 test('ping statistics: median and jitter', (t) => {

@@ -70,15 +70,16 @@ export class Gauge {
   }
 
   private animate(): void {
-    this.frame ??= requestAnimationFrame((now) => {
-      this.lastFrameAt = now;
-      this.step(now);
-    });
+    if (this.frame !== undefined) return;
+    this.lastFrameAt = performance.now();
+    this.frame = requestAnimationFrame((now) => this.step(now));
   }
 
   private step(now: number): void {
     const targetFraction = this.scale.fraction(this.targetValue);
-    const catchUp = this.instant.matches ? 1 : 1 - Math.exp(-(now - this.lastFrameAt) / easingMs);
+    // A frame's timestamp is when the frame began, which can be a little before animate() ran.
+    const elapsedMs = Math.max(0, now - this.lastFrameAt);
+    const catchUp = this.instant.matches ? 1 : 1 - Math.exp(-elapsedMs / easingMs);
     this.lastFrameAt = now;
     this.shownValue += (this.targetValue - this.shownValue) * catchUp;
     this.shownFraction += (targetFraction - this.shownFraction) * catchUp;

@@ -32,7 +32,7 @@ export async function mountSpeedtestSite(router: Router, _context: ActorContext<
 
   serveStatic(router, await roleUiAssets('speedtest'));
   router
-    .get('/api/info', (_request, reply) => reply.send(200, infoJson, { 'Content-Type': jsonType }))
+    .get('/api/info', (_request, reply) => reply.send(200, infoJson, noStoreJson))
     .get('/api/ping', (_request, reply) => {
       const result: PingResult = { timestamp: epochSeconds() };
       reply.send(200, JSON.stringify(result), noStoreJson);

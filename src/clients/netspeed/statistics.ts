@@ -29,7 +29,7 @@ export interface ByteSample {
  * a shaper's initial burst and the client's own start-up make the first moments lumpy (on a 100
  * Mbit/s tbf link, 40 Mbit/s and then 180 Mbit/s windows in the first 700 ms before a flat 95.7).
  * The warm-up is the first second, or the first half of a shorter transfer; a transfer under half
- * a second is taken whole.
+ * a second is taken from its first byte to its last.
  */
 export function goodputBitsPerSecond(samples: readonly ByteSample[], startedAt: number): number {
   const last = samples.at(-1);
@@ -38,6 +38,11 @@ export function goodputBitsPerSecond(samples: readonly ByteSample[], startedAt: 
   if (elapsed <= 0) return 0;
   const warmUpEnd = startedAt + Math.min(1000, elapsed / 2);
   const fromWarmUp = samples.find((sample) => sample.at >= warmUpEnd);
-  if (elapsed < 500 || fromWarmUp === undefined || fromWarmUp === last) return (last.total * 8) / (elapsed / 1000);
+  if (elapsed < 500 || fromWarmUp === undefined || fromWarmUp === last) {
+    // Too short for a warm-up: from the first byte, so that connecting is not counted as transfer.
+    const first = samples[0]!;
+    const span = last.at - first.at;
+    return span > 0 && samples.length > 1 ? ((last.total - first.total) * 8) / (span / 1000) : (last.total * 8) / (elapsed / 1000);
+  }
   return ((last.total - fromWarmUp.total) * 8) / ((last.at - fromWarmUp.at) / 1000);
 }

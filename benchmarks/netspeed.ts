@@ -1,0 +1,91 @@
+// netspeed: loopback throughput of the download path and of the client's own measurement, each next
+// to iperf3's single stream measured in the same run; the plain node:http baseline beside them.
+// Targets: our server (fetched by wrk on one connection; curl itself tops out near 15 Gbit/s here) at least iperf3's single stream, and ahead of node:http in
+// throughput and in CPU seconds per gigabit; the client's own figure at least 80% of iperf3's.
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ensureTools, median, printTable, startServer } from './harness.js';
+import { cpuSeconds, residentBytes } from './proc-stat.js';
+
+const run = promisify(execFile);
+const downloadBytes = 100_000_000;
+
+interface Throughput {
+  gbitPerSecond: number;
+  cpuSecondsPerGbit: number;
+}
+
+export async function netspeedBenchmark(options: { seconds: number; rounds: number }): Promise<void> {
+  await ensureTools(['iperf3', 'curl', 'wrk']);
+  const iperf = await iperfSingleStream(options.seconds);
+  const ours = await startServer(new URL('../bin/netspeed.js', import.meta.url), ['server', '-H', '127.0.0.1', '-p', '0', '-q']);
+  const baseline = await startServer(new URL('./hosts/node-http-download.js', import.meta.url));
+  try {
+    const ourUrl = `${ours.urls[0]}api/download?size=${downloadBytes}`;
+    const rssBefore = residentBytes(ours.child.pid!);
+    const oursDown = await downloadThroughput(ourUrl, ours.child.pid!, options.seconds);
+    const baselineDown = await downloadThroughput(`${baseline.urls[0]}api/download?size=${downloadBytes}`, baseline.child.pid!, options.seconds);
+    const clientRuns: { download_bps: number; upload_bps: number }[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const { stdout } = await run(process.execPath, [new URL('../bin/netspeed.js', import.meta.url).pathname, ours.urls[0]!, '--json']);
+      clientRuns.push(JSON.parse(stdout) as { download_bps: number; upload_bps: number });
+    }
+    await uploadWithCurl(`${ours.urls[0]}api/upload`);
+    const rssGrowth = residentBytes(ours.child.pid!) - rssBefore;
+    const clientDown = median(clientRuns.map((entry) => entry.download_bps)) / 1e9;
+    const clientUp = median(clientRuns.map((entry) => entry.upload_bps)) / 1e9;
+
+    printTable(`netspeed: loopback, 100 MB downloads fetched by wrk -c1 for ${options.seconds} s, iperf3 -t ${options.seconds} single stream (Node ${process.versions.node})`, ['sender', 'Gbit/s', 'sender CPU ms per Gbit', 'ratio to iperf3'], [
+      ['iperf3 single stream (anchor)', iperf.gbitPerSecond, iperf.cpuSecondsPerGbit * 1000, 1],
+      ['node:http random buffer (baseline)', baselineDown.gbitPerSecond, baselineDown.cpuSecondsPerGbit * 1000, baselineDown.gbitPerSecond / iperf.gbitPerSecond],
+      ['netspeed server (uWS)', oursDown.gbitPerSecond, oursDown.cpuSecondsPerGbit * 1000, oursDown.gbitPerSecond / iperf.gbitPerSecond],
+    ]);
+    printTable('netspeed client on loopback: its own figures (25 MB down, 10 MB up, 6 streams)', ['measurement', 'Gbit/s', 'ratio to iperf3'], [
+      ['iperf3 single stream (anchor)', iperf.gbitPerSecond, 1],
+      ['client download', clientDown, clientDown / iperf.gbitPerSecond],
+      ['client upload', clientUp, clientUp / iperf.gbitPerSecond],
+    ]);
+    console.log(`server memory: RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MiB different after the 100 MB downloads and uploads than before`);
+    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+    console.log(`server >= iperf3: ${verdict(oursDown.gbitPerSecond >= iperf.gbitPerSecond)}; beats node:http in throughput: ${verdict(oursDown.gbitPerSecond > baselineDown.gbitPerSecond)} and CPU per Gbit: ${verdict(oursDown.cpuSecondsPerGbit < baselineDown.cpuSecondsPerGbit)}; client >= 80% of iperf3: ${verdict(clientDown >= 0.8 * iperf.gbitPerSecond)}`);
+  } finally {
+    await ours.stop();
+    await baseline.stop();
+  }
+}
+
+/** wrk on one connection, the way iperf3's single stream runs: body bytes a second, and the sender's CPU for them. */
+async function downloadThroughput(url: string, serverPid: number, seconds: number): Promise<Throughput> {
+  await run('wrk', ['-t1', '-c1', '-d1s', url]);
+  const cpuBefore = cpuSeconds(serverPid);
+  const { stdout } = await run('wrk', ['-t1', '-c1', `-d${seconds}s`, url]);
+  const cpu = cpuSeconds(serverPid) - cpuBefore;
+  const match = /Transfer\/sec:\s+([\d.]+)(KB|MB|GB)/.exec(stdout);
+  if (match === null) throw new Error(`wrk printed no transfer rate:\n${stdout}`);
+  const bytesPerSecond = Number(match[1]) * { KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[match[2] as 'KB' | 'MB' | 'GB'];
+  const gbitPerSecond = (bytesPerSecond * 8) / 1e9;
+  return { gbitPerSecond, cpuSecondsPerGbit: cpu / (gbitPerSecond * seconds) };
+}
+
+async function uploadWithCurl(url: string): Promise<void> {
+  const payload = spawn('head', ['-c', String(downloadBytes), '/dev/urandom']);
+  const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Content-Length: ${downloadBytes}`, '--data-binary', '@-', url], { stdio: ['pipe', 'ignore', 'ignore'] });
+  payload.stdout.pipe(curl.stdin);
+  await new Promise((resolve) => curl.on('exit', resolve));
+}
+
+async function iperfSingleStream(seconds: number): Promise<Throughput> {
+  const port = 5299;
+  const server = spawn('iperf3', ['-s', '-1', '-B', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    const { stdout } = await run('iperf3', ['-c', '127.0.0.1', '-p', String(port), '-t', String(seconds), '-J'], { maxBuffer: 1 << 22 });
+    const report = JSON.parse(stdout) as { end: { sum_received: { bits_per_second: number; seconds: number }; cpu_utilization_percent: { host_total: number } } };
+    const gbitPerSecond = report.end.sum_received.bits_per_second / 1e9;
+    // The sender is the client here: its CPU share over the run, per gigabit sent.
+    const cpuSecondsPerGbit = ((report.end.cpu_utilization_percent.host_total / 100) * report.end.sum_received.seconds) / (gbitPerSecond * report.end.sum_received.seconds);
+    return { gbitPerSecond, cpuSecondsPerGbit };
+  } finally {
+    server.kill('SIGKILL');
+  }
+}
