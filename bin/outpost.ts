@@ -22,8 +22,8 @@ withLogOptions(program.command('demo').description('run every implemented role o
       return;
     }
     const config = validateConfig(hostConfigSchema, input);
-    await runHost(config, { ...options, onStarted: ({ urls, startupMs }) => {
-      printUrls(urls);
+    await runHost(config, { ...options, onStarted: ({ endpoints, startupMs }) => {
+      for (const { role, url } of endpoints) process.stdout.write(`${role.padEnd(10)} ${url}\n`);
       process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
     } });
   });

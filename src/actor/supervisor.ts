@@ -30,6 +30,8 @@ export interface SupervisorOptions {
 
 export interface StartResult {
   urls: string[];
+  /** The same URLs with the role each front serves. */
+  endpoints: { role: string; url: string }[];
   startupMs: number;
 }
 
@@ -102,10 +104,11 @@ export class Supervisor {
     for (const group of [backs, fronts]) {
       await Promise.all(group.map((slot) => this.spawnAndWait(slot)));
     }
-    const urls = fronts.flatMap((slot) => slot.ready?.urls ?? []);
+    const endpoints = new Map<string, string>();
+    for (const slot of fronts) for (const url of slot.ready?.urls ?? []) endpoints.set(url, slot.spec.role);
     const startupMs = Math.round(performance.now() - startedAt);
     this.log.info(`all actors ready in ${startupMs}ms`, { actors: this.slots.length });
-    return { urls: [...new Set(urls)], startupMs };
+    return { urls: [...endpoints.keys()], endpoints: [...endpoints].map(([url, role]) => ({ role, url })), startupMs };
   }
 
   /** Stops fronts, then the rest in reverse start order; every actor gets `shutdownGraceMs`. */

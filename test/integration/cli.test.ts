@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { version } from '../../src/version.js';
-import { projectPath, runToEnd } from '../helpers/process.js';
+import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const executables = ['outpost', 'certhub', 'certhub-agent', 'netspeed', 'hostwatch', 'qpool'] as const;
 const run = (name: string, ...args: string[]) => runToEnd(process.execPath, [projectPath(`dist/bin/${name}.js`), ...args]);
@@ -67,4 +67,29 @@ test('a role binary whose role has not landed says so and exits 2', async (t) =>
   const result = await run('qpool', 'serve');
   t.is(result.code, 2);
   t.regex(result.stderr, /the recv role .* is not implemented in outpost .* yet/);
+});
+
+test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
+  const demo = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'demo']);
+  await demo.waitFor(/ready in \d+ms/);
+  const urls = Object.fromEntries([...demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)].map((match) => [match[1], match[2]]));
+  t.deepEqual(Object.keys(urls).sort(), ['monitor', 'speedtest']);
+  t.is((await fetch(`${urls.monitor}api/snapshot`)).status, 200);
+  t.like(await (await fetch(`${urls.speedtest}api/info`)).json(), { server: 'netspeed' });
+  demo.child.kill('SIGINT');
+  t.is(await demo.exited, 0);
+});
+
+test('outpost run starts the roles a host config names', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'outpost-host-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'host.json');
+  await writeFile(file, JSON.stringify({ roles: { speedtest: { host: '127.0.0.1', port: 0, threads: 1, name: 'From host.json' } } }));
+  const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', file, '--log-json']);
+  const [url] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  t.like(await (await fetch(`${url}api/info`)).json(), { name: 'From host.json' });
+  const ready = host.stderr().split('\n').find((line) => line.includes('all actors ready'));
+  t.like(JSON.parse(ready!) as object, { level: 'info', source: 'supervisor' });
+  host.child.kill('SIGTERM');
+  t.is(await host.exited, 0);
 });
