@@ -71,8 +71,9 @@ test('a role binary whose role has not landed says so and exits 2', async (t) =>
 
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
   const demo = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'demo']);
-  await demo.waitFor(/ready in \d+ms/);
-  const urls = Object.fromEntries([...demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)].map((match) => [match[1], match[2]]));
+  await demo.waitFor(/press Ctrl-C to stop/);
+  const urls: Record<string, string> = {};
+  for (const match of demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)) urls[match[1]!] = match[2]!;
   t.deepEqual(Object.keys(urls).sort(), ['monitor', 'speedtest']);
   t.is((await fetch(`${urls.monitor}api/snapshot`)).status, 200);
   t.like(await (await fetch(`${urls.speedtest}api/info`)).json(), { server: 'netspeed' });
