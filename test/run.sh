@@ -23,10 +23,10 @@ step "lint" npm run --silent lint
 
 npx ava "$@" 2>&1 | tee .cache/ava-output.txt
 status=${PIPESTATUS[0]}
-# ava's summary lines ("  12 tests passed", "  1 uncaught exception"); skipped and todo count as failed.
-count() { grep -Eo "^ +[0-9]+ ($1)" .cache/ava-output.txt | awk '{ sum += $1 } END { print sum + 0 }'; }
-passed=$(count 'tests? passed')
-failed=$(count '(tests? failed|uncaught exceptions?|unhandled rejections?|known failures?|tests? todo|tests? skipped)')
+# One line a test in ava's report: ✔ passed, ✘ failed; ava's summary adds what no such line shows
+# (uncaught exceptions, unhandled rejections), and skipped or todo tests count as failed here.
+passed=$(grep -cE '^\s+✔' .cache/ava-output.txt)
+failed=$(( $(grep -cE '^\s+✘' .cache/ava-output.txt) + $(grep -Eo '^ +[0-9]+ (uncaught exceptions?|unhandled rejections?|tests? skipped|tests? todo)' .cache/ava-output.txt | awk '{ sum += $1 } END { print sum + 0 }') ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "$passed passed, $failed failed"
 exit "$status"
