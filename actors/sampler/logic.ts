@@ -20,11 +20,12 @@ export interface SamplerOptions {
   askedGraceMs: number;
   /** Containers change rarely and their CLI is costly to run: read them at most this often. */
   containerIntervalMs: number;
-  /** With no runtime answering, look for one again this often. */
+  /** With no runtime answering, look for one again this often: each look starts the runtime's CLI. */
   containerRetryMs: number;
   /**
    * Listening sockets are read at most this often: the kernel walks its whole TCP hash table to print
-   * /proc/net/tcp, about 5 ms of CPU a read on a 24 GiB machine however few sockets there are.
+   * /proc/net/tcp, 5-10 ms of CPU a read on a 24 GiB machine however few sockets there are; read
+   * every interval, that alone was a third of the sampler's cost.
    */
   portsIntervalMs: number;
   /** The span of the first CPU reading, taken at start. */

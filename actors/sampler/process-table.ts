@@ -46,6 +46,8 @@ export function processTable(samples: readonly ProcessSample[], totalMemoryBytes
     row.cpuPercent = Math.round(row.cpuPercent * 10) / 10;
     row.memoryPercent = totalMemoryBytes > 0 ? Math.round((row.memoryBytes / totalMemoryBytes) * 1000) / 10 : 0;
   }
-  table.sort((a, b) => b.cpuPercent + b.memoryPercent - (a.cpuPercent + a.memoryPercent) || a.name.localeCompare(b.name));
+  // Ties (hundreds of idle processes) fall back to a plain code-unit order: localeCompare is the
+  // slow part of sorting them.
+  table.sort((a, b) => b.cpuPercent + b.memoryPercent - (a.cpuPercent + a.memoryPercent) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return table.slice(0, limit);
 }
