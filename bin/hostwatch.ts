@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { hostConfigSchema } from '../src/config/host.js';
-import { validateConfig } from '../src/config/load.js';
+import { hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
 
@@ -11,9 +10,11 @@ withLogOptions(program)
   .option('--interval <seconds>', 'seconds between samples', '2')
   .option('--no-containers', 'do not list container processes')
   .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean }) => {
-    const config = validateConfig(hostConfigSchema, {
-      roles: { monitor: { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers } },
-    });
+    const config = hostConfigFromFlags(
+      'monitor',
+      { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers },
+      { host: '-H, --host', port: '-p, --port', interval_seconds: '--interval' },
+    );
     await runHost(config, { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
   });
 runProgram(program);

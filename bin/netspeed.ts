@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { runClient, type OutputMode } from '../src/clients/netspeed/run.js';
-import { hostConfigSchema } from '../src/config/host.js';
-import { validateConfig } from '../src/config/load.js';
+import { hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
 
@@ -23,7 +22,7 @@ withLogOptions(program.command('server').description('run the speed test server 
       quiet: options.quiet === true,
       ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
     };
-    const config = validateConfig(hostConfigSchema, { roles: { speedtest } });
+    const config = hostConfigFromFlags('speedtest', speedtest, { host: '-H, --host', port: '-p, --port', name: '-n, --name', duration_seconds: '-d, --duration', threads: '--threads' });
     await runHost(config, { ...options, quiet: false, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
   });
 

@@ -94,3 +94,13 @@ test('outpost run starts the roles a host config names', async (t) => {
   host.child.kill('SIGTERM');
   t.is(await host.exited, 0);
 });
+
+test('a bad option value of a role binary names the option and exits 2', async (t) => {
+  const server = await run('netspeed', 'server', '-p', '99999', '-d', '0');
+  t.is(server.code, 2);
+  t.regex(server.stderr, /-p, --port must be at most 65535/);
+  t.regex(server.stderr, /-d, --duration must be at least 1/);
+  const dashboard = await run('hostwatch', '--port', 'eighty');
+  t.is(dashboard.code, 2);
+  t.regex(dashboard.stderr, /-p, --port must be a number/);
+});
