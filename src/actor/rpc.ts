@@ -48,8 +48,12 @@ interface Waiter {
 export class PeerLink<Api> {
   private port: MessagePort | undefined;
   private remote: Remote<Api> | undefined;
-  private lost: Promise<never> = new Promise<never>(() => {});
-  private loseCurrent: (error: OutpostError) => void = () => {};
+  /**
+   * Calls in flight on the current port, failed when it goes. Each call removes itself when it
+   * settles: racing every call against one long-lived "lost" promise would leave a reaction on it
+   * per call, a leak in a process that runs for months.
+   */
+  private readonly inFlight = new Set<(error: OutpostError) => void>();
   private readonly waiters = new Set<Waiter>();
 
   constructor(
@@ -65,11 +69,6 @@ export class PeerLink<Api> {
     this.detach('replaced by a new link');
     this.port = port;
     this.remote = remoteApi<Api>(port);
-    this.lost = new Promise<never>((_resolve, reject) => {
-      this.loseCurrent = reject;
-    });
-    // Nobody may be awaiting `lost`; keep an unobserved rejection from being reported as a crash.
-    this.lost.catch(() => {});
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve();
@@ -79,7 +78,9 @@ export class PeerLink<Api> {
 
   detach(reason = 'stopped'): void {
     if (this.port === undefined) return;
-    this.loseCurrent(new OutpostError('ERR_ACTOR_UNAVAILABLE', `actor ${this.peer} ${reason}`));
+    const error = new OutpostError('ERR_ACTOR_UNAVAILABLE', `actor ${this.peer} ${reason}`);
+    for (const fail of this.inFlight) fail(error);
+    this.inFlight.clear();
     this.port.close();
     this.port = undefined;
     this.remote = undefined;
@@ -90,11 +91,20 @@ export class PeerLink<Api> {
     if (this.remote === undefined) await this.waitForLink();
     const remote = this.remote;
     if (remote === undefined) throw new OutpostError('ERR_ACTOR_UNAVAILABLE', `actor ${this.peer} is not linked`);
-    try {
-      return await Promise.race([call(remote), this.lost]);
-    } catch (error) {
-      throw toOutpostError(error);
-    }
+    return new Promise<Result>((resolve, reject) => {
+      const fail = (error: OutpostError) => reject(error);
+      this.inFlight.add(fail);
+      call(remote).then(
+        (result) => {
+          this.inFlight.delete(fail);
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.inFlight.delete(fail);
+          reject(toOutpostError(error));
+        },
+      );
+    });
   }
 
   /** Ends the link for good: pending and waiting calls fail. */
