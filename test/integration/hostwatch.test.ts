@@ -141,3 +141,24 @@ test('without a container runtime CLI the containers panel says why', async (t) 
   t.deepEqual(snapshot.machine.containerRuntime, { available: false, reason: 'no container runtime CLI (docker or podman) found on PATH' });
   t.deepEqual(snapshot.containers, []);
 });
+
+test('a client that reconnects gets the current state and the whole history at once', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const firstEvent = async () => {
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    const response = await fetch(`${host.url}api/stream`, { signal: controller.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!/event: snapshot\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? '';
+    controller.abort();
+    const data = /event: snapshot\ndata: (.*)\n\n/.exec(text)![1]!;
+    return { waitedMs: Date.now() - startedAt, history: (JSON.parse(data) as { cpu: { history: unknown[] } }).cpu.history.length, retry: /^retry: (\d+)$/m.exec(text)?.[1] };
+  };
+  const first = await firstEvent();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const again = await firstEvent();
+  t.is(first.retry, '2000', 'browsers are told to reconnect after 2 s');
+  t.true(again.waitedMs < 1000, `the current state comes at once (${again.waitedMs} ms)`);
+  t.true(again.history > first.history, 'the history kept on the server came with it');
+});
