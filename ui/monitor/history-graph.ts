@@ -2,7 +2,7 @@
 // is time, not point index, so a history that has not filled the window yet grows in from the right
 // instead of being stretched across it.
 import type { HistoryPoint } from '../../actors/sampler/protocol.js';
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import { formatPercent } from './format.js';
 
 const windowSeconds = 120;

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../actors/sampler/protocol.js';
 import { followStream, type ConnectionState } from './connection.js';
 import { ContainersPanel } from './containers-panel.js';
 import { CpuPanel } from './cpu-panel.js';
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import { formatClock } from './format.js';
 import { HistoryGraph } from './history-graph.js';
 import { MachinePanel } from './machine-panel.js';

@@ -1,5 +1,5 @@
 // A horizontal usage bar: one element whose fill (drawn by CSS) follows `--fill`, coloured by level.
-import { element } from './dom.js';
+import { element } from '../common/dom.js';
 import { usageLevel } from './usage-level.js';
 
 export function createMeter(className = ''): HTMLElement {

@@ -1,6 +1,7 @@
 // Listening ports reachable from outside the machine (the server already left out loopback-only ones).
 import type { ListeningPort } from '../../actors/sampler/protocol.js';
-import { byId, element, fillTableBody, tableRow } from './dom.js';
+import { byId, element } from '../common/dom.js';
+import { fillTableBody, tableRow } from './table-rows.js';
 
 const cellClasses = ['number', 'address', ''];
 

@@ -1,7 +1,8 @@
 // Top processes, in the order the server sorted them (CPU percent plus memory percent). About thirty
 // rows, so the body is simply rebuilt on each event.
 import type { ProcessRow } from '../../actors/sampler/protocol.js';
-import { byId, element, fillTableBody, tableRow } from './dom.js';
+import { byId, element } from '../common/dom.js';
+import { fillTableBody, tableRow } from './table-rows.js';
 import { formatBytes, formatPercent } from './format.js';
 import { runtimeTag } from './runtime-tag.js';
 

@@ -1,7 +1,7 @@
 // The central dial: an SVG arc that follows the live figure, eased every animation frame so it glides
 // between the readings that arrive five times a second. The arc's position and the printed number are
 // eased separately, so a change of scale moves the arc smoothly while the number stays continuous.
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import { formatGaugeValue } from './format.js';
 import { GaugeScale, tickLabel } from './gauge-scale.js';
 

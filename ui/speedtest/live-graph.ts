@@ -1,6 +1,6 @@
 // The running phase's live figure against time, under the dial: how steady the link was, which one
 // number cannot show. The x axis is the phase's whole duration, so the line grows from the left.
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 
 // The SVG's viewBox; CSS stretches it to the panel's width (preserveAspectRatio="none").
 const width = 300;

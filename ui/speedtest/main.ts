@@ -3,7 +3,7 @@
 // stylesheet keys its colours and what is visible on it.
 import type { SpeedtestInfo } from '../../actors/http-front/protocol.js';
 import { fetchInfo } from './api.js';
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import { formatMbps, formatMs, megabits } from './format.js';
 import { Gauge, type GaugeUnit } from './gauge.js';
 import { LiveGraph } from './live-graph.js';

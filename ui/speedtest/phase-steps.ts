@@ -1,6 +1,6 @@
 // The three steps under the dial: which phase runs (with a bar that fills over its duration) and each
 // finished phase's figure.
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import type { Phase } from './speed-test.js';
 
 const phases: readonly Phase[] = ['ping', 'download', 'upload'];

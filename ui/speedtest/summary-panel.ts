@@ -1,7 +1,7 @@
 // The results panel shown when a test has finished.
 import type { SpeedtestInfo } from '../../actors/http-front/protocol.js';
 import { bufferbloatGrade } from './bufferbloat.js';
-import { byId } from './dom.js';
+import { byId } from '../common/dom.js';
 import { formatIncrease, formatMbps, formatMs } from './format.js';
 import type { LoadedLatency } from './latency.js';
 import { streamCount } from './method.js';

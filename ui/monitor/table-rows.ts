@@ -1,19 +1,6 @@
-// Small DOM helpers. Text always goes in through textContent, so data from the machine (process
-// names, command lines) can never become markup.
-
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className !== undefined && className !== '') node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** The element with this id; the page's markup is fixed, so a missing one is a bug worth failing on. */
-export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
-  const node = document.getElementById(id);
-  if (node === null) throw new Error(`index.html has no #${id}`);
-  return node as T;
-}
+// Rows for the page's tables. Text always goes in through textContent (ui/common/dom.ts), so data from
+// the machine (process names, command lines) can never become markup.
+import { element } from '../common/dom.js';
 
 /** A table row whose cells are elements or plain text. */
 export function tableRow(cells: readonly (Node | string)[], classNames: readonly string[] = []): HTMLTableRowElement {
