@@ -5,7 +5,7 @@
 // Targets: our CPU at most 1% of a core and at most a fifth of Glances'; /api/snapshot p99 under 5 ms
 // and below Glances' /api/3/all.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { reservePort } from '../src/http/port.js';
 import { ensureTools, printTable, startServer, wrk } from './harness.js';
 import { cpuSeconds, processCount, residentBytes } from './proc-stat.js';
 
@@ -73,7 +73,7 @@ async function timedFetch(url: string): Promise<number> {
 }
 
 async function startGlances(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
+  const port = await reservePort('127.0.0.1');
   const child = spawn('glances', ['-w', '--disable-webui', '-B', '127.0.0.1', '-p', String(port), '-t', '2'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/api/3/all`;
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -82,15 +82,4 @@ async function startGlances(): Promise<{ child: ChildProcess; url: string }> {
   }
   child.kill('SIGKILL');
   throw new Error('glances did not start its API within 20 s');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
