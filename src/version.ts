@@ -14,3 +14,6 @@ export const packageName = packageJson.name;
 export const version = packageJson.version;
 /** The package root: the folder holding package.json, LICENSE and dist/. */
 export const packageRoot = new URL('../../', import.meta.url);
+
+/** Pre-release builds (`0.1.0-beta.1`) offer demo conveniences that a release must not. */
+export const isBetaBuild = version.includes('-');
