@@ -5,6 +5,7 @@ import { Router } from '../../src/http/router.js';
 import { HttpServer, urlFor } from '../../src/http/server.js';
 import type { HttpFrontConfig } from './protocol.js';
 import { mountMonitorSite } from './sites/monitor.js';
+import { mountQpoolSite } from './sites/qpool.js';
 import { mountSpeedtestSite } from './sites/speedtest.js';
 
 runActor<HttpFrontConfig>({
@@ -12,7 +13,8 @@ runActor<HttpFrontConfig>({
     const { config } = context;
     const server = new HttpServer(context.onThreadExit);
     const requestLog = config.site.kind === 'speedtest' && config.site.logRequests ? { requestLog: context.log } : {};
-    const router = new Router(server, { cors: true, log: context.log, ...requestLog });
+    // qpool's API has no authentication: no CORS, or any web page could read values (see sites/qpool.ts).
+    const router = new Router(server, { cors: config.site.kind !== 'qpool', log: context.log, ...requestLog });
     let api: object;
     switch (config.site.kind) {
       case 'monitor':
@@ -20,6 +22,10 @@ runActor<HttpFrontConfig>({
         break;
       case 'speedtest':
         await mountSpeedtestSite(router, context, config.site);
+        api = {};
+        break;
+      case 'qpool':
+        await mountQpoolSite(router, context, config.site);
         api = {};
         break;
       default:

@@ -22,7 +22,15 @@ export interface SpeedtestSite {
   logRequests: boolean;
 }
 
-export type Site = MonitorSite | SpeedtestSite;
+export interface QpoolSite {
+  kind: 'qpool';
+  /** The pool actor values are taken from. */
+  pool: string;
+  /** Demo values (not quantum) may be in the pool: /api/status says so with `X-Quantum-Demo: 1`. */
+  demo: boolean;
+}
+
+export type Site = MonitorSite | SpeedtestSite | QpoolSite;
 
 /** GET /api/ping */
 export interface PingResult {

@@ -60,3 +60,14 @@ export interface PoolApi {
   take(count: number): Promise<TakeResult[]>;
   status(): Promise<PoolStatus>;
 }
+
+export interface PoolConfig {
+  /** `server.max_entries` */
+  capacity: number;
+  /** `server.served_history` */
+  servedHistory: number;
+  /** `server.pool_file`; absent keeps the pool in memory only. The passphrase comes from APP_POOL_KEY. */
+  poolFile?: string;
+  /** Both files are rewritten once the journal grows past this. */
+  rewriteAtJournalBytes: number;
+}

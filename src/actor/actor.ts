@@ -43,3 +43,12 @@ export interface ActorDefinition<Config> {
 export function defineActor<Config>(definition: ActorDefinition<Config>): ActorDefinition<Config> {
   return definition;
 }
+
+/**
+ * A failure that restarting cannot mend (a pool file that does not decrypt): the supervisor logs it and
+ * stops the process with exit code 1 instead of applying the restart policy.
+ */
+export class FatalActorError extends Error {
+  override readonly name = 'FatalActorError';
+  readonly fatal = true;
+}

@@ -12,6 +12,8 @@ export interface ThreadError {
   name: string;
   message: string;
   stack?: string;
+  /** Restarting would fail the same way: stop the process instead (see FatalActorError). */
+  fatal?: boolean;
 }
 
 export interface ActorHealth {

@@ -232,6 +232,14 @@ export class Supervisor {
 
   private onCrash(slot: ActorSlot, code: number): void {
     const { spec } = slot;
+    if (slot.lastError?.fatal === true) {
+      const message = `actor ${spec.name} cannot run: ${slot.lastError.message}`;
+      this.log.error(message);
+      const error = new OutpostError('ERR_ACTOR_UNAVAILABLE', message);
+      for (const waiter of slot.readyWaiters.splice(0)) waiter.reject(error);
+      void this.stop(1, `role ${spec.role} cannot run`);
+      return;
+    }
     const cause = slot.lastError === undefined ? `exit code ${code}` : slot.lastError.message;
     this.log.error(`actor ${spec.name} crashed: ${cause}`, slot.lastError?.stack === undefined ? { exitCode: code } : { exitCode: code, stack: slot.lastError.stack });
     const decision = slot.history.onCrash(Date.now());

@@ -5,7 +5,7 @@ import { isMainThread, parentPort, workerData, type MessagePort } from 'node:wor
 import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
 import { loggerFrom } from '../log/record.js';
 import { LogRing, type LogListener } from '../log/ring.js';
-import type { ActorContext, ActorDefinition, RunningActor } from './actor.js';
+import { FatalActorError, type ActorContext, type ActorDefinition, type RunningActor } from './actor.js';
 import { Mailbox } from './mailbox.js';
 import { unexpectedMessage } from './message.js';
 import type { ActorToSupervisor, ActorWorkerData, SupervisorToActor, ThreadError } from './protocol.js';
@@ -148,6 +148,7 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
 }
 
 function toThreadError(error: unknown): ThreadError {
+  if (error instanceof FatalActorError) return { name: error.name, message: error.message, fatal: true };
   if (error instanceof Error) {
     return error.stack === undefined ? { name: error.name, message: error.message } : { name: error.name, message: error.message, stack: error.stack };
   }

@@ -2,11 +2,11 @@
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
-import type { HostConfig, SupervisorSettings } from '../config/host.js';
+import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
 import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
-import { roleNames } from '../roles/role.js';
+import { roleNames, type RoleName } from '../roles/role.js';
 import type { LogFlags } from './program.js';
 
 export interface RunHostOptions extends LogFlags {
@@ -29,6 +29,11 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     ...(config.log.file === undefined ? {} : { file: config.log.file }),
   };
   return runSupervisor(specs, config.supervisor, log, options.onStarted);
+}
+
+/** A host config running one role whose settings are validated already (a role binary's own config file). */
+export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
+  return { roles: { [role]: settings }, supervisor: supervisorSchema.parse({}), log: logSchema.parse({}) } as HostConfig;
 }
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */

@@ -39,7 +39,14 @@ const rolesShape = Object.fromEntries(roleNames.map((name) => [name, roleSchema(
 export const hostConfigSchema = z.strictObject({
   roles: z
     .strictObject(rolesShape)
-    .refine((roles) => Object.values(roles).some((value) => value !== undefined), { message: `must name at least one role (${roleNames.join(', ')})` }),
+    .refine((roles) => Object.values(roles).some((value) => value !== undefined), { message: `must name at least one role (${roleNames.join(', ')})` })
+    .superRefine((roles, context) => {
+      const send = roles.send as { diode?: { loopback?: boolean } } | undefined;
+      const recv = roles.recv as { server?: { loopback?: boolean } } | undefined;
+      if (send?.diode?.loopback === true && recv?.server?.loopback !== true) {
+        context.addIssue({ code: 'custom', path: ['send', 'diode', 'loopback'], message: 'needs a recv role with server.loopback true in the same host config' });
+      }
+    }),
   supervisor: supervisorSchema.default(supervisorSchema.parse({})),
   log: logSchema.default(logSchema.parse({})),
 });

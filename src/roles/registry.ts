@@ -2,11 +2,15 @@
 // `plannedRoles` to `implementedRoles` (one file per role beside this one).
 import { monitorRole } from './monitor.js';
 import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
+import { recvRole } from './recv.js';
+import { sendRole } from './send.js';
 import { speedtestRole } from './speedtest.js';
 
 export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
   monitor: monitorRole,
   speedtest: speedtestRole,
+  send: sendRole,
+  recv: recvRole,
 };
 
 export const plannedRoles: Record<RoleName, PlannedRole> = {

@@ -1,0 +1,36 @@
+// The diode-receiver actor's thread entry.
+import { systemClock } from '../../src/actor/clock.js';
+import { runActor } from '../../src/actor/worker-entry.js';
+import type { DiodeLoopbackApi } from '../diode-sender/protocol.js';
+import type { PoolApi, ValueSource } from '../pool/protocol.js';
+import { LineParser } from './line-parser.js';
+import { Receiver } from './logic.js';
+import type { DiodeReceiverConfig } from './protocol.js';
+import { runReceiveCommand } from './receive-command.js';
+
+runActor<DiodeReceiverConfig>({
+  start(context) {
+    const { config } = context;
+    const pool = context.peer<PoolApi>(config.pool);
+    const sources = new Set<ValueSource>(config.acceptDemo ? ['keyed', 'legacy', 'demo'] : ['keyed', 'legacy']);
+    const command = config.command;
+    const receiver = new Receiver(config, {
+      run: (onChunk) => runReceiveCommand(command ?? [], onChunk),
+      ingest: (records) => pool.call((api) => api.ingest(records)),
+      parser: new LineParser(sources),
+      clock: systemClock,
+      log: context.log,
+    });
+    if (command !== undefined) void receiver.loop();
+    const api: DiodeLoopbackApi = {
+      receive: (chunk) => receiver.accept(Buffer.from(chunk, 'utf8')),
+    };
+    return {
+      api,
+      stop() {
+        receiver.stop();
+        return Promise.resolve();
+      },
+    };
+  },
+});

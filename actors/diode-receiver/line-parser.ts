@@ -1,0 +1,91 @@
+// The diode stream has no framing above the line, and the transport chops it anywhere: a value may
+// arrive in any number of pieces, across separate runs of the receive command. The newline is the
+// only synchronisation point, so a damaged line costs exactly that line.
+import { valueSources, type ValueRecord, type ValueSource } from '../pool/protocol.js';
+
+/** A line is about 330 bytes; anything much longer is damage, and is skipped without being kept. */
+export const maxLineBytes = 1024;
+const newline = 0x0a;
+const valuePattern = /^[0-9a-f]{256}$/;
+const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+export interface ParsedChunk {
+  records: ValueRecord[];
+  /** Why each damaged line was refused. */
+  damaged: string[];
+}
+
+export class LineParser {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Inside a line already too long: everything up to the next newline is dropped. */
+  private skipping = false;
+
+  constructor(private readonly acceptedSources: ReadonlySet<ValueSource>) {}
+
+  feed(chunk: Uint8Array): ParsedChunk {
+    const parsed: ParsedChunk = { records: [], damaged: [] };
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    for (let end = bytes.indexOf(newline, start); end !== -1; end = bytes.indexOf(newline, start)) {
+      this.take(bytes.subarray(start, end));
+      this.finishLine(parsed);
+      start = end + 1;
+    }
+    this.take(bytes.subarray(start));
+    return parsed;
+  }
+
+  /** Bytes of an unfinished line held for the next chunk. */
+  get heldBytes(): number {
+    return this.pendingBytes;
+  }
+
+  private take(piece: Buffer): void {
+    if (this.skipping || piece.length === 0) return;
+    if (this.pendingBytes + piece.length > maxLineBytes) {
+      this.skipping = true;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    // Copied: the chunk's memory belongs to the stream and may be reused.
+    this.pending.push(Buffer.from(piece));
+    this.pendingBytes += piece.length;
+  }
+
+  private finishLine(parsed: ParsedChunk): void {
+    if (this.skipping) {
+      this.skipping = false;
+      parsed.damaged.push(`longer than ${maxLineBytes} bytes`);
+      return;
+    }
+    const line = Buffer.concat(this.pending, this.pendingBytes).toString('utf8');
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (line.trim() === '') return;
+    const result = this.readRecord(line);
+    if (typeof result === 'string') parsed.damaged.push(result);
+    else parsed.records.push(result);
+  }
+
+  private readRecord(line: string): ValueRecord | string {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return 'not JSON';
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'not a JSON object';
+    const { value, timestamp, source, ...rest } = parsed as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) return `unexpected field ${Object.keys(rest)[0] ?? ''}`;
+    if (typeof value !== 'string' || !valuePattern.test(value)) return 'value is not 256 lowercase hex characters';
+    if (typeof timestamp !== 'string' || !isoUtc.test(timestamp) || Number.isNaN(Date.parse(timestamp))) return 'timestamp is not an ISO 8601 time';
+    if (typeof source !== 'string' || !isValueSource(source) || !this.acceptedSources.has(source)) return `unknown source ${JSON.stringify(source)}`;
+    return { value, timestamp, source };
+  }
+}
+
+function isValueSource(source: string): source is ValueSource {
+  return (valueSources as readonly string[]).includes(source);
+}

@@ -1,0 +1,16 @@
+// The diode receiver: runs `server.receive_command` over and over (or takes batches from a loopback
+// sender in the same process), parses the arriving JSON lines and hands valid values to the pool.
+
+export interface DiodeReceiverConfig {
+  /** Argument list, run directly; absent in loopback mode. */
+  command?: string[];
+  /** The pool actor values go to. */
+  pool: string;
+  /** Accept values tagged `demo` (beta builds' loopback demo). */
+  acceptDemo: boolean;
+  /** A run shorter than this that brought nothing is "returned at once": logged, then backed off. */
+  quickEmptyMs: number;
+  /** First wait after a quick empty run or a failure; it doubles up to `maxBackoffMs`. */
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+}

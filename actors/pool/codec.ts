@@ -1,0 +1,140 @@
+// What the pool files hold, before sealing. The snapshot (`<pool_file>`) carries the whole pool and
+// the served history; the journal (`<pool_file>.hot`) carries what happened since: values served
+// (their keys) and values that arrived. Replaying the journal over the snapshot gives the pool back.
+import { DecryptionError } from '../../src/store/sealed.js';
+import { valueBytes, type PoolEntry } from './memory.js';
+import { valueSources } from './protocol.js';
+
+const formatVersion = 1;
+const entryBytes = valueBytes + 8 + 1;
+const keyBytes = 6;
+
+export interface SnapshotContent {
+  servedTotal: number;
+  /** Milliseconds since the epoch; undefined before the first arrival. */
+  lastIngest: number | undefined;
+  /** Oldest first. */
+  entries: PoolEntry[];
+  /** Served keys, oldest first. */
+  servedKeys: number[];
+}
+
+export type JournalRecord =
+  | { kind: 'served'; servedTotal: number; keys: number[] }
+  | { kind: 'ingest'; lastIngest: number; entries: PoolEntry[] };
+
+export function encodeSnapshotContent(content: SnapshotContent): Buffer {
+  const bytes = Buffer.alloc(1 + 8 + 8 + 4 + content.entries.length * entryBytes + 4 + content.servedKeys.length * keyBytes);
+  let offset = bytes.writeUInt8(formatVersion, 0);
+  offset = bytes.writeDoubleBE(content.servedTotal, offset);
+  offset = bytes.writeDoubleBE(content.lastIngest ?? Number.NaN, offset);
+  offset = writeEntries(bytes, offset, content.entries);
+  offset = bytes.writeUInt32BE(content.servedKeys.length, offset);
+  for (const key of content.servedKeys) offset = bytes.writeUIntBE(key, offset, keyBytes);
+  return bytes;
+}
+
+export function decodeSnapshotContent(bytes: Buffer): SnapshotContent {
+  const reader = new Reader(bytes, 'the pool file');
+  if (reader.u8() !== formatVersion) throw new DecryptionError('the pool file has an unknown format version');
+  const servedTotal = reader.f64();
+  const lastIngest = reader.f64();
+  const entries = readEntries(reader);
+  const servedKeys = Array.from({ length: reader.u32() }, () => reader.key());
+  reader.end();
+  return { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entries, servedKeys };
+}
+
+export function encodeJournalRecord(record: JournalRecord): Buffer {
+  if (record.kind === 'served') {
+    const bytes = Buffer.alloc(1 + 8 + 4 + record.keys.length * keyBytes);
+    let offset = bytes.writeUInt8(1, 0);
+    offset = bytes.writeDoubleBE(record.servedTotal, offset);
+    offset = bytes.writeUInt32BE(record.keys.length, offset);
+    for (const key of record.keys) offset = bytes.writeUIntBE(key, offset, keyBytes);
+    return bytes;
+  }
+  const bytes = Buffer.alloc(1 + 8 + 4 + record.entries.length * entryBytes);
+  let offset = bytes.writeUInt8(2, 0);
+  offset = bytes.writeDoubleBE(record.lastIngest, offset);
+  writeEntries(bytes, offset, record.entries);
+  return bytes;
+}
+
+export function decodeJournalRecord(bytes: Buffer): JournalRecord {
+  const reader = new Reader(bytes, 'a journal record');
+  const kind = reader.u8();
+  let record: JournalRecord;
+  if (kind === 1) {
+    const servedTotal = reader.f64();
+    record = { kind: 'served', servedTotal, keys: Array.from({ length: reader.u32() }, () => reader.key()) };
+  } else if (kind === 2) {
+    const lastIngest = reader.f64();
+    record = { kind: 'ingest', lastIngest, entries: readEntries(reader) };
+  } else {
+    throw new DecryptionError(`a journal record has unknown kind ${kind}`);
+  }
+  reader.end();
+  return record;
+}
+
+function writeEntries(bytes: Buffer, start: number, entries: readonly PoolEntry[]): number {
+  let offset = bytes.writeUInt32BE(entries.length, start);
+  for (const entry of entries) {
+    offset += entry.value.copy(bytes, offset, 0, valueBytes);
+    offset = bytes.writeDoubleBE(entry.timestamp, offset);
+    offset = bytes.writeUInt8(valueSources.indexOf(entry.source), offset);
+  }
+  return offset;
+}
+
+function readEntries(reader: Reader): PoolEntry[] {
+  return Array.from({ length: reader.u32() }, () => {
+    const value = reader.bytes(valueBytes);
+    const timestamp = reader.f64();
+    const source = valueSources[reader.u8()];
+    if (source === undefined) throw new DecryptionError(`${reader.what} names an unknown source`);
+    return { value, timestamp, source };
+  });
+}
+
+/** Reads fields in order; running past the end is damage (authenticated content never does). */
+class Reader {
+  private offset = 0;
+
+  constructor(
+    private readonly buffer: Buffer,
+    readonly what: string,
+  ) {}
+
+  u8(): number {
+    return this.take(1).readUInt8(0);
+  }
+
+  u32(): number {
+    return this.take(4).readUInt32BE(0);
+  }
+
+  f64(): number {
+    return this.take(8).readDoubleBE(0);
+  }
+
+  key(): number {
+    return this.take(keyBytes).readUIntBE(0, keyBytes);
+  }
+
+  bytes(length: number): Buffer {
+    return Buffer.from(this.take(length));
+  }
+
+  end(): void {
+    if (this.offset !== this.buffer.length) throw new DecryptionError(`${this.what} has ${this.buffer.length - this.offset} bytes too many`);
+  }
+
+  private take(length: number): Buffer {
+    if (this.offset + length > this.buffer.length) throw new DecryptionError(`${this.what} ends early`);
+    const slice = this.buffer.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return slice;
+  }
+}

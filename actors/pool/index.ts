@@ -1,0 +1,57 @@
+// The pool actor's thread entry: loads the pool files (or starts empty), then serves takes and ingests.
+import { FatalActorError } from '../../src/actor/actor.js';
+import { systemClock } from '../../src/actor/clock.js';
+import { runActor } from '../../src/actor/worker-entry.js';
+import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js';
+import { PoolService } from './logic.js';
+import { ValuePool } from './memory.js';
+import { PoolFiles } from './pool-files.js';
+import type { PoolApi, PoolConfig } from './protocol.js';
+import { restorePool } from './restore.js';
+
+runActor<PoolConfig>({
+  async start(context) {
+    const { config, log } = context;
+    let service: PoolService;
+    let files: PoolFiles | undefined;
+    const options = { rewriteAtJournalBytes: config.rewriteAtJournalBytes, retryAfterFailureMs: 1000 };
+    if (config.poolFile === undefined) {
+      service = new PoolService(new ValuePool(config.capacity, config.servedHistory), 0, undefined, undefined, options, { clock: systemClock, log });
+    } else {
+      const path = config.poolFile;
+      const derive: DeriveMasterKey = async (passphrase, kdf) =>
+        Buffer.from(await context.jobs.run('pbkdf2Sha256', { password: passphrase, salt: kdf.salt, iterations: kdf.iterations, keyLength: 32 }));
+      let loaded;
+      try {
+        ({ files, loaded } = await PoolFiles.load(path, process.env.APP_POOL_KEY ?? '', derive));
+      } catch (error) {
+        if (error instanceof DecryptionError) {
+          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${path} and ${path}.hot`);
+        }
+        throw new FatalActorError(`the pool files could not be read: ${String(error)}`);
+      }
+      const restored = restorePool(loaded.snapshot, loaded.journal, config.capacity, config.servedHistory);
+      if (loaded.incompleteTailBytes > 0) log.warn(`ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in ${path}.hot (a write cut short by a crash; it was never answered)`);
+      service = new PoolService(restored.pool, restored.servedTotal, restored.lastIngest, files, options, { clock: systemClock, log });
+      // Start from a compact snapshot and an empty journal; a failure here is a disk that cannot take the pool.
+      try {
+        await files.rewrite(service.snapshot());
+      } catch (error) {
+        throw new FatalActorError(`the pool files could not be written: ${String(error)}`);
+      }
+      log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, { journalRecords: loaded.journal.length });
+    }
+    const api: PoolApi = {
+      ingest: (records) => Promise.resolve(service.ingest(records)),
+      take: (count) => service.take(count),
+      status: () => Promise.resolve(service.status()),
+    };
+    return {
+      api,
+      async stop() {
+        await service.settle();
+        await files?.close();
+      },
+    };
+  },
+});

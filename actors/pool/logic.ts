@@ -1,0 +1,214 @@
+// The pool's rules: values arrive from the diode receiver, requests take the newest, and with a pool
+// file every take is on disk before it is answered. Takes that arrive while a commit is in flight
+// wait and go together in the next one (group commit), so one fdatasync answers a whole batch.
+// A failed write answers 503 and consumes nothing; the files are rewritten before the next commit.
+import type { Clock } from '../../src/actor/clock.js';
+import type { Logger } from '../../src/log/record.js';
+import type { JournalRecord, SnapshotContent } from './codec.js';
+import { valueKey, type PoolEntry, type ValuePool } from './memory.js';
+import type { IngestResult, PoolStatus, TakeResult, ValueRecord } from './protocol.js';
+
+/** The durable side of the pool; absent when `pool_file` is not set. */
+export interface PoolDurability {
+  append(record: JournalRecord): Promise<void>;
+  rewrite(content: SnapshotContent): Promise<void>;
+  readonly journalBytes: number;
+}
+
+export interface PoolServiceOptions {
+  /** Rewrite both files once the journal passes this size. */
+  rewriteAtJournalBytes: number;
+  /** After a failed rewrite, requests fail at once for this long instead of each trying the disk. */
+  retryAfterFailureMs: number;
+}
+
+interface PendingTake {
+  count: number;
+  resolve: (results: TakeResult[]) => void;
+}
+
+export const diskFailureMessage = 'pool could not be committed to disk';
+/** How often a run of disk failures is logged. */
+const failureLogIntervalMs = 5000;
+
+export class PoolService {
+  private pendingTakes: PendingTake[] = [];
+  private pendingIngest: PoolEntry[] = [];
+  private pumping: Promise<void> | undefined;
+  /** The files must be rewritten before the next commit (a write failed, or the journal is long). */
+  private rewriteNeeded = false;
+  private lastRewriteFailure = -Infinity;
+  private lastFailureLog = -Infinity;
+  private failuresSinceLog = 0;
+  /** Whether the last write failed: the first success after it is logged. */
+  private failing = false;
+
+  constructor(
+    private readonly pool: ValuePool,
+    private servedTotal: number,
+    private lastIngest: number | undefined,
+    private readonly durability: PoolDurability | undefined,
+    private readonly options: PoolServiceOptions,
+    private readonly deps: { clock: Clock; log: Logger },
+  ) {}
+
+  ingest(records: readonly ValueRecord[]): IngestResult {
+    const result: IngestResult = { added: 0, duplicates: 0, evicted: 0 };
+    const added: PoolEntry[] = [];
+    for (const record of records) {
+      const entry: PoolEntry = { value: Buffer.from(record.value, 'hex'), timestamp: Date.parse(record.timestamp), source: record.source };
+      const { outcome, evicted } = this.pool.add(entry);
+      if (outcome === 'duplicate') {
+        result.duplicates++;
+        continue;
+      }
+      result.added++;
+      if (evicted) result.evicted++;
+      added.push(entry);
+    }
+    if (added.length > 0) {
+      this.lastIngest = this.deps.clock.now();
+      if (this.durability !== undefined) {
+        this.pendingIngest.push(...added);
+        this.pump();
+      }
+    }
+    return result;
+  }
+
+  take(count: number): Promise<TakeResult[]> {
+    return new Promise((resolve) => {
+      this.pendingTakes.push({ count, resolve });
+      this.pump();
+    });
+  }
+
+  status(): PoolStatus {
+    const range = this.pool.ageRange();
+    return {
+      available: this.pool.size,
+      capacity: this.pool.capacity,
+      ...(range === undefined ? {} : { oldest: new Date(range.oldest).toISOString(), newest: new Date(range.newest).toISOString() }),
+      served_total: this.servedTotal,
+      ...(this.lastIngest === undefined ? {} : { last_ingest: new Date(this.lastIngest).toISOString() }),
+    };
+  }
+
+  /** Everything the snapshot holds, as of now. */
+  snapshot(): SnapshotContent {
+    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entries: this.pool.entries(), servedKeys: this.pool.servedKeys() };
+  }
+
+  /** Resolves once nothing is waiting to be written (shutdown). */
+  async settle(): Promise<void> {
+    while (this.pumping !== undefined) await this.pumping;
+  }
+
+  private pump(): void {
+    if (this.pumping !== undefined) return;
+    this.pumping = this.work().finally(() => {
+      this.pumping = undefined;
+      // Work that arrived while the last round was answering its callers.
+      if (this.pendingTakes.length > 0 || this.pendingIngest.length > 0) this.pump();
+    });
+  }
+
+  private async work(): Promise<void> {
+    // Let every request that arrived in this turn join the batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0) {
+      if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
+        this.answerAll(this.pendingTakes.splice(0), { type: 'unavailable', message: diskFailureMessage });
+        // The values that arrived are in memory and will be in the next snapshot.
+        this.pendingIngest = [];
+        return;
+      }
+      if (this.pendingIngest.length > 0) await this.recordIngest();
+      if (this.pendingTakes.length > 0) await this.commitTakes();
+      if (this.durability !== undefined && this.durability.journalBytes > this.options.rewriteAtJournalBytes) this.rewriteNeeded = true;
+    }
+  }
+
+  private async rewrite(durability: PoolDurability): Promise<boolean> {
+    if (this.deps.clock.now() - this.lastRewriteFailure < this.options.retryAfterFailureMs) return false;
+    try {
+      await durability.rewrite(this.snapshot());
+      this.rewriteNeeded = false;
+      this.lastRewriteFailure = -Infinity;
+      if (this.failing) this.deps.log.info('the pool files are written again; serving resumes');
+      this.failing = false;
+      return true;
+    } catch (error) {
+      this.lastRewriteFailure = this.deps.clock.now();
+      this.logFailure(error);
+      return false;
+    }
+  }
+
+  private async recordIngest(): Promise<void> {
+    const entries = this.pendingIngest;
+    this.pendingIngest = [];
+    if (this.durability === undefined) return;
+    try {
+      await this.durability.append({ kind: 'ingest', lastIngest: this.lastIngest ?? this.deps.clock.now(), entries });
+    } catch (error) {
+      // The values stay in memory; the rewrite that must come next puts them on disk.
+      this.rewriteNeeded = true;
+      this.logFailure(error);
+    }
+  }
+
+  private async commitTakes(): Promise<void> {
+    const takes = this.pendingTakes;
+    this.pendingTakes = [];
+    const wanted = takes.reduce((sum, take) => sum + take.count, 0);
+    const taken: PoolEntry[] = [];
+    while (taken.length < wanted) {
+      const entry = this.pool.takeNewest();
+      if (entry === undefined) break;
+      taken.push(entry);
+    }
+    if (taken.length > 0 && this.durability !== undefined) {
+      try {
+        await this.durability.append({ kind: 'served', servedTotal: this.servedTotal + taken.length, keys: taken.map((entry) => valueKey(entry.value)) });
+      } catch (error) {
+        this.pool.putBack(taken);
+        this.rewriteNeeded = true;
+        this.logFailure(error);
+        this.answerAll(takes, { type: 'unavailable', message: diskFailureMessage });
+        return;
+      }
+    }
+    for (const entry of taken) this.pool.markServed(valueKey(entry.value));
+    this.servedTotal += taken.length;
+    let next = 0;
+    const leftAfterBatch = this.pool.size;
+    for (const take of takes) {
+      const results: TakeResult[] = [];
+      for (let index = 0; index < take.count; index++, next++) {
+        const entry = taken[next];
+        results.push(entry === undefined ? { type: 'empty' } : { type: 'value', value: { record: toRecord(entry), available: leftAfterBatch + taken.length - 1 - next } });
+      }
+      take.resolve(results);
+    }
+  }
+
+  private answerAll(takes: readonly PendingTake[], result: TakeResult): void {
+    for (const take of takes) take.resolve(Array.from({ length: take.count }, () => result));
+  }
+
+  private logFailure(error: unknown): void {
+    const now = this.deps.clock.now();
+    this.failing = true;
+    this.failuresSinceLog++;
+    if (now - this.lastFailureLog < failureLogIntervalMs) return;
+    const code = (error as NodeJS.ErrnoException).code;
+    this.deps.log.error(diskFailureMessage, { cause: code ?? String(error), failures: this.failuresSinceLog });
+    this.lastFailureLog = now;
+    this.failuresSinceLog = 0;
+  }
+}
+
+export function toRecord(entry: PoolEntry): ValueRecord {
+  return { value: entry.value.toString('hex'), timestamp: new Date(entry.timestamp).toISOString(), source: entry.source };
+}

@@ -1,0 +1,94 @@
+// Two shapes of sealed file (see sealed.ts for the keys): a snapshot, written whole and atomically,
+// and an append-only journal of sealed records. A journal's records are numbered by their nonces, so
+// reordered records fail to open; an incomplete last record is what a crash during an append leaves
+// behind and is reported, not treated as damage.
+import { open, type FileHandle } from 'node:fs/promises';
+import { writeSecretFile } from './secret.js';
+import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
+
+const recordLengthBytes = 4;
+/** No record the pool writes comes near this; a larger length field is damage. */
+const maxRecordBytes = 256 * 1024 * 1024;
+
+export function encodeSnapshot(magic: string, masterKey: Buffer, kdf: KdfParams, plaintext: Uint8Array): Buffer {
+  const header = encodeHeader(magic, { kdf, fileSalt: newFileSalt() });
+  const key = fileKey(masterKey, header.subarray(headerBytes - 32), magic);
+  return Buffer.concat([header, seal(key, sequenceNonce(0), plaintext, header)]);
+}
+
+/** The header of a sealed file, to learn which passphrase derivation opens it. */
+export function readHeader(magic: string, bytes: Buffer, what: string): SealedHeader {
+  return decodeHeader(magic, bytes, what);
+}
+
+export function decodeSnapshot(magic: string, masterKey: Buffer, bytes: Buffer, what: string): Buffer {
+  const header = decodeHeader(magic, bytes, what);
+  return unseal(fileKey(masterKey, header.fileSalt, magic), sequenceNonce(0), bytes.subarray(headerBytes), bytes.subarray(0, headerBytes));
+}
+
+export interface JournalContent {
+  records: Buffer[];
+  /** Bytes after the last whole record: an append cut short by a crash. */
+  incompleteTailBytes: number;
+}
+
+export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, what: string): JournalContent {
+  const header = decodeHeader(magic, bytes, what);
+  const key = fileKey(masterKey, header.fileSalt, magic);
+  const records: Buffer[] = [];
+  let offset = headerBytes;
+  while (offset + recordLengthBytes <= bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    if (length < tagBytes || length > maxRecordBytes) throw new DecryptionError(`${what} has a record of impossible length ${length} at byte ${offset}`);
+    const end = offset + recordLengthBytes + length;
+    if (end > bytes.length) break;
+    const lengthField = bytes.subarray(offset, offset + recordLengthBytes);
+    records.push(unseal(key, sequenceNonce(records.length), bytes.subarray(offset + recordLengthBytes, end), lengthField));
+    offset = end;
+  }
+  return { records, incompleteTailBytes: bytes.length - offset };
+}
+
+/** A journal open for appending; every append is on disk (fdatasync) before it resolves. */
+export class JournalWriter {
+  private sequence = 0;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly key: Buffer,
+    private written: number,
+  ) {}
+
+  /** Replaces `path` with an empty journal (atomically, mode 0600) and opens it for appending. */
+  static async create(path: string, magic: string, masterKey: Buffer, kdf: KdfParams): Promise<JournalWriter> {
+    const header = encodeHeader(magic, { kdf, fileSalt: newFileSalt() });
+    await writeSecretFile(path, header);
+    const handle = await open(path, 'a');
+    return new JournalWriter(handle, fileKey(masterKey, header.subarray(headerBytes - 32), magic), header.length);
+  }
+
+  /** Bytes in the file, header included. */
+  get size(): number {
+    return this.written;
+  }
+
+  async append(plaintext: Uint8Array): Promise<void> {
+    const sealedLength = plaintext.byteLength + tagBytes;
+    const lengthField = Buffer.alloc(recordLengthBytes);
+    lengthField.writeUInt32BE(sealedLength);
+    const record = Buffer.concat([lengthField, seal(this.key, sequenceNonce(this.sequence), plaintext, lengthField)]);
+    // The sequence moves on even if the write fails: the caller replaces a journal after any failure,
+    // and a nonce must never be used twice.
+    this.sequence++;
+    for (let offset = 0; offset < record.length; ) {
+      const { bytesWritten } = await this.handle.write(record, offset);
+      offset += bytesWritten;
+    }
+    await this.handle.datasync();
+    this.written += record.length;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
