@@ -1,11 +1,53 @@
 #!/usr/bin/env node
-import { plannedCommand } from '../src/cli/planned.js';
-import { createProgram, runProgram } from '../src/cli/program.js';
+import { collectFileSchema, serveFileSchema } from '../src/config/qpool.js';
+import { loadConfigFile } from '../src/config/load.js';
+import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
+import { runHost, singleRoleHost } from '../src/cli/run-host.js';
+import { sampleConfigText } from '../src/cli/qpool/sample-config.js';
+import { runSetupWizard, type SetupSide } from '../src/cli/qpool/setup.js';
+import { fetchStatus, formatStatus, statusUrl } from '../src/clients/qpool/stats.js';
 
 const program = createProgram('qpool', 'Quantum random pool: collect values from ANU, push them over a one-way diode, serve each once.');
-plannedCommand(program, 'collect', 'collect values and send them across the diode', 'send');
-plannedCommand(program, 'serve', 'receive values from the diode and serve them over HTTP', 'recv');
-plannedCommand(program, 'stats', 'print the pool figures of a running server', 'recv');
-plannedCommand(program, 'setup', 'write a config for the sending or receiving machine', 'send');
-plannedCommand(program, 'sample-config', 'print a full example config', 'send');
+
+withLogOptions(program.command('collect').description('poll ANU on the sending machine and push the values across the diode'))
+  .requiredOption('-c, --config <file>', 'qpool config file (JSON; sections anu, collect, diode)')
+  .action(async (options: LogFlags & { config: string }) => {
+    const { anu, collect, diode } = await loadConfigFile(collectFileSchema, options.config);
+    await runHost(singleRoleHost('send', { anu, collect, diode }), options);
+  });
+
+withLogOptions(program.command('serve').description('receive values from the diode, keep the pool and serve each value once over HTTP'))
+  .requiredOption('-c, --config <file>', 'qpool config file (JSON; section server)')
+  .action(async (options: LogFlags & { config: string }) => {
+    const { server } = await loadConfigFile(serveFileSchema, options.config);
+    await runHost(singleRoleHost('recv', { server }), { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
+  });
+
+program
+  .command('stats')
+  .description('print pool depth, age range and served totals of the running server')
+  .requiredOption('-c, --config <file>', 'the config qpool serve runs with (server.listen is read)')
+  .action(async (options: { config: string }) => {
+    const { server } = await loadConfigFile(serveFileSchema, options.config);
+    process.stdout.write(formatStatus(await fetchStatus(statusUrl(server.listen))));
+  });
+
+program
+  .command('setup')
+  .description('interactive wizard: write a working config for the sending (send) or receiving (recv) machine')
+  .argument('<side>', 'send or recv')
+  .option('-o, --output <file>', 'where to write the config', 'qpool.json')
+  .option('--force', 'overwrite an existing file')
+  .action(async (side: string, options: { output: string; force?: boolean }) => {
+    if (side !== 'send' && side !== 'recv') program.error(`qpool setup: <side> must be send or recv, not ${JSON.stringify(side)}`);
+    await runSetupWizard(side as SetupSide, { output: options.output, force: options.force === true });
+  });
+
+program
+  .command('sample-config')
+  .description('print a full example config with every option (valid as printed)')
+  .action(() => {
+    process.stdout.write(sampleConfigText());
+  });
+
 runProgram(program);

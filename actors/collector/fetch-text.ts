@@ -15,7 +15,7 @@ export async function fetchText(url: string, headers: Record<string, string>, ti
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
     if (done) break;
     received += value.byteLength;
     if (received > maxResponseBytes) {

@@ -44,7 +44,7 @@ export class Receiver {
     while (!this.stopped) {
       this.damagedThisRun = 0;
       const before = { ...this.totals };
-      this.current = this.deps.run((chunk) => this.accept(chunk));
+      this.current = this.deps.run((chunk) => void this.accept(chunk));
       const outcome = await this.current.ended;
       this.current = undefined;
       await this.ingesting;

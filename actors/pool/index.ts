@@ -50,7 +50,7 @@ runActor<PoolConfig>({
       api,
       async stop() {
         await service.settle();
-        await files?.close();
+        files?.close();
       },
     };
   },

@@ -114,9 +114,11 @@ export class PoolService {
   }
 
   private async work(): Promise<void> {
-    // Let every request that arrived in this turn join the batch.
+    // Let every request already queued on the thread's port join the batch: messages are delivered
+    // in the poll phase, setImmediate runs after it.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0) {
+    // A journal grown long by a large arrival is folded in at once, before requests come to wait for it.
+    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing)) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
         this.answerAll(this.pendingTakes.splice(0), { type: 'unavailable', message: diskFailureMessage });
         // The values that arrived are in memory and will be in the next snapshot.

@@ -71,20 +71,33 @@ export class PoolFiles {
   async rewrite(content: SnapshotContent): Promise<void> {
     const previous = this.journal;
     this.journal = undefined;
-    await previous?.close().catch(() => {});
+    closeQuietly(previous);
     await writeSecretFile(this.path, encodeSnapshot(snapshotMagic, this.masterKey, this.kdf, encodeSnapshotContent(content)));
     this.journal = await JournalWriter.create(this.journalPath, journalMagic, this.masterKey, this.kdf);
   }
 
   /** Appends a record and waits until it is on disk. */
-  async append(record: JournalRecord): Promise<void> {
-    if (this.journal === undefined) throw new Error('the journal is not open; the pool files must be rewritten first');
-    await this.journal.append(encodeJournalRecord(record));
+  append(record: JournalRecord): Promise<void> {
+    if (this.journal === undefined) return Promise.reject(new Error('the journal is not open; the pool files must be rewritten first'));
+    try {
+      this.journal.append(encodeJournalRecord(record));
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
-  async close(): Promise<void> {
-    await this.journal?.close().catch(() => {});
+  close(): void {
+    closeQuietly(this.journal);
     this.journal = undefined;
+  }
+}
+
+function closeQuietly(journal: JournalWriter | undefined): void {
+  try {
+    journal?.close();
+  } catch {
+    // A journal on a disk that went away may not close cleanly; it is replaced either way.
   }
 }
 

@@ -2,7 +2,7 @@
 // and an append-only journal of sealed records. A journal's records are numbered by their nonces, so
 // reordered records fail to open; an incomplete last record is what a crash during an append leaves
 // behind and is reported, not treated as damage.
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { writeSecretFile } from './secret.js';
 import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
 
@@ -49,12 +49,18 @@ export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, w
   return { records, incompleteTailBytes: bytes.length - offset };
 }
 
-/** A journal open for appending; every append is on disk (fdatasync) before it resolves. */
+/**
+ * A journal open for appending; every append is on disk (fdatasync) before it resolves. Appends are
+ * synchronous on purpose: the journal's owner is a thread whose one job is committing (the pool), an
+ * fdatasync here takes a few tenths of a millisecond, and two hops through libuv's thread pool per
+ * commit cost more than that on a busy machine. Requests arriving meanwhile queue on the thread's
+ * port and join the next commit.
+ */
 export class JournalWriter {
   private sequence = 0;
 
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly fd: number,
     private readonly key: Buffer,
     private written: number,
   ) {}
@@ -63,8 +69,8 @@ export class JournalWriter {
   static async create(path: string, magic: string, masterKey: Buffer, kdf: KdfParams): Promise<JournalWriter> {
     const header = encodeHeader(magic, { kdf, fileSalt: newFileSalt() });
     await writeSecretFile(path, header);
-    const handle = await open(path, 'a');
-    return new JournalWriter(handle, fileKey(masterKey, header.subarray(headerBytes - 32), magic), header.length);
+    const fd = openSync(path, 'a');
+    return new JournalWriter(fd, fileKey(masterKey, header.subarray(headerBytes - 32), magic), header.length);
   }
 
   /** Bytes in the file, header included. */
@@ -72,7 +78,7 @@ export class JournalWriter {
     return this.written;
   }
 
-  async append(plaintext: Uint8Array): Promise<void> {
+  append(plaintext: Uint8Array): void {
     const sealedLength = plaintext.byteLength + tagBytes;
     const lengthField = Buffer.alloc(recordLengthBytes);
     lengthField.writeUInt32BE(sealedLength);
@@ -80,15 +86,12 @@ export class JournalWriter {
     // The sequence moves on even if the write fails: the caller replaces a journal after any failure,
     // and a nonce must never be used twice.
     this.sequence++;
-    for (let offset = 0; offset < record.length; ) {
-      const { bytesWritten } = await this.handle.write(record, offset);
-      offset += bytesWritten;
-    }
-    await this.handle.datasync();
+    for (let offset = 0; offset < record.length; ) offset += writeSync(this.fd, record, offset);
+    fdatasyncSync(this.fd);
     this.written += record.length;
   }
 
-  close(): Promise<void> {
-    return this.handle.close();
+  close(): void {
+    closeSync(this.fd);
   }
 }

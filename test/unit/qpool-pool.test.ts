@@ -19,15 +19,15 @@ function record(timestamp = '2026-11-22T10:00:00.000Z'): ValueRecord {
 test('the pool is a bounded LIFO that drops the oldest at capacity and refuses values it has seen', (t) => {
   const pool = new ValuePool(3, 10);
   const [a, b, c, d] = [entry(1), entry(2), entry(3), entry(4)];
-  for (const value of [a, b, c]) t.is(pool.add(value!).outcome, 'added');
-  t.deepEqual(pool.add(d!), { outcome: 'added', evicted: true });
+  for (const value of [a, b, c]) t.is(pool.add(value).outcome, 'added');
+  t.deepEqual(pool.add(d), { outcome: 'added', evicted: true });
   t.deepEqual(pool.ageRange(), { oldest: 2, newest: 4 });
-  t.is(pool.add(c!).outcome, 'duplicate');
-  t.deepEqual(pool.takeNewest()?.value, d!.value);
-  pool.markServed(valueKey(d!.value));
-  t.is(pool.add(d!).outcome, 'duplicate', 'a served value never comes back');
-  t.deepEqual(pool.takeNewest()?.value, c!.value);
-  t.deepEqual(pool.takeNewest()?.value, b!.value);
+  t.is(pool.add(c).outcome, 'duplicate');
+  t.deepEqual(pool.takeNewest()?.value, d.value);
+  pool.markServed(valueKey(d.value));
+  t.is(pool.add(d).outcome, 'duplicate', 'a served value never comes back');
+  t.deepEqual(pool.takeNewest()?.value, c.value);
+  t.deepEqual(pool.takeNewest()?.value, b.value);
   t.is(pool.takeNewest(), undefined);
 });
 
@@ -123,17 +123,17 @@ test('status has no ages when empty, and reports them when not', async (t) => {
 test('restoring replays served keys wherever their arrival was recorded', (t) => {
   const [a, b, c] = [entry(1), entry(2), entry(3)];
   const restored = restorePool(
-    { servedTotal: 5, lastIngest: 10, entries: [a!], servedKeys: [] },
+    { servedTotal: 5, lastIngest: 10, entries: [a], servedKeys: [] },
     [
-      { kind: 'served', servedTotal: 6, keys: [valueKey(c!.value)] },
-      { kind: 'ingest', lastIngest: 20, entries: [b!, c!] },
-      { kind: 'served', servedTotal: 7, keys: [valueKey(a!.value)] },
+      { kind: 'served', servedTotal: 6, keys: [valueKey(c.value)] },
+      { kind: 'ingest', lastIngest: 20, entries: [b, c] },
+      { kind: 'served', servedTotal: 7, keys: [valueKey(a.value)] },
     ],
     100,
     100,
   );
-  t.deepEqual(restored.pool.entries().map((value) => value.value), [b!.value]);
+  t.deepEqual(restored.pool.entries().map((value) => value.value), [b.value]);
   t.is(restored.servedTotal, 7);
   t.is(restored.lastIngest, 20);
-  t.is(restored.pool.add(c!).outcome, 'duplicate');
+  t.is(restored.pool.add(c).outcome, 'duplicate');
 });

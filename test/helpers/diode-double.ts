@@ -1,0 +1,64 @@
+// A diode double for one test: its own spool directory, the commands a qpool config runs to send and
+// receive through it, and a view of what is in flight. The tool finds the spool through the
+// environment (the command shape must stay the real tool's), so processes that run these commands
+// must be started with `env: double.env`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { channelDir, peekQueue, readSendLog, writeChunk, writeControl, type DiodeControl, type SendAttempt } from '../fixtures/diode/spool.js';
+import { projectPath } from './process.js';
+
+export type { DiodeControl, SendAttempt } from '../fixtures/diode/spool.js';
+
+const tool = projectPath('dist/test/fixtures/diode/diode-tool.js');
+
+export class DiodeDouble {
+  readonly env: { DIODE_DOUBLE_DIR: string };
+  private readonly channelDir: string;
+
+  private constructor(
+    readonly dir: string,
+    readonly channel: string,
+  ) {
+    this.env = { DIODE_DOUBLE_DIR: dir };
+    this.channelDir = channelDir(dir, channel);
+  }
+
+  static async create(channel = 'qpool'): Promise<DiodeDouble> {
+    return new DiodeDouble(await mkdtemp(join(tmpdir(), 'outpost-diode-')), channel);
+  }
+
+  /** A `diode.send_command`; `extraArgs` go last, e.g. `['--no-wait']` for a config the real tool rejects. */
+  sendCommand(extraArgs: string[] = []): string[] {
+    return [process.execPath, tool, 'stream-send', '--channel', this.channel, '--no-colour', ...extraArgs];
+  }
+
+  /** A `server.receive_command`. */
+  receiveCommand(mode: 'stream-recv' | 'auto-stream-recv' = 'stream-recv'): string[] {
+    return [process.execPath, tool, mode, '--channel', this.channel, '--no-colour'];
+  }
+
+  /** Replaces the link's settings; `{}` makes it behave. */
+  control(settings: DiodeControl): void {
+    writeControl(this.channelDir, settings);
+  }
+
+  /** What is waiting to be received, left in place. */
+  queued(): Buffer {
+    return peekQueue(this.channelDir);
+  }
+
+  /** Queues bytes as if a sender had sent them. */
+  enqueue(bytes: Uint8Array | string): void {
+    writeChunk(this.channelDir, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  }
+
+  /** Every stream-send invocation so far, in order, with its outcome. */
+  sendAttempts(): SendAttempt[] {
+    return readSendLog(this.channelDir);
+  }
+
+  async cleanup(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
