@@ -3,7 +3,8 @@
 // journal (one fdatasync for a whole batch of requests); a rewrite replaces the snapshot and then the
 // journal, each atomically, so a crash between the two leaves a new snapshot and an old journal whose
 // replay changes nothing.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { DecryptionError, newKdfParams, type DeriveMasterKey, type KdfParams } from '../../src/store/sealed.js';
 import { decodeJournal, decodeSnapshot, encodeSnapshot, JournalWriter, readHeader } from '../../src/store/sealed-file.js';
 import { writeSecretFile } from '../../src/store/secret.js';
@@ -72,6 +73,8 @@ export class PoolFiles {
     const previous = this.journal;
     this.journal = undefined;
     closeQuietly(previous);
+    // Only a missing folder is made (mode 0700); an existing one is left as its owner set it.
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await writeSecretFile(this.path, encodeSnapshot(snapshotMagic, this.masterKey, this.kdf, encodeSnapshotContent(content)));
     this.journal = await JournalWriter.create(this.journalPath, journalMagic, this.masterKey, this.kdf);
   }
