@@ -31,7 +31,7 @@ test('an unknown command or option exits 2 with a hint', async (t) => {
   t.is(command.code, 2);
   t.regex(command.stderr, /unknown command 'rn'/);
   t.regex(command.stderr, /Did you mean run\?/);
-  const option = await run('qpool', 'collect', '--frobnicate');
+  const option = await run('qpool', 'collect', '-c', 'qpool.json', '--frobnicate');
   t.is(option.code, 2);
   t.regex(option.stderr, /unknown option '--frobnicate'/);
 });
@@ -64,9 +64,9 @@ test('a bad host config names every bad path and exits 2', async (t) => {
 });
 
 test('a role binary whose role has not landed says so and exits 2', async (t) => {
-  const result = await run('qpool', 'serve');
+  const result = await run('certhub', 'run');
   t.is(result.code, 2);
-  t.regex(result.stderr, /the recv role .* is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /the cert role .* is not implemented in outpost .* yet/);
 });
 
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
@@ -74,8 +74,13 @@ test('outpost demo runs every implemented role on loopback, prints each URL and 
   await demo.waitFor(/press Ctrl-C to stop/);
   const urls: Record<string, string> = {};
   for (const match of demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)) urls[match[1]!] = match[2]!;
-  t.deepEqual(Object.keys(urls).sort(), ['monitor', 'speedtest']);
+  t.deepEqual(Object.keys(urls).sort(), ['monitor', 'recv', 'speedtest']);
   t.is((await fetch(`${urls.monitor}api/snapshot`)).status, 200);
+  // The demo source crosses the loopback diode at start; its values say they are not quantum.
+  const value = await fetch(`${urls.recv}api/random`);
+  t.is(value.status, 200);
+  t.is(value.headers.get('x-quantum-source'), 'demo');
+  t.is((await fetch(`${urls.recv}api/status`)).headers.get('x-quantum-demo'), '1');
   t.like(await (await fetch(`${urls.speedtest}api/info`)).json(), { server: 'netspeed' });
   demo.child.kill('SIGINT');
   t.is(await demo.exited, 0);

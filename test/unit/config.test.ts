@@ -31,7 +31,7 @@ test('unknown keys are reported with a suggestion', (t) => {
 });
 
 test('a role that has not landed is a clear error, and so is naming none', (t) => {
-  t.true(problemsOf(hostConfigSchema, { roles: { recv: {} } }).some((problem) => /^roles\.recv is not implemented in outpost .* yet/.test(problem)));
+  t.true(problemsOf(hostConfigSchema, { roles: { cert: {} } }).some((problem) => /^roles\.cert is not implemented in outpost .* yet/.test(problem)));
   t.deepEqual(problemsOf(hostConfigSchema, { roles: {} }), ['roles must name at least one role (cert, speedtest, monitor, send, recv)']);
   t.deepEqual(problemsOf(hostConfigSchema, []), ['the config must be an object']);
 });
