@@ -20,7 +20,9 @@ export function runReceiveCommand(command: readonly string[], onChunk: (chunk: B
       resolve({ bytes: 0, durationMs: 0, code: null, signal: null, stderr: '', error: 'the receive command is empty' });
       return;
     }
-    const running = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // Not detached: in serve's process group, a signal to the group (Ctrl-C, a service manager)
+    // ends it too, so no orphan keeps taking chunks off the diode after serve is gone.
+    const running = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = running;
     let bytes = 0;
     let stderr = '';
@@ -40,9 +42,9 @@ export function runReceiveCommand(command: readonly string[], onChunk: (chunk: B
   return {
     ended,
     kill() {
-      if (child?.pid === undefined || child.exitCode !== null) return;
+      if (child === undefined || child.exitCode !== null) return;
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        child.kill('SIGKILL');
       } catch {
         // Ended already.
       }

@@ -126,6 +126,8 @@ export class PoolService {
         return;
       }
       if (this.pendingIngest.length > 0) await this.recordIngest();
+      // After a failed append the journal may end in a partial record: nothing more goes into it.
+      if (this.rewriteNeeded) continue;
       if (this.pendingTakes.length > 0) await this.commitTakes();
       if (this.durability !== undefined && this.durability.journalBytes > this.options.rewriteAtJournalBytes) this.rewriteNeeded = true;
     }

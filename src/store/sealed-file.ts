@@ -1,12 +1,15 @@
 // Two shapes of sealed file (see sealed.ts for the keys): a snapshot, written whole and atomically,
 // and an append-only journal of sealed records. A journal's records are numbered by their nonces, so
 // reordered records fail to open; an incomplete last record is what a crash during an append leaves
-// behind and is reported, not treated as damage.
+// behind and is reported, not treated as damage. Each length is stored with its complement: a
+// damaged length must be refused as damage, not taken for a torn tail, or the records after it
+// (values recorded as served) would be dropped.
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { writeSecretFile } from './secret.js';
 import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
 
-const recordLengthBytes = 4;
+/** The record's length, then its bitwise complement. */
+const recordLengthBytes = 8;
 /** No record the pool writes comes near this; a larger length field is damage. */
 const maxRecordBytes = 256 * 1024 * 1024;
 
@@ -39,6 +42,7 @@ export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, w
   let offset = headerBytes;
   while (offset + recordLengthBytes <= bytes.length) {
     const length = bytes.readUInt32BE(offset);
+    if ((~bytes.readUInt32BE(offset + 4) >>> 0) !== length) throw new DecryptionError(`${what} has a damaged record length at byte ${offset}`);
     if (length < tagBytes || length > maxRecordBytes) throw new DecryptionError(`${what} has a record of impossible length ${length} at byte ${offset}`);
     const end = offset + recordLengthBytes + length;
     if (end > bytes.length) break;
@@ -82,6 +86,7 @@ export class JournalWriter {
     const sealedLength = plaintext.byteLength + tagBytes;
     const lengthField = Buffer.alloc(recordLengthBytes);
     lengthField.writeUInt32BE(sealedLength);
+    lengthField.writeUInt32BE(~sealedLength >>> 0, 4);
     const record = Buffer.concat([lengthField, seal(this.key, sequenceNonce(this.sequence), plaintext, lengthField)]);
     // The sequence moves on even if the write fails: the caller replaces a journal after any failure,
     // and a nonce must never be used twice.
