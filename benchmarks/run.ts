@@ -4,6 +4,8 @@ import { actorHop } from './actor-hop.js';
 import { coldStart } from './cold-start.js';
 import { hostwatchBenchmark } from './hostwatch.js';
 import { netspeedBenchmark } from './netspeed.js';
+import { qpoolCollectBenchmark } from './qpool-collect.js';
+import { qpoolServeBenchmark } from './qpool-serve.js';
 
 interface BenchOptions {
   seconds: string;
@@ -15,6 +17,8 @@ const benchmarks: Record<string, (options: { seconds: number; rounds: number }) 
   'cold-start': coldStart,
   hostwatch: hostwatchBenchmark,
   netspeed: netspeedBenchmark,
+  'qpool-collect': qpoolCollectBenchmark,
+  'qpool-serve': qpoolServeBenchmark,
 };
 
 const program = new Command('bench')
