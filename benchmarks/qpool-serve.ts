@@ -6,7 +6,7 @@
 // arrival is on disk. The pause of the rewrite that comes every 8 MB of journal is measured on its
 // own, in process, and kept out of the rounds. Where the time goes: per-thread CPU and run-queue
 // waits from /proc (the pool thread sampled for state D, asleep in fdatasync), commits counted
-// from the journal's growth.
+// in the journal, opened with the passphrase as serve opens it.
 // Anchors in the same run, on the same disk as the pool file: (a) the spec's design, a 3.5 MB hot file
 // rewritten atomically (tmp, fsync, rename, fsync dir) per served value, its requests/s ceiling
 // (encryption left out, so the anchor flatters it); (b) a bare fdatasync'd 600-byte append, the floor
@@ -16,7 +16,7 @@
 // (aim 20,000) and p99 under 20 ms; without pool_file at least 30,000 values/s; a full pool of 100,000
 // values costs under 60 MB (the spec: roughly 100 MB).
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -35,6 +35,7 @@ import { ensureTools, median, percentile, printTable, startServer, type StartedS
 import { cpuSeconds, residentBytes } from './proc-stat.js';
 
 const run = promisify(execFile);
+const passphrase = 'qpool-benchmark-passphrase';
 const capacity = 100_000;
 const connections = 64;
 /** 100,000 values last five seconds at the aimed 20,000/s; a round must not run the pool dry. */
@@ -62,6 +63,7 @@ interface Load {
   valuesPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  latencyMaxMs: number;
   non2xx: number;
   socketErrors: number;
   /** wrk's own CPU time over the run, seconds. */
@@ -72,6 +74,10 @@ interface Load {
 interface RoundFigures extends Load {
   /** Journal appends in the window (pool_file only); NaN when the files were rewritten in it. */
   commits: number;
+  /** Values served in the window, by the pool's own count. */
+  served: number;
+  /** Bytes the journal grew by in the window. */
+  journalGrowth: number;
   /** The journal passed 8 MB in the window and both files were rewritten meanwhile. */
   rewritten: boolean;
   poolCpu: number;
@@ -190,7 +196,7 @@ async function startServe(dir: string, index: number, spec: Case): Promise<Serve
   };
   const configPath = await writeConfig(poolDir, config);
   // startServer spawns with this process's environment, read when it is called.
-  const server = await withEnv({ ...double.env, APP_POOL_KEY: 'qpool-benchmark-passphrase' }, () =>
+  const server = await withEnv({ ...double.env, APP_POOL_KEY: passphrase }, () =>
     startServer(new URL('../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath]),
   );
   const pid = server.child.pid!;
@@ -273,6 +279,7 @@ async function settle(server: Server): Promise<void> {
 
 async function measureRound(server: Server, seconds: number): Promise<RoundFigures> {
   const journalBefore = server.hotPath === undefined ? 0 : fileSize(server.hotPath);
+  const commitsBefore = await servedRecords(server);
   const servedBefore = (await status(server.url)).served_total;
   const machineBefore = machineTicks();
   const cpuBefore = cpuSeconds(server.pid);
@@ -297,8 +304,8 @@ async function measureRound(server: Server, seconds: number): Promise<RoundFigur
   const after = await status(server.url);
   const served = after.served_total - servedBefore;
   const journalGrowth = server.hotPath === undefined ? Number.NaN : fileSize(server.hotPath) - journalBefore;
-  // A served record on disk: 4-byte length, 16-byte tag, kind, servedTotal, count, 6 bytes a key.
-  const commits = journalGrowth < 0 ? Number.NaN : (journalGrowth - 6 * served) / 33;
+  await sleep(100);
+  const commits = journalGrowth < 0 ? Number.NaN : (await servedRecords(server)) - commitsBefore;
   const share = (value: number) => (value / wallSeconds) * 100;
   const poolAfter = server.pool === undefined ? undefined : schedStat(server.pid, server.pool);
   const frontsAfter = server.fronts.map((tid) => schedStat(server.pid, tid));
@@ -308,6 +315,8 @@ async function measureRound(server: Server, seconds: number): Promise<RoundFigur
   return {
     ...result,
     commits,
+    served,
+    journalGrowth,
     rewritten: journalGrowth < 0,
     poolCpu: poolAfter === undefined || poolBefore === undefined ? Number.NaN : share(poolAfter.cpu - poolBefore.cpu),
     poolRunQueue: poolAfter === undefined || poolBefore === undefined ? Number.NaN : share(poolAfter.wait - poolBefore.wait),
@@ -335,6 +344,21 @@ async function loadWithCpu(url: string, pid: number, seconds: number): Promise<C
   return { ...result, cpuPerRequest: (cpuSeconds(pid) - before) / (result.valuesPerSecond * result.seconds) };
 }
 
+const masterKeys = new Map<string, Buffer>();
+
+/** Served records in the journal, each one commit; NaN without a pool file. Reads only, as serve does at start. */
+async function servedRecords(server: Server): Promise<number> {
+  if (server.hotPath === undefined) return Number.NaN;
+  const derive = (password: string, kdf: { salt: Buffer; iterations: number }) => {
+    const id = `${kdf.salt.toString('hex')}/${kdf.iterations}`;
+    if (!masterKeys.has(id)) masterKeys.set(id, pbkdf2Sync(password, kdf.salt, kdf.iterations, 32, 'sha256'));
+    return Promise.resolve(masterKeys.get(id)!);
+  };
+  const { files, loaded } = await PoolFiles.load(server.hotPath.slice(0, -'.hot'.length), passphrase, derive);
+  files.close();
+  return loaded.journal.filter((record) => record.kind === 'served').length;
+}
+
 /** wrk -t1 -c64 on `url` for `seconds`; bash's `times` reports wrk's CPU time. */
 async function load(url: string, seconds: number): Promise<Load> {
   const { stdout } = await run('bash', ['-c', 'wrk -t1 -c"$1" -d"$2"s --latency "$3" && times', 'wrk', String(connections), String(seconds), url], { maxBuffer: 1 << 20 });
@@ -357,6 +381,8 @@ async function load(url: string, seconds: number): Promise<Load> {
     valuesPerSecond: (Number(total[1]) - non2xx) / duration,
     latencyP50Ms: latency(/50%\s+([\d.]+)(us|ms|s)/),
     latencyP99Ms: latency(/99%\s+([\d.]+)(us|ms|s)/),
+    // "Latency  avg  stdev  max  +/- stdev"
+    latencyMaxMs: latency(/Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)/),
     non2xx,
     socketErrors: socket === null ? 0 : socket.slice(1).reduce((sum, value) => sum + Number(value), 0),
     wrkCpuSeconds,
@@ -593,7 +619,7 @@ function report(run: { seconds: number; rounds: number; servers: Server[]; rewri
           server.spec.label,
           server.spec.poolFile ? server.rounds.filter((round) => round.rewritten).length : dash,
           Number.isNaN(commits) ? dash : commits,
-          Number.isNaN(commits) ? dash : median(clean.map((round) => (round.valuesPerSecond * round.seconds) / round.commits)),
+          Number.isNaN(commits) ? dash : median(clean.map((round) => round.served / round.commits)),
           Number.isNaN(commits) ? dash : 1000 / commits,
           micros(medianOf(server.rounds, (round) => round.serveCpuPerValue)),
           micros(medianOf(server.rounds, (round) => round.frontCpuPerValue)),
@@ -619,20 +645,26 @@ function report(run: { seconds: number; rounds: number; servers: Server[]; rewri
   );
 
   printTable(
-    'every round: values/s (p99 ms); rounds start with the journal at least 1.5 MB short of a rewrite',
+    'every round: values/s (p99 ms, max ms; pool_file: pool thread in fdatasync; CPU of other processes); rounds start with the journal at least 1.5 MB short of a rewrite',
     ['case', ...Array.from({ length: run.rounds }, (_, index) => `round ${index + 1}`)],
     [
       ['bare fdatasync append (anchor b)', ...run.appends.map((entry) => `${Math.round(entry.perSecond)} (${entry.p99Ms.toFixed(1)})`)],
       ['qpool serve /api/version', ...run.versionRounds.map((entry) => `${Math.round(entry.valuesPerSecond)} (${entry.latencyP99Ms.toFixed(1)})`)],
       ['HTTP ceiling', ...run.ceilingRounds.map((entry) => `${Math.round(entry.valuesPerSecond)} (${entry.latencyP99Ms.toFixed(1)})`)],
-      ...run.servers.map((server) => [server.spec.label, ...server.rounds.map((round) => `${Math.round(round.valuesPerSecond)} (${round.latencyP99Ms.toFixed(1)})`)]),
+      ...run.servers.map((server) => [
+        server.spec.label,
+        ...server.rounds.map(
+          (round) =>
+            `${Math.round(round.valuesPerSecond)} (${round.latencyP99Ms.toFixed(1)}, ${round.latencyMaxMs.toFixed(0)}${server.spec.poolFile ? `, disk ${percent(round.poolDiskWait)}` : ''}, others ${percent(round.others)})`,
+        ),
+      ]),
     ],
   );
 
   const durableClean = run.servers.find((server) => server.spec.poolFile && server.spec.threads === 1)!.rounds.filter((round) => !round.rewritten);
-  const valuesPerCommit = median(durableClean.map((round) => (round.valuesPerSecond * round.seconds) / round.commits));
-  // A served record takes 6 bytes a value and 33 a commit; an arrival 137 bytes a value.
-  const servedBetweenRewrites = (8 * megabyte) / (6 + 33 / valuesPerCommit);
+  const valuesPerCommit = median(durableClean.map((round) => round.served / round.commits));
+  // Journal bytes per value served, commits' own bytes included; an arrival takes about 137 bytes a value.
+  const servedBetweenRewrites = rewriteAtJournalBytes / median(durableClean.map((round) => round.journalGrowth / round.served));
   console.log(
     `a rewrite of the full pool (snapshot, encode, seal, write and fsync both files; no take is answered meanwhile), in process: median ${median(run.rewritePauses).toFixed(0)} ms, max ${Math.max(...run.rewritePauses).toFixed(0)} ms over ${run.rewritePauses.length}; one comes every 8 MB of journal: after an arrival of about ${Math.round((8 * megabyte) / 137 / 1000)},000 values, and about every ${Number.isNaN(servedBetweenRewrites) ? '?' : Math.round(servedBetweenRewrites / 1000).toLocaleString('en-US')},000 values served at ${Number.isNaN(valuesPerCommit) ? '?' : valuesPerCommit.toFixed(0)} values a commit`,
   );
