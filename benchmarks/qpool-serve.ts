@@ -28,6 +28,7 @@ import { PoolService } from '../actors/pool/logic.js';
 import { ValuePool } from '../actors/pool/memory.js';
 import { PoolFiles } from '../actors/pool/pool-files.js';
 import type { PoolStatus } from '../actors/pool/protocol.js';
+import { ValueBatchBuilder } from '../actors/pool/value-batch.js';
 import { systemClock } from '../src/actor/clock.js';
 import { DiodeDouble } from '../test/helpers/diode-double.js';
 import { freeListen, valueLines, writeConfig } from '../test/helpers/qpool.js';
@@ -448,8 +449,7 @@ async function fullPoolRewrites(dir: string, round: number, times: number): Prom
   mkdirSync(folder, { mode: 0o700 });
   const { files } = await PoolFiles.load(join(folder, 'pool'), 'unused', () => Promise.resolve(randomBytes(32)));
   const pool = new ValuePool(capacity, 10_000);
-  const values = randomBytes(capacity * 128);
-  for (let index = 0; index < capacity; index++) pool.add({ value: values.subarray(index * 128, (index + 1) * 128), timestamp: Date.now(), source: 'legacy' });
+  pool.addAll(freshValues(capacity));
   const quiet = { error() {}, warn() {}, info() {}, debug() {} };
   const service = new PoolService(pool, 0, undefined, files, { rewriteAtJournalBytes: 8 * megabyte, retryAfterFailureMs: 1000 }, { clock: systemClock, log: quiet });
   const pauses: number[] = [];
@@ -482,13 +482,18 @@ function livePoolBytes(): number {
   const quiet = { error() {}, warn() {}, info() {}, debug() {} };
   const before = used();
   const service = new PoolService(new ValuePool(capacity, 10_000), 0, undefined, undefined, { rewriteAtJournalBytes, retryAfterFailureMs: 1000 }, { clock: systemClock, log: quiet });
-  const timestamp = new Date().toISOString();
-  for (let batch = 0; batch < capacity / 1000; batch++) {
-    service.ingest(Array.from({ length: 1000 }, () => ({ value: randomBytes(128).toString('hex'), timestamp, source: 'legacy' as const })));
-  }
+  for (let batch = 0; batch < capacity / 1000; batch++) service.ingest(freshValues(1000));
   const after = used();
   if (service.status().available !== capacity) throw new Error('the in-process pool did not fill');
   return after - before;
+}
+
+/** A value batch of `count` fresh values, as the diode receiver hands one to the pool. */
+function freshValues(count: number): Buffer {
+  const builder = new ValueBatchBuilder(count);
+  const timestamp = Date.now();
+  for (let index = 0; index < count; index++) builder.push(randomBytes(128), timestamp, 'legacy');
+  return builder.finish();
 }
 
 interface ThreadSample {

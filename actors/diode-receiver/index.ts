@@ -1,4 +1,5 @@
 // The diode-receiver actor's thread entry.
+import { transfer } from 'comlink';
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { DiodeLoopbackApi } from '../diode-sender/protocol.js';
@@ -16,7 +17,8 @@ runActor<DiodeReceiverConfig>({
     const command = config.command;
     const receiver = new Receiver(config, {
       run: (onChunk) => runReceiveCommand(command ?? [], onChunk),
-      ingest: (records) => pool.call((api) => api.ingest(records)),
+      // Transferred, not copied: the batch is the receiver's no more.
+      ingest: (values) => pool.call((api) => api.ingest(transfer(values, [values.buffer]))),
       parser: new LineParser(sources),
       clock: systemClock,
       log: context.log,

@@ -1,7 +1,8 @@
 // The diode stream has no framing above the line, and the transport chops it anywhere: a value may
 // arrive in any number of pieces, across separate runs of the receive command. The newline is the
 // only synchronisation point, so a damaged line costs exactly that line.
-import { valueSources, type ValueRecord, type ValueSource } from '../pool/protocol.js';
+import { valueSources, type ValueSource } from '../pool/protocol.js';
+import { ValueBatchBuilder } from '../pool/value-batch.js';
 
 /** A line is about 330 bytes; anything much longer is damage, and is skipped without being kept. */
 export const maxLineBytes = 1024;
@@ -10,7 +11,8 @@ const valuePattern = /^[0-9a-f]{256}$/;
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 export interface ParsedChunk {
-  records: ValueRecord[];
+  /** The valid values, as a value batch (value-batch.ts); empty when there were none. */
+  values: Buffer;
   /** Why each damaged line was refused. */
   damaged: string[];
 }
@@ -20,20 +22,21 @@ export class LineParser {
   private pendingBytes = 0;
   /** Inside a line already too long: everything up to the next newline is dropped. */
   private skipping = false;
+  private readonly values = new ValueBatchBuilder();
 
   constructor(private readonly acceptedSources: ReadonlySet<ValueSource>) {}
 
   feed(chunk: Uint8Array): ParsedChunk {
-    const parsed: ParsedChunk = { records: [], damaged: [] };
+    const damaged: string[] = [];
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     for (let end = bytes.indexOf(newline, start); end !== -1; end = bytes.indexOf(newline, start)) {
       this.take(bytes.subarray(start, end));
-      this.finishLine(parsed);
+      this.finishLine(damaged);
       start = end + 1;
     }
     this.take(bytes.subarray(start));
-    return parsed;
+    return { values: this.values.finish(), damaged };
   }
 
   /** Bytes of an unfinished line held for the next chunk. */
@@ -54,22 +57,22 @@ export class LineParser {
     this.pendingBytes += piece.length;
   }
 
-  private finishLine(parsed: ParsedChunk): void {
+  private finishLine(damaged: string[]): void {
     if (this.skipping) {
       this.skipping = false;
-      parsed.damaged.push(`longer than ${maxLineBytes} bytes`);
+      damaged.push(`longer than ${maxLineBytes} bytes`);
       return;
     }
     const line = Buffer.concat(this.pending, this.pendingBytes).toString('utf8');
     this.pending = [];
     this.pendingBytes = 0;
     if (line.trim() === '') return;
-    const result = this.readRecord(line);
-    if (typeof result === 'string') parsed.damaged.push(result);
-    else parsed.records.push(result);
+    const refused = this.readValue(line);
+    if (refused !== undefined) damaged.push(refused);
   }
 
-  private readRecord(line: string): ValueRecord | string {
+  /** Adds the line's value to the batch, or says why the line is damaged. */
+  private readValue(line: string): string | undefined {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -82,7 +85,8 @@ export class LineParser {
     if (typeof value !== 'string' || !valuePattern.test(value)) return 'value is not 256 lowercase hex characters';
     if (typeof timestamp !== 'string' || !isoUtc.test(timestamp) || Number.isNaN(Date.parse(timestamp))) return 'timestamp is not an ISO 8601 time';
     if (typeof source !== 'string' || !isValueSource(source) || !this.acceptedSources.has(source)) return `unknown source ${JSON.stringify(source)}`;
-    return { value, timestamp, source };
+    this.values.pushHex(value, Date.parse(timestamp), source);
+    return undefined;
   }
 }
 

@@ -4,13 +4,15 @@
 // diode never spins a core.
 import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
-import type { IngestResult, ValueRecord } from '../pool/protocol.js';
+import type { IngestResult } from '../pool/protocol.js';
+import { entryCount } from '../pool/value-batch.js';
 import type { LineParser } from './line-parser.js';
 import type { ReceiveRun } from './receive-command.js';
 
 export interface ReceiverDeps {
   run(onChunk: (chunk: Buffer) => void): ReceiveRun;
-  ingest(records: ValueRecord[]): Promise<IngestResult>;
+  /** Hands a value batch to the pool. */
+  ingest(values: Buffer): Promise<IngestResult>;
   parser: LineParser;
   clock: Clock;
   log: Logger;
@@ -77,19 +79,20 @@ export class Receiver {
 
   /** Bytes from the diode: from the command's output, or from a loopback sender. */
   accept(chunk: Buffer): Promise<void> {
-    const { records, damaged } = this.deps.parser.feed(chunk);
+    const { values, damaged } = this.deps.parser.feed(chunk);
     for (const reason of damaged) {
       this.totals.damaged++;
       if (this.damagedThisRun++ < damagedLinesLogged) this.deps.log.warn(`skipped a damaged line: ${reason}`);
     }
-    if (records.length === 0) return Promise.resolve();
-    const ingest = this.deps.ingest(records).then(
+    const count = entryCount(values);
+    if (count === 0) return Promise.resolve();
+    const ingest = this.deps.ingest(values).then(
       (result) => {
         this.totals.values += result.added;
         this.totals.duplicates += result.duplicates;
         if (result.duplicates > 0) this.deps.log.debug(`ignored ${result.duplicates} values already in the pool or served`);
       },
-      (error: unknown) => this.deps.log.error(`${records.length} values did not reach the pool: ${String(error)}`),
+      (error: unknown) => this.deps.log.error(`${count} values did not reach the pool: ${String(error)}`),
     );
     this.ingesting = Promise.all([this.ingesting, ingest]);
     return ingest;

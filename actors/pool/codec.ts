@@ -2,29 +2,28 @@
 // the served history; the journal (`<pool_file>.hot`) carries what happened since: values served
 // (their keys) and values that arrived. Replaying the journal over the snapshot gives the pool back.
 import { DecryptionError } from '../../src/store/sealed.js';
-import { valueBytes, type PoolEntry } from './memory.js';
 import { valueSources } from './protocol.js';
+import { entryBytes, entryCount, valueBytes } from './value-batch.js';
 
 const formatVersion = 1;
-const entryBytes = valueBytes + 8 + 1;
 const keyBytes = 6;
 
 export interface SnapshotContent {
   servedTotal: number;
   /** Milliseconds since the epoch; undefined before the first arrival. */
   lastIngest: number | undefined;
-  /** Oldest first. */
-  entries: PoolEntry[];
+  /** A value batch, oldest first. */
+  entries: Buffer;
   /** Served keys, oldest first. */
   servedKeys: number[];
 }
 
 export type JournalRecord =
   | { kind: 'served'; servedTotal: number; keys: number[] }
-  | { kind: 'ingest'; lastIngest: number; entries: PoolEntry[] };
+  | { kind: 'ingest'; lastIngest: number; entries: Buffer };
 
 export function encodeSnapshotContent(content: SnapshotContent): Buffer {
-  const bytes = Buffer.alloc(1 + 8 + 8 + 4 + content.entries.length * entryBytes + 4 + content.servedKeys.length * keyBytes);
+  const bytes = Buffer.alloc(1 + 8 + 8 + 4 + content.entries.length + 4 + content.servedKeys.length * keyBytes);
   let offset = bytes.writeUInt8(formatVersion, 0);
   offset = bytes.writeDoubleBE(content.servedTotal, offset);
   offset = bytes.writeDoubleBE(content.lastIngest ?? Number.NaN, offset);
@@ -54,7 +53,7 @@ export function encodeJournalRecord(record: JournalRecord): Buffer {
     for (const key of record.keys) offset = bytes.writeUIntBE(key, offset, keyBytes);
     return bytes;
   }
-  const bytes = Buffer.alloc(1 + 8 + 4 + record.entries.length * entryBytes);
+  const bytes = Buffer.alloc(1 + 8 + 4 + record.entries.length);
   let offset = bytes.writeUInt8(2, 0);
   offset = bytes.writeDoubleBE(record.lastIngest, offset);
   writeEntries(bytes, offset, record.entries);
@@ -78,24 +77,20 @@ export function decodeJournalRecord(bytes: Buffer): JournalRecord {
   return record;
 }
 
-function writeEntries(bytes: Buffer, start: number, entries: readonly PoolEntry[]): number {
-  let offset = bytes.writeUInt32BE(entries.length, start);
-  for (const entry of entries) {
-    offset += entry.value.copy(bytes, offset, 0, valueBytes);
-    offset = bytes.writeDoubleBE(entry.timestamp, offset);
-    offset = bytes.writeUInt8(valueSources.indexOf(entry.source), offset);
-  }
-  return offset;
+function writeEntries(bytes: Buffer, start: number, entries: Buffer): number {
+  const offset = bytes.writeUInt32BE(entryCount(entries), start);
+  return offset + entries.copy(bytes, offset);
 }
 
-function readEntries(reader: Reader): PoolEntry[] {
-  return Array.from({ length: reader.u32() }, () => {
-    const value = reader.bytes(valueBytes);
-    const timestamp = reader.f64();
-    const source = valueSources[reader.u8()];
-    if (source === undefined) throw new DecryptionError(`${reader.what} names an unknown source`);
-    return { value, timestamp, source };
-  });
+/** The entries as a view on the decoded bytes; their sources are checked, as everything read is. */
+function readEntries(reader: Reader): Buffer {
+  const count = reader.u32();
+  const entries = reader.view(count * entryBytes);
+  for (let index = 0; index < count; index++) {
+    const source = entries[index * entryBytes + valueBytes + 8] ?? 0;
+    if (valueSources[source] === undefined) throw new DecryptionError(`${reader.what} names an unknown source`);
+  }
+  return entries;
 }
 
 /** Reads fields in order; running past the end is damage (authenticated content never does). */
@@ -123,8 +118,9 @@ class Reader {
     return this.take(keyBytes).readUIntBE(0, keyBytes);
   }
 
-  bytes(length: number): Buffer {
-    return Buffer.from(this.take(length));
+  /** The next `length` bytes, not copied. */
+  view(length: number): Buffer {
+    return this.take(length);
   }
 
   end(): void {

@@ -8,6 +8,7 @@ import { ValuePool } from './memory.js';
 import { PoolFiles } from './pool-files.js';
 import type { PoolApi, PoolConfig } from './protocol.js';
 import { restorePool } from './restore.js';
+import { asBuffer } from './value-batch.js';
 
 runActor<PoolConfig>({
   async start(context) {
@@ -42,7 +43,7 @@ runActor<PoolConfig>({
       log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, { journalRecords: loaded.journal.length });
     }
     const api: PoolApi = {
-      ingest: (records) => Promise.resolve(service.ingest(records)),
+      ingest: (batch) => Promise.resolve(service.ingest(asBuffer(batch))),
       take: (count) => service.take(count),
       status: () => Promise.resolve(service.status()),
     };

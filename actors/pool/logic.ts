@@ -5,8 +5,9 @@
 import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
 import type { JournalRecord, SnapshotContent } from './codec.js';
-import { valueKey, type PoolEntry, type ValuePool } from './memory.js';
-import type { IngestResult, PoolStatus, TakeResult, ValueRecord } from './protocol.js';
+import type { ValuePool } from './memory.js';
+import type { IngestResult, PoolStatus, TakeBatch } from './protocol.js';
+import { entryBytes, entryCount, entryKey } from './value-batch.js';
 
 /** The durable side of the pool; absent when `pool_file` is not set. */
 export interface PoolDurability {
@@ -24,7 +25,7 @@ export interface PoolServiceOptions {
 
 interface PendingTake {
   count: number;
-  resolve: (results: TakeResult[]) => void;
+  resolve: (batch: TakeBatch) => void;
 }
 
 export const diskFailureMessage = 'pool could not be committed to disk';
@@ -33,7 +34,8 @@ const failureLogIntervalMs = 5000;
 
 export class PoolService {
   private pendingTakes: PendingTake[] = [];
-  private pendingIngest: PoolEntry[] = [];
+  /** Batches of values added since the last journal record. */
+  private pendingIngest: Buffer[] = [];
   private pumping: Promise<void> | undefined;
   /** The files must be rewritten before the next commit (a write failed, or the journal is long). */
   private rewriteNeeded = false;
@@ -52,31 +54,31 @@ export class PoolService {
     private readonly deps: { clock: Clock; log: Logger },
   ) {}
 
-  ingest(records: readonly ValueRecord[]): IngestResult {
+  /** Adds a value batch; the batch is the pool's own from here (its added entries are moved to its front). */
+  ingest(batch: Buffer): IngestResult {
     const result: IngestResult = { added: 0, duplicates: 0, evicted: 0 };
-    const added: PoolEntry[] = [];
-    for (const record of records) {
-      const entry: PoolEntry = { value: Buffer.from(record.value, 'hex'), timestamp: Date.parse(record.timestamp), source: record.source };
-      const { outcome, evicted } = this.pool.add(entry);
+    const count = entryCount(batch);
+    for (let index = 0; index < count; index++) {
+      const outcome = this.pool.add(batch, index);
       if (outcome === 'duplicate') {
         result.duplicates++;
         continue;
       }
+      if (outcome === 'added-evicting') result.evicted++;
+      if (result.added !== index) batch.copy(batch, result.added * entryBytes, index * entryBytes, (index + 1) * entryBytes);
       result.added++;
-      if (evicted) result.evicted++;
-      added.push(entry);
     }
-    if (added.length > 0) {
+    if (result.added > 0) {
       this.lastIngest = this.deps.clock.now();
       if (this.durability !== undefined) {
-        this.pendingIngest.push(...added);
+        this.pendingIngest.push(batch.subarray(0, result.added * entryBytes));
         this.pump();
       }
     }
     return result;
   }
 
-  take(count: number): Promise<TakeResult[]> {
+  take(count: number): Promise<TakeBatch> {
     return new Promise((resolve) => {
       this.pendingTakes.push({ count, resolve });
       this.pump();
@@ -96,7 +98,7 @@ export class PoolService {
 
   /** Everything the snapshot holds, as of now. */
   snapshot(): SnapshotContent {
-    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entries: this.pool.entries(), servedKeys: this.pool.servedKeys() };
+    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entries: this.pool.toBatch(), servedKeys: this.pool.servedKeys() };
   }
 
   /** Resolves once nothing is waiting to be written (shutdown). */
@@ -120,7 +122,7 @@ export class PoolService {
     // A journal grown long by a large arrival is folded in at once, before requests come to wait for it.
     while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing)) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
-        this.answerAll(this.pendingTakes.splice(0), { type: 'unavailable', message: diskFailureMessage });
+        this.failAll(this.pendingTakes.splice(0));
         // The values that arrived are in memory and will be in the next snapshot.
         this.pendingIngest = [];
         return;
@@ -150,7 +152,7 @@ export class PoolService {
   }
 
   private async recordIngest(): Promise<void> {
-    const entries = this.pendingIngest;
+    const entries = this.pendingIngest.length === 1 ? (this.pendingIngest[0] as Buffer) : Buffer.concat(this.pendingIngest);
     this.pendingIngest = [];
     if (this.durability === undefined) return;
     try {
@@ -166,39 +168,36 @@ export class PoolService {
     const takes = this.pendingTakes;
     this.pendingTakes = [];
     const wanted = takes.reduce((sum, take) => sum + take.count, 0);
-    const taken: PoolEntry[] = [];
-    while (taken.length < wanted) {
-      const entry = this.pool.takeNewest();
-      if (entry === undefined) break;
-      taken.push(entry);
-    }
-    if (taken.length > 0 && this.durability !== undefined) {
+    const taken = Buffer.allocUnsafe(wanted * entryBytes);
+    let count = 0;
+    while (count < wanted && this.pool.takeNewest(taken, count)) count++;
+    const keys = Array.from({ length: count }, (_, index) => entryKey(taken, index));
+    if (count > 0 && this.durability !== undefined) {
       try {
-        await this.durability.append({ kind: 'served', servedTotal: this.servedTotal + taken.length, keys: taken.map((entry) => valueKey(entry.value)) });
+        await this.durability.append({ kind: 'served', servedTotal: this.servedTotal + count, keys });
       } catch (error) {
-        this.pool.putBack(taken);
+        this.pool.putBack(taken, count);
         this.rewriteNeeded = true;
         this.logFailure(error);
-        this.answerAll(takes, { type: 'unavailable', message: diskFailureMessage });
+        this.failAll(takes);
         return;
       }
     }
-    for (const entry of taken) this.pool.markServed(valueKey(entry.value));
-    this.servedTotal += taken.length;
+    for (const key of keys) this.pool.markServed(key);
+    this.servedTotal += count;
+    // Each take gets its share in a buffer of its own: it is copied to the front whole.
     let next = 0;
-    const leftAfterBatch = this.pool.size;
     for (const take of takes) {
-      const results: TakeResult[] = [];
-      for (let index = 0; index < take.count; index++, next++) {
-        const entry = taken[next];
-        results.push(entry === undefined ? { type: 'empty' } : { type: 'value', value: { record: toRecord(entry), available: leftAfterBatch + taken.length - 1 - next } });
-      }
-      take.resolve(results);
+      const share = Math.min(take.count, count - next);
+      const values = new Uint8Array(share * entryBytes);
+      values.set(taken.subarray(next * entryBytes, (next + share) * entryBytes));
+      next += share;
+      take.resolve({ values, available: this.pool.size + count - next });
     }
   }
 
-  private answerAll(takes: readonly PendingTake[], result: TakeResult): void {
-    for (const take of takes) take.resolve(Array.from({ length: take.count }, () => result));
+  private failAll(takes: readonly PendingTake[]): void {
+    for (const take of takes) take.resolve({ values: new Uint8Array(0), available: this.pool.size, failure: diskFailureMessage });
   }
 
   private logFailure(error: unknown): void {
@@ -211,8 +210,4 @@ export class PoolService {
     this.lastFailureLog = now;
     this.failuresSinceLog = 0;
   }
-}
-
-export function toRecord(entry: PoolEntry): ValueRecord {
-  return { value: entry.value.toString('hex'), timestamp: new Date(entry.timestamp).toISOString(), source: entry.source };
 }

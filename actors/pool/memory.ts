@@ -1,27 +1,11 @@
 // The pool in memory: a bounded LIFO of 128-byte values (newest served first, oldest dropped at
 // capacity) and the served history that keeps replayed values out. Values live in one preallocated
 // buffer with parallel typed arrays, not as objects: 100,000 values take 13.7 MB and nothing for the
-// garbage collector to walk.
-//
-// Values are recognised by their first 48 bits. Two different values sharing them is a one-in-10^5
-// event over a full pool, and its only effect is that the later one is dropped as already seen: a
-// value lost, never one served twice.
-import { valueSources, type ValueSource } from './protocol.js';
+// garbage collector to walk. Values come in and go out as packed batches (value-batch.ts).
+import { entryBytes, entryKey, valueBytes, valueKey } from './value-batch.js';
 
-export const valueBytes = 128;
-
-export interface PoolEntry {
-  value: Buffer;
-  /** Collection time, milliseconds since the epoch. */
-  timestamp: number;
-  source: ValueSource;
-}
-
-export type AddOutcome = 'added' | 'duplicate';
-
-export function valueKey(value: Uint8Array, offset = 0): number {
-  return Buffer.from(value.buffer, value.byteOffset + offset, 6).readUIntBE(0, 6);
-}
+/** `added-evicting`: added, and the oldest value was dropped to make room. */
+export type AddOutcome = 'added' | 'added-evicting' | 'duplicate';
 
 export class ValuePool {
   private readonly values: Buffer;
@@ -47,39 +31,45 @@ export class ValuePool {
     return this.count;
   }
 
-  /** Adds a value on top; at capacity the oldest is dropped first. Returns whether it was new. */
-  add(entry: PoolEntry): { outcome: AddOutcome; evicted: boolean } {
-    const key = valueKey(entry.value);
-    if (this.inPool.has(key) || this.served.has(key)) return { outcome: 'duplicate', evicted: false };
-    let evicted = false;
+  /** Adds entry `index` of `batch` on top; at capacity the oldest is dropped first. */
+  add(batch: Buffer, index: number): AddOutcome {
+    const key = entryKey(batch, index);
+    if (this.inPool.has(key) || this.served.has(key)) return 'duplicate';
+    let outcome: AddOutcome = 'added';
     if (this.count === this.capacity) {
       this.inPool.delete(valueKey(this.values, this.bottom * valueBytes));
       this.bottom = (this.bottom + 1) % this.capacity;
       this.count--;
-      evicted = true;
+      outcome = 'added-evicting';
     }
-    this.place(entry, (this.bottom + this.count) % this.capacity);
+    const slot = (this.bottom + this.count) % this.capacity;
+    const offset = index * entryBytes;
+    batch.copy(this.values, slot * valueBytes, offset, offset + valueBytes);
+    this.timestamps[slot] = batch.readDoubleBE(offset + valueBytes);
+    this.sources[slot] = batch[offset + valueBytes + 8] ?? 0;
     this.count++;
     this.inPool.add(key);
-    return { outcome: 'added', evicted };
+    return outcome;
   }
 
-  /** Removes and returns the newest value. */
-  takeNewest(): PoolEntry | undefined {
-    if (this.count === 0) return undefined;
+  /** Adds every entry of a batch, oldest first. */
+  addAll(batch: Buffer): void {
+    for (let index = 0; index < batch.length / entryBytes; index++) this.add(batch, index);
+  }
+
+  /** Removes the newest value into entry `index` of `out`; false when the pool is empty. */
+  takeNewest(out: Buffer, index: number): boolean {
+    if (this.count === 0) return false;
     const slot = (this.bottom + this.count - 1) % this.capacity;
-    const entry = this.entryAt(slot);
+    this.writeEntry(slot, out, index * entryBytes);
     this.count--;
-    this.inPool.delete(valueKey(entry.value));
-    return entry;
+    this.inPool.delete(valueKey(this.values, slot * valueBytes));
+    return true;
   }
 
-  /** Puts taken values back on top, the first given ending up newest (a commit that failed). */
-  putBack(entries: readonly PoolEntry[]): void {
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const entry = entries[index];
-      if (entry !== undefined) this.add(entry);
-    }
+  /** Puts the first `count` entries of `taken` back on top, the first ending up newest (a commit that failed). */
+  putBack(taken: Buffer, count: number): void {
+    for (let index = count - 1; index >= 0; index--) this.add(taken, index);
   }
 
   markServed(key: number): void {
@@ -92,11 +82,11 @@ export class ValuePool {
 
   /** Drops values whose keys are in `keys` (replaying a journal). */
   removeKeys(keys: ReadonlySet<number>): void {
-    const kept = this.entries().filter((entry) => !keys.has(valueKey(entry.value)));
+    const all = this.toBatch();
     this.bottom = 0;
     this.count = 0;
     this.inPool.clear();
-    for (const entry of kept) this.add(entry);
+    for (let index = 0; index < all.length / entryBytes; index++) if (!keys.has(entryKey(all, index))) this.add(all, index);
   }
 
   /** Collection times of the oldest and newest values. */
@@ -105,9 +95,11 @@ export class ValuePool {
     return { oldest: this.timestamps[this.bottom] ?? 0, newest: this.timestamps[(this.bottom + this.count - 1) % this.capacity] ?? 0 };
   }
 
-  /** Every value, oldest first (copies). */
-  entries(): PoolEntry[] {
-    return Array.from({ length: this.count }, (_, index) => this.entryAt((this.bottom + index) % this.capacity));
+  /** Every value as one batch, oldest first (a copy). */
+  toBatch(): Buffer {
+    const batch = Buffer.allocUnsafeSlow(this.count * entryBytes);
+    for (let index = 0; index < this.count; index++) this.writeEntry((this.bottom + index) % this.capacity, batch, index * entryBytes);
+    return batch;
   }
 
   /** Served keys, oldest first. */
@@ -115,15 +107,10 @@ export class ValuePool {
     return this.served.keys();
   }
 
-  private place(entry: PoolEntry, slot: number): void {
-    entry.value.copy(this.values, slot * valueBytes, 0, valueBytes);
-    this.timestamps[slot] = entry.timestamp;
-    this.sources[slot] = valueSources.indexOf(entry.source);
-  }
-
-  private entryAt(slot: number): PoolEntry {
-    const value = Buffer.from(this.values.subarray(slot * valueBytes, (slot + 1) * valueBytes));
-    return { value, timestamp: this.timestamps[slot] ?? 0, source: valueSources[this.sources[slot] ?? 0] ?? 'keyed' };
+  private writeEntry(slot: number, out: Buffer, offset: number): void {
+    this.values.copy(out, offset, slot * valueBytes, (slot + 1) * valueBytes);
+    out.writeDoubleBE(this.timestamps[slot] ?? 0, offset + valueBytes);
+    out[offset + valueBytes + 8] = this.sources[slot] ?? 0;
   }
 }
 

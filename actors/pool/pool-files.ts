@@ -51,7 +51,7 @@ export class PoolFiles {
       if (journalBytes !== undefined) throw new DecryptionError(`${path} is missing while ${path}.hot exists`);
       const kdf = newKdfParams();
       const files = new PoolFiles(path, await deriveMasterKey(passphrase, kdf), kdf);
-      return { files, loaded: { snapshot: { servedTotal: 0, lastIngest: undefined, entries: [], servedKeys: [] }, journal: [], incompleteTailBytes: 0, existed: false } };
+      return { files, loaded: { snapshot: { servedTotal: 0, lastIngest: undefined, entries: Buffer.alloc(0), servedKeys: [] }, journal: [], incompleteTailBytes: 0, existed: false } };
     }
     const { kdf } = readHeader(snapshotMagic, snapshotBytes, path);
     const masterKey = await deriveMasterKey(passphrase, kdf);

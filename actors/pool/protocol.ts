@@ -30,18 +30,17 @@ export interface PoolStatus {
   last_ingest?: string;
 }
 
-/** A value handed to a front, with the figure its X-Quantum-Available header reports. */
-export interface TakenValue {
-  record: ValueRecord;
-  /** Values left in the pool after this one was taken. */
-  available: number;
-}
-
 /**
- * The answer to one take request: a value, or why there is none. `empty` is the normal
- * "pool empty" 503; `unavailable` means the pool could not be committed to disk.
+ * The answer to one take of `count` values: the values taken, as a value batch (value-batch.ts),
+ * newest first. Fewer than `count` means the pool ran empty; the requests left over are answered
+ * "pool empty". With `failure` set nothing was taken: the pool could not be committed to disk.
  */
-export type TakeResult = { type: 'value'; value: TakenValue } | { type: 'empty' } | { type: 'unavailable'; message: string };
+export interface TakeBatch {
+  values: Uint8Array;
+  /** Values left in the pool after the last value here was taken; value `i` of `n` saw `available + n - 1 - i`. */
+  available: number;
+  failure?: string;
+}
 
 /** What the diode receiver learned from one batch of lines. */
 export interface IngestResult {
@@ -54,10 +53,10 @@ export interface IngestResult {
 
 /** The pool actor's API, called by the diode receiver and by the HTTP fronts. */
 export interface PoolApi {
-  /** Adds validated records, newest last. */
-  ingest(records: ValueRecord[]): Promise<IngestResult>;
+  /** Adds a batch of validated values (value-batch.ts), newest last. */
+  ingest(batch: Uint8Array): Promise<IngestResult>;
   /** Takes `count` values at once (one request each), recorded as served on disk before this resolves. */
-  take(count: number): Promise<TakeResult[]>;
+  take(count: number): Promise<TakeBatch>;
   status(): Promise<PoolStatus>;
 }
 

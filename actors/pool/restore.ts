@@ -2,7 +2,8 @@
 // the journal is out, wherever its arrival was recorded. Anything uncertain resolves towards losing
 // a value, never towards serving one twice.
 import type { JournalRecord, SnapshotContent } from './codec.js';
-import { ValuePool, valueKey } from './memory.js';
+import { ValuePool } from './memory.js';
+import { entryBytes, entryKey } from './value-batch.js';
 
 export interface RestoredPool {
   pool: ValuePool;
@@ -13,7 +14,7 @@ export interface RestoredPool {
 export function restorePool(snapshot: SnapshotContent, journal: readonly JournalRecord[], capacity: number, servedHistory: number): RestoredPool {
   const pool = new ValuePool(capacity, servedHistory);
   for (const key of snapshot.servedKeys) pool.markServed(key);
-  for (const entry of snapshot.entries) pool.add(entry);
+  pool.addAll(snapshot.entries);
   let { servedTotal, lastIngest } = snapshot;
   const servedSince = new Set<number>();
   for (const record of journal) {
@@ -24,7 +25,7 @@ export function restorePool(snapshot: SnapshotContent, journal: readonly Journal
       }
       servedTotal = Math.max(servedTotal, record.servedTotal);
     } else {
-      for (const entry of record.entries) if (!servedSince.has(valueKey(entry.value))) pool.add(entry);
+      for (let index = 0; index < record.entries.length / entryBytes; index++) if (!servedSince.has(entryKey(record.entries, index))) pool.add(record.entries, index);
       lastIngest = Math.max(lastIngest ?? 0, record.lastIngest);
     }
   }

@@ -4,6 +4,11 @@ import { toOutpostError } from '../errors.js';
 import type { Logger } from '../log/record.js';
 
 export type Headers = Readonly<Record<string, string>>;
+/**
+ * Headers as name/value pairs, for hot paths: a pair given as Buffers is handed to uWS as bytes, with
+ * no string to encode on every answer (see `prepareHeaders`).
+ */
+export type HeaderList = readonly (readonly [RecognizedString, RecognizedString])[];
 
 export const jsonType = 'application/json; charset=utf-8';
 export const textType = 'text/plain; charset=utf-8';
@@ -46,12 +51,12 @@ export class Reply {
     else this.abortListeners.push(listener);
   }
 
-  send(status: number, body: RecognizedString, headers: Headers = {}, closeConnection = false): void {
+  send(status: number, body: RecognizedString, headers: Headers | HeaderList = {}, closeConnection = false): void {
     if (this.closed) return;
     this.res.cork(() => {
       this.res.writeStatus(statusLine(status));
       for (const [name, value] of Object.entries(this.defaultHeaders)) this.res.writeHeader(name, value);
-      for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
+      for (const [name, value] of isHeaderList(headers) ? headers : Object.entries(headers)) this.res.writeHeader(name, value);
       this.res.end(body, closeConnection);
     });
     this.finish(status);
@@ -104,6 +109,23 @@ export class Reply {
   }
 }
 
-export function statusLine(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+function isHeaderList(headers: Headers | HeaderList): headers is HeaderList {
+  return Array.isArray(headers);
+}
+
+const statusLines = new Map<number, Buffer>();
+
+/** `200 OK` and the like, encoded once per status. */
+export function statusLine(status: number): Buffer {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = Buffer.from(`${status} ${STATUS_CODES[status] ?? 'Unknown'}`, 'latin1');
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+/** Encodes constant headers once, so that answering with them copies bytes instead of encoding strings. */
+export function prepareHeaders(headers: Headers): HeaderList {
+  return Object.entries(headers).map(([name, value]) => [Buffer.from(name, 'latin1'), Buffer.from(value, 'utf8')] as const);
 }

@@ -4,7 +4,8 @@ import type { ExecutionContext } from 'ava';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PoolStatus } from '../../actors/pool/protocol.js';
+import type { PoolStatus, ValueRecord } from '../../actors/pool/protocol.js';
+import { asBuffer, entryCount, recordAt } from '../../actors/pool/value-batch.js';
 import { reservePort } from '../../src/http/port.js';
 import { projectPath, startProcess, type RunningProcess } from './process.js';
 
@@ -63,4 +64,10 @@ export async function waitForStatus(url: string, ready: (status: PoolStatus) => 
 /** JSON lines of `count` fresh values, as the collector would send them. */
 export function valueLines(values: readonly string[], source: 'keyed' | 'legacy' = 'legacy', timestamp = new Date().toISOString()): string {
   return values.map((value) => `{"value":"${value}","timestamp":"${timestamp}","source":"${source}"}\n`).join('');
+}
+
+/** The values of a value batch as the records /api/random answers. */
+export function recordsOf(batch: Uint8Array): ValueRecord[] {
+  const bytes = asBuffer(batch);
+  return Array.from({ length: entryCount(bytes) }, (_, index) => recordAt(bytes, index));
 }

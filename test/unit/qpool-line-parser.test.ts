@@ -2,6 +2,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { LineParser } from '../../actors/diode-receiver/line-parser.js';
 import type { ValueRecord } from '../../actors/pool/protocol.js';
+import { recordsOf } from '../helpers/qpool.js';
 
 const sources = new Set(['keyed', 'legacy'] as const);
 
@@ -20,7 +21,7 @@ test('a stream chopped at any single offset parses the same', (t) => {
     const parser = new LineParser(sources);
     const first = parser.feed(bytes.subarray(0, split));
     const second = parser.feed(bytes.subarray(split));
-    t.deepEqual([...first.records, ...second.records], records, `split at ${split}`);
+    t.deepEqual([...recordsOf(first.values), ...recordsOf(second.values)], records, `split at ${split}`);
     t.is(first.damaged.length + second.damaged.length, 0);
   }
 });
@@ -30,7 +31,7 @@ test('a stream fed one byte at a time parses the same', (t) => {
   const bytes = stream(records);
   const parser = new LineParser(sources);
   const got: ValueRecord[] = [];
-  for (let index = 0; index < bytes.length; index++) got.push(...parser.feed(bytes.subarray(index, index + 1)).records);
+  for (let index = 0; index < bytes.length; index++) got.push(...recordsOf(parser.feed(bytes.subarray(index, index + 1)).values));
   t.deepEqual(got, records);
 });
 
@@ -39,7 +40,7 @@ test('a damaged line costs that line only; parsing resumes at the next newline',
   const damaged = Buffer.from(JSON.stringify(b)).subarray(0, 100);
   const bytes = Buffer.concat([stream([a]), damaged, Buffer.from('\n'), stream([c])]);
   const parsed = new LineParser(sources).feed(bytes);
-  t.deepEqual(parsed.records, [a, c]);
+  t.deepEqual(recordsOf(parsed.values), [a, c]);
   t.deepEqual(parsed.damaged, ['not JSON']);
 });
 
@@ -55,7 +56,7 @@ test('each field is validated', (t) => {
     { ...good, extra: 1 },
   ];
   const parsed = parser.feed(Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join('')));
-  t.is(parsed.records.length, 0);
+  t.is(parsed.values.length, 0);
   t.deepEqual(parsed.damaged, [
     'value is not 256 lowercase hex characters',
     'value is not 256 lowercase hex characters',
@@ -72,7 +73,7 @@ test('random bytes never crash the parser, and a valid line after them is read',
   t.true(parser.heldBytes <= 1024);
   const good = record();
   const parsed = parser.feed(Buffer.concat([Buffer.from('\n'), stream([good])]));
-  t.deepEqual(parsed.records, [good]);
+  t.deepEqual(recordsOf(parsed.values), [good]);
 });
 
 test('an endless line is dropped without being kept in memory', (t) => {
@@ -82,5 +83,5 @@ test('an endless line is dropped without being kept in memory', (t) => {
   const good = record();
   const parsed = parser.feed(Buffer.concat([Buffer.from('\n'), stream([good])]));
   t.deepEqual(parsed.damaged, ['longer than 1024 bytes']);
-  t.deepEqual(parsed.records, [good]);
+  t.deepEqual(recordsOf(parsed.values), [good]);
 });

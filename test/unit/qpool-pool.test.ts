@@ -3,41 +3,58 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
 import { PoolService, type PoolDurability } from '../../actors/pool/logic.js';
-import { ValuePool, valueKey, type PoolEntry } from '../../actors/pool/memory.js';
+import { ValuePool } from '../../actors/pool/memory.js';
 import type { JournalRecord, SnapshotContent } from '../../actors/pool/codec.js';
-import type { TakeResult, ValueRecord } from '../../actors/pool/protocol.js';
+import type { TakeBatch, ValueRecord } from '../../actors/pool/protocol.js';
 import { restorePool } from '../../actors/pool/restore.js';
+import { entryCount, entryKey, ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import { recordsOf } from '../helpers/qpool.js';
 
-function entry(timestamp = 0): PoolEntry {
-  return { value: randomBytes(128), timestamp, source: 'legacy' };
+/** A batch of fresh values, collected at the given times. */
+function entries(...timestamps: number[]): Buffer {
+  const builder = new ValueBatchBuilder();
+  for (const timestamp of timestamps) builder.push(randomBytes(128), timestamp, 'legacy');
+  return builder.finish();
 }
 
 function record(timestamp = '2026-11-22T10:00:00.000Z'): ValueRecord {
   return { value: randomBytes(128).toString('hex'), timestamp, source: 'keyed' };
 }
 
+function batchOf(records: readonly ValueRecord[]): Buffer {
+  const builder = new ValueBatchBuilder();
+  for (const { value, timestamp, source } of records) builder.pushHex(value, Date.parse(timestamp), source);
+  return builder.finish();
+}
+
+/** Takes the newest value of `pool` as a one-entry batch; undefined when empty. */
+function takeOne(pool: ValuePool): Buffer | undefined {
+  const out = Buffer.alloc(137);
+  return pool.takeNewest(out, 0) ? out : undefined;
+}
+
 test('the pool is a bounded LIFO that drops the oldest at capacity and refuses values it has seen', (t) => {
   const pool = new ValuePool(3, 10);
-  const [a, b, c, d] = [entry(1), entry(2), entry(3), entry(4)];
-  for (const value of [a, b, c]) t.is(pool.add(value).outcome, 'added');
-  t.deepEqual(pool.add(d), { outcome: 'added', evicted: true });
+  const batch = entries(1, 2, 3, 4);
+  for (const index of [0, 1, 2]) t.is(pool.add(batch, index), 'added');
+  t.is(pool.add(batch, 3), 'added-evicting');
   t.deepEqual(pool.ageRange(), { oldest: 2, newest: 4 });
-  t.is(pool.add(c).outcome, 'duplicate');
-  t.deepEqual(pool.takeNewest()?.value, d.value);
-  pool.markServed(valueKey(d.value));
-  t.is(pool.add(d).outcome, 'duplicate', 'a served value never comes back');
-  t.deepEqual(pool.takeNewest()?.value, c.value);
-  t.deepEqual(pool.takeNewest()?.value, b.value);
-  t.is(pool.takeNewest(), undefined);
+  t.is(pool.add(batch, 2), 'duplicate');
+  t.deepEqual(takeOne(pool), batch.subarray(3 * 137, 4 * 137));
+  pool.markServed(entryKey(batch, 3));
+  t.is(pool.add(batch, 3), 'duplicate', 'a served value never comes back');
+  t.deepEqual(takeOne(pool), batch.subarray(2 * 137, 3 * 137));
+  t.deepEqual(takeOne(pool), batch.subarray(137, 2 * 137));
+  t.is(takeOne(pool), undefined);
 });
 
 test('the served history forgets the oldest beyond its size', (t) => {
   const pool = new ValuePool(10, 2);
-  const values = [entry(), entry(), entry()];
-  for (const value of values) pool.markServed(valueKey(value.value));
-  t.deepEqual(pool.servedKeys(), values.slice(1).map((value) => valueKey(value.value)));
-  t.is(pool.add(values[0]!).outcome, 'added');
-  t.is(pool.add(values[2]!).outcome, 'duplicate');
+  const batch = entries(0, 0, 0);
+  for (const index of [0, 1, 2]) pool.markServed(entryKey(batch, index));
+  t.deepEqual(pool.servedKeys(), [entryKey(batch, 1), entryKey(batch, 2)]);
+  t.is(pool.add(batch, 0), 'added');
+  t.is(pool.add(batch, 2), 'duplicate');
 });
 
 class FakeDisk implements PoolDurability {
@@ -69,18 +86,25 @@ function service(disk: FakeDisk | undefined, capacity = 100) {
   return { pool, logs, clock };
 }
 
-function values(results: TakeResult[]): string[] {
-  return results.map((result) => (result.type === 'value' ? result.value.record.value : result.type));
+/** What each request of a take got: its value, `empty`, or `unavailable`. */
+function values(batch: TakeBatch, requests: number): string[] {
+  if (batch.failure !== undefined) return Array.from({ length: requests }, () => 'unavailable');
+  const taken = recordsOf(batch.values).map((value) => value.value);
+  return Array.from({ length: requests }, (_, index) => taken[index] ?? 'empty');
 }
 
 test('takes in one turn share one commit, newest first, with the count left after each', async (t) => {
   const disk = new FakeDisk();
   const { pool } = service(disk);
   const records = [record(), record(), record()];
-  pool.ingest(records);
+  pool.ingest(batchOf(records));
   const answers = await Promise.all([pool.take(1), pool.take(1), pool.take(2)]);
-  t.deepEqual(answers.flat().map((result) => (result.type === 'value' ? result.value.available : -1)), [2, 1, 0, -1]);
-  t.deepEqual(values(answers.flat()), [records[2]!.value, records[1]!.value, records[0]!.value, 'empty']);
+  t.deepEqual(
+    answers.map((answer) => answer.available),
+    [2, 1, 0],
+    'the count left after the last value of each take',
+  );
+  t.deepEqual([...values(answers[0], 1), ...values(answers[1], 1), ...values(answers[2], 2)], [records[2]!.value, records[1]!.value, records[0]!.value, 'empty']);
   const served = disk.records.filter((journalRecord) => journalRecord.kind === 'served');
   t.is(served.length, 1, 'one journal record for the whole batch');
   t.deepEqual(pool.status().served_total, 3);
@@ -90,28 +114,30 @@ test('a failed commit answers unavailable, consumes nothing, and serving resumes
   const disk = new FakeDisk();
   const { pool, logs, clock } = service(disk);
   const records = [record(), record()];
-  pool.ingest(records);
+  pool.ingest(batchOf(records));
   await pool.take(0);
   disk.failing = true;
-  t.deepEqual(await pool.take(1), [{ type: 'unavailable', message: 'pool could not be committed to disk' }]);
+  const failed = await pool.take(1);
+  t.is(failed.failure, 'pool could not be committed to disk');
+  t.is(failed.values.length, 0);
   t.is(pool.status().available, 2);
   t.is(pool.status().served_total, 0);
   t.true(logs.some((entry) => entry.level === 'error' && entry.message === 'pool could not be committed to disk'));
   // Within the retry pause nothing touches the disk.
   const appends = disk.appends;
-  t.deepEqual(values(await pool.take(1)), ['unavailable']);
+  t.deepEqual(values(await pool.take(1), 1), ['unavailable']);
   t.is(disk.appends, appends);
   disk.failing = false;
   clock.advance(1000);
-  t.deepEqual(values(await pool.take(1)), [records[1]!.value]);
-  t.is(disk.rewrites.at(-1)?.entries.length, 2, 'the files were rewritten before the next commit');
+  t.deepEqual(values(await pool.take(1), 1), [records[1]!.value]);
+  t.is(entryCount(disk.rewrites.at(-1)?.entries ?? Buffer.alloc(0)), 2, 'the files were rewritten before the next commit');
   t.true(logs.some((entry) => entry.message === 'the pool files are written again; serving resumes'));
 });
 
 test('status has no ages when empty, and reports them when not', async (t) => {
   const { pool } = service(undefined);
   t.deepEqual(pool.status(), { available: 0, capacity: 100, served_total: 0 });
-  pool.ingest([record('2026-11-22T09:00:00.000Z'), record('2026-11-22T11:00:00.000Z')]);
+  pool.ingest(batchOf([record('2026-11-22T09:00:00.000Z'), record('2026-11-22T11:00:00.000Z')]));
   const status = pool.status();
   t.is(status.oldest, '2026-11-22T09:00:00.000Z');
   t.is(status.newest, '2026-11-22T11:00:00.000Z');
@@ -121,19 +147,35 @@ test('status has no ages when empty, and reports them when not', async (t) => {
 });
 
 test('restoring replays served keys wherever their arrival was recorded', (t) => {
-  const [a, b, c] = [entry(1), entry(2), entry(3)];
+  const batch = entries(1, 2, 3);
+  const entry = (index: number) => batch.subarray(index * 137, (index + 1) * 137);
+  const key = (index: number) => entryKey(batch, index);
   const restored = restorePool(
-    { servedTotal: 5, lastIngest: 10, entries: [a], servedKeys: [] },
+    { servedTotal: 5, lastIngest: 10, entries: entry(0), servedKeys: [] },
     [
-      { kind: 'served', servedTotal: 6, keys: [valueKey(c.value)] },
-      { kind: 'ingest', lastIngest: 20, entries: [b, c] },
-      { kind: 'served', servedTotal: 7, keys: [valueKey(a.value)] },
+      { kind: 'served', servedTotal: 6, keys: [key(2)] },
+      { kind: 'ingest', lastIngest: 20, entries: batch.subarray(137) },
+      { kind: 'served', servedTotal: 7, keys: [key(0)] },
     ],
     100,
     100,
   );
-  t.deepEqual(restored.pool.entries().map((value) => value.value), [b.value]);
+  t.deepEqual(restored.pool.toBatch(), entry(1));
   t.is(restored.servedTotal, 7);
   t.is(restored.lastIngest, 20);
-  t.is(restored.pool.add(c).outcome, 'duplicate');
+  t.is(restored.pool.add(batch, 2), 'duplicate');
+});
+
+test('an arrival journals only the values it added', async (t) => {
+  const disk = new FakeDisk();
+  const { pool } = service(disk);
+  const first = [record(), record()];
+  pool.ingest(batchOf(first));
+  await pool.settle();
+  const fresh = record();
+  t.deepEqual(pool.ingest(batchOf([first[1]!, fresh])), { added: 1, duplicates: 1, evicted: 0 });
+  await pool.settle();
+  const ingests = disk.records.flatMap((journalRecord) => (journalRecord.kind === 'ingest' ? [recordsOf(journalRecord.entries)] : []));
+  t.deepEqual(ingests, [first, [fresh]]);
+  t.is(pool.status().available, 3);
 });

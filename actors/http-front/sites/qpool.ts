@@ -5,11 +5,12 @@
 // any web page a user opens read values from a pool on their loopback.
 import type { ActorContext } from '../../../src/actor/actor.js';
 import { batched } from '../../../src/actor/batch.js';
-import { jsonType, textType, type Reply } from '../../../src/http/reply.js';
+import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../src/http/reply.js';
 import type { Router } from '../../../src/http/router.js';
 import { serveStatic } from '../../../src/http/static.js';
 import { version } from '../../../src/version.js';
-import type { PoolApi, TakeResult, TakenValue } from '../../pool/protocol.js';
+import type { PoolApi, TakeBatch } from '../../pool/protocol.js';
+import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../pool/value-batch.js';
 import type { HttpFrontConfig, QpoolSite } from '../protocol.js';
 import { qpoolHelpText } from './qpool-help.js';
 import { qpoolOpenApi } from './qpool-openapi.js';
@@ -17,13 +18,16 @@ import { roleUiAssets } from './ui-assets.js';
 
 type ValueFormat = 'json' | 'hex' | 'base64' | 'binary';
 
+/** What one request gets: entry `index` of a batch the pool handed over, or why there is none. */
+type TakeResult = { type: 'value'; values: Buffer; index: number; available: number } | { type: 'empty' } | { type: 'unavailable'; message: string };
+
 const noStore = { 'Cache-Control': 'no-store' } as const;
 /** Seconds a client should wait after a 503: values arrive in batches, rarely within seconds. */
 const retryAfterSeconds = '30';
 
 export async function mountQpoolSite(router: Router, context: ActorContext<HttpFrontConfig>, site: QpoolSite): Promise<void> {
   const pool = context.peer<PoolApi>(site.pool);
-  const take = batched<null, TakeResult>((requests) => pool.call((api) => api.take(requests.length)));
+  const take = batched<null, TakeResult>(async (requests) => perRequest(await pool.call((api) => api.take(requests.length)), requests.length));
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
   const help = qpoolHelpText(version);
@@ -37,7 +41,7 @@ export async function mountQpoolSite(router: Router, context: ActorContext<HttpF
       context.log.warn('the pool did not answer', { error: String(error) });
       result = { type: 'unavailable', message: 'pool unavailable' };
     }
-    if (result.type === 'value') answerValue(reply, format, result.value);
+    if (result.type === 'value') answerValue(reply, format, result.values, result.index, result.available);
     else answerUnavailable(reply, format, result.type === 'empty' ? 'pool empty' : result.message);
   };
 
@@ -55,27 +59,56 @@ export async function mountQpoolSite(router: Router, context: ActorContext<HttpF
     .get('/api/help', (_request, reply) => reply.send(200, help, { 'Content-Type': textType }));
 }
 
-function answerValue(reply: Reply, format: ValueFormat, { record, available }: TakenValue): void {
-  const headers = {
-    ...noStore,
-    'X-Quantum-Timestamp': record.timestamp,
-    'X-Quantum-Source': record.source,
-    'X-Quantum-Bits': '1024',
-    'X-Quantum-Format': format,
-    'X-Quantum-Available': String(available),
-  };
+/** Fans one take's answer out to the requests that made it, in order. */
+function perRequest(batch: TakeBatch, requests: number): TakeResult[] {
+  if (batch.failure !== undefined) return Array.from({ length: requests }, () => ({ type: 'unavailable', message: batch.failure ?? '' }));
+  const values = asBuffer(batch.values);
+  const taken = entryCount(values);
+  return Array.from({ length: requests }, (_, index) => (index < taken ? { type: 'value', values, index, available: batch.available + taken - 1 - index } : { type: 'empty' }));
+}
+
+const contentTypes: Record<ValueFormat, string> = { json: jsonType, hex: textType, base64: textType, binary: 'application/octet-stream' };
+// The headers every value answer carries, encoded once: writing them is most of a value's cost.
+const fixedHeaders = Object.fromEntries(
+  (['json', 'hex', 'base64', 'binary'] as const).map((format) => [
+    format,
+    prepareHeaders({ 'Content-Type': contentTypes[format], ...noStore, 'X-Quantum-Bits': '1024', 'X-Quantum-Format': format }),
+  ]),
+) as Record<ValueFormat, HeaderList>;
+const timestampName = Buffer.from('X-Quantum-Timestamp');
+const sourceName = Buffer.from('X-Quantum-Source');
+const availableName = Buffer.from('X-Quantum-Available');
+/** Values of one arrival share their collection time: its text is made once. */
+const lastTimestamp = { millis: Number.NaN, text: '' };
+
+function timestampText(millis: number): string {
+  if (millis !== lastTimestamp.millis) {
+    lastTimestamp.millis = millis;
+    lastTimestamp.text = new Date(millis).toISOString();
+  }
+  return lastTimestamp.text;
+}
+
+function answerValue(reply: Reply, format: ValueFormat, values: Buffer, index: number, available: number): void {
+  const headers: HeaderList = [
+    ...fixedHeaders[format],
+    [timestampName, timestampText(entryTimestamp(values, index))],
+    [sourceName, entrySource(values, index)],
+    [availableName, String(available)],
+  ];
+  const start = index * entryBytes;
   switch (format) {
     case 'json':
-      reply.send(200, JSON.stringify(record), { 'Content-Type': jsonType, ...headers });
+      reply.send(200, JSON.stringify(recordAt(values, index)), headers);
       break;
     case 'hex':
-      reply.send(200, `${record.value}\n`, { 'Content-Type': textType, ...headers });
+      reply.send(200, `${entryHex(values, index)}\n`, headers);
       break;
     case 'base64':
-      reply.send(200, `${Buffer.from(record.value, 'hex').toString('base64')}\n`, { 'Content-Type': textType, ...headers });
+      reply.send(200, `${values.toString('base64', start, start + valueBytes)}\n`, headers);
       break;
     case 'binary':
-      reply.send(200, Buffer.from(record.value, 'hex'), { 'Content-Type': 'application/octet-stream', ...headers });
+      reply.send(200, values.subarray(start, start + valueBytes), headers);
       break;
   }
 }
