@@ -12,25 +12,31 @@ export interface SnapshotContent {
   servedTotal: number;
   /** Milliseconds since the epoch; undefined before the first arrival. */
   lastIngest: number | undefined;
-  /** A value batch, oldest first. */
-  entries: Buffer;
+  entryCount: number;
+  /** Value batches, oldest first, `entryCount` entries in all; iterated once. */
+  entries: Iterable<Buffer>;
   /** Served keys, oldest first. */
   servedKeys: number[];
 }
 
-export type JournalRecord =
-  | { kind: 'served'; servedTotal: number; keys: number[] }
-  | { kind: 'ingest'; lastIngest: number; entries: Buffer };
+/** `entries`: value batches, oldest first (a decoded record has one). */
+export type JournalRecord = { kind: 'served'; servedTotal: number; keys: number[] } | { kind: 'ingest'; lastIngest: number; entries: readonly Buffer[] };
 
-export function encodeSnapshotContent(content: SnapshotContent): Buffer {
-  const bytes = Buffer.alloc(1 + 8 + 8 + 4 + content.entries.length + 4 + content.servedKeys.length * keyBytes);
-  let offset = bytes.writeUInt8(formatVersion, 0);
-  offset = bytes.writeDoubleBE(content.servedTotal, offset);
-  offset = bytes.writeDoubleBE(content.lastIngest ?? Number.NaN, offset);
-  offset = writeEntries(bytes, offset, content.entries);
-  offset = bytes.writeUInt32BE(content.servedKeys.length, offset);
-  for (const key of content.servedKeys) offset = bytes.writeUIntBE(key, offset, keyBytes);
-  return bytes;
+/** The snapshot's plaintext in pieces, the entries as they come: the pool is never copied whole for it. */
+export function* encodeSnapshotContent(content: SnapshotContent): Generator<Buffer> {
+  const head = Buffer.alloc(1 + 8 + 8 + 4);
+  let offset = head.writeUInt8(formatVersion, 0);
+  offset = head.writeDoubleBE(content.servedTotal, offset);
+  offset = head.writeDoubleBE(content.lastIngest ?? Number.NaN, offset);
+  head.writeUInt32BE(content.entryCount, offset);
+  yield head;
+  let written = 0;
+  for (const batch of content.entries) {
+    written += entryCount(batch);
+    yield batch;
+  }
+  if (written !== content.entryCount) throw new Error(`a snapshot announced ${content.entryCount} values and held ${written}`);
+  yield encodeKeys(content.servedKeys);
 }
 
 export function decodeSnapshotContent(bytes: Buffer): SnapshotContent {
@@ -41,23 +47,25 @@ export function decodeSnapshotContent(bytes: Buffer): SnapshotContent {
   const entries = readEntries(reader);
   const servedKeys = Array.from({ length: reader.u32() }, () => reader.key());
   reader.end();
-  return { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entries, servedKeys };
+  return { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entryCount: entryCount(entries), entries: [entries], servedKeys };
 }
 
-export function encodeJournalRecord(record: JournalRecord): Buffer {
+/** A journal record's plaintext in pieces; an arrival's values are not copied into it. */
+export function encodeJournalRecord(record: JournalRecord): Buffer[] {
   if (record.kind === 'served') {
-    const bytes = Buffer.alloc(1 + 8 + 4 + record.keys.length * keyBytes);
-    let offset = bytes.writeUInt8(1, 0);
-    offset = bytes.writeDoubleBE(record.servedTotal, offset);
-    offset = bytes.writeUInt32BE(record.keys.length, offset);
-    for (const key of record.keys) offset = bytes.writeUIntBE(key, offset, keyBytes);
-    return bytes;
+    const head = Buffer.alloc(1 + 8);
+    head.writeUInt8(1, 0);
+    head.writeDoubleBE(record.servedTotal, 1);
+    return [head, encodeKeys(record.keys)];
   }
-  const bytes = Buffer.alloc(1 + 8 + 4 + record.entries.length);
-  let offset = bytes.writeUInt8(2, 0);
-  offset = bytes.writeDoubleBE(record.lastIngest, offset);
-  writeEntries(bytes, offset, record.entries);
-  return bytes;
+  const head = Buffer.alloc(1 + 8 + 4);
+  let offset = head.writeUInt8(2, 0);
+  offset = head.writeDoubleBE(record.lastIngest, offset);
+  head.writeUInt32BE(
+    record.entries.reduce((sum, batch) => sum + entryCount(batch), 0),
+    offset,
+  );
+  return [head, ...record.entries];
 }
 
 export function decodeJournalRecord(bytes: Buffer): JournalRecord {
@@ -69,7 +77,7 @@ export function decodeJournalRecord(bytes: Buffer): JournalRecord {
     record = { kind: 'served', servedTotal, keys: Array.from({ length: reader.u32() }, () => reader.key()) };
   } else if (kind === 2) {
     const lastIngest = reader.f64();
-    record = { kind: 'ingest', lastIngest, entries: readEntries(reader) };
+    record = { kind: 'ingest', lastIngest, entries: [readEntries(reader)] };
   } else {
     throw new DecryptionError(`a journal record has unknown kind ${kind}`);
   }
@@ -77,9 +85,12 @@ export function decodeJournalRecord(bytes: Buffer): JournalRecord {
   return record;
 }
 
-function writeEntries(bytes: Buffer, start: number, entries: Buffer): number {
-  const offset = bytes.writeUInt32BE(entryCount(entries), start);
-  return offset + entries.copy(bytes, offset);
+/** A count, then the 48-bit keys. */
+function encodeKeys(keys: readonly number[]): Buffer {
+  const bytes = Buffer.alloc(4 + keys.length * keyBytes);
+  let offset = bytes.writeUInt32BE(keys.length, 0);
+  for (const key of keys) offset = bytes.writeUIntBE(key, offset, keyBytes);
+  return bytes;
 }
 
 /** The entries as a view on the decoded bytes; their sources are checked, as everything read is. */

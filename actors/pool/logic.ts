@@ -96,9 +96,9 @@ export class PoolService {
     };
   }
 
-  /** Everything the snapshot holds, as of now. */
+  /** Everything the snapshot holds, as of now; its entries are read from the pool as they are iterated, so at once. */
   snapshot(): SnapshotContent {
-    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entries: this.pool.toBatch(), servedKeys: this.pool.servedKeys() };
+    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entryCount: this.pool.size, entries: this.pool.batches(), servedKeys: this.pool.servedKeys() };
   }
 
   /** Resolves once nothing is waiting to be written (shutdown). */
@@ -152,7 +152,7 @@ export class PoolService {
   }
 
   private async recordIngest(): Promise<void> {
-    const entries = this.pendingIngest.length === 1 ? (this.pendingIngest[0] as Buffer) : Buffer.concat(this.pendingIngest);
+    const entries = this.pendingIngest;
     this.pendingIngest = [];
     if (this.durability === undefined) return;
     try {

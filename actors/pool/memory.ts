@@ -102,6 +102,19 @@ export class ValuePool {
     return batch;
   }
 
+  /**
+   * Every value, oldest first, in batches of at most `batchEntries` that share one buffer: each is
+   * valid until the next is asked for. Read at once, while the pool does not change.
+   */
+  *batches(batchEntries = 4096): Generator<Buffer> {
+    const scratch = Buffer.allocUnsafeSlow(Math.min(batchEntries, this.count) * entryBytes);
+    for (let first = 0; first < this.count; first += batchEntries) {
+      const count = Math.min(batchEntries, this.count - first);
+      for (let index = 0; index < count; index++) this.writeEntry((this.bottom + first + index) % this.capacity, scratch, index * entryBytes);
+      yield scratch.subarray(0, count * entryBytes);
+    }
+  }
+
   /** Served keys, oldest first. */
   servedKeys(): number[] {
     return this.served.keys();

@@ -51,7 +51,7 @@ export class PoolFiles {
       if (journalBytes !== undefined) throw new DecryptionError(`${path} is missing while ${path}.hot exists`);
       const kdf = newKdfParams();
       const files = new PoolFiles(path, await deriveMasterKey(passphrase, kdf), kdf);
-      return { files, loaded: { snapshot: { servedTotal: 0, lastIngest: undefined, entries: Buffer.alloc(0), servedKeys: [] }, journal: [], incompleteTailBytes: 0, existed: false } };
+      return { files, loaded: { snapshot: { servedTotal: 0, lastIngest: undefined, entryCount: 0, entries: [], servedKeys: [] }, journal: [], incompleteTailBytes: 0, existed: false } };
     }
     const { kdf } = readHeader(snapshotMagic, snapshotBytes, path);
     const masterKey = await deriveMasterKey(passphrase, kdf);
@@ -68,14 +68,15 @@ export class PoolFiles {
     return { files: new PoolFiles(path, masterKey, kdf), loaded: { snapshot, journal, incompleteTailBytes, existed: true } };
   }
 
-  /** Replaces the snapshot with `content` and starts an empty journal. */
+  /** Replaces the snapshot with `content` (read before this first waits) and starts an empty journal. */
   async rewrite(content: SnapshotContent): Promise<void> {
+    const snapshot = encodeSnapshot(snapshotMagic, this.masterKey, this.kdf, encodeSnapshotContent(content));
     const previous = this.journal;
     this.journal = undefined;
     closeQuietly(previous);
     // Only a missing folder is made (mode 0700); an existing one is left as its owner set it.
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    await writeSecretFile(this.path, encodeSnapshot(snapshotMagic, this.masterKey, this.kdf, encodeSnapshotContent(content)));
+    await writeSecretFile(this.path, snapshot);
     this.journal = await JournalWriter.create(this.journalPath, journalMagic, this.masterKey, this.kdf);
   }
 

@@ -14,7 +14,7 @@ export interface RestoredPool {
 export function restorePool(snapshot: SnapshotContent, journal: readonly JournalRecord[], capacity: number, servedHistory: number): RestoredPool {
   const pool = new ValuePool(capacity, servedHistory);
   for (const key of snapshot.servedKeys) pool.markServed(key);
-  pool.addAll(snapshot.entries);
+  for (const batch of snapshot.entries) pool.addAll(batch);
   let { servedTotal, lastIngest } = snapshot;
   const servedSince = new Set<number>();
   for (const record of journal) {
@@ -25,7 +25,9 @@ export function restorePool(snapshot: SnapshotContent, journal: readonly Journal
       }
       servedTotal = Math.max(servedTotal, record.servedTotal);
     } else {
-      for (let index = 0; index < record.entries.length / entryBytes; index++) if (!servedSince.has(entryKey(record.entries, index))) pool.add(record.entries, index);
+      for (const batch of record.entries) {
+        for (let index = 0; index < batch.length / entryBytes; index++) if (!servedSince.has(entryKey(batch, index))) pool.add(batch, index);
+      }
       lastIngest = Math.max(lastIngest ?? 0, record.lastIngest);
     }
   }

@@ -10,12 +10,15 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+/** `data` may come in pieces, written in order (a large file need not be joined in memory first). */
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   const temporary = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temporary, 'wx', options.mode ?? 0o644);
   try {
-    await file.writeFile(data);
+    // writeFile on a handle writes from the current position, all of it.
+    if (typeof data === 'string' || data instanceof Uint8Array) await file.writeFile(data);
+    else for (const piece of data) await file.writeFile(piece);
     // The mode passed to open() is filtered by the umask; secrets must not depend on it.
     if (options.mode !== undefined) await file.chmod(options.mode);
     await file.sync();

@@ -4,7 +4,7 @@
 // behind and is reported, not treated as damage. Each length is stored with its complement: a
 // damaged length must be refused as damage, not taken for a torn tail, or the records after it
 // (values recorded as served) would be dropped.
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, writeSync, writevSync } from 'node:fs';
 import { writeSecretFile } from './secret.js';
 import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
 
@@ -13,10 +13,11 @@ const recordLengthBytes = 8;
 /** No record the pool writes comes near this; a larger length field is damage. */
 const maxRecordBytes = 256 * 1024 * 1024;
 
-export function encodeSnapshot(magic: string, masterKey: Buffer, kdf: KdfParams, plaintext: Uint8Array): Buffer {
+/** The whole file, in pieces to be written in order. */
+export function encodeSnapshot(magic: string, masterKey: Buffer, kdf: KdfParams, plaintext: Iterable<Uint8Array>): Buffer[] {
   const header = encodeHeader(magic, { kdf, fileSalt: newFileSalt() });
   const key = fileKey(masterKey, header.subarray(headerBytes - 32), magic);
-  return Buffer.concat([header, seal(key, sequenceNonce(0), plaintext, header)]);
+  return [header, ...seal(key, sequenceNonce(0), plaintext, header)];
 }
 
 /** The header of a sealed file, to learn which passphrase derivation opens it. */
@@ -82,21 +83,35 @@ export class JournalWriter {
     return this.written;
   }
 
-  append(plaintext: Uint8Array): void {
-    const sealedLength = plaintext.byteLength + tagBytes;
+  /** Appends one record whose plaintext is the pieces given, in order. */
+  append(plaintext: readonly Uint8Array[]): void {
+    const sealedLength = plaintext.reduce((sum, piece) => sum + piece.byteLength, 0) + tagBytes;
     const lengthField = Buffer.alloc(recordLengthBytes);
     lengthField.writeUInt32BE(sealedLength);
     lengthField.writeUInt32BE(~sealedLength >>> 0, 4);
-    const record = Buffer.concat([lengthField, seal(this.key, sequenceNonce(this.sequence), plaintext, lengthField)]);
+    const record = [lengthField, ...seal(this.key, sequenceNonce(this.sequence), plaintext, lengthField)];
     // The sequence moves on even if the write fails: the caller replaces a journal after any failure,
     // and a nonce must never be used twice.
     this.sequence++;
-    for (let offset = 0; offset < record.length; ) offset += writeSync(this.fd, record, offset);
+    writeAllSync(this.fd, record);
     fdatasyncSync(this.fd);
-    this.written += record.length;
+    this.written += recordLengthBytes + sealedLength;
   }
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/** Writes every piece, in one writev when the kernel takes it all (it may stop short: at IOV_MAX pieces, or on a full disk). */
+function writeAllSync(fd: number, pieces: readonly Uint8Array[]): void {
+  let written = writevSync(fd, pieces);
+  for (const piece of pieces) {
+    if (written >= piece.byteLength) {
+      written -= piece.byteLength;
+      continue;
+    }
+    for (let offset = written; offset < piece.byteLength; ) offset += writeSync(fd, piece, offset);
+    written = 0;
   }
 }

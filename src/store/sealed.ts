@@ -46,11 +46,18 @@ export function sequenceNonce(sequence: number): Buffer {
   return nonce;
 }
 
-/** Ciphertext followed by the 16-byte tag. */
-export function seal(key: Buffer, nonce: Buffer, plaintext: Uint8Array, associatedData: Uint8Array): Buffer {
+/**
+ * Seals a plaintext given in pieces, each consumed before the next is asked for (a generator may
+ * reuse one buffer for all of them). Returns the ciphertext in pieces followed by the 16-byte tag,
+ * never joined: a pool snapshot is megabytes, and every copy of it is garbage.
+ */
+export function seal(key: Buffer, nonce: Buffer, plaintext: Iterable<Uint8Array>, associatedData: Uint8Array): Buffer[] {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(associatedData);
-  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  const sealed: Buffer[] = [];
+  for (const piece of plaintext) sealed.push(cipher.update(piece));
+  sealed.push(cipher.final(), cipher.getAuthTag());
+  return sealed;
 }
 
 /** The plaintext of `sealed`; a wrong key or any altered byte (of it or of the associated data) throws. */

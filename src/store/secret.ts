@@ -5,7 +5,7 @@ export const secretFileMode = 0o600;
 export const secretDirMode = 0o700;
 
 /** Writes a secret (key, token, pool file) atomically with mode 0600. */
-export function writeSecretFile(path: string, data: string | Uint8Array): Promise<void> {
+export function writeSecretFile(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   return writeFileAtomic(path, data, { mode: secretFileMode });
 }
 
