@@ -5,8 +5,10 @@ import { DecryptionError } from '../../src/store/sealed.js';
 import { valueSources } from './protocol.js';
 import { entryBytes, entryCount, valueBytes } from './value-batch.js';
 
-const formatVersion = 1;
+/** Version 2 names the journal that continues the snapshot; version 1 (no name) is still read. */
+const formatVersion = 2;
 const keyBytes = 6;
+export const journalIdBytes = 32;
 
 export interface SnapshotContent {
   servedTotal: number;
@@ -22,12 +24,16 @@ export interface SnapshotContent {
 /** `entries`: value batches, oldest first (a decoded record has one). */
 export type JournalRecord = { kind: 'served'; servedTotal: number; keys: number[] } | { kind: 'ingest'; lastIngest: number; entries: readonly Buffer[] };
 
-/** The snapshot's plaintext in pieces, the entries as they come: the pool is never copied whole for it. */
-export function* encodeSnapshotContent(content: SnapshotContent): Generator<Buffer> {
-  const head = Buffer.alloc(1 + 8 + 8 + 4);
+/**
+ * The snapshot's plaintext in pieces, the entries as they come: the pool is never copied whole for
+ * it. `journalId` names the journal whose records follow the snapshot (its file salt).
+ */
+export function* encodeSnapshotContent(content: SnapshotContent, journalId: Buffer): Generator<Buffer> {
+  const head = Buffer.alloc(1 + 8 + 8 + journalIdBytes + 4);
   let offset = head.writeUInt8(formatVersion, 0);
   offset = head.writeDoubleBE(content.servedTotal, offset);
   offset = head.writeDoubleBE(content.lastIngest ?? Number.NaN, offset);
+  offset += journalId.copy(head, offset, 0, journalIdBytes);
   head.writeUInt32BE(content.entryCount, offset);
   yield head;
   let written = 0;
@@ -39,15 +45,19 @@ export function* encodeSnapshotContent(content: SnapshotContent): Generator<Buff
   yield encodeKeys(content.servedKeys);
 }
 
-export function decodeSnapshotContent(bytes: Buffer): SnapshotContent {
+/** The snapshot, and the journal that continues it (undefined in a version 1 file: whichever journals are there). */
+export function decodeSnapshotContent(bytes: Buffer): { content: SnapshotContent; journalId: Buffer | undefined } {
   const reader = new Reader(bytes, 'the pool file');
-  if (reader.u8() !== formatVersion) throw new DecryptionError('the pool file has an unknown format version');
+  const version = reader.u8();
+  if (version !== 1 && version !== formatVersion) throw new DecryptionError(`the pool file has an unknown format version ${version}`);
   const servedTotal = reader.f64();
   const lastIngest = reader.f64();
+  const journalId = version === 1 ? undefined : Buffer.from(reader.view(journalIdBytes));
   const entries = readEntries(reader);
   const servedKeys = Array.from({ length: reader.u32() }, () => reader.key());
   reader.end();
-  return { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entryCount: entryCount(entries), entries: [entries], servedKeys };
+  const content = { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entryCount: entryCount(entries), entries: [entries], servedKeys };
+  return { content, journalId };
 }
 
 /** A journal record's plaintext in pieces; an arrival's values are not copied into it. */

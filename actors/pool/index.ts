@@ -27,7 +27,7 @@ runActor<PoolConfig>({
         ({ files, loaded } = await PoolFiles.load(path, process.env.APP_POOL_KEY ?? '', derive));
       } catch (error) {
         if (error instanceof DecryptionError) {
-          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${path} and ${path}.hot`);
+          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${path} and ${path}.hot (and ${path}.hot.next, if there is one)`);
         }
         throw new FatalActorError(`the pool files could not be read: ${String(error)}`);
       }
@@ -51,7 +51,7 @@ runActor<PoolConfig>({
       api,
       async stop() {
         await service.settle();
-        files?.close();
+        await files?.close();
       },
     };
   },

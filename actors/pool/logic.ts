@@ -2,6 +2,7 @@
 // file every take is on disk before it is answered. Takes that arrive while a commit is in flight
 // wait and go together in the next one (group commit), so one fdatasync answers a whole batch.
 // A failed write answers 503 and consumes nothing; the files are rewritten before the next commit.
+// A long journal is compacted in the background while commits go on (see pool-files.ts).
 import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
 import type { JournalRecord, SnapshotContent } from './codec.js';
@@ -12,12 +13,15 @@ import { entryBytes, entryCount, entryKey } from './value-batch.js';
 /** The durable side of the pool; absent when `pool_file` is not set. */
 export interface PoolDurability {
   append(record: JournalRecord): Promise<void>;
+  /** Replaces both files; commits wait for it. */
   rewrite(content: SnapshotContent): Promise<void>;
+  /** Moves appends to a new journal and writes the snapshot in the background, in `written`. */
+  compact(content: SnapshotContent): Promise<{ written: Promise<void> }>;
   readonly journalBytes: number;
 }
 
 export interface PoolServiceOptions {
-  /** Rewrite both files once the journal passes this size. */
+  /** Compact the files once the journal passes this size. */
   rewriteAtJournalBytes: number;
   /** After a failed rewrite, requests fail at once for this long instead of each trying the disk. */
   retryAfterFailureMs: number;
@@ -37,7 +41,9 @@ export class PoolService {
   /** Batches of values added since the last journal record. */
   private pendingIngest: Buffer[] = [];
   private pumping: Promise<void> | undefined;
-  /** The files must be rewritten before the next commit (a write failed, or the journal is long). */
+  /** The background part of a compaction, while it runs. */
+  private compacting: Promise<void> | undefined;
+  /** The files must be rewritten before the next commit (a write failed). */
   private rewriteNeeded = false;
   private lastRewriteFailure = -Infinity;
   private lastFailureLog = -Infinity;
@@ -103,7 +109,7 @@ export class PoolService {
 
   /** Resolves once nothing is waiting to be written (shutdown). */
   async settle(): Promise<void> {
-    while (this.pumping !== undefined) await this.pumping;
+    while (this.pumping !== undefined || this.compacting !== undefined) await (this.pumping ?? this.compacting);
   }
 
   private pump(): void {
@@ -119,8 +125,8 @@ export class PoolService {
     // Let every request already queued on the thread's port join the batch: messages are delivered
     // in the poll phase, setImmediate runs after it.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    // A journal grown long by a large arrival is folded in at once, before requests come to wait for it.
-    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing)) {
+    // A journal grown long by a large arrival is compacted at once, not when requests come.
+    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing) || this.compactionDue()) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
         this.failAll(this.pendingTakes.splice(0));
         // The values that arrived are in memory and will be in the next snapshot.
@@ -131,7 +137,27 @@ export class PoolService {
       // After a failed append the journal may end in a partial record: nothing more goes into it.
       if (this.rewriteNeeded) continue;
       if (this.pendingTakes.length > 0) await this.commitTakes();
-      if (this.durability !== undefined && this.durability.journalBytes > this.options.rewriteAtJournalBytes) this.rewriteNeeded = true;
+      if (this.durability !== undefined && this.compactionDue()) await this.compact(this.durability);
+    }
+  }
+
+  private compactionDue(): boolean {
+    return this.durability !== undefined && this.compacting === undefined && !this.rewriteNeeded && this.durability.journalBytes > this.options.rewriteAtJournalBytes;
+  }
+
+  /** Starts a compaction; if it fails, the files are rewritten before the next commit instead. */
+  private async compact(durability: PoolDurability): Promise<void> {
+    const failed = (error: unknown) => {
+      this.rewriteNeeded = true;
+      this.logFailure(error);
+    };
+    try {
+      const { written } = await durability.compact(this.snapshot());
+      this.compacting = written.then(() => {}, failed).finally(() => {
+        this.compacting = undefined;
+      });
+    } catch (error) {
+      failed(error);
     }
   }
 

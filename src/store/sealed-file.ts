@@ -68,14 +68,16 @@ export class JournalWriter {
     private readonly fd: number,
     private readonly key: Buffer,
     private written: number,
+    /** The random salt of this journal's key, which also names it: a snapshot says which journal continues it. */
+    readonly fileSalt: Buffer,
   ) {}
 
   /** Replaces `path` with an empty journal (atomically, mode 0600) and opens it for appending. */
-  static async create(path: string, magic: string, masterKey: Buffer, kdf: KdfParams): Promise<JournalWriter> {
-    const header = encodeHeader(magic, { kdf, fileSalt: newFileSalt() });
+  static async create(path: string, magic: string, masterKey: Buffer, kdf: KdfParams, fileSalt = newFileSalt()): Promise<JournalWriter> {
+    const header = encodeHeader(magic, { kdf, fileSalt });
     await writeSecretFile(path, header);
     const fd = openSync(path, 'a');
-    return new JournalWriter(fd, fileKey(masterKey, header.subarray(headerBytes - 32), magic), header.length);
+    return new JournalWriter(fd, fileKey(masterKey, fileSalt, magic), header.length, fileSalt);
   }
 
   /** Bytes in the file, header included. */

@@ -77,12 +77,24 @@ class FakeDisk implements PoolDurability {
     this.records = [];
     return Promise.resolve();
   }
+  compactions: { content: SnapshotContent; finish: (error?: Error) => void }[] = [];
+  /** The snapshot is "written" when the test calls `finish`. */
+  compact(content: SnapshotContent): Promise<{ written: Promise<void> }> {
+    this.records = [];
+    let finish: (error?: Error) => void = () => {};
+    const written = new Promise<void>((resolve, reject) => {
+      finish = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    this.compactions.push({ content, finish });
+    return Promise.resolve({ written });
+  }
 }
 
-function service(disk: FakeDisk | undefined, capacity = 100) {
+/** With FakeDisk, the journal's "bytes" are its records: `compactAt` records start a compaction. */
+function service(disk: FakeDisk | undefined, capacity = 100, compactAt = 1000) {
   const logs: LogRecord[] = [];
   const clock = new ManualClock(Date.parse('2026-11-22T12:00:00Z'));
-  const pool = new PoolService(new ValuePool(capacity, 1000), 0, undefined, disk, { rewriteAtJournalBytes: 1000, retryAfterFailureMs: 1000 }, { clock, log: loggerFrom('pool', (entry) => logs.push(entry)) });
+  const pool = new PoolService(new ValuePool(capacity, 1000), 0, undefined, disk, { rewriteAtJournalBytes: compactAt, retryAfterFailureMs: 1000 }, { clock, log: loggerFrom('pool', (entry) => logs.push(entry)) });
   return { pool, logs, clock };
 }
 
@@ -178,4 +190,26 @@ test('an arrival journals only the values it added', async (t) => {
   const ingests = disk.records.flatMap((journalRecord) => (journalRecord.kind === 'ingest' ? [recordsOf(Buffer.concat(journalRecord.entries))] : []));
   t.deepEqual(ingests, [first, [fresh]]);
   t.is(pool.status().available, 3);
+});
+
+test('a long journal is compacted while commits go on; a compaction that fails makes the next commit rewrite first', async (t) => {
+  const disk = new FakeDisk();
+  const { pool, logs } = service(disk, 100, 2);
+  const records = Array.from({ length: 6 }, () => record());
+  pool.ingest(batchOf(records));
+  await pool.take(1);
+  await pool.take(1);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(disk.compactions.length, 1, 'the journal passed its bound');
+  t.is(disk.compactions[0]?.content.entryCount, 4);
+  // The snapshot is still being written: takes commit to the new journal meanwhile.
+  t.deepEqual(values(await pool.take(1), 1), [records[3]!.value]);
+  t.is(disk.compactions.length, 1, 'one compaction at a time');
+  disk.compactions[0]?.finish(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.true(logs.some((entry) => entry.message === 'pool could not be committed to disk'));
+  const rewrites = disk.rewrites.length;
+  t.deepEqual(values(await pool.take(1), 1), [records[2]!.value]);
+  t.is(disk.rewrites.length, rewrites + 1, 'rewritten before the commit');
+  t.is(disk.rewrites.at(-1)?.entryCount, 3);
 });
