@@ -101,6 +101,8 @@ const serverSchema = z
       .refine((path) => isAbsolute(path), { message: 'must be an absolute path' })
       .optional(),
     hot_entries: positiveInteger.default(256),
+    /** With pool_file: the journal is compacted into a new snapshot, in the background, past this size. */
+    journal_limit_kib: positiveInteger.min(16).max(1_048_576).default(8192),
     /** Front threads answering HTTP; the pool itself is one thread. */
     threads: positiveInteger.max(16).default(1),
     /** Takes batches from a send role in the same process instead of running a command (outpost demo). */

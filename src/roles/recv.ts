@@ -9,9 +9,6 @@ import type { HttpFrontConfig } from '../../actors/http-front/protocol.js';
 import type { PoolConfig } from '../../actors/pool/protocol.js';
 import type { RoleDefinition } from './role.js';
 
-/** The journal is folded into a new snapshot past this size: a few seconds of full load, replayed in milliseconds. */
-const rewriteAtJournalBytes = 8 * 1024 * 1024;
-
 export const recvRole: RoleDefinition<typeof recvSchema> = {
   name: 'recv',
   summary: 'quantum random pool server (qpool serve)',
@@ -26,7 +23,7 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
       capacity: server.max_entries,
       servedHistory: server.served_history,
       ...(server.pool_file === undefined ? {} : { poolFile: server.pool_file }),
-      rewriteAtJournalBytes,
+      rewriteAtJournalBytes: server.journal_limit_kib * 1024,
     };
     const receiver: DiodeReceiverConfig = {
       ...(server.receive_command === undefined || server.loopback ? {} : { command: [...server.receive_command] }),

@@ -119,7 +119,8 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
   const double = await diodeDouble(t);
   const poolFile = join(dir, 'pool', 'pool.bin');
   const config = await writeConfig(dir, {
-    server: { listen: await freeListen(), max_entries: 20_000, served_history: 20_000, receive_command: double.receiveCommand('auto-stream-recv'), pool_file: poolFile },
+    // A small journal limit compacts every few hundred values, so the kills also land during compactions.
+    server: { listen: await freeListen(), max_entries: 20_000, served_history: 20_000, receive_command: double.receiveCommand('auto-stream-recv'), pool_file: poolFile, journal_limit_kib: 16 },
   });
 
   const fed = new Set<string>();

@@ -60,6 +60,7 @@ export function sampleConfig(): SampleConfig {
       receive_command: diodeCommand(diodeProgram, 'stream-recv', diodeChannel),
       pool_file: '/var/lib/qpool/pool.bin',
       hot_entries: 256,
+      journal_limit_kib: 8192,
       threads: 1,
       loopback: false,
       accept_demo: false,
