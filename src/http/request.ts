@@ -13,7 +13,8 @@ export interface RequestInfo {
   headers: ReadonlyMap<string, string>;
   /** Route parameters (`/api/cert/:domain`) by name. */
   params: Readonly<Record<string, string>>;
-  remoteAddress: string;
+  /** Made into text on first read (uWS formats it on each call): read it before answering. */
+  readonly remoteAddress: string;
   /** The body, for routes that declare a body limit. */
   body?: Buffer;
 }
@@ -25,13 +26,17 @@ export function snapshotRequest(res: HttpResponse, req: HttpRequest, paramNames:
   paramNames.forEach((name, index) => {
     params[name] = decodeURIComponent(req.getParameter(index) ?? '');
   });
+  let remoteAddress: string | undefined;
   return {
     method: req.getCaseSensitiveMethod(),
     path: req.getUrl(),
     query: new URLSearchParams(req.getQuery() ?? ''),
     headers,
     params,
-    remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    // The response outlives the request object, so the address can still be asked for after an await.
+    get remoteAddress() {
+      return (remoteAddress ??= Buffer.from(res.getRemoteAddressAsText()).toString());
+    },
   };
 }
 

@@ -82,11 +82,13 @@ export class Router {
     const end = this.server.begin();
     const startedAt = performance.now();
     const requestLog = this.options.requestLog;
+    // The log line is written after the answer, when the response can no longer be asked.
+    const from = requestLog === undefined ? '' : request.remoteAddress;
     const reply = new Reply(
       res,
       (status) => {
         end();
-        requestLog?.info(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from: request.remoteAddress });
+        requestLog?.info(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
       this.defaultHeaders,
       this.options.log,
