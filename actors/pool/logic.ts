@@ -102,7 +102,7 @@ export class PoolService {
     };
   }
 
-  /** Everything the snapshot holds, as of now; its entries are read from the pool as they are iterated, so at once. */
+  /** Everything the snapshot holds, as of now; its entries are views on the pool, to be read at once. */
   snapshot(): SnapshotContent {
     return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entryCount: this.pool.size, entries: this.pool.batches(), servedKeys: this.pool.servedKeys() };
   }

@@ -1,17 +1,16 @@
 // The pool in memory: a bounded LIFO of 128-byte values (newest served first, oldest dropped at
-// capacity) and the served history that keeps replayed values out. Values live in one preallocated
-// buffer with parallel typed arrays, not as objects: 100,000 values take 13.7 MB and nothing for the
-// garbage collector to walk. Values come in and go out as packed batches (value-batch.ts).
-import { entryBytes, entryKey, valueBytes, valueKey } from './value-batch.js';
+// capacity) and the served history that keeps replayed values out. The pool is one preallocated ring
+// of entries in the value-batch layout, not objects: 100,000 values take 13.7 MB and nothing for the
+// garbage collector to walk, a value comes in or goes out as one copy, and the whole pool is at most
+// two contiguous runs of bytes, sealed into a snapshot as they lie.
+import { entryBytes, entryKey, entryTimestamp } from './value-batch.js';
 
 /** `added-evicting`: added, and the oldest value was dropped to make room. */
 export type AddOutcome = 'added' | 'added-evicting' | 'duplicate';
 
 export class ValuePool {
-  private readonly values: Buffer;
-  private readonly timestamps: Float64Array;
-  private readonly sources: Uint8Array;
-  /** Index of the oldest value; the pool runs from there for `count` slots, wrapping. */
+  private readonly ring: Buffer;
+  /** Slot of the oldest value; the pool runs from there for `count` slots, wrapping. */
   private bottom = 0;
   private count = 0;
   private readonly inPool = new Set<number>();
@@ -21,9 +20,7 @@ export class ValuePool {
     readonly capacity: number,
     servedHistory: number,
   ) {
-    this.values = Buffer.alloc(capacity * valueBytes);
-    this.timestamps = new Float64Array(capacity);
-    this.sources = new Uint8Array(capacity);
+    this.ring = Buffer.alloc(capacity * entryBytes);
     this.served = new ServedHistory(servedHistory);
   }
 
@@ -37,16 +34,13 @@ export class ValuePool {
     if (this.inPool.has(key) || this.served.has(key)) return 'duplicate';
     let outcome: AddOutcome = 'added';
     if (this.count === this.capacity) {
-      this.inPool.delete(valueKey(this.values, this.bottom * valueBytes));
+      this.inPool.delete(entryKey(this.ring, this.bottom));
       this.bottom = (this.bottom + 1) % this.capacity;
       this.count--;
       outcome = 'added-evicting';
     }
     const slot = (this.bottom + this.count) % this.capacity;
-    const offset = index * entryBytes;
-    batch.copy(this.values, slot * valueBytes, offset, offset + valueBytes);
-    this.timestamps[slot] = batch.readDoubleBE(offset + valueBytes);
-    this.sources[slot] = batch[offset + valueBytes + 8] ?? 0;
+    batch.copy(this.ring, slot * entryBytes, index * entryBytes, (index + 1) * entryBytes);
     this.count++;
     this.inPool.add(key);
     return outcome;
@@ -61,9 +55,9 @@ export class ValuePool {
   takeNewest(out: Buffer, index: number): boolean {
     if (this.count === 0) return false;
     const slot = (this.bottom + this.count - 1) % this.capacity;
-    this.writeEntry(slot, out, index * entryBytes);
+    this.ring.copy(out, index * entryBytes, slot * entryBytes, (slot + 1) * entryBytes);
     this.count--;
-    this.inPool.delete(valueKey(this.values, slot * valueBytes));
+    this.inPool.delete(entryKey(this.ring, slot));
     return true;
   }
 
@@ -92,38 +86,24 @@ export class ValuePool {
   /** Collection times of the oldest and newest values. */
   ageRange(): { oldest: number; newest: number } | undefined {
     if (this.count === 0) return undefined;
-    return { oldest: this.timestamps[this.bottom] ?? 0, newest: this.timestamps[(this.bottom + this.count - 1) % this.capacity] ?? 0 };
+    return { oldest: entryTimestamp(this.ring, this.bottom), newest: entryTimestamp(this.ring, (this.bottom + this.count - 1) % this.capacity) };
   }
 
   /** Every value as one batch, oldest first (a copy). */
   toBatch(): Buffer {
-    const batch = Buffer.allocUnsafeSlow(this.count * entryBytes);
-    for (let index = 0; index < this.count; index++) this.writeEntry((this.bottom + index) % this.capacity, batch, index * entryBytes);
-    return batch;
+    return Buffer.concat([...this.batches()]);
   }
 
-  /**
-   * Every value, oldest first, in batches of at most `batchEntries` that share one buffer: each is
-   * valid until the next is asked for. Read at once, while the pool does not change.
-   */
-  *batches(batchEntries = 4096): Generator<Buffer> {
-    const scratch = Buffer.allocUnsafeSlow(Math.min(batchEntries, this.count) * entryBytes);
-    for (let first = 0; first < this.count; first += batchEntries) {
-      const count = Math.min(batchEntries, this.count - first);
-      for (let index = 0; index < count; index++) this.writeEntry((this.bottom + first + index) % this.capacity, scratch, index * entryBytes);
-      yield scratch.subarray(0, count * entryBytes);
-    }
+  /** Every value, oldest first, as at most two views on the pool itself: valid until it next changes. */
+  batches(): Buffer[] {
+    const end = this.bottom + this.count;
+    if (end <= this.capacity) return [this.ring.subarray(this.bottom * entryBytes, end * entryBytes)];
+    return [this.ring.subarray(this.bottom * entryBytes), this.ring.subarray(0, (end - this.capacity) * entryBytes)];
   }
 
   /** Served keys, oldest first. */
   servedKeys(): number[] {
     return this.served.keys();
-  }
-
-  private writeEntry(slot: number, out: Buffer, offset: number): void {
-    this.values.copy(out, offset, slot * valueBytes, (slot + 1) * valueBytes);
-    out.writeDoubleBE(this.timestamps[slot] ?? 0, offset + valueBytes);
-    out[offset + valueBytes + 8] = this.sources[slot] ?? 0;
   }
 }
 

@@ -24,12 +24,8 @@ export function entryCount(batch: Uint8Array): number {
  * one-in-10^5 event over a full pool; the later one is then dropped as already seen, a value lost,
  * never one served twice.
  */
-export function valueKey(bytes: Buffer, offset = 0): number {
-  return bytes.readUIntBE(offset, 6);
-}
-
 export function entryKey(batch: Buffer, index: number): number {
-  return valueKey(batch, index * entryBytes);
+  return batch.readUIntBE(index * entryBytes, 6);
 }
 
 export function entryTimestamp(batch: Buffer, index: number): number {

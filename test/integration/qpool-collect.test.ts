@@ -160,6 +160,7 @@ test('every config mistake exits 2 with a message naming the option', async (t) 
     ['relative pool file', { server: { receive_command: ['diode', 'stream-recv'], pool_file: 'pool.bin' } }, /server\.pool_file must be an absolute path/],
     ['bad listen', { server: { receive_command: ['diode', 'stream-recv'], listen: 'localhost' } }, /server\.listen must be host:port/],
     ['capacity zero', { server: { receive_command: ['diode', 'stream-recv'], max_entries: 0 } }, /server\.max_entries must be at least 1/],
+    ['tiny journal', { server: { receive_command: ['diode', 'stream-recv'], journal_limit_kib: 4 } }, /server\.journal_limit_kib must be at least 16/],
   ];
   for (const [name, config, message] of serveCases) {
     const path = await writeConfig(dir, config, `${name.replaceAll(' ', '-')}.json`);
