@@ -356,7 +356,7 @@ async function servedRecords(server: Server): Promise<number> {
     return Promise.resolve(masterKeys.get(id)!);
   };
   const { files, loaded } = await PoolFiles.load(server.hotPath.slice(0, -'.hot'.length), passphrase, derive);
-  files.close();
+  await files.close();
   return loaded.journal.filter((record) => record.kind === 'served').length;
 }
 
