@@ -79,15 +79,18 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
   };
 }
 
-/** Runs a command to completion. */
-export function runToEnd(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a command to completion with `input` on its stdin, which is then closed (at once when there is none). */
+export function runToEnd(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // The command may finish (or refuse) before reading everything.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
   });
 }

@@ -1,7 +1,7 @@
 // Running the real qpool executables in tests: a config file in a temporary folder, `qpool serve`
 // started and waited for, and the server's status read over HTTP.
 import type { ExecutionContext } from 'ava';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PoolStatus, ValueRecord } from '../../actors/pool/protocol.js';
@@ -16,6 +16,11 @@ export async function tempDir(t: ExecutionContext, prefix = 'qpool-'): Promise<s
   const dir = await mkdtemp(join(tmpdir(), prefix));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** A file's permission bits. */
+export async function modeOf(path: string): Promise<number> {
+  return (await stat(path)).mode & 0o777;
 }
 
 export async function writeConfig(dir: string, config: unknown, name = 'qpool.json'): Promise<string> {

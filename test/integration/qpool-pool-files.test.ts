@@ -3,13 +3,13 @@
 // run (values fed through the diode double, a few served, SIGTERM), then copied into each test's own
 // folder, tampered with, and served from.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { PoolStatus } from '../../actors/pool/protocol.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { startProcess } from '../helpers/process.js';
-import { freeListen, poolStatus, qpoolBin, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
+import { freeListen, modeOf, poolStatus, qpoolBin, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
 
 const passphrase = 'correct horse battery staple';
 /** Magic, passphrase salt, iterations, file salt (src/store/sealed.ts). */
@@ -50,10 +50,6 @@ async function takeHex(url: string): Promise<string> {
   const body = await response.text();
   if (response.status !== 200) throw new Error(`GET /api/random/hex answered ${response.status}: ${body}`);
   return body.trim();
-}
-
-async function modeOf(path: string): Promise<number> {
-  return (await stat(path)).mode & 0o777;
 }
 
 /** Made once, by whichever test asks first; the files are kept in memory, each test writes its own copy. */

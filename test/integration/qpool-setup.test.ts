@@ -1,49 +1,23 @@
 // `qpool setup send|recv` and `qpool sample-config` run as a user would: the real CLI, answers piped
 // to its standard input. Whatever the answers, what it writes must be a config `qpool collect` or
 // `qpool serve` accepts.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { validateConfig } from '../../src/config/load.js';
 import { collectFileSchema, serveFileSchema } from '../../src/config/qpool.js';
-import { projectPath } from '../helpers/process.js';
+import { runToEnd } from '../helpers/process.js';
+import { modeOf, qpoolBin, tempDir } from '../helpers/qpool.js';
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Result = Awaited<ReturnType<typeof runToEnd>>;
 
 /** Runs qpool with `answers` (one per line) on its stdin, then closes it; HOME is a fresh folder. */
 function qpool(home: string, args: readonly string[], answers: readonly string[] = []): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [projectPath('dist/bin/qpool.js'), ...args], { env: { ...process.env, HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    // The wizard may finish (or refuse) before reading everything.
-    child.stdin.on('error', () => {});
-    child.stdin.end(answers.map((answer) => `${answer}\n`).join(''));
-  });
-}
-
-async function tempDir(t: ExecutionContext): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'qpool-setup-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+  return runToEnd(process.execPath, [qpoolBin, ...args], { HOME: home }, answers.map((answer) => `${answer}\n`).join(''));
 }
 
 async function readConfig(file: string): Promise<unknown> {
   return JSON.parse(await readFile(file, 'utf8')) as unknown;
-}
-
-async function modeOf(file: string): Promise<number> {
-  return (await stat(file)).mode & 0o777;
 }
 
 test('setup send writes the answers, re-asks a bad one, and keeps the file private', async (t) => {
