@@ -64,12 +64,19 @@ async function loadState(t: ExecutionContext, files: Files) {
   return { values: restored.pool.toBatch(), servedTotal: restored.servedTotal };
 }
 
-test('every state a compaction or a rewrite can crash in loads back to the same pool', async (t) => {
+/** New pool files in a folder of their own, holding `count` fresh values, as serve leaves them at start. */
+async function newPool(t: ExecutionContext, count: number): Promise<{ dir: string; files: PoolFiles; driven: DrivenPool }> {
   const dir = await tempDir(t, 'qpool-compaction-');
   const { files } = await PoolFiles.load(join(dir, 'pool'), passphrase, derive);
+  t.teardown(() => files.close());
   const driven = new DrivenPool(files);
-  driven.pool.addAll(freshValues(10));
+  driven.pool.addAll(freshValues(count));
   await files.rewrite(driven.content());
+  return { dir, files, driven };
+}
+
+test('every state a compaction or a rewrite can crash in loads back to the same pool', async (t) => {
+  const { dir, files, driven } = await newPool(t, 10);
   await driven.take(2);
   await driven.ingest(freshValues(5));
   const before = await capture(dir, ['pool', 'pool.hot']);
@@ -92,32 +99,21 @@ test('every state a compaction or a rewrite can crash in loads back to the same 
   const rewritten = await capture(dir, ['pool']);
   t.deepEqual(await loadState(t, { pool: rewritten.pool, 'pool.hot': after['pool.hot'] }), expected, 'crashed before the new journal existed');
   t.deepEqual(await loadState(t, { pool: rewritten.pool, 'pool.hot': before['pool.hot'], 'pool.hot.next': nextJournal }), expected);
-  await files.close();
 });
 
 test('a journal whose name was altered is refused, not skipped', async (t) => {
-  const dir = await tempDir(t, 'qpool-compaction-');
-  const { files } = await PoolFiles.load(join(dir, 'pool'), passphrase, derive);
-  const driven = new DrivenPool(files);
-  driven.pool.addAll(freshValues(4));
-  await files.rewrite(driven.content());
+  const { dir, driven } = await newPool(t, 4);
   await driven.take(1);
   const state = await capture(dir, ['pool', 'pool.hot']);
   const journal = Buffer.from(state['pool.hot'] ?? Buffer.alloc(0));
   // The file salt, which names the journal, is the header's last 32 bytes (before byte 60).
   journal[40] = (journal[40] ?? 0) ^ 0x01;
   await t.throwsAsync(loadState(t, { pool: state.pool, 'pool.hot': journal }), { instanceOf: DecryptionError });
-  await files.close();
 });
 
 test('a journal left from a compaction is removed by the next rewrite', async (t) => {
-  const dir = await tempDir(t, 'qpool-compaction-');
-  const { files } = await PoolFiles.load(join(dir, 'pool'), passphrase, derive);
-  const driven = new DrivenPool(files);
-  driven.pool.addAll(freshValues(3));
-  await files.rewrite(driven.content());
+  const { dir, files, driven } = await newPool(t, 3);
   await copyFile(join(dir, 'pool.hot'), join(dir, 'pool.hot.next'));
   await files.rewrite(driven.content());
   await t.throwsAsync(readFile(join(dir, 'pool.hot.next')), { code: 'ENOENT' });
-  await files.close();
 });
