@@ -5,7 +5,7 @@ import { runActor } from '../../src/actor/worker-entry.js';
 import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js';
 import { PoolService } from './logic.js';
 import { ValuePool } from './memory.js';
-import { PoolFiles } from './pool-files.js';
+import { PoolFiles, poolFilePaths } from './pool-files.js';
 import type { PoolApi, PoolConfig } from './protocol.js';
 import { restorePool } from './restore.js';
 import { asBuffer } from './value-batch.js';
@@ -27,12 +27,12 @@ runActor<PoolConfig>({
         ({ files, loaded } = await PoolFiles.load(path, process.env.APP_POOL_KEY ?? '', derive));
       } catch (error) {
         if (error instanceof DecryptionError) {
-          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${path} and ${path}.hot (and ${path}.hot.next, if there is one)`);
+          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${Object.values(poolFilePaths(path)).join(', ')} (those there are)`);
         }
         throw new FatalActorError(`the pool files could not be read: ${String(error)}`);
       }
       const restored = restorePool(loaded.snapshot, loaded.journal, config.capacity, config.servedHistory);
-      if (loaded.incompleteTailBytes > 0) log.warn(`ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in ${path}.hot (a write cut short by a crash; it was never answered)`);
+      if (loaded.incompleteTailBytes > 0) log.warn(`ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in the journal (a write cut short by a crash; it was never answered)`);
       service = new PoolService(restored.pool, restored.servedTotal, restored.lastIngest, files, options, { clock: systemClock, log });
       // Start from a compact snapshot and an empty journal; a failure here is a disk that cannot take the pool.
       try {

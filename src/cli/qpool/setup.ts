@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { poolFilePaths } from '../../../actors/pool/pool-files.js';
 import { validateConfig } from '../../config/load.js';
 import { formatIssues } from '../../config/format.js';
 import { collectFileSchema, serveFileSchema } from '../../config/qpool.js';
@@ -170,10 +171,10 @@ async function askRecv(p: Prompter): Promise<RecvDraft> {
       checkServerField('pool_file', path);
       return path;
     });
-    const existing = (await Promise.all([server.pool_file, `${server.pool_file}.hot`].map((path) => stat(path).then(() => path, () => undefined)))).filter(Boolean);
+    const existing = (await Promise.all(Object.values(poolFilePaths(server.pool_file)).map((path) => stat(path).then(() => path, () => undefined)))).filter(Boolean);
     if (existing.length > 0) {
       p.say(`  Note: ${existing.join(' and ')} already exist. The new passphrase will not open them: keep using the`);
-      p.say('  old passphrase (and ignore the new one), or delete both files to start with an empty pool.');
+      p.say('  old passphrase (and ignore the new one), or delete them to start with an empty pool.');
     }
   }
   return { server };
@@ -225,7 +226,8 @@ async function printServeNext(say: (text?: string) => void, file: string, poolFi
   say('(chmod 600) and name it with EnvironmentFile= in the unit; Environment= works too, but then');
   say('anyone who can read the unit can read the passphrase.');
   say('Without the passphrase the pool cannot be read; there is no recovery. If it is lost, delete');
-  say(`both ${poolFile} and ${poolFile}.hot and start with an empty pool.`);
+  const { journal, nextJournal } = poolFilePaths(poolFile);
+  say(`both ${poolFile} and ${journal} (and ${nextJournal}, if there is one) and start with an empty pool.`);
   const poolDir = dirname(poolFile);
   if (isAbsolute(poolDir) && (await stat(poolDir).catch(() => undefined)) === undefined) {
     say();
