@@ -20,6 +20,9 @@ export interface RunningProcess {
   exited: Promise<number | NodeJS.Signals>;
 }
 
+/** How long, after a process exits, its output pipes may take to end. */
+const pipeDrainMs = 1000;
+
 export function startProcess(t: ExecutionContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
   // Its own process group, so that teardown also ends whatever it started (pool workers, forks).
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -34,7 +37,14 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
     stderr += text;
     for (const watcher of watchers) watcher();
   });
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  // 'exit' can come before the last lines written are read from the pipes: wait for them to end,
+  // but not for long, since a process it started (and that outlives it) may hold them open.
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.on('exit', (code, signal) => {
+      const drained = Promise.all([child.stdout, child.stderr].map((stream) => (stream.readableEnded ? Promise.resolve() : new Promise((ended) => stream.once('end', ended)))));
+      void Promise.race([drained, new Promise((bound) => setTimeout(bound, pipeDrainMs))]).then(() => resolve(code ?? signal ?? -1));
+    }),
+  );
   t.teardown(() => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
