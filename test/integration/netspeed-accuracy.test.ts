@@ -25,18 +25,21 @@ for (const mbit of [20, 100]) {
       const { stdout } = await run('ip', args, { maxBuffer: 1 << 22 });
       return (JSON.parse(stdout) as IperfReport).end.sum_received.bits_per_second;
     };
-    const iperfDown = await iperf(true);
-    const iperfUp = await iperf(false);
     const measure = async () => {
       const { stdout } = await run('ip', ['netns', 'exec', link.client.namespace, process.execPath, projectPath('dist/bin/netspeed.js'), `${link.server.address}:8080`, '--json'], { timeout: 120_000 });
       return JSON.parse(stdout) as { download_bps: number; upload_bps: number };
     };
     const within = (ours: number, truth: number) => Math.abs(ours - truth) / truth <= 0.05;
+    let iperfDown = await iperf(true);
+    let iperfUp = await iperf(false);
     let report = await measure();
-    // One more run when a stream stalled in loss recovery at the end of a volume-based transfer
-    // (seen under a loaded machine: the idle tail lowers the figure); both runs are logged.
+    // Both measured again when they disagree: a stream stalled in loss recovery at the end of a
+    // transfer lowers a figure on a loaded machine, iperf3's as well as ours (seen in CI: iperf3
+    // down 87.5 against 95.6 for two netspeed runs). Both runs are logged.
     if (!within(report.download_bps, iperfDown) || !within(report.upload_bps, iperfUp)) {
-      t.log(`first run: down ${(report.download_bps / 1e6).toFixed(2)} up ${(report.upload_bps / 1e6).toFixed(2)}; running again`);
+      t.log(`first run: iperf3 down ${(iperfDown / 1e6).toFixed(2)} up ${(iperfUp / 1e6).toFixed(2)}; netspeed down ${(report.download_bps / 1e6).toFixed(2)} up ${(report.upload_bps / 1e6).toFixed(2)}; running both again`);
+      iperfDown = await iperf(true);
+      iperfUp = await iperf(false);
       report = await measure();
     }
     const rate = mbit * 1e6;
