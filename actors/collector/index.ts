@@ -2,16 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
-import type { DiodeSenderApi } from '../diode-sender/protocol.js';
 import { fetchText } from './fetch-text.js';
 import { KeyedLedger } from './ledger.js';
 import { Collector } from './logic.js';
-import type { CollectorConfig } from './protocol.js';
+import { collectorActor } from './kind.js';
 
-runActor<CollectorConfig>({
+runActor(collectorActor, {
   start(context) {
     const { config } = context;
-    const sender = context.peer<DiodeSenderApi>(config.sender);
+    const sender = context.peer(config.sender);
     const collector = new Collector(config.sources, config.timeoutMs, {
       clock: systemClock,
       fetchText,

@@ -1,5 +1,7 @@
 // The collector actor: polls the ANU APIs, each source on its own schedule, and hands every batch of
 // values to the diode sender as JSON lines.
+import type { ActorRef } from '../../src/actor/kind.js';
+import type { DiodeSenderApi } from '../diode-sender/protocol.js';
 import type { ValueSource } from '../pool/protocol.js';
 
 /** A source the collector polls; `demo` draws from the OS CSPRNG instead of a provider. */
@@ -21,7 +23,7 @@ export interface CollectorConfig {
   /** How long a provider response may take (`anu.timeout_seconds`). */
   timeoutMs: number;
   /** The diode-sender actor batches go to. */
-  sender: string;
+  sender: ActorRef<DiodeSenderApi>;
   /** Where the time of the last keyed request is kept, so restarts do not spend the monthly quota. */
   ledgerFile: string;
 }

@@ -3,16 +3,16 @@ import { transfer } from 'comlink';
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { DiodeLoopbackApi } from '../diode-sender/protocol.js';
-import type { PoolApi, ValueSource } from '../pool/protocol.js';
+import type { ValueSource } from '../pool/protocol.js';
+import { diodeReceiverActor } from './kind.js';
 import { LineParser } from './line-parser.js';
 import { Receiver } from './logic.js';
-import type { DiodeReceiverConfig } from './protocol.js';
 import { runReceiveCommand } from './receive-command.js';
 
-runActor<DiodeReceiverConfig>({
+runActor(diodeReceiverActor, {
   start(context) {
     const { config } = context;
-    const pool = context.peer<PoolApi>(config.pool);
+    const pool = context.peer(config.pool);
     const sources = new Set<ValueSource>(config.acceptDemo ? ['keyed', 'legacy', 'demo'] : ['keyed', 'legacy']);
     const command = config.command;
     const receiver = new Receiver(config, {

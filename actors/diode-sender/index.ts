@@ -2,15 +2,16 @@
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import { DiodeSender } from './logic.js';
-import type { DiodeLoopbackApi, DiodeSenderApi, DiodeSenderConfig } from './protocol.js';
+import { diodeSenderActor } from './kind.js';
+import type { DiodeSenderApi } from './protocol.js';
 import { runSendCommand, type TransferOutcome } from './send-command.js';
 
-runActor<DiodeSenderConfig>({
+runActor(diodeSenderActor, {
   start(context) {
     const { config } = context;
     let transfer: (lines: string) => Promise<TransferOutcome>;
     if (config.loopbackReceiver !== undefined) {
-      const receiver = context.peer<DiodeLoopbackApi>(config.loopbackReceiver);
+      const receiver = context.peer(config.loopbackReceiver);
       transfer = (lines) =>
         receiver.call((api) => api.receive(lines)).then(
           (): TransferOutcome => ({ ok: true }),

@@ -2,11 +2,13 @@
 // by running `diode.send_command` with the batch on its standard input, or (loopback) by handing it
 // to a diode receiver in the same process.
 
+import type { ActorRef } from '../../src/actor/kind.js';
+
 export interface DiodeSenderConfig {
   /** Argument list, run directly: no shell, no placeholders. Absent in loopback mode. */
   command?: string[];
   /** The diode-receiver actor to hand batches to instead of running a command. */
-  loopbackReceiver?: string;
+  loopbackReceiver?: ActorRef<DiodeLoopbackApi>;
   /** How long one transfer may take (`diode.timeout_seconds`). */
   timeoutMs: number;
   /** Attempts per batch before it is dropped (`collect.retry_limit`). */

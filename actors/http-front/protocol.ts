@@ -1,64 +1,9 @@
-// The http-front actor serves one role's site; which one is chosen by `site.kind`.
-
-export interface MonitorSite {
-  kind: 'monitor';
-  /** The sampler actor to ask for snapshots. */
-  sampler: string;
-  /** How often the sampler pushes a snapshot while someone watches. */
-  intervalMs: number;
-}
-
-export interface SpeedtestSite {
-  kind: 'speedtest';
-  /** The display name shown on the page and in /api/info. */
-  name: string;
-  /** Seconds each phase of the browser test lasts. */
-  testDurationSeconds: number;
-  /** Largest download, in bytes (decimal megabytes: 100 MB is 100,000,000 bytes). */
-  maxDownloadBytes: number;
-  /** Largest upload body, in bytes. */
-  maxUploadBytes: number;
-  /** Log one line per request. */
-  logRequests: boolean;
-}
-
-export interface QpoolSite {
-  kind: 'qpool';
-  /** The pool actor values are taken from. */
-  pool: string;
-  /** Demo values (not quantum) may be in the pool: /api/status says so with `X-Quantum-Demo: 1`. */
-  demo: boolean;
-}
+// The http-front actor serves one site; which one is chosen by `site.kind` (see sites.ts).
+import type { MonitorSite } from './sites/monitor/protocol.js';
+import type { QpoolSite } from './sites/qpool/protocol.js';
+import type { SpeedtestSite } from './sites/speedtest/protocol.js';
 
 export type Site = MonitorSite | SpeedtestSite | QpoolSite;
-
-/** GET /api/ping */
-export interface PingResult {
-  /** Seconds since the epoch, fractional. */
-  timestamp: number;
-}
-
-/** POST /api/upload: what the server received, counted where it landed. */
-export interface UploadResult {
-  /** Bytes received. */
-  size: number;
-  /** Seconds from the request's arrival to its last byte. */
-  duration: number;
-  /** When the last byte arrived: seconds since the epoch, fractional. */
-  timestamp: number;
-}
-
-/** GET /api/info */
-export interface SpeedtestInfo {
-  version: string;
-  /** Always `netspeed`: how a client tells a netspeed server from anything else. */
-  server: 'netspeed';
-  name: string;
-  test_duration: number;
-  /** Largest download and upload, in bytes. */
-  max_download_bytes: number;
-  max_upload_bytes: number;
-}
 
 export interface HttpFrontConfig {
   host: string;

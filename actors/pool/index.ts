@@ -6,11 +6,12 @@ import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js
 import { PoolService } from './logic.js';
 import { ValuePool } from './memory.js';
 import { PoolFiles, poolFilePaths } from './pool-files.js';
-import type { PoolApi, PoolConfig } from './protocol.js';
+import { poolActor, poolStatusTopic } from './kind.js';
+import type { PoolApi } from './protocol.js';
 import { restorePool } from './restore.js';
 import { asBuffer } from './value-batch.js';
 
-runActor<PoolConfig>({
+runActor(poolActor, {
   async start(context) {
     const { config, log } = context;
     let service: PoolService;
@@ -42,9 +43,29 @@ runActor<PoolConfig>({
       }
       log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, { journalRecords: loaded.journal.length });
     }
+    // The fronts answer /api/status from what is published here: once per turn of the event loop
+    // however many takes and arrivals it saw.
+    let statusScheduled = false;
+    const statusChanged = () => {
+      if (statusScheduled) return;
+      statusScheduled = true;
+      setImmediate(() => {
+        statusScheduled = false;
+        context.publish(poolStatusTopic, service.status());
+      });
+    };
+    statusChanged();
     const api: PoolApi = {
-      ingest: (batch) => Promise.resolve(service.ingest(asBuffer(batch))),
-      take: (count) => service.take(count),
+      ingest: (batch) => {
+        const result = service.ingest(asBuffer(batch));
+        statusChanged();
+        return Promise.resolve(result);
+      },
+      take: async (count) => {
+        const batch = await service.take(count);
+        statusChanged();
+        return batch;
+      },
       status: () => Promise.resolve(service.status()),
     };
     return {

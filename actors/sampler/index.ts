@@ -6,12 +6,12 @@ import { ContainerCli } from './probes/container-cli.js';
 import { DarwinProbe } from './probes/darwin.js';
 import { LinuxProbe } from './probes/linux.js';
 import { RuntimeVersions } from './probes/runtime-versions.js';
-import type { MonitorFrontApi, SamplerApi, SamplerConfig } from './protocol.js';
+import { samplerActor, snapshotTopic } from './kind.js';
+import type { SamplerApi } from './protocol.js';
 
-runActor<SamplerConfig>({
+runActor(samplerActor, {
   async start(context) {
     const { config } = context;
-    const front = context.peer<MonitorFrontApi>(config.front);
     const versions = new RuntimeVersions();
     const cli = new ContainerCli();
     const sampler = new Sampler(
@@ -23,16 +23,17 @@ runActor<SamplerConfig>({
         clock: systemClock,
         uptimeSeconds: uptime,
         loadAverage: () => loadavg().map((value) => Math.round(value * 100) / 100) as [number, number, number],
-        publish: (snapshot) => {
-          front.call((api) => api.publish(snapshot)).catch((error: unknown) => context.log.debug('snapshot not delivered', { error: String(error) }));
-        },
+        publish: (snapshot) => context.publish(snapshotTopic, snapshot),
       },
     );
     await sampler.start();
+    // Each monitor front reports its own viewers; the sampler scans fully while any front has one.
+    const watchersByFront = new Map<string, number>();
     const api: SamplerApi = {
       snapshot: () => sampler.snapshot(),
-      setWatchers: (count) => {
-        sampler.setWatchers(count);
+      setWatchers: (front, count) => {
+        watchersByFront.set(front, count);
+        sampler.setWatchers([...watchersByFront.values()].reduce((sum, watchers) => sum + watchers, 0));
         return Promise.resolve();
       },
     };

@@ -116,13 +116,11 @@ export type SnapshotJson = string & { readonly __snapshotJson: true };
 export interface SamplerApi {
   /** A full snapshot, scanning processes, containers and ports now if the last scan is stale. */
   snapshot(): Promise<SnapshotJson>;
-  /** How many clients watch the stream: while any do, every tick is a full scan pushed to the front. */
-  setWatchers(count: number): Promise<void>;
-}
-
-/** What the monitor front offers the sampler: it receives every full snapshot while someone watches. */
-export interface MonitorFrontApi {
-  publish(snapshot: SnapshotJson): Promise<void>;
+  /**
+   * How many clients watch the stream of the front called `front`: while any front has watchers,
+   * every tick is a full scan published to the fronts.
+   */
+  setWatchers(front: string, count: number): Promise<void>;
 }
 
 /** The sampler's slice of the monitor role's config. */
@@ -132,6 +130,4 @@ export interface SamplerConfig {
   topProcesses: number;
   /** Read container processes through docker/podman; false leaves the panel empty with a reason. */
   containers: boolean;
-  /** The actor that receives published snapshots. */
-  front: string;
 }

@@ -1,13 +1,16 @@
 // What an actor is, seen from its own thread: a definition whose start() receives a context and
-// returns the running actor. actors/<name>/index.ts passes its definition to runActor().
+// returns the running actor. actors/<name>/index.ts passes its declaration (kind.ts) and its
+// definition to runActor().
 import type { Logger } from '../log/record.js';
 import type { LogListener } from '../log/ring.js';
 import type { JobRunner } from '../jobs/pool.js';
-import type { ActorApi, PeerLink } from './rpc.js';
+import type { ActorApi, ActorRef } from './kind.js';
+import type { PeerLink } from './rpc.js';
 import type { ReadyInfo } from './protocol.js';
+import type { PublishOptions, Topic } from './topic.js';
 
 export interface ActorContext<Config> {
-  /** Unique within the process: `pool`, `http-front#2`. */
+  /** Unique within the process: `recv/pool`, `recv/http-front#2`. */
   readonly name: string;
   /** The folder under actors/: `http-front`. */
   readonly kind: string;
@@ -18,7 +21,11 @@ export interface ActorContext<Config> {
   /** CPU-heavy jobs, run on the shared pool in the supervisor. */
   readonly jobs: JobRunner;
   /** The calling end of the link to another actor of the role; the role declares the link. */
-  peer: <Api>(name: string) => PeerLink<Api>;
+  peer: <Api extends ActorApi>(ref: ActorRef<Api>) => PeerLink<Api>;
+  /** Publishes a one-way event to every thread subscribed to the topic (see topic.ts). */
+  publish: <Message>(topic: Topic<Message>, message: Message, options?: PublishOptions) => void;
+  /** Receives the topic's kept state at once, then every new event; returns the unsubscribe function. */
+  subscribe: <Message>(topic: Topic<Message>, listener: (message: Message) => void) => () => void;
   /** Streams the supervisor's log records: the newest `backlog` first, then every new one. */
   subscribeLogs: (listener: LogListener, backlog?: number) => () => void;
   /**
@@ -28,20 +35,16 @@ export interface ActorContext<Config> {
   onThreadExit: (close: () => void) => void;
 }
 
-export interface RunningActor {
+export interface RunningActor<Api extends ActorApi> {
   /** Served to every actor that links to this one. */
-  api?: ActorApi;
+  api?: Api;
   ready?: ReadyInfo;
   /** Stop taking work and finish what is in flight, within `graceMs`. */
   stop?(graceMs: number): Promise<void>;
 }
 
-export interface ActorDefinition<Config> {
-  start(context: ActorContext<Config>): Promise<RunningActor> | RunningActor;
-}
-
-export function defineActor<Config>(definition: ActorDefinition<Config>): ActorDefinition<Config> {
-  return definition;
+export interface ActorDefinition<Api extends ActorApi, Config> {
+  start(context: ActorContext<Config>): Promise<RunningActor<Api>> | RunningActor<Api>;
 }
 
 /**

@@ -2,6 +2,7 @@
 // Actor-specific messages live in actors/<name>/protocol.ts.
 import type { MessagePort } from 'node:worker_threads';
 import type { LogRecord } from '../log/record.js';
+import type { EventEnvelope } from './topic.js';
 
 /** What an actor reports when it is ready; fronts list the URLs they listen on. */
 export interface ReadyInfo {
@@ -30,7 +31,12 @@ export type SupervisorToActor =
   | { type: 'accept'; from: string; port: MessagePort }
   /** The peer `name` stopped or crashed: calls in flight to it fail, later calls wait for a new link. */
   | { type: 'unlink'; name: string }
+  /** The backlog one log viewer of this thread asked for. */
+  | { type: 'logs.backlog'; id: number; records: LogRecord[] }
+  /** New log records, for every viewer of this thread. */
   | { type: 'logs.records'; records: LogRecord[] }
+  /** Events on topics this thread subscribed to. */
+  | { type: 'events'; events: EventEnvelope[] }
   | { type: 'health' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };
@@ -40,8 +46,11 @@ export type ActorToSupervisor =
   | { type: 'log'; record: LogRecord }
   | { type: 'error'; error: ThreadError }
   | { type: 'health'; health: ActorHealth }
-  | { type: 'logs.subscribe'; backlog: number }
-  | { type: 'logs.unsubscribe' };
+  | { type: 'logs.subscribe'; id: number; backlog: number }
+  | { type: 'logs.unsubscribe'; id: number }
+  | { type: 'events.publish'; events: EventEnvelope[] }
+  | { type: 'events.subscribe'; topic: string }
+  | { type: 'events.unsubscribe'; topic: string };
 
 /** What a worker receives as `workerData`. */
 export interface ActorWorkerData {

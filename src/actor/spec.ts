@@ -1,8 +1,9 @@
 // How a role asks the supervisor for an actor: which thread entry to run, with which config slice,
-// and which other actors it calls.
+// and which other actors it calls. Roles build specs with actorSpec() from an actor's declaration
+// (kind.ts), never by hand.
 
 export interface ActorSpec {
-  /** Unique within the process: `pool`, or `http-front#2` when a role runs several instances. */
+  /** Unique within the process: `recv/pool`, or `recv/http-front#2` when a role runs several instances. */
   name: string;
   /** The actor folder (`http-front`); instances of one kind share it. */
   kind: string;
@@ -18,10 +19,4 @@ export interface ActorSpec {
   front: boolean;
   /** Names of the actors this one calls (the serving ends of its links). */
   links: string[];
-}
-
-/** The compiled entry of an actor folder under actors/. */
-export function actorEntry(kind: string): URL {
-  // This file is dist/src/actor/spec.js; actor entries are dist/actors/<kind>/index.js.
-  return new URL(`../../actors/${kind}/index.js`, import.meta.url);
 }

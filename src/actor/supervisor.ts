@@ -9,8 +9,10 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { OutpostError } from '../errors.js';
 import type { JobRunner } from '../jobs/pool.js';
-import type { LogRecord, Logger } from '../log/record.js';
+import { LogFanout } from '../log/log-fanout.js';
+import type { Logger } from '../log/record.js';
 import type { SupervisorLog } from '../log/supervisor-log.js';
+import { EventRouter } from './event-router.js';
 import { Mailbox } from './mailbox.js';
 import { unexpectedMessage } from './message.js';
 import type { ActorHealth, ActorToSupervisor, ActorWorkerData, ReadyInfo, SupervisorToActor, ThreadError } from './protocol.js';
@@ -57,7 +59,6 @@ interface ActorSlot {
   readyWaiters: { resolve: () => void; reject: (error: Error) => void }[];
   exitWaiters: (() => void)[];
   healthWaiters: ((health: ActorHealth) => void)[];
-  streamsLogs: boolean;
 }
 
 export class Supervisor {
@@ -67,9 +68,9 @@ export class Supervisor {
   private resolveDone!: (result: StopResult) => void;
   /** Settles when the supervisor has stopped, by request or by giving up on an actor. */
   readonly done: Promise<StopResult> = new Promise((resolve) => (this.resolveDone = resolve));
-  private pendingLogRecords: LogRecord[] = [];
-  private logFlushScheduled = false;
-  private readonly unsubscribeRing: () => void;
+  private readonly slotsByName = new Map<string, ActorSlot>();
+  private readonly events: EventRouter;
+  private readonly logFanout: LogFanout;
 
   constructor(
     specs: readonly ActorSpec[],
@@ -90,10 +91,15 @@ export class Supervisor {
       readyWaiters: [],
       exitWaiters: [],
       healthWaiters: [],
-      streamsLogs: false,
     }));
+    for (const slot of this.slots) this.slotsByName.set(slot.spec.name, slot);
     this.log = options.log.logger('supervisor');
-    this.unsubscribeRing = options.log.ring.subscribe((record) => this.forwardLog(record));
+    const post = (name: string, message: SupervisorToActor) => this.slotsByName.get(name)?.system?.post(message);
+    this.events = new EventRouter((name, events) => post(name, { type: 'events', events: [...events] }));
+    this.logFanout = new LogFanout(options.log.ring, {
+      backlog: (name, id, records) => post(name, { type: 'logs.backlog', id, records }),
+      live: (name, records) => post(name, { type: 'logs.records', records }),
+    });
   }
 
   /** Starts every actor, fronts last; resolves once all are ready. */
@@ -194,11 +200,19 @@ export class Supervisor {
         for (const waiter of slot.healthWaiters.splice(0)) waiter(message.health);
         break;
       case 'logs.subscribe':
-        slot.streamsLogs = true;
-        slot.system?.post({ type: 'logs.records', records: this.options.log.ring.recent(message.backlog) });
+        this.logFanout.subscribe(slot.spec.name, message.id, message.backlog);
         break;
       case 'logs.unsubscribe':
-        slot.streamsLogs = false;
+        this.logFanout.unsubscribe(slot.spec.name, message.id);
+        break;
+      case 'events.publish':
+        this.events.publish(message.events);
+        break;
+      case 'events.subscribe':
+        this.events.subscribe(slot.spec.name, message.topic);
+        break;
+      case 'events.unsubscribe':
+        this.events.unsubscribe(slot.spec.name, message.topic);
         break;
       default:
         unexpectedMessage('supervisor', message);
@@ -217,7 +231,8 @@ export class Supervisor {
     slot.supervisorPort?.close();
     slot.worker = undefined;
     slot.system = undefined;
-    slot.streamsLogs = false;
+    this.logFanout.dropThread(slot.spec.name);
+    this.events.dropSubscriber(slot.spec.name);
     for (const other of this.slots) {
       if (other !== slot && (other.spec.links.includes(slot.spec.name) || slot.spec.links.includes(other.spec.name))) {
         other.system?.post({ type: 'unlink', name: slot.spec.name });
@@ -274,7 +289,7 @@ export class Supervisor {
     }
     for (const name of stuckFronts) this.log.error(`front ${name} did not stop within ${this.options.shutdownGraceMs}ms`);
     for (const slot of this.slots) for (const waiter of slot.readyWaiters.splice(0)) waiter.reject(new OutpostError('ERR_UNAVAILABLE', 'stopping'));
-    this.unsubscribeRing();
+    this.logFanout.close();
     this.log.info('stopped', { exitCode });
     const result = { exitCode, stuckFronts };
     this.resolveDone(result);
@@ -298,19 +313,6 @@ export class Supervisor {
     });
     const results = await Promise.all(exits);
     return group.filter((_slot, index) => !results[index]).map((slot) => slot.spec.name);
-  }
-
-  private forwardLog(record: LogRecord): void {
-    if (!this.slots.some((slot) => slot.streamsLogs)) return;
-    this.pendingLogRecords.push(record);
-    if (this.logFlushScheduled) return;
-    this.logFlushScheduled = true;
-    setImmediate(() => {
-      this.logFlushScheduled = false;
-      const records = this.pendingLogRecords;
-      this.pendingLogRecords = [];
-      for (const slot of this.slots) if (slot.streamsLogs) slot.system?.post({ type: 'logs.records', records });
-    });
   }
 }
 

@@ -4,20 +4,21 @@
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
 import { loggerFrom } from '../log/record.js';
-import { LogRing, type LogListener } from '../log/ring.js';
+import { LogViewers } from '../log/log-viewers.js';
 import { FatalActorError, type ActorContext, type ActorDefinition, type RunningActor } from './actor.js';
+import { EventChannel } from './event-channel.js';
+import type { ActorApi, ActorKind, ActorRef } from './kind.js';
 import { Mailbox } from './mailbox.js';
 import { unexpectedMessage } from './message.js';
 import type { ActorToSupervisor, ActorWorkerData, SupervisorToActor, ThreadError } from './protocol.js';
 import { exposeApi, PeerLink, remoteApi } from './rpc.js';
 import type { SupervisorApi } from './supervisor-api.js';
 
-/** How many records an actor that streams logs keeps locally for new subscribers. */
-const logMirrorCapacity = 1000;
-
-export function runActor<Config>(definition: ActorDefinition<Config>): void {
+/** Runs the actor of kind `kind` in this worker thread; `kind` ties the definition to its declared API and config. */
+export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Config>, definition: ActorDefinition<Api, Config>): void {
   if (isMainThread || parentPort === null) throw new Error('runActor() runs only inside an actor worker thread');
   const data = workerData as ActorWorkerData;
+  if (data.kind !== kind.kind) throw new Error(`the thread entry of ${kind.kind} was started as ${data.kind}`);
   const system = new Mailbox<SupervisorToActor, ActorToSupervisor>(parentPort);
   const log = loggerFrom(data.name, (record) => system.post({ type: 'log', record }));
 
@@ -39,24 +40,32 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
   process.on('unhandledRejection', fail);
 
   const supervisor = remoteApi<SupervisorApi>(data.supervisorPort);
-  const peers = new Map<string, PeerLink<unknown>>();
+  const peers = new Map<string, PeerLink<ActorApi>>();
   const accepted = new Map<string, MessagePort>();
   const waitingAccepts: { from: string; port: MessagePort }[] = [];
   // Event-loop utilisation comes from libuv's own counters; a delay histogram would need a timer
   // waking every thread many times a second, which is most of an idle actor's cost.
   let lastLoopUsage = performance.eventLoopUtilization();
   const startedAt = performance.now();
-  let running: RunningActor | undefined;
-  let logMirror: LogRing | undefined;
-  const logListeners = new Set<LogListener>();
+  let running: RunningActor<Api> | undefined;
+  const events = new EventChannel({
+    publish: (batch) => system.post({ type: 'events.publish', events: batch }),
+    subscribe: (topic) => system.post({ type: 'events.subscribe', topic }),
+    unsubscribe: (topic) => system.post({ type: 'events.unsubscribe', topic }),
+  });
+  const logViewers = new LogViewers({
+    subscribe: (id, backlog) => system.post({ type: 'logs.subscribe', id, backlog }),
+    unsubscribe: (id) => system.post({ type: 'logs.unsubscribe', id }),
+  });
 
-  const peer = <Api>(name: string): PeerLink<Api> => {
-    let link = peers.get(name);
+  const peer = <PeerApi extends ActorApi>(ref: ActorRef<PeerApi>): PeerLink<PeerApi> => {
+    let link = peers.get(ref.name);
     if (link === undefined) {
-      link = new PeerLink<unknown>(name);
-      peers.set(name, link);
+      link = new PeerLink<ActorApi>(ref.name);
+      peers.set(ref.name, link);
     }
-    return link as PeerLink<Api>;
+    // The link was made for this name by the role, whose spec declared the peer's kind.
+    return link as PeerLink<PeerApi>;
   };
 
   const accept = (from: string, port: MessagePort) => {
@@ -78,17 +87,9 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
     log,
     jobs: { run: <Name extends JobName>(name: Name, input: JobInput<Name>) => supervisor.runJob(name, input) as Promise<JobOutput<Name>> },
     peer,
-    subscribeLogs(listener, backlog = 100) {
-      if (logMirror === undefined) {
-        logMirror = new LogRing(logMirrorCapacity);
-        system.post({ type: 'logs.subscribe', backlog: logMirrorCapacity });
-      }
-      for (const record of logMirror.recent(backlog)) listener(record);
-      logListeners.add(listener);
-      return () => {
-        logListeners.delete(listener);
-      };
-    },
+    publish: (topic, message, options) => events.publish(topic, message, options),
+    subscribe: (topic, listener) => events.subscribe(topic, listener),
+    subscribeLogs: (listener, backlog = 100) => logViewers.subscribe(listener, backlog),
     onThreadExit(close) {
       exitHooks.push(close);
     },
@@ -97,13 +98,14 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
   const stop = async (graceMs: number) => {
     await starting.catch(() => {});
     await running?.stop?.(graceMs);
+    events.flush();
     process.exit(0);
   };
 
   system.listen((message) => {
     switch (message.type) {
       case 'link':
-        peer(message.name).attach(message.port);
+        peer({ name: message.name }).attach(message.port);
         break;
       case 'accept':
         if (running === undefined) waitingAccepts.push({ from: message.from, port: message.port });
@@ -114,11 +116,14 @@ export function runActor<Config>(definition: ActorDefinition<Config>): void {
         accepted.get(message.name)?.close();
         accepted.delete(message.name);
         break;
+      case 'logs.backlog':
+        logViewers.onBacklog(message.id, message.records);
+        break;
       case 'logs.records':
-        for (const record of message.records) {
-          logMirror?.push(record);
-          for (const listener of logListeners) listener(record);
-        }
+        logViewers.onLive(message.records);
+        break;
+      case 'events':
+        events.deliver(message.events);
         break;
       case 'health':
         system.post({

@@ -1,10 +1,10 @@
-// The monitor role (hostwatch): a sampler actor measuring the machine and an HTTP front serving the
-// dashboard.
+// The monitor role (hostwatch): a sampler actor measuring the machine and HTTP fronts serving the
+// dashboard; the sampler publishes its snapshots to every front.
 import { z } from 'zod';
-import { actorEntry } from '../actor/spec.js';
+import { actorRef, actorSpec } from '../actor/kind.js';
 import { bindAddress, port, positiveInteger } from '../config/rules.js';
-import type { HttpFrontConfig } from '../../actors/http-front/protocol.js';
-import type { SamplerConfig } from '../../actors/sampler/protocol.js';
+import { samplerActor } from '../../actors/sampler/kind.js';
+import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
 
 export const monitorSchema = z.strictObject({
@@ -14,6 +14,8 @@ export const monitorSchema = z.strictObject({
   history_seconds: positiveInteger.max(3600).default(120),
   top_processes: positiveInteger.max(1000).default(40),
   containers: z.boolean().default(true),
+  /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
+  threads: positiveInteger.max(16).default(1),
 });
 
 export const monitorRole: RoleDefinition<typeof monitorSchema> = {
@@ -21,13 +23,21 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
   summary: 'live machine dashboard (hostwatch)',
   schema: monitorSchema,
   demoConfig: { host: '127.0.0.1', port: 0 },
-  actors(config) {
+  async actors(config) {
     const intervalMs = Math.round(config.interval_seconds * 1000);
-    const sampler: SamplerConfig = { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers, front: 'monitor/http-front' };
-    const front: HttpFrontConfig = { host: config.host, port: config.port, site: { kind: 'monitor', sampler: 'monitor/sampler', intervalMs } };
-    return Promise.resolve([
-      { name: 'monitor/sampler', kind: 'sampler', instance: 1, role: 'monitor', entry: actorEntry('sampler'), config: sampler, front: false, links: ['monitor/http-front'] },
-      { name: 'monitor/http-front', kind: 'http-front', instance: 1, role: 'monitor', entry: actorEntry('http-front'), config: front, front: true, links: ['monitor/sampler'] },
-    ]);
+    const sampler = actorRef(samplerActor, 'monitor/sampler');
+    return [
+      actorSpec(samplerActor, {
+        ref: sampler,
+        role: 'monitor',
+        config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers },
+      }),
+      ...(await frontSpecs({
+        role: 'monitor',
+        threads: config.threads,
+        config: { host: config.host, port: config.port, site: { kind: 'monitor', sampler, intervalMs } },
+        links: [sampler],
+      })),
+    ];
   },
 };

@@ -1,13 +1,18 @@
 // The recv role (qpool serve): a diode receiver feeding the pool, the pool (memory, or encrypted
 // files), and HTTP fronts serving one value per request.
-import { actorEntry, type ActorSpec } from '../actor/spec.js';
+import { actorRef, actorSpec } from '../actor/kind.js';
 import { recvSchema } from '../config/qpool.js';
 import { ConfigError } from '../errors.js';
-import { reservePort } from '../http/port.js';
+import { diodeReceiverActor } from '../../actors/diode-receiver/kind.js';
 import type { DiodeReceiverConfig } from '../../actors/diode-receiver/protocol.js';
-import type { HttpFrontConfig } from '../../actors/http-front/protocol.js';
+import { poolActor } from '../../actors/pool/kind.js';
 import type { PoolConfig } from '../../actors/pool/protocol.js';
+import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
+
+/** The recv role's diode receiver, which a loopback diode in the same process hands batches to. */
+export const recvReceiver = actorRef(diodeReceiverActor, 'recv/diode-receiver');
+const recvPool = actorRef(poolActor, 'recv/pool');
 
 export const recvRole: RoleDefinition<typeof recvSchema> = {
   name: 'recv',
@@ -27,31 +32,17 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     };
     const receiver: DiodeReceiverConfig = {
       ...(server.receive_command === undefined || server.loopback ? {} : { command: [...server.receive_command] }),
-      pool: 'recv/pool',
+      pool: recvPool,
       acceptDemo: server.accept_demo,
       quickEmptyMs: 1000,
       initialBackoffMs: 1000,
       maxBackoffMs: 30_000,
     };
-    const { host } = server.listen;
-    // Several fronts share the port through SO_REUSEPORT, which needs a concrete port for all of them.
-    const port = server.listen.port === 0 && server.threads > 1 ? await reservePort(host) : server.listen.port;
-    const front: HttpFrontConfig = { host, port, site: { kind: 'qpool', pool: 'recv/pool', demo: server.accept_demo } };
-    const fronts = Array.from({ length: server.threads }, (_, index): ActorSpec => ({
-      name: server.threads === 1 ? 'recv/http-front' : `recv/http-front#${index + 1}`,
-      kind: 'http-front',
-      instance: index + 1,
-      role: 'recv',
-      entry: actorEntry('http-front'),
-      config: front,
-      front: true,
-      links: ['recv/pool'],
-    }));
-    const common = { instance: 1, role: 'recv', front: false } as const;
+    const { host, port } = server.listen;
     return [
-      { ...common, name: 'recv/pool', kind: 'pool', entry: actorEntry('pool'), config: pool, links: [] },
-      { ...common, name: 'recv/diode-receiver', kind: 'diode-receiver', entry: actorEntry('diode-receiver'), config: receiver, links: ['recv/pool'] },
-      ...fronts,
+      actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool }),
+      actorSpec(diodeReceiverActor, { ref: recvReceiver, role: 'recv', config: receiver, links: [recvPool] }),
+      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, site: { kind: 'qpool', pool: recvPool, demo: server.accept_demo } }, links: [recvPool] })),
     ];
   },
 };

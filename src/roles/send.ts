@@ -1,14 +1,16 @@
 // The send role (qpool collect): a collector polling ANU and a diode sender pushing its batches
 // across the one-way diode. Nothing is kept on disk on this side but the time of the last keyed request.
-import { actorEntry, type ActorSpec } from '../actor/spec.js';
+import { actorRef, actorSpec } from '../actor/kind.js';
 import { sendSchema, type SendConfig } from '../config/qpool.js';
+import { collectorActor } from '../../actors/collector/kind.js';
 import type { CollectorConfig, SourceSettings } from '../../actors/collector/protocol.js';
 import { ledgerPath } from '../../actors/collector/ledger.js';
+import { diodeSenderActor } from '../../actors/diode-sender/kind.js';
 import type { DiodeSenderConfig } from '../../actors/diode-sender/protocol.js';
+import { recvReceiver } from './recv.js';
 import type { RoleDefinition } from './role.js';
 
-/** The recv role's diode receiver, which a loopback diode hands batches to. */
-export const loopbackReceiverName = 'recv/diode-receiver';
+const sender = actorRef(diodeSenderActor, 'send/diode-sender');
 
 export const sendRole: RoleDefinition<typeof sendSchema> = {
   name: 'send',
@@ -19,20 +21,19 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
     const collector: CollectorConfig = {
       sources: sourceSettings(config),
       timeoutMs: config.anu.timeout_seconds * 1000,
-      sender: 'send/diode-sender',
+      sender,
       ledgerFile: ledgerPath(),
     };
-    const sender: DiodeSenderConfig = {
-      ...(config.diode.loopback ? { loopbackReceiver: loopbackReceiverName } : { command: [...(config.diode.send_command ?? [])] }),
+    const senderConfig: DiodeSenderConfig = {
+      ...(config.diode.loopback ? { loopbackReceiver: recvReceiver } : { command: [...(config.diode.send_command ?? [])] }),
       timeoutMs: config.diode.timeout_seconds * 1000,
       retryLimit: config.collect.retry_limit,
       retryDelayMs: 1000,
     };
-    const common = { instance: 1, role: 'send', front: false } as const;
     return Promise.resolve([
-      { ...common, name: 'send/diode-sender', kind: 'diode-sender', entry: actorEntry('diode-sender'), config: sender, links: config.diode.loopback ? [loopbackReceiverName] : [] },
-      { ...common, name: 'send/collector', kind: 'collector', entry: actorEntry('collector'), config: collector, links: ['send/diode-sender'] },
-    ] satisfies ActorSpec[]);
+      actorSpec(diodeSenderActor, { ref: sender, role: 'send', config: senderConfig, links: config.diode.loopback ? [recvReceiver] : [] }),
+      actorSpec(collectorActor, { ref: 'send/collector', role: 'send', config: collector, links: [sender] }),
+    ]);
   },
 };
 

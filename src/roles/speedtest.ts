@@ -1,10 +1,8 @@
 // The speedtest role (netspeed server): HTTP fronts on several threads sharing one port.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { actorEntry, type ActorSpec } from '../actor/spec.js';
 import { bindAddress, port, positiveInteger } from '../config/rules.js';
-import { reservePort } from '../http/port.js';
-import type { HttpFrontConfig } from '../../actors/http-front/protocol.js';
+import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
 
 /** MB is decimal everywhere in netspeed, as in Mbps: 100 MB is 100,000,000 bytes. */
@@ -26,30 +24,22 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true },
-  async actors(config) {
-    // Threads share the port through SO_REUSEPORT, which needs a concrete port for all of them.
-    const sharedPort = config.port === 0 && config.threads > 1 ? await reservePort(config.host) : config.port;
-    const front: HttpFrontConfig = {
-      host: config.host,
-      port: sharedPort,
-      site: {
-        kind: 'speedtest',
-        name: config.name,
-        testDurationSeconds: config.duration_seconds,
-        maxDownloadBytes: 100 * megabyte,
-        maxUploadBytes: config.max_upload_mb * megabyte,
-        logRequests: !config.quiet,
-      },
-    };
-    return Array.from({ length: config.threads }, (_, index): ActorSpec => ({
-      name: `speedtest/http-front#${index + 1}`,
-      kind: 'http-front',
-      instance: index + 1,
+  actors(config) {
+    return frontSpecs({
       role: 'speedtest',
-      entry: actorEntry('http-front'),
-      config: front,
-      front: true,
-      links: [],
-    }));
+      threads: config.threads,
+      config: {
+        host: config.host,
+        port: config.port,
+        site: {
+          kind: 'speedtest',
+          name: config.name,
+          testDurationSeconds: config.duration_seconds,
+          maxDownloadBytes: 100 * megabyte,
+          maxUploadBytes: config.max_upload_mb * megabyte,
+          logRequests: !config.quiet,
+        },
+      },
+    });
   },
 };

@@ -3,7 +3,7 @@
 // figures in the summary), a test the server refuses halfway, and the phone layout before and after a test.
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { SpeedtestInfo } from '../../actors/http-front/protocol.js';
+import type { SpeedtestInfo } from '../../actors/http-front/sites/speedtest/protocol.js';
 import { newPage, openPage, saveScreenshot } from '../helpers/browser.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 

@@ -1,9 +1,8 @@
 import { runActor } from '../../../src/actor/worker-entry.js';
-import type { HopEchoApi } from './protocol.js';
+import { hopEchoActor } from './kind.js';
 
-runActor({
+runActor(hopEchoActor, {
   start() {
-    const api: HopEchoApi = { answerBatch: (paths) => Promise.resolve(paths.map(() => 'ok')) };
-    return { api };
+    return { api: { answerBatch: (paths) => Promise.resolve(paths.map(() => 'ok')) } };
   },
 });

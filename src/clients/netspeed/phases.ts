@@ -2,7 +2,7 @@
 // ping on one keep-alive connection with the first sample discarded; download and upload over six
 // parallel streams; latency measured again while each transfer runs (bufferbloat).
 import { randomBytes } from 'node:crypto';
-import type { PingResult, UploadResult } from '../../../actors/http-front/protocol.js';
+import type { PingResult, UploadResult } from '../../../actors/http-front/sites/speedtest/protocol.js';
 import { apiUrl } from './server-url.js';
 import { createAgent, exchange, getJson } from './http.js';
 import { downloadCounting } from './raw-download.js';

@@ -1,5 +1,5 @@
 // `netspeed [client] SERVER`: checks that SERVER is a netspeed server, then ping, download, upload.
-import type { SpeedtestInfo } from '../../../actors/http-front/protocol.js';
+import type { SpeedtestInfo } from '../../../actors/http-front/sites/speedtest/protocol.js';
 import { createAgent, getJson } from './http.js';
 import { measureDownload, measurePing, measureUpload, pingWhileLoaded } from './phases.js';
 import { ansiPalette, compactLine, jsonReport, plainPalette, progressBar, summaryLines, type SpeedtestOutcome } from './report.js';

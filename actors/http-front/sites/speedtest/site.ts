@@ -2,14 +2,13 @@
 // stream slices of one random buffer made at start (incompressible, never copied per request) with
 // uWS backpressure; uploads are counted as they arrive and never buffered.
 import { randomBytes } from 'node:crypto';
-import type { ActorContext } from '../../../src/actor/actor.js';
-import { OutpostError } from '../../../src/errors.js';
-import { jsonType, type Reply } from '../../../src/http/reply.js';
-import type { Router } from '../../../src/http/router.js';
-import { serveStatic } from '../../../src/http/static.js';
-import { version } from '../../../src/version.js';
-import type { HttpFrontConfig, PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from '../protocol.js';
-import { roleUiAssets } from './ui-assets.js';
+import { OutpostError } from '../../../../src/errors.js';
+import { jsonType, type Reply } from '../../../../src/http/reply.js';
+import { serveStatic } from '../../../../src/http/static.js';
+import { version } from '../../../../src/version.js';
+import type { SiteDefinition } from '../../site.js';
+import { roleUiAssets } from '../ui-assets.js';
+import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
 const poolBytes = 4 * 1024 * 1024;
@@ -18,7 +17,10 @@ const writeBytes = 1024 * 1024;
 
 const noStoreJson = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export async function mountSpeedtestSite(router: Router, _context: ActorContext<HttpFrontConfig>, site: SpeedtestSite): Promise<void> {
+export const speedtestSite: SiteDefinition<SpeedtestSite> = {
+  cors: true,
+  logsRequests: (site) => site.logRequests,
+  mount: async ({ router, site }) => {
   const pool = randomBytes(poolBytes);
   const info: SpeedtestInfo = {
     version,
@@ -43,7 +45,8 @@ export async function mountSpeedtestSite(router: Router, _context: ActorContext<
     .post('/api/upload', (request, reply) => {
       countUpload(reply, request.headers.get('content-length'), site.maxUploadBytes);
     });
-}
+  },
+};
 
 /**
  * Wall-clock seconds with sub-millisecond resolution: a client combines the upload timestamps of

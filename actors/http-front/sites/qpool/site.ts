@@ -3,18 +3,18 @@
 //
 // No CORS on this site: the API has no authentication, and `Access-Control-Allow-Origin: *` would let
 // any web page a user opens read values from a pool on their loopback.
-import type { ActorContext } from '../../../src/actor/actor.js';
-import { batched } from '../../../src/actor/batch.js';
-import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../src/http/reply.js';
-import type { Router } from '../../../src/http/router.js';
-import { serveStatic } from '../../../src/http/static.js';
-import { version } from '../../../src/version.js';
-import type { PoolApi, TakeBatch } from '../../pool/protocol.js';
-import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../pool/value-batch.js';
-import type { HttpFrontConfig, QpoolSite } from '../protocol.js';
-import { qpoolHelpText } from './qpool-help.js';
-import { qpoolOpenApi } from './qpool-openapi.js';
-import { roleUiAssets } from './ui-assets.js';
+import { batched } from '../../../../src/actor/batch.js';
+import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../../src/http/reply.js';
+import { serveStatic } from '../../../../src/http/static.js';
+import { version } from '../../../../src/version.js';
+import { poolStatusTopic } from '../../../pool/kind.js';
+import type { PoolStatus, TakeBatch } from '../../../pool/protocol.js';
+import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../../pool/value-batch.js';
+import type { SiteDefinition } from '../../site.js';
+import { roleUiAssets } from '../ui-assets.js';
+import { qpoolHelpText } from './help.js';
+import { qpoolOpenApi } from './openapi.js';
+import type { QpoolSite } from './protocol.js';
 
 type ValueFormat = 'json' | 'hex' | 'base64' | 'binary';
 
@@ -25,8 +25,15 @@ const noStore = { 'Cache-Control': 'no-store' } as const;
 /** Seconds a client should wait after a 503: values arrive in batches, rarely within seconds. */
 const retryAfterSeconds = '30';
 
-export async function mountQpoolSite(router: Router, context: ActorContext<HttpFrontConfig>, site: QpoolSite): Promise<void> {
-  const pool = context.peer<PoolApi>(site.pool);
+export const qpoolSite: SiteDefinition<QpoolSite> = {
+  // The API has no authentication: no CORS, or any web page could read values (see above).
+  cors: false,
+  logsRequests: () => false,
+  mount: async ({ router, actor: context, site }) => {
+  const pool = context.peer(site.pool);
+  // The pool publishes its status after every change; /api/status answers from the latest here.
+  let latestStatus: PoolStatus | undefined;
+  context.subscribe(poolStatusTopic, (status) => (latestStatus = status));
   const take = batched<null, TakeResult>(async (requests) => perRequest(await pool.call((api) => api.take(requests.length)), requests.length));
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
@@ -52,12 +59,14 @@ export async function mountQpoolSite(router: Router, context: ActorContext<HttpF
     .get('/api/random/base64', serveValue('base64'))
     .get('/api/random/binary', serveValue('binary'))
     .get('/api/status', async (_request, reply) => {
-      reply.send(200, JSON.stringify(await pool.call((api) => api.status())), statusHeaders);
+      const status = latestStatus ?? (await pool.call((api) => api.status()));
+      reply.send(200, JSON.stringify(status), statusHeaders);
     })
     .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
     .get('/api/help', (_request, reply) => reply.send(200, help, { 'Content-Type': textType }));
-}
+  },
+};
 
 /** Fans one take's answer out to the requests that made it, in order. */
 function perRequest(batch: TakeBatch, requests: number): TakeResult[] {

@@ -1,7 +1,7 @@
 // /api/spec of qpool: OpenAPI 3.1. The record shapes follow actors/pool/protocol.ts; their property
 // lists are typed against ValueRecord and PoolStatus so a field added there fails to compile here
 // until the document describes it too.
-import { valueSources, type PoolStatus, type ValueRecord } from '../../pool/protocol.js';
+import { valueSources, type PoolStatus, type ValueRecord } from '../../../pool/protocol.js';
 
 const integer = { type: 'integer', minimum: 0 } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;

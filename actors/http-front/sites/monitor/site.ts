@@ -1,22 +1,24 @@
 // hostwatch's HTTP site: the dashboard page, /api/snapshot, /api/stream (SSE), /api/spec.
 // Snapshots are pushed here by the sampler while someone watches and served from this thread;
 // only a request after a quiet spell waits for the sampler to scan.
-import type { ActorContext } from '../../../src/actor/actor.js';
-import type { Router } from '../../../src/http/router.js';
-import type { HttpServer } from '../../../src/http/server.js';
-import { EventStream } from '../../../src/http/sse.js';
-import { serveStatic } from '../../../src/http/static.js';
-import { jsonType } from '../../../src/http/reply.js';
-import { version } from '../../../src/version.js';
-import type { MonitorFrontApi, SamplerApi, SnapshotJson } from '../../sampler/protocol.js';
-import type { HttpFrontConfig, MonitorSite } from '../protocol.js';
-import { monitorOpenApi } from './monitor-openapi.js';
-import { roleUiAssets } from './ui-assets.js';
+import { EventStream } from '../../../../src/http/sse.js';
+import { serveStatic } from '../../../../src/http/static.js';
+import { jsonType } from '../../../../src/http/reply.js';
+import { version } from '../../../../src/version.js';
+import { snapshotTopic } from '../../../sampler/kind.js';
+import type { SnapshotJson } from '../../../sampler/protocol.js';
+import type { SiteDefinition } from '../../site.js';
+import { roleUiAssets } from '../ui-assets.js';
+import { monitorOpenApi } from './openapi.js';
+import type { MonitorSite } from './protocol.js';
 
 const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export async function mountMonitorSite(router: Router, server: HttpServer, context: ActorContext<HttpFrontConfig>, site: MonitorSite): Promise<MonitorFrontApi> {
-  const sampler = context.peer<SamplerApi>(site.sampler);
+export const monitorSite: SiteDefinition<MonitorSite> = {
+  cors: true,
+  logsRequests: () => false,
+  mount: async ({ router, server, actor: context, site }) => {
+  const sampler = context.peer(site.sampler);
   const streams = new Set<EventStream>();
   let latest: { json: SnapshotJson; at: number } | undefined;
 
@@ -30,7 +32,7 @@ export async function mountMonitorSite(router: Router, server: HttpServer, conte
     return remember(await sampler.call((api) => api.snapshot()));
   };
   const reportWatchers = () => {
-    sampler.call((api) => api.setWatchers(streams.size)).catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
+    sampler.call((api) => api.setWatchers(context.name, streams.size)).catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
   };
 
   serveStatic(router, await roleUiAssets('monitor'));
@@ -50,11 +52,9 @@ export async function mountMonitorSite(router: Router, server: HttpServer, conte
       if (stream.isOpen) stream.send(json, 'snapshot');
     });
 
-  return {
-    publish(snapshot) {
-      const json = remember(snapshot);
-      for (const stream of streams) stream.send(json, 'snapshot');
-      return Promise.resolve();
-    },
-  };
-}
+  context.subscribe(snapshotTopic, (snapshot) => {
+    const json = remember(snapshot);
+    for (const stream of streams) stream.send(json, 'snapshot');
+  });
+  },
+};

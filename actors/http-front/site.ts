@@ -1,0 +1,26 @@
+// A site is what one front serves: a folder under sites/ with its config type (protocol.ts) and its
+// mount (site.ts), registered by kind in sites.ts. The front entry knows no site.
+import type { ActorContext } from '../../src/actor/actor.js';
+import type { Router } from '../../src/http/router.js';
+import type { HttpServer } from '../../src/http/server.js';
+import type { HttpFrontConfig } from './protocol.js';
+
+export interface SiteMount<Config> {
+  router: Router;
+  server: HttpServer;
+  /** The front's actor context: peers, events, logs. */
+  actor: ActorContext<HttpFrontConfig>;
+  site: Config;
+}
+
+export interface SiteDefinition<Config> {
+  /**
+   * Whether the site's API answers `Access-Control-Allow-Origin: *`: only for APIs that neither read
+   * a credential nor hand out secrets to whoever asks.
+   */
+  cors: boolean;
+  /** Whether the front logs one line per request. */
+  logsRequests(site: Config): boolean;
+  /** Adds the site's routes. */
+  mount(mount: SiteMount<Config>): Promise<void>;
+}

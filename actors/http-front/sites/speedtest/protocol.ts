@@ -1,0 +1,43 @@
+// netspeed's site: its config and the shapes of its API, which the page and the client read too.
+
+export interface SpeedtestSite {
+  kind: 'speedtest';
+  /** The display name shown on the page and in /api/info. */
+  name: string;
+  /** Seconds each phase of the browser test lasts. */
+  testDurationSeconds: number;
+  /** Largest download, in bytes (decimal megabytes: 100 MB is 100,000,000 bytes). */
+  maxDownloadBytes: number;
+  /** Largest upload body, in bytes. */
+  maxUploadBytes: number;
+  /** Log one line per request. */
+  logRequests: boolean;
+}
+
+/** GET /api/ping */
+export interface PingResult {
+  /** Seconds since the epoch, fractional. */
+  timestamp: number;
+}
+
+/** POST /api/upload: what the server received, counted where it landed. */
+export interface UploadResult {
+  /** Bytes received. */
+  size: number;
+  /** Seconds from the request's arrival to its last byte. */
+  duration: number;
+  /** When the last byte arrived: seconds since the epoch, fractional. */
+  timestamp: number;
+}
+
+/** GET /api/info */
+export interface SpeedtestInfo {
+  version: string;
+  /** Always `netspeed`: how a client tells a netspeed server from anything else. */
+  server: 'netspeed';
+  name: string;
+  test_duration: number;
+  /** Largest download and upload, in bytes. */
+  max_download_bytes: number;
+  max_upload_bytes: number;
+}

@@ -1,0 +1,71 @@
+// An actor kind is declared once, beside its messages: the folder under actors/ that holds its thread
+// entry, the API it serves and the config it takes. Roles build specs from the declaration, so a
+// config of the wrong shape does not compile; a peer is reached through a reference that carries the
+// peer's API type, so no caller names an actor by a bare string and casts what comes back.
+import type { ActorApi } from './rpc.js';
+import type { ActorSpec } from './spec.js';
+
+export type { ActorApi };
+
+declare const apiType: unique symbol;
+declare const configType: unique symbol;
+
+export interface ActorKind<Api extends ActorApi, Config> {
+  /** The folder under actors/ (or under a test's or benchmark's actors/): `pool`, `http-front`. */
+  readonly kind: string;
+  /** Where the compiled thread entry is; by default dist/actors/<kind>/index.js. */
+  readonly entry: URL;
+  readonly [apiType]?: Api;
+  readonly [configType]?: Config;
+}
+
+/** A reference to one running actor, by its unique name; plain data, so it travels inside configs. */
+export interface ActorRef<Api extends ActorApi> {
+  readonly name: string;
+  readonly [apiType]?: Api;
+}
+
+/** An actor that serves nothing to its peers. */
+export type NoApi = Record<never, never>;
+
+export function declareActor<Api extends ActorApi, Config>(kind: string, entry: URL = actorEntry(kind)): ActorKind<Api, Config> {
+  return { kind, entry };
+}
+
+/** The reference to the actor called `name` of that kind. */
+export function actorRef<Api extends ActorApi>(_kind: ActorKind<Api, unknown>, name: string): ActorRef<Api> {
+  return { name };
+}
+
+export interface SpecOptions<Api extends ActorApi, Config> {
+  /** Unique within the process (`recv/pool`); a reference or a name. */
+  ref: ActorRef<Api> | string;
+  role: string;
+  config: Config;
+  /** The actors this one calls. */
+  links?: readonly ActorRef<ActorApi>[];
+  /** Fronts start after every other actor is ready, and stop first. */
+  front?: boolean;
+  /** 1-based, when a role runs several actors of one kind. */
+  instance?: number;
+}
+
+/** The spec the supervisor runs, typed by the kind's declaration. */
+export function actorSpec<Api extends ActorApi, Config>(kind: ActorKind<Api, Config>, options: SpecOptions<Api, Config>): ActorSpec {
+  return {
+    name: typeof options.ref === 'string' ? options.ref : options.ref.name,
+    kind: kind.kind,
+    instance: options.instance ?? 1,
+    role: options.role,
+    entry: kind.entry,
+    config: options.config,
+    front: options.front ?? false,
+    links: (options.links ?? []).map((link) => link.name),
+  };
+}
+
+/** The compiled entry of an actor folder under actors/. */
+function actorEntry(kind: string): URL {
+  // This file is dist/src/actor/kind.js; actor entries are dist/actors/<kind>/index.js.
+  return new URL(`../../actors/${kind}/index.js`, import.meta.url);
+}

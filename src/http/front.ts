@@ -1,0 +1,26 @@
+// Starting a front: one uWS app in the actor's thread, its routes, the 404/405 fallbacks, listening,
+// and draining on stop. Every front (the roles' http-front, test fixtures, benchmarks) starts here.
+import type { ActorContext, RunningActor } from '../actor/actor.js';
+import type { ActorApi } from '../actor/kind.js';
+import { Router, type RouterOptions } from './router.js';
+import { HttpServer, urlFor } from './server.js';
+
+export interface FrontOptions {
+  host: string;
+  port: number;
+  router?: RouterOptions;
+}
+
+/** Mounts routes with `mount`, listens, and returns the running actor (serving what `mount` returns). */
+export async function startFront<Api extends ActorApi, Config>(
+  context: ActorContext<Config>,
+  options: FrontOptions,
+  mount: (router: Router, server: HttpServer) => Promise<Api | void> | Api | void,
+): Promise<RunningActor<Api>> {
+  const server = new HttpServer(context.onThreadExit);
+  const router = new Router(server, { log: context.log, ...options.router });
+  const api = await mount(router, server);
+  router.finish();
+  const port = await server.listen(options.host, options.port);
+  return { ...(api === undefined ? {} : { api }), ready: { urls: [urlFor(options.host, port)] }, stop: (graceMs) => server.drain(graceMs) };
+}
