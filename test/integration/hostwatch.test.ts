@@ -1,6 +1,6 @@
 // hostwatch against ground truth read from the system itself: /proc, ss, the processes the test starts.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -161,4 +161,32 @@ test('a client that reconnects gets the current state and the whole history at o
   t.is(first.retry, '2000', 'browsers are told to reconnect after 2 s');
   t.true(again.waitedMs < 1000, `the current state comes at once (${again.waitedMs} ms)`);
   t.true(again.history > first.history, 'the history kept on the server came with it');
+});
+
+test('with two front threads every viewer gets the samples, whichever thread serves it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hostwatch-fronts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'host.json');
+  await writeFile(file, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0, threads: 2, interval_seconds: 0.5, containers: false } } }));
+  const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', file, '--debug']);
+  const [url] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  t.regex(host.stderr(), /actor monitor\/http-front#2 ready/, 'two fronts run');
+  // The kernel spreads connections over the two threads by their ports; eight viewers land on both
+  // but for a 1-in-128 chance, and every one of them must get pushed samples either way.
+  const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  const pushedPerViewer = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const response = await fetch(`${url}api/stream`, { signal: controller.signal });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while ((text.match(/event: snapshot/g) ?? []).length < 3) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      return (text.match(/event: snapshot/g) ?? []).length;
+    }),
+  );
+  t.true(pushedPerViewer.every((count) => count >= 3), `snapshots per viewer: ${pushedPerViewer.join(', ')}`);
 });
