@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
 import { coldStart } from './cold-start.js';
+import { eventsBenchmark } from './events.js';
 import { hostwatchBenchmark } from './hostwatch.js';
 import { netspeedBenchmark } from './netspeed.js';
 import { qpoolCollectBenchmark } from './qpool-collect.js';
@@ -15,6 +16,7 @@ interface BenchOptions {
 const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
   'actor-hop': actorHop,
   'cold-start': coldStart,
+  events: eventsBenchmark,
   hostwatch: hostwatchBenchmark,
   netspeed: netspeedBenchmark,
   'qpool-collect': qpoolCollectBenchmark,

@@ -1,12 +1,13 @@
 // The supervisor's side of the event channel: it keeps the latest message of every key of every
-// topic and hands each published batch to the threads subscribed to its topics, one post per thread.
-import type { EventEnvelope } from './topic.js';
+// topic and hands each published batch, as it came, to the threads subscribed to its topic: one
+// post per thread per turn.
+import type { EventBatch } from './topic.js';
 
-export type Deliver = (subscriber: string, events: readonly EventEnvelope[]) => void;
+export type Deliver = (subscriber: string, batches: EventBatch[]) => void;
 
 export class EventRouter {
   /** topic -> key -> the latest message kept for it, in the order keys first appeared. */
-  private readonly retained = new Map<string, Map<string, EventEnvelope>>();
+  private readonly retained = new Map<string, Map<string, unknown>>();
   private readonly subscribers = new Map<string, Set<string>>();
 
   constructor(private readonly deliver: Deliver) {}
@@ -20,7 +21,7 @@ export class EventRouter {
     }
     set.add(subscriber);
     const kept = this.retained.get(topic);
-    if (kept !== undefined && kept.size > 0) this.deliver(subscriber, [...kept.values()]);
+    if (kept !== undefined && kept.size > 0) this.deliver(subscriber, [{ topic, messages: [...kept.values()] }]);
   }
 
   unsubscribe(subscriber: string, topic: string): void {
@@ -32,29 +33,34 @@ export class EventRouter {
     for (const set of this.subscribers.values()) set.delete(subscriber);
   }
 
-  publish(events: readonly EventEnvelope[]): void {
-    const outgoing = new Map<string, EventEnvelope[]>();
-    for (const event of events) {
-      this.keep(event);
-      for (const subscriber of this.subscribers.get(event.topic) ?? []) {
-        let batch = outgoing.get(subscriber);
-        if (batch === undefined) {
-          batch = [];
-          outgoing.set(subscriber, batch);
-        }
-        batch.push(event);
+  publish(batches: readonly EventBatch[]): void {
+    const outgoing = new Map<string, EventBatch[]>();
+    for (const batch of batches) {
+      this.keep(batch);
+      for (const subscriber of this.subscribers.get(batch.topic) ?? []) {
+        const list = outgoing.get(subscriber);
+        if (list === undefined) outgoing.set(subscriber, [batch]);
+        else list.push(batch);
       }
     }
-    for (const [subscriber, batch] of outgoing) this.deliver(subscriber, batch);
+    for (const [subscriber, list] of outgoing) this.deliver(subscriber, list);
   }
 
-  private keep(event: EventEnvelope): void {
-    let kept = this.retained.get(event.topic);
+  private keep(batch: EventBatch): void {
+    let kept = this.retained.get(batch.topic);
     if (kept === undefined) {
       kept = new Map();
-      this.retained.set(event.topic, kept);
+      this.retained.set(batch.topic, kept);
     }
-    if (event.retain) kept.set(event.key, event);
-    else kept.delete(event.key);
+    const { messages, keys, retain } = batch;
+    if (keys === undefined) {
+      kept.set('', messages[messages.length - 1]);
+      return;
+    }
+    messages.forEach((message, index) => {
+      const key = keys[index] ?? '';
+      if (retain?.[index] === false) kept.delete(key);
+      else kept.set(key, message);
+    });
   }
 }

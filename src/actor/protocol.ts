@@ -2,7 +2,7 @@
 // Actor-specific messages live in actors/<name>/protocol.ts.
 import type { MessagePort } from 'node:worker_threads';
 import type { LogRecord } from '../log/record.js';
-import type { EventEnvelope } from './topic.js';
+import type { EventBatch } from './topic.js';
 
 /** What an actor reports when it is ready; fronts list the URLs they listen on. */
 export interface ReadyInfo {
@@ -36,7 +36,7 @@ export type SupervisorToActor =
   /** New log records, for every viewer of this thread. */
   | { type: 'logs.records'; records: LogRecord[] }
   /** Events on topics this thread subscribed to. */
-  | { type: 'events'; events: EventEnvelope[] }
+  | { type: 'events'; batches: EventBatch[] }
   | { type: 'health' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };
@@ -48,7 +48,7 @@ export type ActorToSupervisor =
   | { type: 'health'; health: ActorHealth }
   | { type: 'logs.subscribe'; id: number; backlog: number }
   | { type: 'logs.unsubscribe'; id: number }
-  | { type: 'events.publish'; events: EventEnvelope[] }
+  | { type: 'events.publish'; batches: EventBatch[] }
   | { type: 'events.subscribe'; topic: string }
   | { type: 'events.unsubscribe'; topic: string };
 

@@ -95,7 +95,7 @@ export class Supervisor {
     for (const slot of this.slots) this.slotsByName.set(slot.spec.name, slot);
     this.log = options.log.logger('supervisor');
     const post = (name: string, message: SupervisorToActor) => this.slotsByName.get(name)?.system?.post(message);
-    this.events = new EventRouter((name, events) => post(name, { type: 'events', events: [...events] }));
+    this.events = new EventRouter((name, batches) => post(name, { type: 'events', batches }));
     this.logFanout = new LogFanout(options.log.ring, {
       backlog: (name, id, records) => post(name, { type: 'logs.backlog', id, records }),
       live: (name, records) => post(name, { type: 'logs.records', records }),
@@ -206,7 +206,7 @@ export class Supervisor {
         this.logFanout.unsubscribe(slot.spec.name, message.id);
         break;
       case 'events.publish':
-        this.events.publish(message.events);
+        this.events.publish(message.batches);
         break;
       case 'events.subscribe':
         this.events.subscribe(slot.spec.name, message.topic);

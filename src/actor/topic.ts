@@ -24,10 +24,14 @@ export interface PublishOptions {
   retain?: boolean;
 }
 
-/** One event as it crosses threads. */
-export interface EventEnvelope {
+/**
+ * The events of one topic published in one turn, as they cross threads: parallel arrays, so that a
+ * batch of small events is cloned as one array of messages rather than an object per event.
+ * `keys` and `retain` are left out when every event has the default (one key, kept).
+ */
+export interface EventBatch {
   topic: string;
-  key: string;
-  retain: boolean;
-  message: unknown;
+  messages: unknown[];
+  keys?: string[];
+  retain?: boolean[];
 }

@@ -49,7 +49,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
   const startedAt = performance.now();
   let running: RunningActor<Api> | undefined;
   const events = new EventChannel({
-    publish: (batch) => system.post({ type: 'events.publish', events: batch }),
+    publish: (batches) => system.post({ type: 'events.publish', batches }),
     subscribe: (topic) => system.post({ type: 'events.subscribe', topic }),
     unsubscribe: (topic) => system.post({ type: 'events.unsubscribe', topic }),
   });
@@ -123,7 +123,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
         logViewers.onLive(message.records);
         break;
       case 'events':
-        events.deliver(message.events);
+        events.deliver(message.batches);
         break;
       case 'health':
         system.post({

@@ -1,13 +1,19 @@
 import test from 'ava';
 import { EventChannel } from '../../src/actor/event-channel.js';
 import { EventRouter } from '../../src/actor/event-router.js';
-import { declareTopic, type EventEnvelope } from '../../src/actor/topic.js';
+import { declareTopic, type EventBatch } from '../../src/actor/topic.js';
 
-const event = (topic: string, key: string, message: unknown, retain = true): EventEnvelope => ({ topic, key, retain, message });
+/** One topic's batch of keyed events, as an actor's channel sends it. */
+const keyed = (topic: string, events: [key: string, message: unknown, retain?: boolean][]): EventBatch => ({
+  topic,
+  messages: events.map(([, message]) => message),
+  keys: events.map(([key]) => key),
+  retain: events.map(([, , retain]) => retain ?? true),
+});
 
 function recordingRouter() {
   const delivered: { subscriber: string; messages: unknown[] }[] = [];
-  const router = new EventRouter((subscriber, events) => delivered.push({ subscriber, messages: events.map((entry) => entry.message) }));
+  const router = new EventRouter((subscriber, batches) => delivered.push({ subscriber, messages: batches.flatMap((batch) => batch.messages) }));
   return { router, delivered };
 }
 
@@ -15,15 +21,15 @@ test('every subscriber of a topic receives a published batch in one delivery; ot
   const { router, delivered } = recordingRouter();
   for (const subscriber of ['a', 'b', 'c', 'd']) router.subscribe(subscriber, 'samples');
   router.subscribe('e', 'other');
-  router.publish([event('samples', '', 1), event('samples', '', 2)]);
+  router.publish([{ topic: 'samples', messages: [1, 2] }]);
   t.deepEqual(delivered, ['a', 'b', 'c', 'd'].map((subscriber) => ({ subscriber, messages: [1, 2] })));
 });
 
 test('a late or restarted subscriber receives the latest message of every key at once, removals left out', (t) => {
   const { router, delivered } = recordingRouter();
   router.subscribe('front', 'domains');
-  router.publish([event('domains', 'app', 'app v1'), event('domains', 'www', 'www v1'), event('domains', 'app', 'app v2'), event('domains', 'old', 'old v1')]);
-  router.publish([event('domains', 'old', 'old removed', false)]);
+  router.publish([keyed('domains', [['app', 'app v1'], ['www', 'www v1'], ['app', 'app v2'], ['old', 'old v1']])]);
+  router.publish([keyed('domains', [['old', 'old removed', false]])]);
   router.dropSubscriber('front');
   delivered.length = 0;
   router.subscribe('front', 'domains');
@@ -36,12 +42,12 @@ test('a thread that unsubscribed or ended receives nothing more', (t) => {
   router.subscribe('b', 'samples');
   router.unsubscribe('a', 'samples');
   router.dropSubscriber('b');
-  router.publish([event('samples', '', 1)]);
+  router.publish([{ topic: 'samples', messages: [1] }]);
   t.deepEqual(delivered, []);
 });
 
 test('an actor batches its publishes into one post per turn and subscribes to a topic once', async (t) => {
-  const posts: EventEnvelope[][] = [];
+  const posts: EventBatch[][] = [];
   const subscriptions: string[] = [];
   const channel = new EventChannel({ publish: (events) => posts.push(events), subscribe: (topic) => subscriptions.push(`+${topic}`), unsubscribe: (topic) => subscriptions.push(`-${topic}`) });
   const topic = declareTopic<{ n: number }>('numbers');
@@ -51,7 +57,7 @@ test('an actor batches its publishes into one post per turn and subscribes to a 
   for (let n = 1; n <= 3; n++) channel.publish(topic, { n }, { key: String(n) });
   await new Promise((resolve) => setImmediate(resolve));
   t.is(posts.length, 1);
-  t.deepEqual(posts[0]?.map((entry) => entry.key), ['1', '2', '3']);
+  t.deepEqual(posts[0]?.map((batch) => batch.keys), [['1', '2', '3']]);
   channel.deliver(posts[0] ?? []);
   t.deepEqual(seen, [1, 10, 2, 20, 3, 30]);
   first();

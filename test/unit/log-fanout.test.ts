@@ -11,15 +11,16 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 function wired() {
   const ring = new LogRing(100);
   const liveBatches: string[][] = [];
-  let viewers: LogViewers | undefined;
+  const thread: { viewers?: LogViewers } = {};
   const fanout = new LogFanout(ring, {
-    backlog: (_thread, id, records) => viewers?.onBacklog(id, records),
+    backlog: (_thread, id, records) => thread.viewers?.onBacklog(id, records),
     live: (_thread, records) => {
       liveBatches.push(records.map((entry) => entry.message));
-      viewers?.onLive(records);
+      thread.viewers?.onLive(records);
     },
   });
-  viewers = new LogViewers({ subscribe: (id, backlog) => fanout.subscribe('front', id, backlog), unsubscribe: (id) => fanout.unsubscribe('front', id) });
+  const viewers = new LogViewers({ subscribe: (id, backlog) => fanout.subscribe('front', id, backlog), unsubscribe: (id) => fanout.unsubscribe('front', id) });
+  thread.viewers = viewers;
   return { ring, fanout, viewers, liveBatches };
 }
 
