@@ -93,7 +93,7 @@ export class Reply {
     if (this.closed) return;
     this.res.cork(() => {
       this.writeHead(status, headers);
-      if (this.options.head) this.res.endWithoutBody(byteLength(body), closeConnection);
+      if (this.options.head) this.endHead(byteLength(body));
       else this.res.end(body, closeConnection);
     });
     this.finish(status);
@@ -134,7 +134,7 @@ export class Reply {
     if (this.options.head) {
       this.res.cork(() => {
         this.writeHead(status, headers);
-        this.res.endWithoutBody(totalSize);
+        this.endHead(totalSize);
       });
       this.finish(status);
       return;
@@ -153,8 +153,19 @@ export class Reply {
     this.status = status;
     if (!alreadyClosed) this.res.cork(() => this.writeHead(status, headers));
     const ended = alreadyClosed || this.options.head;
-    if (this.options.head && !alreadyClosed) this.res.cork(() => this.res.endWithoutBody());
+    if (this.options.head && !alreadyClosed) this.res.cork(() => this.endHead(undefined));
     return openBodyStream(this.res, ended, (listener) => this.onAbort(listener), () => this.finish(status));
+  }
+
+  /**
+   * Ends a HEAD answer after its headers, saying how long the GET body is. uWS 20's
+   * `endWithoutBody(length)` leaves the response unfinished, and the connection's next request then
+   * drops it (uNetworking/uWebSockets.js#739: "only endWithoutBody() is implemented"), so the length
+   * goes in as a header. A HEAD carries no body to skip, so its connection is always kept.
+   */
+  private endHead(contentLength: number | undefined): void {
+    if (contentLength !== undefined) this.res.writeHeader('Content-Length', String(contentLength));
+    this.res.endWithoutBody();
   }
 
   private writeHead(status: number, headers: Headers | HeaderList): void {
