@@ -39,11 +39,17 @@ interface Waiter {
   reject: (error: OutpostError) => void;
 }
 
+export interface CallOptions {
+  /** Milliseconds the peer has to answer, from when the call is sent; past them it fails with ERR_TIMEOUT. */
+  timeoutMs?: number;
+}
+
 /**
  * The calling end of a link to a peer actor. The supervisor hands it a new port whenever the peer
  * (re)starts and tells it when the peer goes away: calls in flight then fail with
  * ERR_ACTOR_UNAVAILABLE instead of hanging, and new calls wait (up to `connectTimeoutMs`) for the
- * next port.
+ * next port. A peer that is there but does not answer (stuck in a loop, a lost message) fails the
+ * call with ERR_TIMEOUT after `callTimeoutMs`, so a request never waits on another thread forever.
  */
 export class PeerLink<Api> {
   private port: MessagePort | undefined;
@@ -59,6 +65,7 @@ export class PeerLink<Api> {
   constructor(
     readonly peer: string,
     private readonly connectTimeoutMs = 5000,
+    private readonly callTimeoutMs = 30_000,
   ) {}
 
   get connected(): boolean {
@@ -86,23 +93,33 @@ export class PeerLink<Api> {
     this.remote = undefined;
   }
 
-  /** Runs `call` against the peer's API; fails with a coded error when the peer is or goes away. */
-  async call<Result>(call: (api: Remote<Api>) => Promise<Result>): Promise<Result> {
+  /**
+   * Runs `call` against the peer's API; fails with a coded error when the peer is or goes away, or
+   * does not answer within the deadline (`options.timeoutMs`, else the link's `callTimeoutMs`).
+   */
+  async call<Result>(call: (api: Remote<Api>) => Promise<Result>, options: CallOptions = {}): Promise<Result> {
     if (this.remote === undefined) await this.waitForLink();
     const remote = this.remote;
     if (remote === undefined) throw new OutpostError('ERR_ACTOR_UNAVAILABLE', `actor ${this.peer} is not linked`);
+    const timeoutMs = options.timeoutMs ?? this.callTimeoutMs;
     return new Promise<Result>((resolve, reject) => {
-      const fail = (error: OutpostError) => reject(error);
+      const settle = () => {
+        clearTimeout(deadline);
+        this.inFlight.delete(fail);
+      };
+      const fail = (error: OutpostError) => {
+        settle();
+        reject(error);
+      };
+      // An answer that comes after the deadline is dropped: the promise has settled already.
+      const deadline = setTimeout(() => fail(new OutpostError('ERR_TIMEOUT', `actor ${this.peer} did not answer within ${timeoutMs}ms`)), timeoutMs);
       this.inFlight.add(fail);
       call(remote).then(
         (result) => {
-          this.inFlight.delete(fail);
+          settle();
           resolve(result);
         },
-        (error: unknown) => {
-          this.inFlight.delete(fail);
-          reject(toOutpostError(error));
-        },
+        (error: unknown) => fail(toOutpostError(error)),
       );
     });
   }

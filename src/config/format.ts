@@ -2,12 +2,20 @@
 // `roles.monitor.port must be at most 65535`, `roles.monitor.prot is not a known option (did you mean port?)`.
 import type { z } from 'zod';
 
-export function formatIssues(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string[] {
-  return issues.map((issue) => formatIssue(issue, [...prefix, ...issue.path], () => knownKeys(schema, issue.path)));
+/** What the messages call the whole document and one of its keys: a config's options, a request body's fields. */
+export interface IssueWords {
+  whole: string;
+  key: string;
 }
 
-function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], known: () => string[]): string {
-  const at = pathText(path);
+const configWords: IssueWords = { whole: 'the config', key: 'option' };
+
+export function formatIssues(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], words = configWords): string[] {
+  return issues.map((issue) => formatIssue(issue, [...prefix, ...issue.path], () => knownKeys(schema, issue.path), words));
+}
+
+function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], known: () => string[], words: IssueWords): string {
+  const at = pathText(path, words.whole);
   switch (issue.code) {
     case 'invalid_type':
       return `${at} must be ${article(issue.expected)}`;
@@ -17,7 +25,7 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
       return `${at} must ${boundText('at most', 'less than', issue.maximum, issue.inclusive, issue.origin)}`;
     case 'unrecognized_keys':
       return issue.keys
-        .map((key) => `${pathText([...path, key])} is not a known option${suggestion(key, known())}`)
+        .map((key) => `${pathText([...path, key], words.whole)} is not a known ${words.key}${suggestion(key, known())}`)
         .join('\n');
     case 'invalid_value':
       return `${at} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
@@ -30,8 +38,8 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
   }
 }
 
-export function pathText(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return 'the config';
+export function pathText(path: readonly PropertyKey[], whole = configWords.whole): string {
+  if (path.length === 0) return whole;
   return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
 }
 

@@ -1,12 +1,33 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { OutpostError } from '../errors.js';
 
+/** Bodies a route reads whole (JSON, small forms) are at most this large unless it says otherwise. */
+export const defaultBodyLimit = 64 * 1024;
+
+export interface BodyOptions {
+  /** Bytes the body may have; past them the request fails with 413. */
+  limit: number;
+  /** What the 413 message calls the body (`upload larger than 100 bytes`); `request body` by default. */
+  what?: string;
+}
+
+export interface StreamedBodyOptions extends BodyOptions {
+  /** Each chunk as it arrives; it is valid only during the call (uWS reuses the memory). */
+  onChunk: (chunk: Uint8Array) => void;
+}
+
 /**
- * Reads a whole request body of at most `limit` bytes. It must be called before the handler first
- * returns: uWS drops body chunks that arrive while no onData handler is set.
+ * Reads a request body of at most `limit` bytes: whole, or chunk by chunk to `onChunk` (resolving
+ * with the byte count). It must be called before the handler first returns: uWS drops body chunks
+ * that arrive while no onData handler is set. An empty body arrives as one empty last chunk.
  */
-export function readBody(res: HttpResponse, contentLength: string | undefined, limit: number): Promise<Buffer> {
-  const tooLarge = () => new OutpostError('ERR_BODY_TOO_LARGE', `request body larger than ${limit} bytes`);
+export function readBody(res: HttpResponse, contentLength: string | undefined, options: StreamedBodyOptions): Promise<number>;
+export function readBody(res: HttpResponse, contentLength: string | undefined, options: BodyOptions): Promise<Buffer>;
+export function readBody(res: HttpResponse, contentLength: string | undefined, options: BodyOptions | StreamedBodyOptions): Promise<Buffer | number>;
+export function readBody(res: HttpResponse, contentLength: string | undefined, options: BodyOptions | StreamedBodyOptions): Promise<Buffer | number> {
+  const { limit } = options;
+  const tooLarge = () => new OutpostError('ERR_BODY_TOO_LARGE', `${options.what ?? 'request body'} larger than ${limit} bytes`);
+  const onChunk = 'onChunk' in options ? options.onChunk : undefined;
   return new Promise((resolve, reject) => {
     if (contentLength !== undefined && Number(contentLength) > limit) {
       // Still set a handler so uWS keeps a consistent state; the reply closes the connection.
@@ -25,18 +46,10 @@ export function readBody(res: HttpResponse, contentLength: string | undefined, l
         reject(tooLarge());
         return;
       }
-      // The ArrayBuffer is only valid during this call: copy it.
-      chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (isLast) resolve(Buffer.concat(chunks, size));
+      // The ArrayBuffer is only valid during this call: a kept chunk is copied.
+      if (onChunk !== undefined) onChunk(new Uint8Array(chunk));
+      else chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) resolve(onChunk !== undefined ? size : Buffer.concat(chunks, size));
     });
   });
-}
-
-/** Parses a JSON body; malformed JSON is the client's error. */
-export function parseJsonBody(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new OutpostError('ERR_BAD_REQUEST', 'request body is not valid JSON');
-  }
 }

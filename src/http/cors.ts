@@ -1,7 +1,8 @@
 import type { Headers } from './reply.js';
 
-// The APIs outpost serves are public reads or token-authenticated; none relies on cookies, so any
-// origin may call them.
+// Any origin may call the routes that read no credential (public reads, the speed test). Routes of a
+// group with authentication never send these headers (see router.ts), so no other site's page can
+// read an answer made with a user's token or cookie.
 export const corsHeaders: Headers = { 'Access-Control-Allow-Origin': '*' };
 
 /** The answer to a CORS preflight; `Access-Control-Allow-Origin` comes from the router's default headers. */

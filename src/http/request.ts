@@ -1,43 +1,94 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { readBody, type BodyOptions, type StreamedBodyOptions } from './body.js';
+import { parseCookies } from './cookies.js';
 
 /**
  * What a handler may read of a request. uWS's HttpRequest lives only until the handler first returns
  * or awaits, so everything is copied out up front.
+ *
+ * `Body` is what the route declared: the validated value of its JSON schema, or the raw bytes
+ * (`Buffer | undefined`) otherwise. `Auth` is what its group's authentication check returned.
  */
-export interface RequestInfo {
+export interface RequestInfo<Body = Buffer | undefined, Auth = undefined> {
   method: string;
   /** The path, without the query string. */
   path: string;
   query: URLSearchParams;
   /** Header names in lower case. */
   headers: ReadonlyMap<string, string>;
-  /** Route parameters (`/api/cert/:domain`) by name. */
+  /** Route parameters (`/api/cert/:domain`) by name, percent-decoded. */
   params: Readonly<Record<string, string>>;
+  /** The Cookie header by cookie name (parsed on first read). */
+  readonly cookies: ReadonlyMap<string, string>;
   /** Made into text on first read (uWS formats it on each call): read it before answering. */
   readonly remoteAddress: string;
-  /** The body, for routes that declare a body limit. */
-  body?: Buffer;
+  /** The body: its validated value on a route with a JSON schema, its bytes on a route with a body limit. */
+  body: Body;
+  /** Who the group's authentication check said made the request. */
+  auth: Auth;
+  /**
+   * Reads the body of a route that declared none. Call it before the handler first awaits: uWS drops
+   * body chunks that arrive while nothing reads them. With `onChunk`, chunks are handed over as they
+   * arrive and not kept (the promise gives the byte count); without, it gives the whole body.
+   */
+  readBody(options: StreamedBodyOptions): Promise<number>;
+  readBody(options: BodyOptions): Promise<Buffer>;
 }
 
-export function snapshotRequest(res: HttpResponse, req: HttpRequest, paramNames: readonly string[]): RequestInfo {
-  const headers = new Map<string, string>();
-  req.forEach((name, value) => headers.set(name, value));
-  const params: Record<string, string> = {};
-  paramNames.forEach((name, index) => {
-    params[name] = decodeURIComponent(req.getParameter(index) ?? '');
-  });
-  let remoteAddress: string | undefined;
-  return {
-    method: req.getCaseSensitiveMethod(),
-    path: req.getUrl(),
-    query: new URLSearchParams(req.getQuery() ?? ''),
-    headers,
-    params,
-    // The response outlives the request object, so the address can still be asked for after an await.
-    get remoteAddress() {
-      return (remoteAddress ??= Buffer.from(res.getRemoteAddressAsText()).toString());
-    },
-  };
+export class IncomingRequest implements RequestInfo<unknown, unknown> {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers = new Map<string, string>();
+  readonly params: Record<string, string> = {};
+  /** The first route parameter that is not valid percent-encoding; the router answers 400 for it. */
+  readonly malformedParameter: string | undefined;
+  body: unknown = undefined;
+  auth: unknown = undefined;
+  private parsedCookies: ReadonlyMap<string, string> | undefined;
+  private addressText: string | undefined;
+
+  constructor(
+    private readonly res: HttpResponse,
+    req: HttpRequest,
+    paramNames: readonly string[],
+  ) {
+    req.forEach((name, value) => this.headers.set(name, value));
+    this.method = req.getCaseSensitiveMethod();
+    this.path = req.getUrl();
+    this.query = new URLSearchParams(req.getQuery() ?? '');
+    let malformed: string | undefined;
+    paramNames.forEach((name, index) => {
+      const decoded = decodeParameter(req.getParameter(index) ?? '');
+      if (decoded === undefined) malformed ??= name;
+      else this.params[name] = decoded;
+    });
+    this.malformedParameter = malformed;
+  }
+
+  get cookies(): ReadonlyMap<string, string> {
+    return (this.parsedCookies ??= parseCookies(this.headers.get('cookie')));
+  }
+
+  // The response outlives the request object, so the address can still be asked for after an await.
+  get remoteAddress(): string {
+    return (this.addressText ??= Buffer.from(this.res.getRemoteAddressAsText()).toString());
+  }
+
+  readBody(options: StreamedBodyOptions): Promise<number>;
+  readBody(options: BodyOptions): Promise<Buffer>;
+  readBody(options: BodyOptions | StreamedBodyOptions): Promise<Buffer | number> {
+    return readBody(this.res, this.headers.get('content-length'), options);
+  }
+}
+
+/** A percent-encoded route parameter as text, or undefined when its encoding is broken (`%E0%A4%A`). */
+function decodeParameter(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `:name` parameters of a uWS route pattern, in order. */

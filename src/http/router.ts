@@ -1,25 +1,51 @@
 // Routes on top of uWS's own router, adding what uWS leaves to the application: copying the request
-// before any await, bounded bodies, errors answered as JSON with their status, 405 with Allow for a
-// known path and a wrong method, 404 for the rest, CORS and preflight, and request logging.
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+// before any await, 400 for a route parameter that is not valid percent-encoding, HEAD on every GET
+// route, bounded bodies and JSON bodies validated by a schema, authentication and rate limits per
+// group, errors answered as JSON with their status, 405 with Allow for a known path and a wrong
+// method, 404 for the rest, CORS and preflight (never on authenticated routes), and request logging.
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { z } from 'zod';
 import { OutpostError } from '../errors.js';
 import type { Logger } from '../log/record.js';
-import { readBody } from './body.js';
+import { admit, needsAdmission, run, type Admission, type AnyHandler } from './admission.js';
+import type { AuthScheme } from './auth.js';
+import { defaultBodyLimit } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
+import type { RateLimitRule } from './rate-limit.js';
 import { Reply, type Headers } from './reply.js';
-import { parameterNames, snapshotRequest, type RequestInfo } from './request.js';
+import { IncomingRequest, parameterNames, type RequestInfo } from './request.js';
 import type { HttpServer } from './server.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-export type Handler = (request: RequestInfo, reply: Reply) => void | Promise<void>;
 
-export interface RouteOptions {
-  /** Read the whole body (at most this many bytes, else 413) before calling the handler. */
+/** A route's body schema, or undefined for a route that reads no JSON. */
+export type BodySchema = z.ZodType | undefined;
+/** What `request.body` is on a route: its schema's output, or the raw bytes (when it has a body limit). */
+export type BodyOf<Schema extends BodySchema> = Schema extends z.ZodType ? z.output<Schema> : Buffer | undefined;
+export type Handler<Body = Buffer | undefined, Auth = undefined> = (request: RequestInfo<Body, Auth>, reply: Reply) => void | Promise<void>;
+
+export interface RouteOptions<Schema extends BodySchema = undefined> {
+  /** Read the whole body before calling the handler, at most this many bytes (else 413). JSON routes: 64 KiB unless set. */
   bodyLimit?: number;
+  /** Read the body as JSON (415 unless `application/json`, 400 unless valid) and validate it: `request.body` is the result. */
+  json?: Schema;
+  /** Rate limit this route (after the group's own). */
+  rateLimit?: RateLimitRule;
+  /** Refuse a state-changing request from another origin (403); a login form's POST wants this. */
+  sameOrigin?: boolean;
+  /** GET routes answer HEAD too unless this is false (a GET that takes something, like a pool value). */
+  head?: boolean;
+}
+
+export interface GroupOptions<Principal> {
+  /** How the group's requests prove who sent them; `request.auth` is what the check returned. Never with CORS. */
+  auth?: AuthScheme<Principal>;
+  rateLimit?: RateLimitRule;
+  sameOrigin?: boolean;
 }
 
 export interface RouterOptions {
-  /** Add `Access-Control-Allow-Origin: *` to every answer and answer preflight requests. */
+  /** Add `Access-Control-Allow-Origin: *` to every unauthenticated answer and answer preflight requests. */
   cors?: boolean;
   /** Log one line per request here; leave out for no request log. */
   requestLog?: Logger;
@@ -27,100 +53,148 @@ export interface RouterOptions {
   log?: Logger;
 }
 
-const uwsMethod = { GET: 'get', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch' } as const;
+const uwsMethod = { GET: 'get', HEAD: 'head', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch' } as const satisfies Record<string, keyof TemplatedApp>;
 
-export class Router {
-  private readonly methodsByPattern = new Map<string, Method[]>();
-  private readonly defaultHeaders: Headers;
+/** The route methods shared by the router (routes without authentication) and its groups. */
+abstract class Routes<Auth> {
+  abstract route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this;
+
+  get<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
+    return this.route('GET', pattern, handler, options);
+  }
+
+  post<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
+    return this.route('POST', pattern, handler, options);
+  }
+
+  put<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
+    return this.route('PUT', pattern, handler, options);
+  }
+
+  patch<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
+    return this.route('PATCH', pattern, handler, options);
+  }
+
+  delete<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
+    return this.route('DELETE', pattern, handler, options);
+  }
+}
+
+/** Routes that share authentication, a rate limit or the same-origin rule. */
+export class RouteGroup<Auth> extends Routes<Auth> {
+  constructor(
+    private readonly router: Router,
+    private readonly options: GroupOptions<unknown>,
+  ) {
+    super();
+  }
+
+  route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options: RouteOptions<Schema> = {}): this {
+    this.router.add(method, pattern, handler as AnyHandler, options, this.options);
+    return this;
+  }
+}
+
+interface PathMethods {
+  methods: Method[];
+  /** Methods of the path that send CORS (those without authentication). */
+  corsMethods: Method[];
+}
+
+export class Router extends Routes<undefined> {
+  private readonly paths = new Map<string, PathMethods>();
 
   constructor(
     private readonly server: HttpServer,
     private readonly options: RouterOptions = {},
   ) {
-    this.defaultHeaders = options.cors === true ? corsHeaders : {};
+    super();
   }
 
-  get(pattern: string, handler: Handler, options?: RouteOptions): this {
-    return this.route('GET', pattern, handler, options);
-  }
-
-  post(pattern: string, handler: Handler, options?: RouteOptions): this {
-    return this.route('POST', pattern, handler, options);
-  }
-
-  put(pattern: string, handler: Handler, options?: RouteOptions): this {
-    return this.route('PUT', pattern, handler, options);
-  }
-
-  delete(pattern: string, handler: Handler, options?: RouteOptions): this {
-    return this.route('DELETE', pattern, handler, options);
-  }
-
-  route(method: Method, pattern: string, handler: Handler, options: RouteOptions = {}): this {
-    const methods = this.methodsByPattern.get(pattern) ?? [];
-    if (methods.includes(method)) throw new Error(`route ${method} ${pattern} is defined twice`);
-    methods.push(method);
-    this.methodsByPattern.set(pattern, methods);
-    const paramNames = parameterNames(pattern);
-    this.server.app[uwsMethod[method]](pattern, (res, req) => {
-      const { request, reply } = this.open(res, req, paramNames);
-      if (options.bodyLimit === undefined) {
-        run(handler, request, reply);
-        return;
-      }
-      readBody(res, request.headers.get('content-length'), options.bodyLimit).then(
-        (body) => run(handler, { ...request, body }, reply),
-        (error: unknown) => reply.error(error),
-      );
-    });
+  route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, undefined>, options: RouteOptions<Schema> = {}): this {
+    this.add(method, pattern, handler as AnyHandler, options, {});
     return this;
   }
 
-  /** Starts a reply for a raw uWS handler (hot paths that skip the request copy), counted and logged like any other. */
-  open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[] = []): { request: RequestInfo; reply: Reply } {
-    const request = snapshotRequest(res, req, paramNames);
+  /**
+   * Routes that share `options`. With `auth`, each request must carry a credential the check accepts
+   * (else 401) and `request.auth` is what the check returned; such routes never send CORS headers.
+   */
+  group<Principal = undefined>(options: GroupOptions<Principal>): RouteGroup<Principal> {
+    return new RouteGroup<Principal>(this, options);
+  }
+
+  /** Registers a route of any group: the one place where uWS is told about routes. */
+  add(method: Method, pattern: string, handler: AnyHandler, route: RouteOptions<BodySchema>, group: GroupOptions<unknown>): void {
+    const path = this.paths.get(pattern) ?? { methods: [], corsMethods: [] };
+    if (path.methods.includes(method)) throw new Error(`route ${method} ${pattern} is defined twice`);
+    path.methods.push(method);
+    const cors = this.options.cors === true && group.auth === undefined;
+    if (cors) path.corsMethods.push(method);
+    this.paths.set(pattern, path);
+
+    const admission: Admission = {
+      rateLimits: [group.rateLimit, route.rateLimit].filter((rule) => rule !== undefined),
+      sameOrigin: group.sameOrigin === true || route.sameOrigin === true,
+      auth: group.auth,
+      body: route.json !== undefined || route.bodyLimit !== undefined ? { limit: route.bodyLimit ?? defaultBodyLimit, schema: route.json } : undefined,
+    };
+    const paramNames = parameterNames(pattern);
+    const headers = cors ? corsHeaders : {};
+    const checked = needsAdmission(admission);
+    const serve = (res: HttpResponse, req: HttpRequest) => {
+      const { request, reply } = this.open(res, req, paramNames, headers);
+      if (request.malformedParameter !== undefined) {
+        reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
+      } else if (checked) {
+        admit(admission, handler, request, reply);
+      } else {
+        run(handler, request, reply);
+      }
+    };
+    this.server.app[uwsMethod[method]](pattern, serve);
+    // RFC 9110 §9.3.2: HEAD is GET without the body; Reply leaves the body out and keeps its length.
+    if (method === 'GET' && route.head !== false) this.server.app[uwsMethod.HEAD](pattern, serve);
+  }
+
+  /** Starts the reply to one request, counted and logged like any other. */
+  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers): { request: IncomingRequest; reply: Reply } {
+    const request = new IncomingRequest(res, req, paramNames);
     const end = this.server.begin();
     const startedAt = performance.now();
     const requestLog = this.options.requestLog;
     // The log line is written after the answer, when the response can no longer be asked.
     const from = requestLog === undefined ? '' : request.remoteAddress;
-    const reply = new Reply(
-      res,
-      (status) => {
+    const reply = new Reply(res, {
+      head: request.method === 'HEAD',
+      defaultHeaders,
+      log: this.options.log,
+      onFinish: (status) => {
         end();
         requestLog?.info(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
-      this.defaultHeaders,
-      this.options.log,
-    );
+    });
     return { request, reply };
   }
 
   /** Adds the fallbacks: preflight and 405 on every known path, 404 on every other. Call after the last route. */
   finish(): void {
-    for (const [pattern, methods] of this.methodsByPattern) {
+    const fallbackHeaders = this.options.cors === true ? corsHeaders : {};
+    for (const [pattern, { methods, corsMethods }] of this.paths) {
       const allow = methods.join(', ');
+      const headers = corsMethods.length > 0 ? fallbackHeaders : {};
       this.server.app.any(pattern, (res, req) => {
-        const { request, reply } = this.open(res, req);
-        if (request.method === 'OPTIONS' && this.options.cors === true) {
-          reply.send(204, '', preflightHeaders(methods, request.headers.get('access-control-request-headers')));
+        const { request, reply } = this.open(res, req, [], headers);
+        if (request.method === 'OPTIONS' && corsMethods.length > 0) {
+          reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
           return;
         }
         reply.send(405, JSON.stringify({ error: `method ${request.method} not allowed on ${request.path}` }), { 'Content-Type': 'application/json; charset=utf-8', Allow: allow });
       });
     }
     this.server.app.any('/*', (res, req) => {
-      const { request, reply } = this.open(res, req);
+      const { request, reply } = this.open(res, req, [], fallbackHeaders);
       reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
     });
-  }
-}
-
-function run(handler: Handler, request: RequestInfo, reply: Reply): void {
-  try {
-    const result = handler(request, reply);
-    if (result instanceof Promise) result.catch((error: unknown) => reply.error(error));
-  } catch (error) {
-    reply.error(error);
   }
 }

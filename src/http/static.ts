@@ -1,10 +1,13 @@
 // Static files for the browser pages: read once at start (the bundles are small), served from memory
-// with their content type, an ETag, and a cache policy that lets browsers keep hashed files forever.
+// with their content type, an ETag, a cache policy that lets browsers keep hashed files forever, and
+// the security headers of security-headers.ts (pages get the content security policy). HEAD is
+// answered like GET, without the body.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { contentTypeFor } from './mime.js';
 import type { Router } from './router.js';
+import { fileSecurityHeaders, pageSecurityHeaders } from './security-headers.js';
 
 export interface StaticAsset {
   body: Buffer;
@@ -35,14 +38,15 @@ export async function loadStaticAssets(dir: string): Promise<Map<string, StaticA
   return assets;
 }
 
-/** Serves the assets under `mountPath`; `index.html` also answers the mount path itself. */
+/** Serves the assets under `mountPath` (GET and HEAD); `index.html` also answers the mount path itself. */
 export function serveStatic(router: Router, assets: ReadonlyMap<string, StaticAsset>, mountPath = '/'): void {
   const base = mountPath.endsWith('/') ? mountPath.slice(0, -1) : mountPath;
   for (const [urlPath, asset] of assets) {
     const paths = urlPath === '/index.html' ? [`${base}/`, `${base}${urlPath}`] : [`${base}${urlPath}`];
+    const securityHeaders = asset.contentType.startsWith('text/html') ? pageSecurityHeaders : fileSecurityHeaders;
+    const headers = { 'Content-Type': asset.contentType, ETag: asset.etag, 'Cache-Control': asset.cacheControl, ...securityHeaders };
     for (const path of new Set(paths)) {
       router.get(path, (request, reply) => {
-        const headers = { 'Content-Type': asset.contentType, ETag: asset.etag, 'Cache-Control': asset.cacheControl, 'X-Content-Type-Options': 'nosniff' };
         if (request.headers.get('if-none-match') === asset.etag) reply.send(304, '', headers);
         else reply.send(200, asset.body, headers);
       });

@@ -99,8 +99,8 @@ test('static files have their type, an ETag, and a cache policy by name', withSe
 });
 
 test('server-sent events stream frames and drain() closes the stream', withServer, ({ router, server }) => {
-  router.get('/events', (_request, reply) => {
-    const stream = new EventStream(reply, server);
+  router.get('/events', (request, reply) => {
+    const stream = new EventStream(request, reply, server);
     stream.send('first line\nsecond line', 'greeting', '1');
   });
 }, async (t, { url, server }) => {

@@ -40,8 +40,8 @@ export const monitorSite: SiteDefinition<MonitorSite> = {
   router
     .get('/api/snapshot', async (_request, reply) => reply.send(200, await current(), noStore))
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
-    .get('/api/stream', async (_request, reply) => {
-      const stream = new EventStream(reply, server, { retryMs: 2000 });
+    .get('/api/stream', async (request, reply) => {
+      const stream = new EventStream(request, reply, server, { retryMs: 2000 });
       streams.add(stream);
       stream.onClose(() => {
         streams.delete(stream);

@@ -53,11 +53,13 @@ export const qpoolSite: SiteDefinition<QpoolSite> = {
   };
 
   serveStatic(router, await roleUiAssets('qpool'));
+  // No HEAD on the value routes (405): it would take a value out of the pool and throw it away.
+  const takesValue = { head: false };
   router
-    .get('/api/random', serveValue('json'))
-    .get('/api/random/hex', serveValue('hex'))
-    .get('/api/random/base64', serveValue('base64'))
-    .get('/api/random/binary', serveValue('binary'))
+    .get('/api/random', serveValue('json'), takesValue)
+    .get('/api/random/hex', serveValue('hex'), takesValue)
+    .get('/api/random/base64', serveValue('base64'), takesValue)
+    .get('/api/random/binary', serveValue('binary'), takesValue)
     .get('/api/status', async (_request, reply) => {
       const status = latestStatus ?? (await pool.call((api) => api.status()));
       reply.send(200, JSON.stringify(status), statusHeaders);

@@ -8,6 +8,7 @@ import { serveStatic } from '../../../../src/http/static.js';
 import { version } from '../../../../src/version.js';
 import type { SiteDefinition } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
+import type { RequestInfo } from '../../../../src/http/request.js';
 import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
@@ -42,9 +43,7 @@ export const speedtestSite: SiteDefinition<SpeedtestSite> = {
     .get('/api/download', (request, reply) => {
       streamDownload(reply, pool, downloadSize(request.query.get('size'), site.maxDownloadBytes));
     })
-    .post('/api/upload', (request, reply) => {
-      countUpload(reply, request.headers.get('content-length'), site.maxUploadBytes);
-    });
+    .post('/api/upload', (request, reply) => countUpload(request, reply, site.maxUploadBytes));
   },
 };
 
@@ -64,62 +63,20 @@ function downloadSize(raw: string | null, max: number): number {
   return size;
 }
 
+const downloadHeaders = { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store', 'Content-Encoding': 'identity' };
+
+/** `size` bytes cut from the pool, a megabyte at a time, as fast as the client takes them. */
 function streamDownload(reply: Reply, pool: Buffer, size: number): void {
-  const res = reply.res;
-  reply.beginStream(200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store', 'Content-Encoding': 'identity' });
-  if (size === 0) {
-    res.cork(() => res.end());
-    reply.endStream();
-    return;
-  }
-  // The slice being written and the write offset it started at: when the socket takes only part of
-  // it, the rest is offered again from the new write offset (uWS's tryEnd/onWritable protocol).
-  let pending: { chunk: Buffer; startOffset: number } | undefined;
-  let handedOut = 0;
-  const write = (): boolean => {
-    while (!reply.aborted) {
-      if (pending === undefined) {
-        const start = handedOut % pool.length;
-        const length = Math.min(writeBytes, size - handedOut, pool.length - start);
-        pending = { chunk: pool.subarray(start, start + length), startOffset: res.getWriteOffset() };
-        handedOut += length;
-      }
-      const [accepted, done] = res.tryEnd(pending.chunk.subarray(res.getWriteOffset() - pending.startOffset), size);
-      if (done) {
-        reply.endStream();
-        return true;
-      }
-      if (!accepted) return false;
-      pending = undefined;
-    }
-    return true;
-  };
-  res.onWritable(() => write());
-  res.cork(() => void write());
+  reply.stream(200, downloadHeaders, size, (offset) => {
+    const start = offset % pool.length;
+    return pool.subarray(start, Math.min(start + writeBytes, pool.length));
+  });
 }
 
-function countUpload(reply: Reply, contentLength: string | undefined, max: number): void {
+/** Counts an upload as it arrives (never buffered) and answers with its size and how long it took to land. */
+async function countUpload(request: RequestInfo, reply: Reply, max: number): Promise<void> {
   const startedAt = performance.now();
-  if (contentLength !== undefined && Number(contentLength) > max) {
-    reply.res.onData(() => {});
-    reply.error(new OutpostError('ERR_BODY_TOO_LARGE', `upload larger than ${max} bytes`));
-    return;
-  }
-  let size = 0;
-  let refused = false;
-  const answer = () => {
-    const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds() };
-    reply.send(200, JSON.stringify(result), noStoreJson);
-  };
-  reply.res.onData((chunk, isLast) => {
-    if (refused) return;
-    size += chunk.byteLength;
-    if (size > max) {
-      refused = true;
-      reply.error(new OutpostError('ERR_BODY_TOO_LARGE', `upload larger than ${max} bytes`));
-      return;
-    }
-    if (isLast) answer();
-  });
-  if (contentLength === '0') answer();
+  const size = await request.readBody({ limit: max, what: 'upload', onChunk: () => {} });
+  const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds() };
+  reply.send(200, JSON.stringify(result), noStoreJson);
 }

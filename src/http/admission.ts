@@ -1,0 +1,108 @@
+// What happens to a request between its arrival and its handler, for a route that asked for more than
+// the bare handler: rate limits, the same-origin rule, authentication, and reading and validating its
+// body. The order is the cheapest refusal first: a client out of allowance is refused before its
+// credentials are checked (so guessing costs it the allowance, not us the check), and a body is
+// only parsed once its sender is known.
+import type { z } from 'zod';
+import { authenticate, type AuthScheme } from './auth.js';
+import { assertJsonContentType, parseJsonBody } from './json-body.js';
+import { clientAddressKey, rateLimited, type RateLimitRule } from './rate-limit.js';
+import type { Reply } from './reply.js';
+import type { IncomingRequest, RequestInfo } from './request.js';
+import { assertSameOrigin } from './same-origin.js';
+
+/** A handler as the router stores it, whatever the body and principal types its route declared. */
+export type AnyHandler = (request: RequestInfo<unknown, unknown>, reply: Reply) => void | Promise<void>;
+
+export interface Admission {
+  rateLimits: readonly RateLimitRule[];
+  /** Refuse state-changing requests from another origin (403). */
+  sameOrigin: boolean;
+  auth: AuthScheme<unknown> | undefined;
+  /** Read the body (at most `limit` bytes, else 413) and, with a schema, parse it as JSON and validate it. */
+  body: { limit: number; schema: z.ZodType | undefined } | undefined;
+}
+
+/** Whether a route needs anything before its handler; routes that do not skip this file entirely. */
+export function needsAdmission(admission: Admission): boolean {
+  return admission.rateLimits.length > 0 || admission.sameOrigin || admission.auth !== undefined || admission.body !== undefined;
+}
+
+/** Runs the checks of `admission`, then `handler` with the request's body and principal filled in. */
+export function admit(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply): void {
+  let body: Promise<Buffer> | undefined;
+  try {
+    for (const rule of admission.rateLimits) applyRateLimit(rule, request, reply);
+    if (admission.sameOrigin) assertSameOrigin(request);
+    if (admission.body !== undefined) {
+      if (admission.body.schema !== undefined) assertJsonContentType(request.headers.get('content-type'));
+      // Reading starts now, before any await: uWS drops body chunks that arrive while nothing reads them.
+      body = request.readBody({ limit: admission.body.limit });
+      // A refusal from the checks below may come first; the body's own failure is then moot.
+      body.catch(() => {});
+    }
+  } catch (error) {
+    refuse(reply, request, error, false);
+    return;
+  }
+  void complete(admission, handler, request, reply, body);
+}
+
+async function complete(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, body: Promise<Buffer> | undefined): Promise<void> {
+  let bodyRead = false;
+  try {
+    if (admission.auth !== undefined) {
+      const { principal, by } = await authenticate(admission.auth, request);
+      // A cookie rides along on requests other sites make; a bearer token never does.
+      if (by === 'session') assertSameOrigin(request);
+      request.auth = principal;
+    }
+    if (body !== undefined && admission.body !== undefined) {
+      const bytes = await body;
+      bodyRead = true;
+      request.body = admission.body.schema === undefined ? bytes : parseJsonBody(bytes, admission.body.schema);
+    }
+  } catch (error) {
+    refuse(reply, request, error, bodyRead);
+    return;
+  }
+  if (reply.closed) return;
+  run(handler, request, reply);
+}
+
+/**
+ * A request refused before its handler. When the refusal comes before its body was read to the end,
+ * the connection is closed: the rest of the body would otherwise have to be received for nothing.
+ */
+function refuse(reply: Reply, request: IncomingRequest, error: unknown, bodyRead: boolean): void {
+  reply.error(error, !bodyRead && declaresBody(request) ? true : undefined);
+}
+
+function declaresBody(request: RequestInfo<unknown, unknown>): boolean {
+  const length = request.headers.get('content-length');
+  return request.headers.has('transfer-encoding') || (length !== undefined && length !== '0');
+}
+
+function applyRateLimit(rule: RateLimitRule, request: IncomingRequest, reply: Reply): void {
+  const key = (rule.key ?? clientAddressKey)(request);
+  if (rule.count === 'failures') {
+    const wait = rule.limiter.retryAfter(key);
+    if (wait > 0) throw rateLimited(wait);
+    reply.onFinish((status) => {
+      if (status === 401 || status === 403) rule.limiter.take(key);
+    });
+    return;
+  }
+  const wait = rule.limiter.take(key);
+  if (wait > 0) throw rateLimited(wait);
+}
+
+/** Calls a handler; whatever it throws, now or later, becomes the error answer. */
+export function run(handler: AnyHandler, request: RequestInfo<unknown, unknown>, reply: Reply): void {
+  try {
+    const result = handler(request, reply);
+    if (result instanceof Promise) result.catch((error: unknown) => reply.error(error));
+  } catch (error) {
+    reply.error(error);
+  }
+}

@@ -1,0 +1,109 @@
+// Rate limits per client or per key: a token bucket per key, holding `limit` tokens and refilled
+// evenly over `windowMs` (so `limit` requests may come at once, then one per windowMs/limit). Memory
+// is bounded: past `maxKeys` the key touched longest ago is forgotten, which only ever gives that
+// key a full bucket again.
+import { HttpRefusal } from './refusal.js';
+import type { RequestInfo } from './request.js';
+
+export interface RateLimiterOptions {
+  /** Requests a key may make at once, and over each window. */
+  limit: number;
+  windowMs: number;
+  /** Keys remembered at most; 10,000 by default. */
+  maxKeys?: number;
+  /** Milliseconds now; tests pass a fake clock. */
+  now?: () => number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+  private readonly maxKeys: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: RateLimiterOptions) {
+    if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('a rate limit allows at least one request');
+    if (!(options.windowMs > 0)) throw new RangeError('a rate limit window must be longer than 0 ms');
+    this.perMs = options.limit / options.windowMs;
+    this.maxKeys = options.maxKeys ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Keys remembered now. */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** Seconds (whole, at least 1) until `key` may make a request; 0 when it may now. Takes nothing. */
+  retryAfter(key: string): number {
+    const bucket = this.refilled(key);
+    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+  }
+
+  /** Takes one request from `key`'s allowance: 0 when it was there, else the seconds to wait (nothing taken). */
+  take(key: string): number {
+    const wait = this.retryAfter(key);
+    if (wait === 0) this.touch(key).tokens -= 1;
+    return wait;
+  }
+
+  private refilled(key: string): Bucket {
+    const now = this.now();
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return { tokens: this.options.limit, at: now };
+    bucket.tokens = Math.min(this.options.limit, bucket.tokens + (now - bucket.at) * this.perMs);
+    bucket.at = now;
+    return bucket;
+  }
+
+  /** The key's bucket, made the most recently used; the least recently used one goes past maxKeys. */
+  private touch(key: string): Bucket {
+    const bucket = this.refilled(key);
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) {
+      const oldest = this.buckets.keys().next();
+      if (oldest.done !== true) this.buckets.delete(oldest.value);
+    }
+    return bucket;
+  }
+}
+
+/** How a route or group is rate limited. */
+export interface RateLimitRule {
+  limiter: RateLimiter;
+  /** What is counted against; the client's address by default (see `clientAddressKey`). */
+  key?: (request: RequestInfo<unknown, unknown>) => string;
+  /**
+   * `requests` (the default): every request takes from the allowance. `failures`: only answers 401
+   * and 403 do (wrong passwords, wrong tokens), and a client with none left is refused before its
+   * credentials are checked.
+   */
+  count?: 'requests' | 'failures';
+}
+
+/**
+ * A client's address as a rate-limit key: IPv4 as itself (uWS shows it IPv4-mapped on a dual-stack
+ * socket), IPv6 by its /64, since one host commonly holds a whole /64.
+ */
+export function clientAddressKey(request: Pick<RequestInfo<unknown, unknown>, 'remoteAddress'>): string {
+  const address = request.remoteAddress;
+  const mapped = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (mapped !== null) {
+    const high = parseInt(mapped[1] ?? '0', 16);
+    const low = parseInt(mapped[2] ?? '0', 16);
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  if (!address.includes(':')) return address;
+  return `${address.split(':').slice(0, 4).join(':')}::/64`;
+}
+
+/** The 429 for a request over its allowance, with `Retry-After` in whole seconds. */
+export function rateLimited(retryAfterSeconds: number): HttpRefusal {
+  return new HttpRefusal('ERR_RATE_LIMITED', `too many requests; retry in ${retryAfterSeconds} s`, { 'Retry-After': String(retryAfterSeconds) });
+}

@@ -1,0 +1,69 @@
+// HTTP/1.1 over a bare socket, for what fetch hides: several requests pipelined on one connection
+// (so a body sent where none belongs shows up as garbage before the next answer), exact header
+// bytes, and a client that stops reading.
+import { connect, type Socket } from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  /** Header names in lower case; a repeated header keeps its values joined by `, `. */
+  headers: Map<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Sends `requests` (each `{ method, path, headers }`) on one connection, the last with
+ * `Connection: close`, and parses the answers in order: a HEAD answer has no body whatever its
+ * Content-Length says, every other answer's body is Content-Length bytes. Anything left over fails.
+ */
+export async function pipelined(port: number, requests: readonly { method: string; path: string; headers?: Record<string, string> }[]): Promise<RawResponse[]> {
+  const text = requests
+    .map((request, index) => {
+      const headers = { Host: `127.0.0.1:${port}`, ...request.headers, ...(index === requests.length - 1 ? { Connection: 'close' } : {}) };
+      return `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+    })
+    .join('');
+  const bytes = await exchange(port, text);
+  const responses: RawResponse[] = [];
+  let offset = 0;
+  for (const request of requests) {
+    const end = bytes.indexOf('\r\n\r\n', offset);
+    if (end < 0) throw new Error(`no answer to ${request.method} ${request.path}; left: ${bytes.subarray(offset).toString('latin1')}`);
+    const [statusLine = '', ...lines] = bytes.subarray(offset, end).toString('latin1').split('\r\n');
+    const headers = new Map<string, string>();
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+    }
+    const length = request.method === 'HEAD' ? 0 : Number(headers.get('content-length') ?? '0');
+    const body = bytes.subarray(end + 4, end + 4 + length);
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body });
+    offset = end + 4 + length;
+  }
+  if (offset !== bytes.length) throw new Error(`${bytes.length - offset} bytes after the last answer: ${bytes.subarray(offset).toString('latin1')}`);
+  return responses;
+}
+
+/** Writes `text`, then reads until the server closes the connection. */
+export function exchange(port: number, text: string | Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** A connection that has sent `text` and reads nothing until told: `socket.resume()` reads on. */
+export function stalledClient(port: number, text: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.pause();
+      socket.write(text);
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
