@@ -28,8 +28,9 @@ test('an actor that crashes in a loop stops the role and the process exits non-z
 
 test('SIGTERM during load drains the requests in flight and exits 0', async (t) => {
   const host = await startFixtureHost(t);
-  const requests = Array.from({ length: 24 }, () => fetch(`${host.url}slow?ms=400`).then(async (response) => ({ status: response.status, body: await response.json() })));
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  const requests = Array.from({ length: 24 }, () => fetch(`${host.url}slow?ms=2000`).then(async (response) => ({ status: response.status, body: await response.json() })));
+  // SIGTERM only once every request has reached the handler, however slow the machine is.
+  t.true(await eventually(async () => ((await (await fetch(`${host.url}slow/started`)).json()) as { started: number }).started === 24, 10_000, 20), 'every slow request reached the front');
   const stoppedAt = Date.now();
   host.child.kill('SIGTERM');
   const answers = await Promise.all(requests);

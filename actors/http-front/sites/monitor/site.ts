@@ -7,17 +7,16 @@ import { jsonType } from '../../../../src/http/reply.js';
 import { version } from '../../../../src/version.js';
 import { snapshotTopic } from '../../../sampler/kind.js';
 import type { SnapshotJson } from '../../../sampler/protocol.js';
-import type { SiteDefinition } from '../../site.js';
+import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import { monitorOpenApi } from './openapi.js';
 import type { MonitorSite } from './protocol.js';
 
 const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export const monitorSite: SiteDefinition<MonitorSite> = {
-  cors: true,
-  logsRequests: () => false,
-  mount: async ({ router, server, actor: context, site }) => {
+export const monitorSite: SiteDefinition<MonitorSite> = { cors: true, logsRequests: () => false, mount: mountMonitorSite };
+
+async function mountMonitorSite({ router, server, actor: context, site }: SiteMount<MonitorSite>): Promise<void> {
   const sampler = context.peer(site.sampler);
   const streams = new Set<EventStream>();
   let latest: { json: SnapshotJson; at: number } | undefined;
@@ -56,5 +55,4 @@ export const monitorSite: SiteDefinition<MonitorSite> = {
     const json = remember(snapshot);
     for (const stream of streams) stream.send(json, 'snapshot');
   });
-  },
-};
+}

@@ -10,7 +10,7 @@ import { version } from '../../../../src/version.js';
 import { poolStatusTopic } from '../../../pool/kind.js';
 import type { PoolStatus, TakeBatch } from '../../../pool/protocol.js';
 import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../../pool/value-batch.js';
-import type { SiteDefinition } from '../../site.js';
+import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import { qpoolHelpText } from './help.js';
 import { qpoolOpenApi } from './openapi.js';
@@ -25,11 +25,10 @@ const noStore = { 'Cache-Control': 'no-store' } as const;
 /** Seconds a client should wait after a 503: values arrive in batches, rarely within seconds. */
 const retryAfterSeconds = '30';
 
-export const qpoolSite: SiteDefinition<QpoolSite> = {
-  // The API has no authentication: no CORS, or any web page could read values (see above).
-  cors: false,
-  logsRequests: () => false,
-  mount: async ({ router, actor: context, site }) => {
+// The API has no authentication: no CORS, or any web page could read values (see above).
+export const qpoolSite: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
+
+async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolSite>): Promise<void> {
   const pool = context.peer(site.pool);
   // The pool publishes its status after every change; /api/status answers from the latest here.
   let latestStatus: PoolStatus | undefined;
@@ -67,8 +66,7 @@ export const qpoolSite: SiteDefinition<QpoolSite> = {
     .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
     .get('/api/help', (_request, reply) => reply.send(200, help, { 'Content-Type': textType }));
-  },
-};
+}
 
 /** Fans one take's answer out to the requests that made it, in order. */
 function perRequest(batch: TakeBatch, requests: number): TakeResult[] {

@@ -6,7 +6,7 @@ import { OutpostError } from '../../../../src/errors.js';
 import { jsonType, type Reply } from '../../../../src/http/reply.js';
 import { serveStatic } from '../../../../src/http/static.js';
 import { version } from '../../../../src/version.js';
-import type { SiteDefinition } from '../../site.js';
+import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import type { RequestInfo } from '../../../../src/http/request.js';
 import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
@@ -18,10 +18,9 @@ const writeBytes = 1024 * 1024;
 
 const noStoreJson = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export const speedtestSite: SiteDefinition<SpeedtestSite> = {
-  cors: true,
-  logsRequests: (site) => site.logRequests,
-  mount: async ({ router, site }) => {
+export const speedtestSite: SiteDefinition<SpeedtestSite> = { cors: true, logsRequests: (site) => site.logRequests, mount: mountSpeedtestSite };
+
+async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): Promise<void> {
   const pool = randomBytes(poolBytes);
   const info: SpeedtestInfo = {
     version,
@@ -44,8 +43,7 @@ export const speedtestSite: SiteDefinition<SpeedtestSite> = {
       streamDownload(reply, pool, downloadSize(request.query.get('size'), site.maxDownloadBytes));
     })
     .post('/api/upload', (request, reply) => countUpload(request, reply, site.maxUploadBytes));
-  },
-};
+}
 
 /**
  * Wall-clock seconds with sub-millisecond resolution: a client combines the upload timestamps of
