@@ -46,6 +46,7 @@ runActor<PoolConfig>({
       ingest: (batch) => Promise.resolve(service.ingest(asBuffer(batch))),
       take: (count) => service.take(count),
       status: () => Promise.resolve(service.status()),
+      readyToStore: () => service.readyToStore(),
     };
     return {
       api,
