@@ -188,6 +188,14 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
   }
   t.log(perRound.join('\n'));
 
+  // Arrivals still in the diode (fed just before the last kill) come in now, not during the drain:
+  // a value queued behind them, with a collection time of its own, is the newest once all are in.
+  const lastTime = new Date(Date.now() + 60_000).toISOString();
+  const last = freshValues(1);
+  for (const value of last) fed.add(value);
+  double.enqueue(valueLines(last, 'legacy', lastTime));
+  await waitForStatus(serve.url, (status) => status.newest === lastTime);
+
   // What is left comes out once each, and none of it was answered before.
   const beforeDrain = await poolStatus(serve.url);
   const drained = await drain(serve.url, log, 16);
