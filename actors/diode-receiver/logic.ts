@@ -122,7 +122,7 @@ export class Receiver {
       this.held.push(values);
       // Whatever the command prints from here would have to be held too: stop taking it off the diode.
       this.current?.kill();
-      this.deps.log.warn(`the pool did not take ${entryCount(values)} values (${String(error)}); they are held and handed over once it can store them`);
+      this.deps.log.warn(`the pool did not take ${entryCount(values)} values (${messageOf(error)}); they are held and handed over once it can store them`);
     });
     this.ingesting = Promise.all([this.ingesting, stored]);
   }
@@ -152,7 +152,7 @@ export class Receiver {
       ready = await this.deps.poolReady();
     } catch (error) {
       ready = false;
-      why = String(error);
+      why = messageOf(error);
     }
     if (ready && this.poolWasAway) this.deps.log.info('the pool can store values again; receiving resumes');
     if (!ready && !this.poolWasAway) this.deps.log.warn(`the pool cannot store values (${why}); the receive command is not run until it can, and values wait in the diode`);
@@ -180,4 +180,8 @@ export class Receiver {
     if (this.quietRuns++ === 0) this.deps.log.info(message, fields);
     else this.deps.log.debug(message, fields);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
