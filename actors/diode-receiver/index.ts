@@ -1,5 +1,4 @@
 // The diode-receiver actor's thread entry.
-import { transfer } from 'comlink';
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { DiodeLoopbackApi } from '../diode-sender/protocol.js';
@@ -17,8 +16,9 @@ runActor(diodeReceiverActor, {
     const command = config.command;
     const receiver = new Receiver(config, {
       run: (onChunk) => runReceiveCommand(command ?? [], onChunk),
-      // Transferred, not copied: the batch is the receiver's no more.
-      ingest: (values) => pool.call((api) => api.ingest(transfer(values, [values.buffer]))),
+      // Copied, not transferred: should the pool go away before it answers, the receiver still has the batch.
+      ingest: (values) => pool.call((api) => api.ingest(values)),
+      poolReady: () => pool.call((api) => api.readyToStore()),
       parser: new LineParser(sources),
       clock: systemClock,
       log: context.log,

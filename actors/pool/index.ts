@@ -67,6 +67,7 @@ runActor(poolActor, {
         return batch;
       },
       status: () => Promise.resolve(service.status()),
+      readyToStore: () => service.readyToStore(),
     };
     return {
       api,

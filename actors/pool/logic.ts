@@ -38,6 +38,8 @@ const failureLogIntervalMs = 5000;
 
 export class PoolService {
   private pendingTakes: PendingTake[] = [];
+  /** Callers of readyToStore() waiting for the files to be tried. */
+  private readyWaiters: ((ready: boolean) => void)[] = [];
   /** Batches of values added since the last journal record. */
   private pendingIngest: Buffer[] = [];
   private pumping: Promise<void> | undefined;
@@ -91,6 +93,20 @@ export class PoolService {
     });
   }
 
+  /**
+   * Whether values handed over now are stored as they should be: always without a pool file; with
+   * one, once the files take writes. After a failed write this tries the rewrite the next commit
+   * would (at most once per `retryAfterFailureMs`), so a receiver that waits on it brings the disk
+   * back into use even when no request comes.
+   */
+  readyToStore(): Promise<boolean> {
+    if (this.durability === undefined || !this.rewriteNeeded) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.readyWaiters.push(resolve);
+      this.pump();
+    });
+  }
+
   status(): PoolStatus {
     const range = this.pool.ageRange();
     return {
@@ -117,7 +133,7 @@ export class PoolService {
     this.pumping = this.work().finally(() => {
       this.pumping = undefined;
       // Work that arrived while the last round was answering its callers.
-      if (this.pendingTakes.length > 0 || this.pendingIngest.length > 0) this.pump();
+      if (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || this.readyWaiters.length > 0) this.pump();
     });
   }
 
@@ -126,13 +142,15 @@ export class PoolService {
     // in the poll phase, setImmediate runs after it.
     await new Promise<void>((resolve) => setImmediate(resolve));
     // A journal grown long by a large arrival is compacted at once, not when requests come.
-    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing) || this.compactionDue()) {
+    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing) || this.readyWaiters.length > 0 || this.compactionDue()) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
         this.failAll(this.pendingTakes.splice(0));
         // The values that arrived are in memory and will be in the next snapshot.
         this.pendingIngest = [];
+        this.answerReadyWaiters(false);
         return;
       }
+      this.answerReadyWaiters(true);
       if (this.pendingIngest.length > 0) await this.recordIngest();
       // After a failed append the journal may end in a partial record: nothing more goes into it.
       if (this.rewriteNeeded) continue;
@@ -220,6 +238,10 @@ export class PoolService {
       next += share;
       take.resolve({ values, available: this.pool.size + count - next });
     }
+  }
+
+  private answerReadyWaiters(ready: boolean): void {
+    for (const resolve of this.readyWaiters.splice(0)) resolve(ready);
   }
 
   private failAll(takes: readonly PendingTake[]): void {

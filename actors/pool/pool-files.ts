@@ -20,7 +20,10 @@ import { writeSecretFile } from '../../src/store/secret.js';
 import { decodeJournalRecord, decodeSnapshotContent, encodeJournalRecord, encodeSnapshotContent, type JournalRecord, type SnapshotContent } from './codec.js';
 
 const snapshotMagic = 'QPOOLSN1';
-const journalMagic = 'QPOOLJN1';
+/** A journal whose head counts its records (src/store/journal-count.ts). */
+const journalMagic = 'QPOOLJN2';
+/** The journals of qpool 0.1.0-beta.1, without that count: still read, never written. */
+const uncountedJournalMagic = 'QPOOLJN1';
 
 export interface LoadedFiles {
   snapshot: SnapshotContent;
@@ -77,9 +80,10 @@ export class PoolFiles {
     const masterKey = await deriveMasterKey(passphrase, kdf);
     const { content, journalId } = decodeSnapshotContent(decodeSnapshot(snapshotMagic, masterKey, snapshotBytes, path));
     const opened = journals.map(({ file, bytes }) => {
-      const header = readHeader(journalMagic, bytes, file);
+      const magic = bytes.toString('latin1', 0, 8) === uncountedJournalMagic ? uncountedJournalMagic : journalMagic;
+      const header = readHeader(magic, bytes, file);
       if (!header.kdf.salt.equals(kdf.salt)) throw new DecryptionError(`${file} belongs to another pool`);
-      return { id: header.fileSalt, ...decodeJournal(journalMagic, masterKey, bytes, file) };
+      return { id: header.fileSalt, ...decodeJournal(magic, masterKey, bytes, file, magic === journalMagic) };
     });
     // A version 1 snapshot names no journal: the single .hot it was written with follows it.
     const first = journalId === undefined ? 0 : opened.findIndex((journal) => journal.id.equals(journalId));
@@ -147,9 +151,14 @@ export class PoolFiles {
     }
   }
 
-  /** Closes the journal once a compaction under way has finished. */
+  /** Closes the journal once a compaction under way has finished, its record count on disk. */
   async close(): Promise<void> {
     await this.compacting?.catch(() => {});
+    try {
+      this.journal?.sync();
+    } catch {
+      // A disk that fails now fails the count only: it lags by the last record, as after a crash.
+    }
     closeQuietly(this.journal);
     this.journal = undefined;
   }

@@ -58,6 +58,12 @@ export interface PoolApi {
   /** Takes `count` values at once (one request each), recorded as served on disk before this resolves. */
   take(count: number): Promise<TakeBatch>;
   status(): Promise<PoolStatus>;
+  /**
+   * Whether values handed over now would be stored: the pool has loaded and, with a pool file, its
+   * files take writes. The diode receiver asks before every run of the receive command, so nothing
+   * is taken off the diode that the pool could not keep.
+   */
+  readyToStore(): Promise<boolean>;
 }
 
 export interface PoolConfig {

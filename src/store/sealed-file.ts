@@ -1,10 +1,12 @@
 // Two shapes of sealed file (see sealed.ts for the keys): a snapshot, written whole and atomically,
 // and an append-only journal of sealed records. A journal's records are numbered by their nonces, so
-// reordered records fail to open; an incomplete last record is what a crash during an append leaves
-// behind and is reported, not treated as damage. Each length is stored with its complement: a
-// damaged length must be refused as damage, not taken for a torn tail, or the records after it
-// (values recorded as served) would be dropped.
+// reordered records fail to open; its head counts the records on disk (journal-count.ts), so a cut
+// journal fails to open too. An incomplete record past the counted ones is what a crash during an
+// append leaves behind and is reported, not treated as damage. Each length is stored with its
+// complement: a damaged length must be refused as damage, not taken for a torn tail, or the records
+// after it (values recorded as served) would be dropped.
 import { closeSync, fdatasyncSync, openSync, writeSync, writevSync } from 'node:fs';
+import { countKey, countSlotWrite, decodeCount, encodeCountSlots, journalCountBytes } from './journal-count.js';
 import { writeSecretFile } from './secret.js';
 import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
 
@@ -36,11 +38,18 @@ export interface JournalContent {
   incompleteTailBytes: number;
 }
 
-export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, what: string): JournalContent {
+/** `counted`: the journal's head holds its record count (every journal written now; not those of qpool 0.1.0-beta.1). */
+export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, what: string, counted = true): JournalContent {
   const header = decodeHeader(magic, bytes, what);
   const key = fileKey(masterKey, header.fileSalt, magic);
   const records: Buffer[] = [];
   let offset = headerBytes;
+  let written = 0;
+  if (counted) {
+    if (bytes.length < headerBytes + journalCountBytes) throw new DecryptionError(`${what} ends inside its header`);
+    written = decodeCount(countKey(masterKey, header.fileSalt, magic), bytes.subarray(headerBytes, headerBytes + journalCountBytes), what);
+    offset += journalCountBytes;
+  }
   while (offset + recordLengthBytes <= bytes.length) {
     const length = bytes.readUInt32BE(offset);
     if ((~bytes.readUInt32BE(offset + 4) >>> 0) !== length) throw new DecryptionError(`${what} has a damaged record length at byte ${offset}`);
@@ -51,6 +60,7 @@ export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, w
     records.push(unseal(key, sequenceNonce(records.length), bytes.subarray(offset + recordLengthBytes, end), lengthField));
     offset = end;
   }
+  if (records.length < written) throw new DecryptionError(`${what} was cut short: it holds ${records.length} complete records of the ${written} written`);
   return { records, incompleteTailBytes: bytes.length - offset };
 }
 
@@ -63,10 +73,13 @@ export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, w
  */
 export class JournalWriter {
   private sequence = 0;
+  /** A write failed: the file may end in part of a record, so nothing more goes into it. */
+  private broken = false;
 
   private constructor(
     private readonly fd: number,
     private readonly key: Buffer,
+    private readonly countKey: Buffer,
     private written: number,
     /** The random salt of this journal's key, which also names it: a snapshot says which journal continues it. */
     readonly fileSalt: Buffer,
@@ -75,9 +88,12 @@ export class JournalWriter {
   /** Replaces `path` with an empty journal (atomically, mode 0600) and opens it for appending. */
   static async create(path: string, magic: string, masterKey: Buffer, kdf: KdfParams, fileSalt = newFileSalt()): Promise<JournalWriter> {
     const header = encodeHeader(magic, { kdf, fileSalt });
-    await writeSecretFile(path, header);
-    const fd = openSync(path, 'a');
-    return new JournalWriter(fd, fileKey(masterKey, fileSalt, magic), header.length, fileSalt);
+    const counter = countKey(masterKey, fileSalt, magic);
+    await writeSecretFile(path, [header, encodeCountSlots(counter, 0)]);
+    // Not opened for O_APPEND: the count in the head is rewritten in place, and Linux writes
+    // everything to an O_APPEND file at its end, whatever position is given.
+    const fd = openSync(path, 'r+');
+    return new JournalWriter(fd, fileKey(masterKey, fileSalt, magic), counter, headerBytes + journalCountBytes, fileSalt);
   }
 
   /** Bytes in the file, header included. */
@@ -87,6 +103,7 @@ export class JournalWriter {
 
   /** Appends one record whose plaintext is the pieces given, in order. */
   append(plaintext: readonly Uint8Array[]): void {
+    if (this.broken) throw new Error('a write to this journal failed; it takes no more records');
     const sealedLength = plaintext.reduce((sum, piece) => sum + piece.byteLength, 0) + tagBytes;
     const lengthField = Buffer.alloc(recordLengthBytes);
     lengthField.writeUInt32BE(sealedLength);
@@ -95,9 +112,22 @@ export class JournalWriter {
     // The sequence moves on even if the write fails: the caller replaces a journal after any failure,
     // and a nonce must never be used twice.
     this.sequence++;
-    writeAllSync(this.fd, record);
+    try {
+      writeAllSync(this.fd, record, this.written);
+      fdatasyncSync(this.fd);
+      this.written += recordLengthBytes + sealedLength;
+      // Only now that the record is on disk may the count say so; the next fdatasync carries it out.
+      const slot = countSlotWrite(this.countKey, this.sequence);
+      writeAllSync(this.fd, [slot.bytes], headerBytes + slot.offset);
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    }
+  }
+
+  /** Puts the count of the last record on disk as well (a clean stop): a cut of any record is then refused. */
+  sync(): void {
     fdatasyncSync(this.fd);
-    this.written += recordLengthBytes + sealedLength;
   }
 
   close(): void {
@@ -105,15 +135,20 @@ export class JournalWriter {
   }
 }
 
-/** Writes every piece, in one writev when the kernel takes it all (it may stop short: at IOV_MAX pieces, or on a full disk). */
-function writeAllSync(fd: number, pieces: readonly Uint8Array[]): void {
-  let written = writevSync(fd, pieces);
+/** Writes every piece at `position`, in one writev when the kernel takes it all (it may stop short: at IOV_MAX pieces, or on a full disk). */
+function writeAllSync(fd: number, pieces: readonly Uint8Array[], position: number): void {
+  let written = writevSync(fd, pieces, position);
+  let at = position + written;
   for (const piece of pieces) {
     if (written >= piece.byteLength) {
       written -= piece.byteLength;
       continue;
     }
-    for (let offset = written; offset < piece.byteLength; ) offset += writeSync(fd, piece, offset);
+    for (let offset = written; offset < piece.byteLength; ) {
+      const count = writeSync(fd, piece, offset, piece.byteLength - offset, at);
+      offset += count;
+      at += count;
+    }
     written = 0;
   }
 }

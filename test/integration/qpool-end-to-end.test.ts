@@ -1,6 +1,7 @@
 // The whole path: qpool collect polls the ANU double, pushes through the diode double (chopped mid-line),
 // qpool serve receives, keeps an encrypted pool and serves every value once, in all four formats.
 import test from 'ava';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { startAnuDouble } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
@@ -20,6 +21,18 @@ async function valueFrom(response: Response, format: (typeof formats)[number]): 
     case 'binary':
       return Buffer.from(await response.arrayBuffer()).toString('hex');
   }
+}
+
+/** GET with a Host header of our choosing (fetch sets its own); the body as text. */
+function getWithHost(url: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (text: string) => (body += text));
+      response.on('end', () => resolve(body));
+    });
+    request.on('error', reject);
+  });
 }
 
 test('values collected from ANU are served over HTTP in all four formats, byte-identical, none twice', async (t) => {
@@ -95,7 +108,16 @@ test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS
   t.deepEqual(Object.keys(spec.paths).sort(), ['/', '/api/help', '/api/random', '/api/random/base64', '/api/random/binary', '/api/random/hex', '/api/spec', '/api/status', '/api/version']);
   const help = await get('api/help');
   t.regex(help.headers.get('content-type') ?? '', /^text\/plain/);
-  t.regex(await help.text(), /curl/);
+  // The curl lines name the address the request was sent to, not the default server.listen.
+  const helpText = await help.text();
+  t.true(helpText.includes(`  curl -s ${serve.url}api/random\n`), helpText);
+  t.false(helpText.includes('8099'), helpText);
+  // Behind a reverse proxy, the address the client used (its Host header).
+  t.true((await getWithHost(`${serve.url}api/help`, 'qpool.example:8443')).includes('  curl -s http://qpool.example:8443/api/random\n'));
+  t.true((await getWithHost(`${serve.url}api/help`, '[::1]:9000')).includes('  curl -s http://[::1]:9000/api/random\n'));
+  // A Host that is no host:port is not echoed: the address the server listens on is shown instead.
+  const oddHost = await getWithHost(`${serve.url}api/help`, 'x y<z>');
+  t.true(oddHost.includes(`  curl -s ${serve.url}api/random\n`), oddHost);
   const status = await get('api/status');
   t.is(status.headers.get('cache-control'), 'no-store');
   t.deepEqual(await status.json(), { available: 0, capacity: 100_000, served_total: 0 });

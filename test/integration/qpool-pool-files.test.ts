@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { PoolStatus } from '../../actors/pool/protocol.js';
+import { journalCountBytes } from '../../src/store/journal-count.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { startProcess } from '../helpers/process.js';
 import { freeListen, modeOf, poolStatus, qpoolBin, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
@@ -14,6 +15,17 @@ import { freeListen, modeOf, poolStatus, qpoolBin, startServe, tempDir, valueLin
 const passphrase = 'correct horse battery staple';
 /** Magic, passphrase salt, iterations, file salt (src/store/sealed.ts). */
 const headerBytes = 8 + 16 + 4 + 32;
+/** A journal's records follow its header and its record count. */
+const journalRecordsStart = headerBytes + journalCountBytes;
+
+/** Where each complete record of a journal starts: its length, the length's complement (4 bytes each), the sealed record. */
+function recordOffsets(journal: Buffer): number[] {
+  const offsets: number[] = [];
+  for (let offset = journalRecordsStart; offset + 8 <= journal.length && offset + 8 + journal.readUInt32BE(offset) <= journal.length; offset += 8 + journal.readUInt32BE(offset)) {
+    offsets.push(offset);
+  }
+  return offsets;
+}
 
 interface PoolFixture {
   snapshot: Buffer;
@@ -168,19 +180,48 @@ test('one flipped byte in the pool file is refused and left as it is', async (t)
 
 test('one flipped byte in a complete journal record is refused and left as it is', async (t) => {
   await refusedAndUntouched(t, (files) => {
-    // The first record: its length and the length's complement (4 bytes each), then the sealed record.
-    const length = files.journal.readUInt32BE(headerBytes);
-    t.true(headerBytes + 8 + length <= files.journal.length, 'the journal holds a complete record');
-    flip(files.journal, headerBytes + 8 + Math.floor(length / 2));
+    const [first] = recordOffsets(files.journal);
+    t.not(first, undefined, 'the journal holds a complete record');
+    flip(files.journal, first! + 8 + Math.floor(files.journal.readUInt32BE(first) / 2));
   });
 });
 
 test('one flipped bit in the length of the last journal record is refused, not taken for a torn tail', async (t) => {
   await refusedAndUntouched(t, (files) => {
-    let last = headerBytes;
-    for (let offset = headerBytes; offset + 8 <= files.journal.length; offset += 8 + files.journal.readUInt32BE(offset)) last = offset;
-    flip(files.journal, last + 1);
+    flip(files.journal, recordOffsets(files.journal).at(-1)! + 1);
   });
+});
+
+test('a journal cut at a record boundary is refused, not read as a shorter history', async (t) => {
+  await refusedAndUntouched(t, (files) => {
+    // The last record holds the last value served: without it, that value would be served again.
+    const offsets = recordOffsets(files.journal);
+    t.true(offsets.length >= 2, `the journal holds ${offsets.length} records`);
+    files.journal = files.journal.subarray(0, offsets.at(-1));
+  });
+});
+
+test('a journal cut inside its last record is refused, not taken for a write cut short by a crash', async (t) => {
+  await refusedAndUntouched(t, (files) => {
+    const last = recordOffsets(files.journal).at(-1)!;
+    files.journal = files.journal.subarray(0, last + 8 + Math.floor(files.journal.readUInt32BE(last) / 2));
+  });
+});
+
+test('an append cut short by a crash, past the counted records, is ignored with a warning', async (t) => {
+  const { config, double, fixture, poolFile } = await tamperedPool(t, (files) => {
+    // The start of one more record, as a crash during its write leaves it: a length, part of the body.
+    const length = Buffer.alloc(8);
+    length.writeUInt32BE(200);
+    length.writeUInt32BE(~200 >>> 0, 4);
+    files.journal = Buffer.concat([files.journal, length, randomBytes(50)]);
+  });
+  const serve = await startServe(t, config, { ...double.env, APP_POOL_KEY: passphrase });
+  t.deepEqual(await poolStatus(serve.url), fixture.status);
+  t.regex(`${serve.process.stdout()}${serve.process.stderr()}`, /ignored an incomplete last record of 58 bytes/);
+  await sigterm(t, serve);
+  // Started from a fresh snapshot and journal, the partial record is gone.
+  t.is(recordOffsets(await readFile(`${poolFile}.hot`)).length, 0);
 });
 
 test('an empty APP_POOL_KEY with pool_file set: exit code 2, APP_POOL_KEY named, no file created', async (t) => {

@@ -213,3 +213,23 @@ test('a long journal is compacted while commits go on; a compaction that fails m
   t.is(disk.rewrites.length, rewrites + 1, 'rewritten before the commit');
   t.is(disk.rewrites.at(-1)?.entryCount, 3);
 });
+
+test('readyToStore: at once without a disk; after a failed write it tries the files itself, with no request needed', async (t) => {
+  t.true(await service(undefined).pool.readyToStore());
+  const disk = new FakeDisk();
+  const { pool, clock } = service(disk);
+  t.true(await pool.readyToStore());
+  pool.ingest(batchOf([record()]));
+  disk.failing = true;
+  t.is((await pool.take(1)).failure, 'pool could not be committed to disk');
+  t.false(await pool.readyToStore());
+  disk.failing = false;
+  // Within the retry pause the disk is not tried again.
+  const rewrites = disk.rewrites.length;
+  t.false(await pool.readyToStore());
+  t.is(disk.rewrites.length, rewrites);
+  clock.advance(1000);
+  t.true(await pool.readyToStore());
+  t.is(disk.rewrites.length, rewrites + 1, 'the files were rewritten without a take');
+  t.is(pool.status().available, 1);
+});

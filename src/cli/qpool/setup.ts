@@ -7,6 +7,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { poolFilePaths } from '../../../actors/pool/pool-files.js';
+import { entryBytes } from '../../../actors/pool/value-batch.js';
 import { validateConfig } from '../../config/load.js';
 import { formatIssues } from '../../config/format.js';
 import { collectFileSchema, serveFileSchema } from '../../config/qpool.js';
@@ -154,7 +155,7 @@ async function askRecv(p: Prompter): Promise<RecvDraft> {
     p.say('  Warning: that is not a loopback address. The API has no authentication: anyone who can reach');
     p.say('  the port can drain the pool. Keep it on a trusted network or behind a reverse proxy.');
   }
-  const maxEntries = await p.integer('Pool capacity in values, about 1 KB of memory each', 100_000, 1, 10_000_000);
+  const maxEntries = await p.integer(`Pool capacity in values (${entryBytes} bytes of memory each)`, 100_000, 1, 10_000_000);
   const servedHistory = await p.integer('Served values remembered so that a replay is never served twice', 10_000, 0, 10_000_000);
   const program = await askWord(p, 'Diode program (name or path of the diode tool)', diodeProgram);
   const channel = await askWord(p, 'Diode channel', diodeChannel);

@@ -1,10 +1,8 @@
 // /api/help of qpool: the API on one terminal screen or two, for someone who has curl and nothing
 // else. Written out line by line (no wrapping at run time) so every line can be kept under 78 columns.
 
-/** The default `server.listen`; the help cannot know the address it was asked on behind a proxy. */
-const base = 'http://127.0.0.1:8099';
-
-export function qpoolHelpText(version: string): string {
+/** `base`: the server's URL as the client reached it (`http://host:port`, no trailing slash). */
+export function qpoolHelpText(version: string, base: string): string {
   return `${[
     `qpool ${version} - quantum random pool, HTTP API`,
     '',
@@ -23,7 +21,7 @@ export function qpoolHelpText(version: string): string {
     '  /api/spec           OpenAPI 3.1 description as JSON',
     '  /api/help           this text',
     '',
-    `EXAMPLES (${base} is the default server.listen; use yours)`,
+    'EXAMPLES (for the address this help was asked on)',
     `  curl -s ${base}/api/random`,
     `  curl -sf ${base}/api/random/hex`,
     `  curl -sf ${base}/api/random/base64 | base64 -d > value.bin`,

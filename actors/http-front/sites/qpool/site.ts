@@ -5,6 +5,7 @@
 // any web page a user opens read values from a pool on their loopback.
 import { batched } from '../../../../src/actor/batch.js';
 import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../../src/http/reply.js';
+import { urlFor } from '../../../../src/http/server.js';
 import { serveStatic } from '../../../../src/http/static.js';
 import { version } from '../../../../src/version.js';
 import { poolStatusTopic } from '../../../pool/kind.js';
@@ -36,7 +37,7 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
   const take = batched<null, TakeResult>(async (requests) => perRequest(await pool.call((api) => api.take(requests.length)), requests.length));
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
-  const help = qpoolHelpText(version);
+  const listenUrl = urlFor(context.config.host, context.config.port).replace(/\/$/, '');
   const versionJson = JSON.stringify({ product: 'qpool', version });
 
   const serveValue = (format: ValueFormat) => async (_request: unknown, reply: Reply) => {
@@ -65,7 +66,15 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
     })
     .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
-    .get('/api/help', (_request, reply) => reply.send(200, help, { 'Content-Type': textType }));
+    .get('/api/help', (request, reply) => reply.send(200, qpoolHelpText(version, helpBase(request.headers.get('host'), listenUrl)), { 'Content-Type': textType }));
+}
+
+/** A Host header that is a plain host[:port] (name, IPv4 or [IPv6]); anything else is not echoed back. */
+const hostHeader = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/** The URL the curl lines of /api/help use: the one the client reached (a proxy's, too), else the listen address. */
+function helpBase(host: string | undefined, listenUrl: string): string {
+  return host !== undefined && hostHeader.test(host) ? `http://${host}` : listenUrl;
 }
 
 /** Fans one take's answer out to the requests that made it, in order. */
