@@ -32,9 +32,9 @@ export interface Target {
 export function labelProblem(label: string): string | undefined {
   if (label.length === 0) return 'has an empty label';
   if (label.length > 63) return `has a label longer than 63 characters (${label.length})`;
-  if (!labelPattern.test(label)) return `label "${label}" may hold only letters, digits and hyphens, and may not start or end with a hyphen`;
+  if (!labelPattern.test(label)) return `has the label "${label}", but labels hold only letters, digits and hyphens, and neither start nor end with a hyphen`;
   // RFC 5891 §4.2.3.1 reserves "??--" for IDNA; certificate authorities refuse every such label but xn--.
-  if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return `label "${label}" has "--" in the third and fourth characters, which is reserved (only xn-- labels may)`;
+  if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return `has the label "${label}", with "--" in its third and fourth characters, which is reserved (only xn-- labels may)`;
   return undefined;
 }
 

@@ -100,7 +100,7 @@ test('each section names its option path and rule', (t) => {
     domian: 'x',
   });
   t.deepEqual(found, [
-    'base_domain label "exa_mple" may hold only letters, digits and hyphens, and may not start or end with a hyphen',
+    'base_domain has the label "exa_mple", but labels hold only letters, digits and hyphens, and neither start nor end with a hyphen',
     'admin_key must be at least 16 characters long (certhub setup generates one)',
     'bind must be an IP address or a host name',
     'port must be at most 65535',
