@@ -1,24 +1,22 @@
-// The domains on disk: one folder per domain under `<data dir>/domains/`, holding domain.json (the
-// record, with its token) and material.pem (certificate, chain, key), each written atomically with
-// mode 0600 in a 0700 folder. A change to one domain writes only that domain's files, so a change
-// costs the same with ten domains or ten thousand.
+// The domains on disk: one file per domain, `<data dir>/domains/<name>.json`, mode 0600 in a 0700
+// folder, holding the record (with its token) and the material (certificate, chain, key). A change
+// to one domain rewrites only that domain's file, so it costs the same with ten domains or ten
+// thousand.
 //
-// Crash safety: every file is replaced atomically (src/store/atomic.ts); a new domain's folder is
-// made durable before its record is acknowledged; a removed domain's folder is first renamed to a
-// tombstone (`.removed-...`), so a crash during the deletion never brings back half a domain. Opening
-// the store deletes tombstones, leftover temporary files and folders a crash left without a record.
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+// One file rather than a folder of record, certificate and key: a file is replaced atomically
+// (src/store/atomic.ts), so the record's status and expiry and the certificate, chain and key they
+// describe always change together, and a crash cannot pair a new certificate with an old key. It is
+// also what makes a restart fast: one read per domain (10,000 reads of 4 KB), where a folder of
+// files took three times the system calls. Removing a domain is one unlink, atomic by itself.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncDirectory } from '../../src/store/atomic.js';
-import { ensureSecretDirectory, secretDirMode, writeSecretFile } from '../../src/store/secret.js';
-import { formatMaterial, normalizeMaterial, parseMaterial, type Material } from './material.js';
+import { ensureSecretDirectory, writeSecretFile } from '../../src/store/secret.js';
+import { normalizeMaterial, type Material } from './material.js';
 import { domainRecordSchema, type DomainRecord } from './record.js';
 
-export const recordFileName = 'domain.json';
-export const materialFileName = 'material.pem';
-const tombstonePrefix = '.removed-';
+const fileSuffix = '.json';
 
 export interface StoredDomain {
   record: DomainRecord;
@@ -30,6 +28,12 @@ export interface LoadedDomains {
   domains: Map<string, StoredDomain>;
   /** Files that could not be read as a domain (skipped, left in place), one line each for the log. */
   problems: string[];
+}
+
+/** The file's JSON: `material` is null until the first certificate. */
+interface DomainFile {
+  record: unknown;
+  material: unknown;
 }
 
 export class DomainStore {
@@ -55,77 +59,53 @@ export class DomainStore {
   private loadAll(): LoadedDomains {
     const domains = new Map<string, StoredDomain>();
     const problems: string[] = [];
-    // Every issued certificate of one CA shares one chain: keep a single copy of each.
+    // Every certificate of one CA carries the same chain: keep one copy of each chain text.
     const chains = new Map<string, string>();
-    for (const entry of readdirSync(this.domainsDir, { withFileTypes: true })) {
-      const dir = join(this.domainsDir, entry.name);
-      if (entry.name.startsWith(tombstonePrefix)) {
-        rmSync(dir, { recursive: true, force: true });
+    for (const file of readdirSync(this.domainsDir)) {
+      const path = join(this.domainsDir, file);
+      // writeFileAtomic's temporary files (`.<name>.<hex>.tmp`), left by a crash mid-write.
+      if (file.startsWith('.') && file.endsWith('.tmp')) {
+        rmSync(path, { force: true });
         continue;
       }
-      if (!entry.isDirectory()) continue;
-      const files = readdirSync(dir);
-      for (const file of files) if (isTemporary(file)) rmSync(join(dir, file), { force: true });
-      if (!files.includes(recordFileName)) {
-        // A crash between making the folder and writing the record: the add was never acknowledged.
-        if (files.every(isTemporary)) rmSync(dir, { recursive: true, force: true });
-        else problems.push(`${dir} has no ${recordFileName}; skipped`);
-        continue;
+      if (!file.endsWith(fileSuffix)) continue;
+      const domain = readDomainFile(path, file.slice(0, -fileSuffix.length), problems);
+      if (domain === undefined) continue;
+      if (domain.material !== undefined) {
+        const chain = chains.get(domain.material.chain_pem) ?? domain.material.chain_pem;
+        chains.set(chain, chain);
+        domain.material.chain_pem = chain;
       }
-      const record = readRecord(join(dir, recordFileName), entry.name, problems);
-      if (record === undefined) continue;
-      let material: Material | undefined;
-      if (files.includes(materialFileName)) {
-        const path = join(dir, materialFileName);
-        try {
-          material = parseMaterial(readFileSync(path, 'utf8'));
-          const chain = chains.get(material.chain_pem) ?? material.chain_pem;
-          chains.set(chain, chain);
-          material.chain_pem = chain;
-        } catch (error) {
-          problems.push(`${path} ${(error as Error).message}; the domain is loaded without material`);
-        }
-      }
-      domains.set(record.name, { record, material });
+      domains.set(domain.record.name, domain);
     }
     return { domains, problems };
   }
 
-  /** Writes a domain's record, creating its folder the first time. */
-  writeRecord(record: DomainRecord): Promise<void> {
-    return this.serialize(record.name, async () => {
-      const dir = this.domainDir(record.name);
-      const created = await mkdir(dir, { mode: secretDirMode }).then(
-        () => true,
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EEXIST') return false;
-          throw error;
-        },
-      );
-      await writeSecretFile(join(dir, recordFileName), `${JSON.stringify(record, null, 2)}\n`);
-      // The new folder's own entry must be on disk too before the add is acknowledged.
-      if (created) await syncDirectory(this.domainsDir);
-    });
+  /**
+   * Writes a domain: its record and material together, in one atomic replacement. Material is checked
+   * and stored in canonical PEM form; the promise rejects (and nothing is written) when it is not
+   * one certificate, a chain of certificates and one private key.
+   */
+  async write(domain: StoredDomain): Promise<void> {
+    const { name } = domain.record;
+    const path = this.domainPath(name);
+    const content: DomainFile = { record: domain.record, material: domain.material === undefined ? null : normalizeMaterial(domain.material) };
+    // Compact: a tenth less to read at start than indented JSON; `jq . <file>` shows it indented.
+    await this.serialize(name, () => writeSecretFile(path, `${JSON.stringify(content)}\n`));
   }
 
-  /** Replaces a domain's material (certificate, chain and key together); the record must exist. */
-  async writeMaterial(name: string, material: Material): Promise<void> {
-    const text = formatMaterial(normalizeMaterial(material));
-    await this.serialize(name, () => writeSecretFile(join(this.domainDir(name), materialFileName), text));
-  }
-
-  /** Deletes a domain: its folder becomes a tombstone in one rename, then goes. */
+  /** Deletes a domain's file; its token and material are gone with it. */
   remove(name: string): Promise<void> {
+    const path = this.domainPath(name);
     return this.serialize(name, async () => {
-      const tombstone = join(this.domainsDir, `${tombstonePrefix}${name}-${randomBytes(6).toString('hex')}`);
       try {
-        await rename(this.domainDir(name), tombstone);
+        await unlink(path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw error;
       }
+      // Without this, a power failure could bring the file back.
       await syncDirectory(this.domainsDir);
-      await rm(tombstone, { recursive: true, force: true });
     });
   }
 
@@ -134,10 +114,10 @@ export class DomainStore {
     await Promise.allSettled([...this.queues.values()]);
   }
 
-  private domainDir(name: string): string {
-    // Names reach here validated (parseDomainName): letters, digits, hyphens and dots, never `..`.
+  private domainPath(name: string): string {
+    // Names reach here validated (parseDomainName); this keeps any other string out of the path.
     if (!/^[a-z0-9][a-z0-9.-]*$/.test(name) || name.includes('..')) throw new Error(`not a domain name: ${JSON.stringify(name)}`);
-    return join(this.domainsDir, name);
+    return join(this.domainsDir, `${name}${fileSuffix}`);
   }
 
   private serialize(name: string, job: () => Promise<void>): Promise<void> {
@@ -151,28 +131,29 @@ export class DomainStore {
   }
 }
 
-function readRecord(path: string, dirName: string, problems: string[]): DomainRecord | undefined {
-  let input: unknown;
+function readDomainFile(path: string, expectedName: string, problems: string[]): StoredDomain | undefined {
+  let content: Partial<DomainFile>;
   try {
-    input = JSON.parse(readFileSync(path, 'utf8'));
+    content = JSON.parse(readFileSync(path, 'utf8')) as Partial<DomainFile>;
   } catch (error) {
     problems.push(`${path} cannot be read: ${(error as Error).message}; skipped`);
     return undefined;
   }
-  const result = domainRecordSchema.safeParse(input);
+  const result = domainRecordSchema.safeParse(content.record);
   if (!result.success) {
     const issue = result.error.issues[0];
-    problems.push(`${path} is not a domain record (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}); skipped`);
+    problems.push(`${path} holds no valid domain record (${['record', ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? ''}); skipped`);
     return undefined;
   }
-  if (result.data.name !== dirName) {
-    problems.push(`${path} holds the domain ${result.data.name}, not ${dirName}; skipped`);
+  if (result.data.name !== expectedName) {
+    problems.push(`${path} holds the domain ${result.data.name}, not ${expectedName}; skipped`);
     return undefined;
   }
-  return result.data;
-}
-
-/** writeFileAtomic's temporary files: `.<name>.<hex>.tmp`. */
-function isTemporary(file: string): boolean {
-  return file.startsWith('.') && file.endsWith('.tmp');
+  if (content.material === null || content.material === undefined) return { record: result.data, material: undefined };
+  const material = content.material as Partial<Record<keyof Material, unknown>>;
+  if (typeof material.cert_pem !== 'string' || typeof material.chain_pem !== 'string' || typeof material.key_pem !== 'string') {
+    problems.push(`${path} holds material without cert_pem, chain_pem and key_pem; the domain is loaded without material`);
+    return { record: result.data, material: undefined };
+  }
+  return { record: result.data, material: { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem } };
 }
