@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [--seconds N] [--rounds N]`: runs one benchmark (or `all`) and prints its table.
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
+import { certStoreBenchmark } from './cert-store.js';
 import { coldStart } from './cold-start.js';
 import { eventsBenchmark } from './events.js';
 import { hostwatchBenchmark } from './hostwatch.js';
@@ -15,6 +16,7 @@ interface BenchOptions {
 
 const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
   'actor-hop': actorHop,
+  'cert-store': certStoreBenchmark,
   'cold-start': coldStart,
   events: eventsBenchmark,
   hostwatch: hostwatchBenchmark,

@@ -13,6 +13,7 @@ import { formatIssues } from '../../config/format.js';
 import { collectFileSchema, serveFileSchema } from '../../config/qpool.js';
 import { writeSecretFile } from '../../store/secret.js';
 import { BadAnswer, Prompter } from './prompt.js';
+import { shellQuote } from '../shell-quote.js';
 import { diodeChannel, diodeCommand, diodeProgram } from './sample-config.js';
 
 export type SetupSide = 'send' | 'recv';
@@ -234,8 +235,4 @@ async function printServeNext(say: (text?: string) => void, file: string, poolFi
     say();
     say(`${poolDir} does not exist yet; create it as the user qpool serve runs as: mkdir -p -m 700 ${shellQuote(poolDir)}`);
   }
-}
-
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

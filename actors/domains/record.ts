@@ -1,0 +1,80 @@
+// A domain as certhub keeps it (`domains/<name>/domain.json`) and as the admin API shows it (the
+// same object; the API may mask the token). Times are ISO 8601 strings in UTC, so the file and the
+// API read the same; logic converts with Date.parse.
+import { z } from 'zod';
+import { domainStatuses } from './lifecycle.js';
+import type { RecordType } from './names.js';
+
+const isoInstant = z.iso.datetime();
+const recordType = z.enum(['A', 'AAAA', 'CNAME']);
+
+export const domainRecordSchema = z.object({
+  /** Full name, lower case: `app.example.com`. */
+  name: z.string().min(1),
+  label: z.string().min(1),
+  target: z.string().min(1),
+  record_type: recordType,
+  status: z.enum(domainStatuses),
+  /** Why the last attempt failed, shown until the next success. */
+  error: z.string().nullable(),
+  token: z.string().min(1),
+  created_at: isoInstant,
+  /** Of the material served now; null until the first certificate. */
+  issued_at: isoInstant.nullable(),
+  expires_at: isoInstant.nullable(),
+  last_fetch: z.object({ at: isoInstant, from: z.string() }).nullable(),
+  /** What is in DNS now, as far as certhub knows: differs from target/record_type while a change is pending. */
+  published: z.object({ target: z.string(), record_type: recordType }).nullable(),
+  retry: z.object({
+    /** Failed attempts in a row; the backoff exponent. */
+    failures: z.number().int().min(0),
+    /** No attempt before this instant (backoff, the CA's Retry-After, or the CA budget's next slot). */
+    next_attempt_at: isoInstant.nullable(),
+    waiting_for: z.enum(['backoff', 'budget']).nullable(),
+  }),
+  renewal: z.object({
+    /** When the current certificate is to be renewed. */
+    due_at: isoInstant.nullable(),
+    /** What chose due_at: the CA's renewal information (ARI) or the lifetime rule. */
+    basis: z.enum(['ari', 'lifetime']).nullable(),
+    /** ARI CertID of the current certificate, sent as `replaces` on the renewal order. */
+    cert_id: z.string().nullable(),
+    /** When to ask the CA's renewalInfo again. */
+    ari_next_check_at: isoInstant.nullable(),
+    /** The CA's explanation of its suggested window, shown to the operator. */
+    ari_explanation_url: z.string().nullable(),
+    /** expires_at of the material the "expires within 7 days" notice was sent for (sent once). */
+    expiry_notice_for: isoInstant.nullable(),
+  }),
+});
+
+export type DomainRecord = z.output<typeof domainRecordSchema>;
+
+export interface NewDomain {
+  name: string;
+  label: string;
+  target: string;
+  record_type: RecordType;
+  token: string;
+}
+
+/** A domain just added: pending, nothing published, nothing issued. */
+export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
+  return {
+    ...domain,
+    status: 'pending',
+    error: null,
+    created_at: isoTime(now),
+    issued_at: null,
+    expires_at: null,
+    last_fetch: null,
+    published: null,
+    retry: { failures: 0, next_attempt_at: null, waiting_for: null },
+    renewal: { due_at: null, basis: null, cert_id: null, ari_next_check_at: null, ari_explanation_url: null, expiry_notice_for: null },
+  };
+}
+
+/** An epoch-milliseconds instant as the ISO string records hold. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
