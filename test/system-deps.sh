@@ -9,8 +9,9 @@ declare -A packages=(
   [test]="iproute2 util-linux python3 chromium iperf3"
   [bench]="wrk glances python3-bottle iperf3 curl"
 )
-# pebble (test ACME CA), PowerDNS with its sqlite3 backend (authoritative DNS + HTTP API), dig and openssl (certhub ground truth).
-packages[test]+=" pebble pdns-server pdns-backend-sqlite3 dnsutils openssl"
+# pebble (test ACME CA), PowerDNS with its sqlite3 backend (authoritative DNS + HTTP API) and sqlite3 to
+# make its database, dig and openssl (certhub ground truth).
+packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils openssl"
 # lego (the certhub issuance anchor).
 packages[bench]+=" lego"
 # Packages whose install starts a system daemon, and its service name. The tests start their own
