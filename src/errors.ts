@@ -16,6 +16,9 @@ export const errorCodes = {
   ERR_ACTOR_UNAVAILABLE: { status: 503, summary: 'the actor that owns this state is restarting or stopped' },
   ERR_UNAVAILABLE: { status: 503, summary: 'the service cannot answer now (empty pool, disk failure, shutting down)' },
   ERR_TIMEOUT: { status: 504, summary: 'an internal call took longer than its deadline' },
+  ERR_DNS_PROVIDER: { status: 502, summary: 'the DNS provider refused or failed a change (credentials, zone, provider down)' },
+  ERR_DNS_PROPAGATION: { status: 504, summary: 'the authoritative nameservers did not all answer the challenge record in time' },
+  ERR_ACME_ORDER: { status: 502, summary: 'the certificate authority refused or failed the order' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -9,6 +9,16 @@ declare -A packages=(
   [test]="iproute2 util-linux python3 chromium iperf3"
   [bench]="wrk glances python3-bottle iperf3 curl"
 )
+# pebble (test ACME CA), PowerDNS with its sqlite3 backend (authoritative DNS + HTTP API) and sqlite3 to
+# make its database, dig and openssl (certhub ground truth).
+packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils openssl"
+# lego (the certhub issuance anchor).
+packages[bench]+=" lego"
+# Packages whose install starts a system daemon, and its service name. The tests start their own
+# copies on free loopback ports; a system PowerDNS would hold port 53 and must never run.
+declare -A services=(
+  [pdns-server]=pdns
+)
 
 wanted=()
 for group in "$@"; do
@@ -32,4 +42,20 @@ fi
 echo "system-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# policy-rc.d exit 101 tells the packages' scripts not to start their services (Debian's mechanism,
+# invoke-rc.d(8)); a fresh container may not have one, so one is put in place for this install.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+  chmod 755 /usr/sbin/policy-rc.d
+  trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+for name in "${missing[@]}"; do
+  service=${services[$name]:-}
+  [ -n "$service" ] || continue
+  # Not started at boot either (Debian 12 ships pdns as a systemd unit only; disable works offline).
+  if command -v systemctl >/dev/null; then
+    if [ -d /run/systemd/system ]; then systemctl disable --now "$service" >/dev/null 2>&1 || true
+    else systemctl disable "$service" >/dev/null 2>&1 || true; fi
+  fi
+done

@@ -1,0 +1,104 @@
+// One DNS question put straight to one nameserver, without recursion and without any cache: UDP
+// first, TCP when the answer comes back truncated. dns-packet encodes and decodes the messages; Node's
+// own resolver (c-ares) is not used because it sets RD, may cache, and hides the AA flag.
+import { randomInt } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { connect, isIPv6 } from 'node:net';
+import { decode, encode, streamEncode, type Answer, type DecodedPacket, type RecordType } from 'dns-packet';
+
+export interface Nameserver {
+  /** An IP address. */
+  host: string;
+  port: number;
+}
+
+export interface DnsReply {
+  /** `NOERROR`, `NXDOMAIN`, `SERVFAIL`, `REFUSED`… */
+  rcode: string;
+  /** The AA flag: the server answered from its own zone data. */
+  authoritative: boolean;
+  answers: Answer[];
+}
+
+/** The UDP payload size offered with EDNS (the DNS Flag Day 2020 value, safe from fragmentation). */
+const udpPayloadSize = 1232;
+const maxTcpReplyBytes = 65_535 + 2;
+
+export function describeNameserver(server: Nameserver): string {
+  return isIPv6(server.host) ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
+}
+
+export async function queryNameserver(server: Nameserver, name: string, type: RecordType, timeoutMs: number): Promise<DnsReply> {
+  const question = { type: 'query' as const, id: randomInt(0, 65_536), flags: 0, questions: [{ type, name, class: 'IN' as const }] };
+  const overUdp = await udpExchange(server, { ...question, additionals: [{ type: 'OPT', name: '.', udpPayloadSize } as Answer] }, question.id, timeoutMs);
+  const reply = overUdp.flag_tc ? await tcpExchange(server, question, question.id, timeoutMs) : overUdp;
+  return { rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR', authoritative: reply.flag_aa, answers: reply.answers ?? [] };
+}
+
+function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], id: number, timeoutMs: number): Promise<DecodedPacket> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket(isIPv6(server.host) ? 'udp6' : 'udp4');
+    let done = false;
+    const finish = (error: Error | undefined, reply?: DecodedPacket) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.close();
+      if (error !== undefined) reject(error);
+      else resolve(reply!);
+    };
+    const timer = setTimeout(() => finish(new Error(`no answer from ${describeNameserver(server)} within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('error', (error) => finish(error));
+    socket.on('message', (bytes, from) => {
+      // Only the answer to this question, from the server asked, is taken; anything else is ignored.
+      if (from.port !== server.port) return;
+      let reply: DecodedPacket;
+      try {
+        reply = decode(bytes);
+      } catch {
+        return;
+      }
+      if (reply.id === id && reply.type === 'response') finish(undefined, reply);
+    });
+    socket.send(encode(message), server.port, server.host);
+  });
+}
+
+function tcpExchange(server: Nameserver, message: Parameters<typeof encode>[0], id: number, timeoutMs: number): Promise<DecodedPacket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: server.host, port: server.port });
+    let received = Buffer.alloc(0);
+    let done = false;
+    const finish = (error: Error | undefined, reply?: DecodedPacket) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error !== undefined) reject(error);
+      else resolve(reply!);
+    };
+    const timer = setTimeout(() => finish(new Error(`no answer over TCP from ${describeNameserver(server)} within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('error', (error) => finish(error));
+    socket.on('connect', () => socket.write(streamEncode(message)));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length > maxTcpReplyBytes) return finish(new Error(`the TCP answer from ${describeNameserver(server)} is too long`));
+      if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
+      try {
+        const reply = decode(received.subarray(2, 2 + received.readUInt16BE(0)));
+        if (reply.id !== id) return finish(new Error(`the TCP answer from ${describeNameserver(server)} is for another question`));
+        finish(undefined, reply);
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    socket.on('end', () => finish(new Error(`${describeNameserver(server)} closed the TCP connection before answering`)));
+  });
+}
+
+/** The strings of a TXT answer joined into the one value they carry. */
+export function txtValue(answer: Answer): string | undefined {
+  if (answer.type !== 'TXT') return undefined;
+  const parts = Array.isArray(answer.data) ? answer.data : [answer.data];
+  return parts.map((part) => (typeof part === 'string' ? part : part.toString('utf8'))).join('');
+}

@@ -1,0 +1,156 @@
+// The DNS-01 checks made at the zone's authoritative nameservers, never through a recursive resolver
+// (whose negative caching would hide a fresh record; reference "DNS-01 correctness" 2-3): where a
+// challenge TXT must go (a CNAME on `_acme-challenge.<name>` is followed), and waiting until every
+// authoritative server answers the value. Lives with the providers in actors/dns because it is DNS
+// protocol work; the ACME order calls it as a plain function between writing the TXT and asking the CA.
+import { Resolver, lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { OutpostError } from '../../src/errors.js';
+import { describeNameserver, queryNameserver, txtValue, type Nameserver } from './dns-query.js';
+
+export interface AuthoritativeDnsOptions {
+  /** `host:port` (or `[v6]:port`, or a host alone for port 53) of the servers to ask; default the zone's NS records, resolved. */
+  nameservers?: readonly string[];
+  /** Deadline of one question to one server; default 2 s. */
+  queryTimeoutMs?: number;
+}
+
+export interface PropagationWait {
+  /** Gives up with ERR_DNS_PROPAGATION after this long. */
+  timeoutMs: number;
+  /** Pause between two rounds of questions; default 500 ms. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/** How long the NS records found for a zone are reused. */
+const zoneNameserversTtlMs = 60 * 60 * 1000;
+/** Longest CNAME chain followed from `_acme-challenge.<name>`. */
+const maxCnameHops = 8;
+
+export class AuthoritativeDns {
+  private readonly configured: readonly { host: string; port: number }[] | undefined;
+  private readonly queryTimeoutMs: number;
+  private readonly zoneServers = new Map<string, { servers: Promise<Nameserver[]>; until: number }>();
+  private readonly system = new Resolver();
+
+  constructor(options: AuthoritativeDnsOptions = {}) {
+    this.configured = options.nameservers === undefined || options.nameservers.length === 0 ? undefined : options.nameservers.map(parseNameserver);
+    this.queryTimeoutMs = options.queryTimeoutMs ?? 2000;
+  }
+
+  /** The servers that answer for `name`: the configured ones, or the NS of the closest enclosing zone, resolved to addresses. */
+  async nameserversFor(name: string): Promise<Nameserver[]> {
+    if (this.configured !== undefined) return (await Promise.all(this.configured.map(resolveHost))).flat();
+    const zone = await this.enclosingZone(name);
+    const cached = this.zoneServers.get(zone.apex);
+    if (cached !== undefined && cached.until > Date.now()) return cached.servers;
+    const servers = Promise.all(zone.nameservers.map((host) => resolveHost({ host, port: 53 }))).then((lists) => lists.flat());
+    this.zoneServers.set(zone.apex, { servers, until: Date.now() + zoneNameserversTtlMs });
+    servers.catch(() => this.zoneServers.delete(zone.apex));
+    return servers;
+  }
+
+  /**
+   * The name a challenge TXT for `name` must be written at: `_acme-challenge.<name>`, or where a CNAME
+   * there points (followed hop by hop, each asked of the servers authoritative for it).
+   */
+  async challengeName(name: string): Promise<string> {
+    const seen = new Set<string>();
+    let current = `_acme-challenge.${name.replace(/\.$/, '').toLowerCase()}`;
+    for (let hop = 0; hop <= maxCnameHops; hop += 1) {
+      if (seen.has(current)) throw new OutpostError('ERR_DNS_PROPAGATION', `the CNAME chain from _acme-challenge.${name} loops at ${current}`);
+      seen.add(current);
+      const target = await this.cnameAt(current);
+      if (target === undefined) return current;
+      current = target;
+    }
+    throw new OutpostError('ERR_DNS_PROPAGATION', `the CNAME chain from _acme-challenge.${name} is longer than ${maxCnameHops} hops`);
+  }
+
+  /** Resolves once every authoritative server answers `value` among the TXT values of `name`. */
+  async waitForTxt(name: string, value: string, wait: PropagationWait): Promise<void> {
+    const deadline = Date.now() + wait.timeoutMs;
+    const intervalMs = wait.intervalMs ?? 500;
+    const servers = await this.nameserversFor(name);
+    if (servers.length === 0) throw new OutpostError('ERR_DNS_PROPAGATION', `no authoritative nameserver found for ${name}`);
+    const lastSeen = new Map<Nameserver, string>(servers.map((server) => [server, 'not asked yet']));
+    for (;;) {
+      wait.signal?.throwIfAborted();
+      const pending = [...lastSeen.keys()];
+      const observations = await Promise.all(pending.map((server) => this.observeTxt(server, name, value)));
+      pending.forEach((server, index) => {
+        const observation = observations[index]!;
+        if (observation === 'present') lastSeen.delete(server);
+        else lastSeen.set(server, observation);
+      });
+      if (lastSeen.size === 0) return;
+      if (Date.now() + intervalMs > deadline) {
+        const missing = [...lastSeen].map(([server, seen]) => `${describeNameserver(server)} (${seen})`).join(', ');
+        throw new OutpostError('ERR_DNS_PROPAGATION', `TXT ${name} = "${value}" was not answered within ${wait.timeoutMs} ms by ${missing}`);
+      }
+      await delay(intervalMs, undefined, { signal: wait.signal });
+    }
+  }
+
+  private async observeTxt(server: Nameserver, name: string, value: string): Promise<string> {
+    try {
+      const reply = await queryNameserver(server, name, 'TXT', this.queryTimeoutMs);
+      if (!reply.authoritative) return `not authoritative, ${reply.rcode}`;
+      if (reply.rcode !== 'NOERROR') return reply.rcode;
+      const values = reply.answers.filter((answer) => answer.name.toLowerCase() === name.toLowerCase()).map(txtValue).filter((text) => text !== undefined);
+      if (values.includes(value)) return 'present';
+      return values.length === 0 ? 'no TXT value yet' : `other values only: ${values.map((text) => JSON.stringify(text)).join(' ')}`;
+    } catch (error) {
+      return `no answer: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /** The CNAME target at `name`, asked of the first of its servers that answers. */
+  private async cnameAt(name: string): Promise<string | undefined> {
+    const failures: string[] = [];
+    for (const server of await this.nameserversFor(name)) {
+      try {
+        const reply = await queryNameserver(server, name, 'CNAME', this.queryTimeoutMs);
+        const cname = reply.answers.find((answer) => answer.type === 'CNAME' && answer.name.toLowerCase() === name.toLowerCase());
+        return cname?.type === 'CNAME' ? cname.data.replace(/\.$/, '').toLowerCase() : undefined;
+      } catch (error) {
+        failures.push(`${describeNameserver(server)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered for ${name}: ${failures.join('; ') || 'none found'}`);
+  }
+
+  /** The closest zone enclosing `name` that has NS records, found through the system resolver (NS records are long-lived). */
+  private async enclosingZone(name: string): Promise<{ apex: string; nameservers: string[] }> {
+    const labels = name.replace(/\.$/, '').toLowerCase().split('.');
+    for (let start = 0; start < labels.length; start += 1) {
+      const candidate = labels.slice(start).join('.');
+      try {
+        const nameservers = await this.system.resolveNs(candidate);
+        if (nameservers.length > 0) return { apex: candidate, nameservers };
+      } catch {
+        // NXDOMAIN or no NS here: one label up.
+      }
+    }
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no zone with NS records encloses ${name}; set propagation.nameservers`);
+  }
+}
+
+/** `host:port`, `[v6]:port`, or a host alone (port 53). Throws a message fit for a config error. */
+export function parseNameserver(text: string): { host: string; port: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const [host, port] = bracketed !== null ? [bracketed[1]!, bracketed[2]] : isIP(text) === 6 ? [text, undefined] : (text.split(/:(?=\d+$)/) as [string, string?]);
+  const portNumber = port === undefined ? 53 : Number(port);
+  if (host === '' || !/^[a-z0-9.:_-]+$/i.test(host) || !Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65_535) {
+    throw new Error(`${JSON.stringify(text)} is not host:port`);
+  }
+  return { host, port: portNumber };
+}
+
+async function resolveHost(server: { host: string; port: number }): Promise<Nameserver[]> {
+  if (isIP(server.host) !== 0) return [server];
+  const addresses = await lookup(server.host, { all: true });
+  return addresses.map(({ address }) => ({ host: address, port: server.port }));
+}

@@ -1,0 +1,227 @@
+// Cloudflare API v4 (../../../../shared/reference/dns-and-acme.md, provider_a): bearer token, lists
+// filtered by name and walked page by page, one record per value (so TXT values coexist), quotes
+// normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
+// ours, 81053/81054 (A/AAAA/CNAME name conflict) resolved by deleting the other type and creating again.
+import { OutpostError } from '../../../src/errors.js';
+import { excerpt, providerFetch, type ProviderRequest } from './http.js';
+import {
+  KeyedSerializer,
+  addressRecordFor,
+  assertInZone,
+  canonicalName,
+  quoteTxt,
+  readableContent,
+  unquoteTxt,
+  type AddressRecordType,
+  type DnsProvider,
+  type DnsRecord,
+  type RecordType,
+} from './provider.js';
+
+export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
+
+export interface CloudflareSettings {
+  apiToken: string;
+  zoneId: string;
+  /** Default the public API; tests point it at their double. */
+  apiUrl?: string;
+  /** TTL of the records written (1 = automatic, else at least 60); default 120. */
+  ttl?: number;
+  /** Deadline of one API request; default 10 s. */
+  timeoutMs?: number;
+}
+
+interface CloudflareRecord {
+  id: string;
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+}
+
+interface Envelope<T> {
+  success?: boolean;
+  errors?: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }[];
+  result?: T;
+  result_info?: { page?: number; total_pages?: number };
+}
+
+/** A refusal from the API with its error codes, so callers can recognise 81057 and friends. */
+class CloudflareRefusal extends OutpostError {
+  constructor(
+    message: string,
+    readonly codes: readonly number[],
+  ) {
+    super('ERR_DNS_PROVIDER', message);
+  }
+}
+
+const addressTypes: readonly string[] = ['A', 'AAAA', 'CNAME'];
+const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
+const alreadyExists = [81057, 81058];
+const nameConflict = [81053, 81054];
+/** Codes Cloudflare answers for a missing, malformed or invalid token. */
+const authCodes = [6003, 6102, 6103, 6111, 9103, 9106, 9109, 10000, 10001];
+/** per_page asked for; the API may answer with fewer per page, so total_pages is always walked. */
+const pageSize = 100;
+
+export class CloudflareProvider implements DnsProvider {
+  readonly kind = 'cloudflare';
+  private readonly zoneUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly ttl: number;
+  private readonly timeoutMs: number;
+  private readonly writes = new KeyedSerializer();
+  private zone: Promise<string> | undefined;
+
+  constructor(private readonly settings: CloudflareSettings) {
+    this.zoneUrl = `${(settings.apiUrl ?? cloudflareApiUrl).replace(/\/+$/, '')}/zones/${encodeURIComponent(settings.zoneId)}`;
+    this.headers = { Authorization: `Bearer ${settings.apiToken}` };
+    this.ttl = settings.ttl ?? 120;
+    this.timeoutMs = settings.timeoutMs ?? 10_000;
+  }
+
+  zoneName(): Promise<string> {
+    this.zone ??= this.call<{ name?: unknown }>({ method: 'GET', headers: this.headers }, '').then(({ result }) => {
+      if (typeof result?.name !== 'string') throw new OutpostError('ERR_DNS_PROVIDER', `cloudflare: zone ${this.settings.zoneId} has no name in the answer`);
+      return canonicalName(result.name);
+    });
+    // A failure is not remembered: the next call asks again.
+    this.zone.catch(() => (this.zone = undefined));
+    return this.zone;
+  }
+
+  async setAddress(name: string, target: string): Promise<AddressRecordType> {
+    const fqdn = await this.nameInZone(name);
+    const wanted = addressRecordFor(target);
+    await this.writes.run(fqdn, async () => {
+      const existing = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
+      // A and CNAME cannot share a name: the other types go first.
+      for (const record of existing.filter((record) => record.type !== wanted.type)) await this.deleteRecord(record.id);
+      const sameType = existing.filter((record) => record.type === wanted.type);
+      const keep = sameType.find((record) => sameContent(wanted.type, record.content, wanted.content)) ?? sameType[0];
+      for (const record of sameType.filter((record) => record !== keep)) await this.deleteRecord(record.id);
+      const body = { type: wanted.type, name: fqdn, content: wanted.content, ttl: this.ttl, proxied: false };
+      if (keep === undefined) await this.createAddress(fqdn, wanted.type, body);
+      else if (!sameContent(wanted.type, keep.content, wanted.content)) await this.call({ method: 'PUT', headers: this.headers, json: body }, `/dns_records/${keep.id}`);
+    });
+    return wanted.type;
+  }
+
+  async removeAddress(name: string): Promise<void> {
+    const fqdn = await this.nameInZone(name);
+    await this.writes.run(fqdn, async () => {
+      for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type)) await this.deleteRecord(record.id);
+    });
+  }
+
+  async addTxt(name: string, value: string): Promise<void> {
+    const fqdn = await this.nameInZone(name);
+    await this.writes.run(fqdn, async () => {
+      if (await this.hasTxt(fqdn, value)) return;
+      try {
+        await this.call({ method: 'POST', headers: this.headers, json: { type: 'TXT', name: fqdn, content: quoteTxt(value), ttl: this.ttl } }, '/dns_records');
+      } catch (error) {
+        // Already there (a retry after a lost answer): success when the value there is ours.
+        if (!(error instanceof CloudflareRefusal && error.codes.some((code) => alreadyExists.includes(code)) && (await this.hasTxt(fqdn, value)))) throw error;
+      }
+    });
+  }
+
+  async removeTxt(name: string, value: string): Promise<void> {
+    const fqdn = await this.nameInZone(name);
+    await this.writes.run(fqdn, async () => {
+      for (const record of await this.records(fqdn, 'TXT')) if (unquoteTxt(record.content) === value) await this.deleteRecord(record.id);
+    });
+  }
+
+  async list(name: string): Promise<DnsRecord[]> {
+    const fqdn = await this.nameInZone(name);
+    return (await this.records(fqdn))
+      .filter((record) => listedTypes.includes(record.type))
+      .map((record) => ({ name: fqdn, type: record.type as RecordType, content: readableContent(record.type, record.content), ttl: record.ttl }));
+  }
+
+  private async nameInZone(name: string): Promise<string> {
+    const fqdn = canonicalName(name);
+    assertInZone(this.kind, fqdn, await this.zoneName());
+    return fqdn;
+  }
+
+  private async hasTxt(fqdn: string, value: string): Promise<boolean> {
+    return (await this.records(fqdn, 'TXT')).some((record) => unquoteTxt(record.content) === value);
+  }
+
+  /** Every record at `fqdn` (of `type` when given), walking `result_info.total_pages`. */
+  private async records(fqdn: string, type?: string): Promise<CloudflareRecord[]> {
+    const found: CloudflareRecord[] = [];
+    for (let page = 1; ; page += 1) {
+      const query = new URLSearchParams({ name: fqdn, per_page: String(pageSize), page: String(page) });
+      if (type !== undefined) query.set('type', type);
+      const { result, result_info: info } = await this.call<CloudflareRecord[]>({ method: 'GET', headers: this.headers }, `/dns_records?${query.toString()}`);
+      if (!Array.isArray(result)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has no result array');
+      found.push(...result.filter((record) => record.name.toLowerCase() === fqdn));
+      if (page >= (info?.total_pages ?? 1)) return found;
+    }
+  }
+
+  private async createAddress(fqdn: string, type: AddressRecordType, body: object): Promise<void> {
+    try {
+      await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
+    } catch (error) {
+      if (!(error instanceof CloudflareRefusal)) throw error;
+      if (error.codes.some((code) => nameConflict.includes(code))) {
+        // A record of another type appeared since the listing: it goes, then the create is made again.
+        for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type) && record.type !== type) await this.deleteRecord(record.id);
+        await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
+        return;
+      }
+      if (error.codes.some((code) => alreadyExists.includes(code))) {
+        const content = (body as { content: string }).content;
+        if ((await this.records(fqdn, type)).some((record) => sameContent(type, record.content, content))) return;
+      }
+      throw error;
+    }
+  }
+
+  private async deleteRecord(id: string): Promise<void> {
+    // No body, hence no Content-Type: Cloudflare answers 6003 to a DELETE that has one.
+    await this.call({ method: 'DELETE', headers: this.headers }, `/dns_records/${encodeURIComponent(id)}`);
+  }
+
+  private async call<T>(request: ProviderRequest, path: string): Promise<Envelope<T>> {
+    const response = await providerFetch(this.kind, `${this.zoneUrl}${path}`, request, this.timeoutMs);
+    let envelope: Envelope<T> | undefined;
+    try {
+      envelope = JSON.parse(response.body) as Envelope<T>;
+    } catch {
+      envelope = undefined;
+    }
+    if (response.status >= 200 && response.status < 300 && envelope?.success === true) return envelope;
+    const errors = envelope?.errors ?? [];
+    const codes = errors.flatMap((error) => [error.code, ...(error.error_chain ?? []).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
+    const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
+    throw new CloudflareRefusal(this.failure(response.status, codes, described, response.headers.get('retry-after')), codes);
+  }
+
+  private failure(status: number, codes: readonly number[], described: string, retryAfter: string | null): string {
+    const seen = `HTTP ${status}, ${described}`;
+    if (status === 401 || status === 403 || codes.some((code) => authCodes.includes(code))) {
+      return `cloudflare: authentication failed (${seen}): check api_token and its DNS edit permission on zone ${this.settings.zoneId}`;
+    }
+    if (status === 404 || codes.includes(7003)) return `cloudflare: zone ${this.settings.zoneId} not found (${seen}): check zone_id`;
+    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per token)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
+    if (status >= 500) return `cloudflare: server error (${seen})`;
+    return `cloudflare: the change was refused (${seen})`;
+  }
+}
+
+function describeError(error: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }): string {
+  const chain = (error.error_chain ?? []).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
+  return `${error.code ?? '?'} ${error.message ?? ''}${chain}`;
+}
+
+function sameContent(type: string, a: string, b: string): boolean {
+  if (type === 'TXT') return unquoteTxt(a) === unquoteTxt(b);
+  return a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
+}

@@ -1,0 +1,199 @@
+// PowerDNS Authoritative HTTP API (../../../../shared/reference/dns-and-acme.md, provider_b): names
+// with a trailing dot, TXT quoted, an RRset replaced whole (so a TXT value is added by read, append,
+// REPLACE and removed by REPLACE without it, or DELETE when none is left), NOTIFY for Master zones.
+import { OutpostError } from '../../../src/errors.js';
+import { excerpt, providerFetch, type ProviderRequest, type ProviderResponse } from './http.js';
+import {
+  KeyedSerializer,
+  addressRecordFor,
+  assertInZone,
+  canonicalName,
+  quoteTxt,
+  readableContent,
+  unquoteTxt,
+  type AddressRecordType,
+  type DnsProvider,
+  type DnsRecord,
+  type RecordType,
+} from './provider.js';
+
+export interface PowerDnsSettings {
+  /** Where the API is served, e.g. `http://127.0.0.1:8081` (the API paths are added). */
+  serverUrl: string;
+  apiToken: string;
+  /** The zone, with or without trailing dot. */
+  zone: string;
+  /** Default `localhost`, the only server id PowerDNS Authoritative has. */
+  serverId?: string;
+  /** TTL of the records written; default 60. */
+  ttl?: number;
+  /** Deadline of one API request; default 10 s. */
+  timeoutMs?: number;
+}
+
+interface RrsetChange {
+  name: string;
+  type: RecordType;
+  changetype: 'REPLACE' | 'DELETE';
+  ttl?: number;
+  records?: { content: string; disabled: boolean }[];
+}
+
+interface Rrset {
+  name: string;
+  type: string;
+  ttl: number;
+  records: { content: string; disabled: boolean }[];
+}
+
+const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
+const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
+
+export class PowerDnsProvider implements DnsProvider {
+  readonly kind = 'powerdns';
+  private readonly zone: string;
+  private readonly zoneUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly ttl: number;
+  private readonly timeoutMs: number;
+  private readonly txtWrites = new KeyedSerializer();
+  private zoneKind: Promise<string> | undefined;
+
+  constructor(private readonly settings: PowerDnsSettings) {
+    this.zone = canonicalName(settings.zone);
+    const base = settings.serverUrl.replace(/\/+$/, '');
+    this.zoneUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}/zones/${encodeURIComponent(`${this.zone}.`)}`;
+    this.headers = { 'X-API-Key': settings.apiToken };
+    this.ttl = settings.ttl ?? 60;
+    this.timeoutMs = settings.timeoutMs ?? 10_000;
+  }
+
+  zoneName(): Promise<string> {
+    return Promise.resolve(this.zone);
+  }
+
+  async setAddress(name: string, target: string): Promise<AddressRecordType> {
+    const fqdn = this.nameInZone(name);
+    const record = addressRecordFor(target);
+    const content = record.type === 'CNAME' ? `${record.content}.` : record.content;
+    // One PATCH is applied atomically: the other types go and the new one comes in the same change,
+    // which PowerDNS needs since a CNAME beside another type is refused.
+    await this.patch([
+      ...addressTypes.filter((type) => type !== record.type).map((type) => deletion(fqdn, type)),
+      { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }] },
+    ]);
+    return record.type;
+  }
+
+  async removeAddress(name: string): Promise<void> {
+    const fqdn = this.nameInZone(name);
+    await this.patch(addressTypes.map((type) => deletion(fqdn, type)));
+  }
+
+  addTxt(name: string, value: string): Promise<void> {
+    const fqdn = this.nameInZone(name);
+    return this.txtWrites.run(fqdn, async () => {
+      const contents = await this.txtContents(fqdn);
+      if (contents.some((content) => unquoteTxt(content) === value)) return;
+      await this.patch([txtReplacement(fqdn, [...contents, quoteTxt(value)], this.ttl)]);
+    });
+  }
+
+  removeTxt(name: string, value: string): Promise<void> {
+    const fqdn = this.nameInZone(name);
+    return this.txtWrites.run(fqdn, async () => {
+      const contents = await this.txtContents(fqdn);
+      const kept = contents.filter((content) => unquoteTxt(content) !== value);
+      if (kept.length === contents.length) return;
+      await this.patch([kept.length === 0 ? deletion(fqdn, 'TXT') : txtReplacement(fqdn, kept, this.ttl)]);
+    });
+  }
+
+  async list(name: string): Promise<DnsRecord[]> {
+    const fqdn = this.nameInZone(name);
+    return (await this.rrsetsAt(fqdn)).flatMap((rrset) =>
+      rrset.records
+        .filter((record) => !record.disabled)
+        .map((record) => ({ name: fqdn, type: rrset.type as RecordType, content: readableContent(rrset.type, record.content), ttl: rrset.ttl })),
+    );
+  }
+
+  private nameInZone(name: string): string {
+    const fqdn = canonicalName(name);
+    assertInZone(this.kind, fqdn, this.zone);
+    return fqdn;
+  }
+
+  private async txtContents(fqdn: string): Promise<string[]> {
+    const txt = (await this.rrsetsAt(fqdn)).find((rrset) => rrset.type === 'TXT');
+    return txt?.records.map((record) => record.content) ?? [];
+  }
+
+  /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
+  private async rrsetsAt(fqdn: string): Promise<Rrset[]> {
+    const response = await this.request(`${this.zoneUrl}?rrset_name=${encodeURIComponent(`${fqdn}.`)}`, { method: 'GET', headers: this.headers }, 200);
+    const zone = this.parse<{ rrsets?: Rrset[] }>(response);
+    return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
+  }
+
+  private async patch(rrsets: RrsetChange[]): Promise<void> {
+    await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
+    if (['Master', 'Primary'].includes(await this.kindOfZone())) {
+      // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
+      await this.request(`${this.zoneUrl}/notify`, { method: 'PUT', headers: this.headers }, 200);
+    }
+  }
+
+  private kindOfZone(): Promise<string> {
+    this.zoneKind ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
+      const kind = this.parse<{ kind?: unknown }>(response).kind;
+      return typeof kind === 'string' ? kind : 'Native';
+    });
+    // A failure is not remembered: the next change asks again.
+    this.zoneKind.catch(() => (this.zoneKind = undefined));
+    return this.zoneKind;
+  }
+
+  private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
+    const response = await providerFetch(this.kind, url, request, this.timeoutMs);
+    if (response.status === expected) return response;
+    throw new OutpostError('ERR_DNS_PROVIDER', this.failure(response));
+  }
+
+  private failure(response: ProviderResponse): string {
+    const status = response.status;
+    const detail = errorText(response.body);
+    if (status === 401 || status === 403) return `powerdns: the API refused the key (HTTP ${status}): check api_token`;
+    if (status === 404) return `powerdns: zone ${this.zone}. not found at ${this.settings.serverUrl} (HTTP 404): check zone and server_url`;
+    if (status >= 500) return `powerdns: server error (HTTP ${status}): ${detail}`;
+    return `powerdns: the change was refused (HTTP ${status}): ${detail}`;
+  }
+
+  private parse<T>(response: ProviderResponse): T {
+    try {
+      return JSON.parse(response.body) as T;
+    } catch {
+      throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
+    }
+  }
+}
+
+function deletion(fqdn: string, type: RecordType): RrsetChange {
+  return { name: `${fqdn}.`, type, changetype: 'DELETE' };
+}
+
+function txtReplacement(fqdn: string, contents: string[], ttl: number): RrsetChange {
+  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: contents.map((content) => ({ content, disabled: false })) };
+}
+
+
+/** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */
+function errorText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown };
+    if (typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    // Not JSON: quoted as it is.
+  }
+  return excerpt(body);
+}

@@ -1,0 +1,34 @@
+// The real components certhub talks to, started for one test: PowerDNS (with its zone) and Pebble
+// validating through it. Stopped in `finally` whatever the outcome.
+import test, { type ExecutionContext } from 'ava';
+import { startPebble, type PebbleServer } from './pebble.js';
+import { startPowerDns, type PowerDnsOptions, type PowerDnsServer } from './powerdns.js';
+
+export interface CertStack {
+  powerdns: PowerDnsServer;
+  pebble: PebbleServer;
+}
+
+export async function startCertStack(options: PowerDnsOptions = {}): Promise<CertStack> {
+  const powerdns = await startPowerDns(options);
+  try {
+    return { powerdns, pebble: await startPebble({ dnsServer: powerdns.nameserver }) };
+  } catch (error) {
+    await powerdns.stop();
+    throw error;
+  }
+}
+
+export async function stopCertStack(stack: CertStack): Promise<void> {
+  await Promise.all([stack.pebble.stop(), stack.powerdns.stop()]);
+}
+
+/** An ava macro: PowerDNS + Pebble for the test, stopped in `finally`. */
+export const withCertStack = test.macro(async (t, body: (t: ExecutionContext, stack: CertStack) => Promise<void>) => {
+  const stack = await startCertStack();
+  try {
+    await body(t, stack);
+  } finally {
+    await stopCertStack(stack);
+  }
+});

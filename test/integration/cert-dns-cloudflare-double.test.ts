@@ -1,0 +1,63 @@
+// The Cloudflare quirks the provider must live with, as the double reproduces them: lists paged small,
+// 81057 for a record already there, A/CNAME conflicts, a DELETE with a Content-Type and no body.
+import test from 'ava';
+import { withProvider } from '../helpers/dns-provider.js';
+
+test('listings are walked page by page', withProvider, 'cloudflare', async (t, { provider, powerdns, cloudflare }) => {
+  const name = `_acme-challenge.many.${powerdns.zone}`;
+  const values = ['v1', 'v2', 'v3', 'v4', 'v5'];
+  for (const value of values) await provider.addTxt(name, value);
+  t.deepEqual((await provider.list(name)).map((record) => record.content).sort(), values);
+  t.true(cloudflare!.requests.some((request) => request.path.includes('page=3')), 'a third page was asked for');
+  // The last value lives on the last page: removing it needs the whole walk.
+  await provider.removeTxt(name, 'v5');
+  t.deepEqual((await powerdns.dig(name, 'TXT')).sort(), ['"v1"', '"v2"', '"v3"', '"v4"']);
+}, { pageSize: 2 });
+
+test('a TXT value already there (81057) counts as added when it is ours', withProvider, 'cloudflare', async (t, { provider, powerdns, cloudflare }) => {
+  const name = `_acme-challenge.dup.${powerdns.zone}`;
+  const create = (content: string) =>
+    fetch(`${cloudflare!.apiUrl}/zones/${cloudflare!.zoneId}/dns_records`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${cloudflare!.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'TXT', name, content, ttl: 120 }),
+    });
+  t.is((await create('"ours"')).status, 200);
+  const duplicate = (await (await create('ours')).json()) as { errors: { code: number }[] };
+  t.is(duplicate.errors[0]?.code, 81057, 'unquoted and quoted content are one value');
+  await provider.addTxt(name, 'ours');
+  t.is(cloudflare!.records().filter((record) => record.name === name).length, 1);
+});
+
+test('an A record over a CNAME is refused (81054) and the provider deletes the CNAME first', withProvider, 'cloudflare', async (t, { provider, powerdns, cloudflare }) => {
+  const name = `conflict.${powerdns.zone}`;
+  const post = async (body: object) =>
+    (await (await fetch(`${cloudflare!.apiUrl}/zones/${cloudflare!.zoneId}/dns_records`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${cloudflare!.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })).json()) as { success: boolean; errors: { code: number }[] };
+  t.true((await post({ type: 'CNAME', name, content: 'elsewhere.example.org', ttl: 120 })).success);
+  t.is((await post({ type: 'A', name, content: '203.0.113.5', ttl: 120 })).errors[0]?.code, 81054);
+  t.is((await post({ type: 'CNAME', name, content: 'other.example.org', ttl: 120 })).errors[0]?.code, 81053);
+  await provider.setAddress(name, '203.0.113.5');
+  t.deepEqual(await powerdns.dig(name, 'CNAME'), []);
+  t.deepEqual(await powerdns.dig(name, 'A'), ['203.0.113.5']);
+});
+
+test('a DELETE with a Content-Type and no body is refused (6003); the provider sends none', withProvider, 'cloudflare', async (t, { provider, powerdns, cloudflare }) => {
+  const name = `_acme-challenge.del.${powerdns.zone}`;
+  await provider.addTxt(name, 'value');
+  const [record] = cloudflare!.records();
+  const refused = await fetch(`${cloudflare!.apiUrl}/zones/${cloudflare!.zoneId}/dns_records/${record!.id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${cloudflare!.token}`, 'Content-Type': 'application/json' },
+  });
+  t.is(refused.status, 400);
+  t.is(((await refused.json()) as { errors: { code: number }[] }).errors[0]?.code, 6003);
+  await provider.removeTxt(name, 'value');
+  t.deepEqual(cloudflare!.records(), []);
+  const deletes = cloudflare!.requests.filter((request) => request.method === 'DELETE' && request.status === 200);
+  t.is(deletes.length, 1);
+  t.is(deletes[0]?.contentType, undefined);
+});

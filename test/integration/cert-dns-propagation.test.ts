@@ -1,0 +1,92 @@
+// The authoritative check against real PowerDNS servers: it waits until every server answers the value,
+// gives up with the servers and what they answered, follows a CNAME on _acme-challenge, and reads
+// answers too large for UDP over TCP.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import { queryNameserver, txtValue } from '../../actors/dns/dns-query.js';
+import { AuthoritativeDns } from '../../actors/dns/propagation.js';
+import { startPowerDns, withPowerDns, type PowerDnsServer } from '../helpers/powerdns.js';
+
+function providerOf(powerdns: PowerDnsServer) {
+  return createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone });
+}
+
+test('waits until the value is answered, and no longer', withPowerDns, async (t, powerdns) => {
+  const name = `_acme-challenge.app.${powerdns.zone}`;
+  const dns = new AuthoritativeDns({ nameservers: [powerdns.nameserver] });
+  let addStarted = false;
+  const waited = dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 }).then(() => addStarted);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  addStarted = true;
+  await providerOf(powerdns).addTxt(name, 'token-value');
+  t.true(await waited, 'it resolved only after the record was added');
+});
+
+test('every nameserver must answer: one that lacks the value is named when time runs out', async (t) => {
+  const [first, second] = await Promise.all([startPowerDns(), startPowerDns()]);
+  try {
+    const name = `_acme-challenge.app.${first.zone}`;
+    const dns = new AuthoritativeDns({ nameservers: [first.nameserver, second.nameserver] });
+    await providerOf(first).addTxt(name, 'token-value');
+    await providerOf(second).addTxt(name, 'older-value');
+    await t.throwsAsync(dns.waitForTxt(name, 'token-value', { timeoutMs: 500, intervalMs: 100 }), {
+      code: 'ERR_DNS_PROPAGATION',
+      message: `TXT ${name} = "token-value" was not answered within 500 ms by ${second.nameserver} (other values only: "older-value")`,
+    });
+    await providerOf(second).addTxt(name, 'token-value');
+    await dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 });
+    t.pass();
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
+});
+
+test('a name that does not exist times out as NXDOMAIN; a server that does not answer is named', withPowerDns, async (t, powerdns) => {
+  const name = `_acme-challenge.nothing.${powerdns.zone}`;
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).waitForTxt(name, 'v', { timeoutMs: 200, intervalMs: 50 }), {
+    code: 'ERR_DNS_PROPAGATION',
+    message: new RegExp(`by ${powerdns.nameserver} \\(NXDOMAIN\\)$`),
+  });
+  const silent = await startPowerDns();
+  await silent.stop();
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [silent.nameserver], queryTimeoutMs: 200 }).waitForTxt(name, 'v', { timeoutMs: 100, intervalMs: 50 }), {
+    code: 'ERR_DNS_PROPAGATION',
+    message: new RegExp(`by ${silent.nameserver} \\(no answer: `),
+  });
+});
+
+test('a CNAME on _acme-challenge is followed to where the TXT goes', withPowerDns, async (t, powerdns) => {
+  await powerdns.createZone('validation.test');
+  const dns = new AuthoritativeDns({ nameservers: [powerdns.nameserver] });
+  t.is(await dns.challengeName(`plain.${powerdns.zone}`), `_acme-challenge.plain.${powerdns.zone}`);
+  await providerOf(powerdns).setAddress(`_acme-challenge.app.${powerdns.zone}`, 'app.validation.test');
+  t.is(await dns.challengeName(`app.${powerdns.zone}`), 'app.validation.test');
+  t.is(await dns.challengeName(`App.${powerdns.zone}.`), 'app.validation.test');
+  const delegated = createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: 'validation.test' });
+  await delegated.addTxt('app.validation.test', 'token-value');
+  await dns.waitForTxt('app.validation.test', 'token-value', { timeoutMs: 30_000, intervalMs: 50 });
+});
+
+test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {
+  const provider = providerOf(powerdns);
+  await provider.setAddress(`_acme-challenge.loop.${powerdns.zone}`, `b.${powerdns.zone}`);
+  await provider.setAddress(`b.${powerdns.zone}`, `_acme-challenge.loop.${powerdns.zone}`);
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).challengeName(`loop.${powerdns.zone}`), { code: 'ERR_DNS_PROPAGATION', message: /loops at/ });
+});
+
+test('an answer too large for UDP is read over TCP', withPowerDns, async (t, powerdns) => {
+  const name = `_acme-challenge.big.${powerdns.zone}`;
+  const values = Array.from({ length: 40 }, (_, index) => `value-${String(index).padStart(2, '0')}-${'x'.repeat(40)}`);
+  const provider = providerOf(powerdns);
+  for (const value of values) await provider.addTxt(name, value);
+  const [host, port] = powerdns.nameserver.split(':') as [string, string];
+  // Over UDP with the payload size the query offers, the answer comes back truncated.
+  const { stdout } = await promisify(execFile)('dig', [`@${host}`, '-p', port, '+ignore', '+norecurse', '+bufsize=1232', name, 'TXT']);
+  t.regex(stdout, /;; flags: qr aa tc;/);
+  const reply = await queryNameserver({ host, port: Number(port) }, name, 'TXT', 2000);
+  t.true(reply.authoritative);
+  t.deepEqual(reply.answers.map(txtValue).sort(), values);
+  await new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).waitForTxt(name, values[39]!, { timeoutMs: 30_000, intervalMs: 50 });
+});
