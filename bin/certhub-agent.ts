@@ -3,6 +3,6 @@ import { plannedCommand } from '../src/cli/planned.js';
 import { createProgram, runProgram } from '../src/cli/program.js';
 
 const program = createProgram('certhub-agent', 'Fetch certificates from a certhub server and run a TLS proxy to local backends.');
-plannedCommand(program, 'fetch', 'fetch certificate material for a domain', 'cert');
-plannedCommand(program, 'proxy', 'run a TLS reverse proxy routing domains to backends', 'cert');
+plannedCommand(program, 'fetch', 'fetch certificate material for a domain');
+plannedCommand(program, 'proxy', 'run a TLS reverse proxy routing domains to backends');
 runProgram(program);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { runCerthubSetup } from '../src/cli/certhub/setup.js';
-import { plannedCommand } from '../src/cli/planned.js';
-import { createProgram, runProgram } from '../src/cli/program.js';
+import { Option } from 'commander';
+import { runCerthub, type CerthubRunOptions } from '../src/cli/certhub/run.js';
+import { createProgram, runProgram, withLogOptions } from '../src/cli/program.js';
+import { isBetaBuild } from '../src/version.js';
 
 const program = createProgram('certhub', 'Certificate distribution server: DNS records, ACME DNS-01 certificates and per-domain tokens.');
 
@@ -14,5 +16,14 @@ program
     await runCerthubSetup({ dataDir: options.dataDir, force: options.force === true });
   });
 
-plannedCommand(program, 'run', 'run the certificate server', 'cert');
+withLogOptions(
+  program
+    .command('run')
+    .description('run the certificate server; prints its URL and the admin key')
+    .requiredOption('-d, --data-dir <dir>', 'data directory holding config.json')
+    .option('-p, --port <port>', 'port to listen on (default: config.json port, 8443)')
+    .option('-H, --host <address>', 'address to bind to (default: config.json bind, 0.0.0.0)')
+    // Beta builds only: a release parses the flag to refuse it with a clear message, and hides it.
+    .addOption(isBetaBuild ? new Option('--demo', 'self-signed demo certificates; no DNS provider or CA is contacted') : new Option('--demo').hideHelp()),
+).action((options: CerthubRunOptions) => runCerthub(options));
 runProgram(program);

@@ -1,9 +1,10 @@
 // The http-front actor serves one site; which one is chosen by `site.kind` (see sites.ts).
+import type { CerthubSite } from './sites/certhub/protocol.js';
 import type { MonitorSite } from './sites/monitor/protocol.js';
 import type { QpoolSite } from './sites/qpool/protocol.js';
 import type { SpeedtestSite } from './sites/speedtest/protocol.js';
 
-export type Site = MonitorSite | SpeedtestSite | QpoolSite;
+export type Site = MonitorSite | SpeedtestSite | QpoolSite | CerthubSite;
 
 export interface HttpFrontConfig {
   host: string;

@@ -1,6 +1,7 @@
 // Every site a front can serve, by kind. A new site is a folder under sites/ and one line here.
 import type { Site } from './protocol.js';
 import type { SiteDefinition } from './site.js';
+import { certhubSite } from './sites/certhub/site.js';
 import { monitorSite } from './sites/monitor/site.js';
 import { qpoolSite } from './sites/qpool/site.js';
 import { speedtestSite } from './sites/speedtest/site.js';
@@ -8,6 +9,7 @@ import { speedtestSite } from './sites/speedtest/site.js';
 type SiteRegistry = { [Kind in Site['kind']]: SiteDefinition<Extract<Site, { kind: Kind }>> };
 
 const sites: SiteRegistry = {
+  certhub: certhubSite,
   monitor: monitorSite,
   qpool: qpoolSite,
   speedtest: speedtestSite,

@@ -1,5 +1,6 @@
 // Every role outpost knows, and which of them this build implements. A role lands by moving from
 // `plannedRoles` to `implementedRoles` (one file per role beside this one).
+import { certRole } from './cert.js';
 import { monitorRole } from './monitor.js';
 import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
 import { recvRole } from './recv.js';
@@ -7,6 +8,7 @@ import { sendRole } from './send.js';
 import { speedtestRole } from './speedtest.js';
 
 export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
+  cert: certRole,
   monitor: monitorRole,
   speedtest: speedtestRole,
   send: sendRole,

@@ -63,10 +63,10 @@ test('a bad host config names every bad path and exits 2', async (t) => {
   t.regex(missing.stderr, /cannot read config file .*nope\.json: ENOENT/);
 });
 
-test('a role binary whose role has not landed says so and exits 2', async (t) => {
-  const result = await run('certhub', 'run');
+test('a command that has not landed says so and exits 2', async (t) => {
+  const result = await run('certhub-agent', 'fetch');
   t.is(result.code, 2);
-  t.regex(result.stderr, /the cert role .* is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /certhub-agent fetch is not implemented in outpost .* yet/);
 });
 
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
@@ -74,7 +74,8 @@ test('outpost demo runs every implemented role on loopback, prints each URL and 
   await demo.waitFor(/press Ctrl-C to stop/);
   const urls: Record<string, string> = {};
   for (const match of demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)) urls[match[1]!] = match[2]!;
-  t.deepEqual(Object.keys(urls).sort(), ['monitor', 'recv', 'speedtest']);
+  t.deepEqual(Object.keys(urls).sort(), ['cert', 'monitor', 'recv', 'speedtest']);
+  t.like(await (await fetch(`${urls.cert}api/version`)).json(), { product: 'certhub' });
   t.is((await fetch(`${urls.monitor}api/snapshot`)).status, 200);
   // The demo source crosses the loopback diode at start; its values say they are not quantum.
   const value = await fetch(`${urls.recv}api/random`);

@@ -1,0 +1,44 @@
+// The domains actor's thread entry: loads the store, publishes the replica, and serves changes.
+import { systemClock } from '../../src/actor/clock.js';
+import { runActor } from '../../src/actor/worker-entry.js';
+import { DomainBook } from './book.js';
+import { demoIssuer } from './issuer.js';
+import { domainReplicaTopic, domainsActor } from './kind.js';
+import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
+import type { DomainsApi } from './protocol.js';
+import { DomainStore } from './store.js';
+
+runActor(domainsActor, {
+  async start(context) {
+    const { config, log } = context;
+    const { store, loaded } = await DomainStore.open(config.dataDir);
+    for (const problem of loaded.problems) log.warn(problem);
+    let { prefs, problem } = await readPrefs(config.dataDir);
+    if (problem !== undefined) log.warn(problem);
+    const book = new DomainBook(config.baseDomain, loaded.domains, {
+      store,
+      issuer: demoIssuer(systemClock, config.keyType),
+      clock: systemClock,
+      log,
+      publish: (message) => context.publish(domainReplicaTopic, message, { key: message.type === 'domain' ? message.domain.name : message.name, retain: message.type === 'domain' }),
+      parallelOrders: 8,
+    });
+    await book.resume();
+    log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
+    const api: DomainsApi = {
+      add: (input) => book.add(input),
+      setTarget: (name, target) => book.setTarget(name, target),
+      remove: (name) => book.remove(name),
+      rotate: (name) => book.rotate(name),
+      recordFetch: (name, from, at) => Promise.resolve(book.recordFetch(name, from, at)),
+      prefs: () => Promise.resolve(prefs),
+      async updatePrefs(update) {
+        const next = applyPrefsUpdate(prefs, update);
+        await writePrefs(config.dataDir, next);
+        prefs = next;
+        return prefs;
+      },
+    };
+    return { api, stop: () => book.stop() };
+  },
+});

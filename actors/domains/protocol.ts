@@ -1,0 +1,56 @@
+// The domains actor: the one owner of certhub's state (domains, tokens, material, preferences). The
+// fronts read a replica it publishes (kind.ts) and ask it for every change through DomainsApi.
+import type { KeyType } from '../../src/config/cert.js';
+import type { Material } from './material.js';
+import type { Prefs } from './prefs.js';
+import type { RecordType } from './names.js';
+import type { DomainStatus } from './lifecycle.js';
+
+export interface DomainsConfig {
+  dataDir: string;
+  baseDomain: string;
+  /** `certhub run --demo`: self-signed demo certificates, nothing contacted. */
+  demo: boolean;
+  keyType: KeyType;
+}
+
+/** A domain as the admin API shows it. */
+export interface DomainView {
+  /** Full name: `app.example.com`. */
+  name: string;
+  label: string;
+  target: string;
+  record_type: RecordType;
+  status: DomainStatus;
+  /** Why the last attempt failed, until the next success. */
+  error: string | null;
+  created_at: string;
+  issued_at: string | null;
+  expires_at: string | null;
+  token: string;
+  last_fetch: { at: string; from: string } | null;
+  /** When the next attempt is due while the domain waits (backoff, or the CA budget's next slot). */
+  next_attempt_at: string | null;
+}
+
+/** What the fronts keep of each domain: its view and the material served to its token. */
+export type ReplicaMessage = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
+
+export interface NewDomainInput {
+  /** The label (`app`) or the full name (`app.example.com`). */
+  name: string;
+  target: string;
+}
+
+export interface DomainsApi {
+  add(input: NewDomainInput): Promise<DomainView>;
+  /** `name` is a label or a full name. */
+  setTarget(name: string, target: string): Promise<DomainView>;
+  remove(name: string): Promise<void>;
+  /** A new token; the old one is dead once this resolves (the replica changed first). */
+  rotate(name: string): Promise<DomainView>;
+  /** A client fetched the domain's material: when and from which address. */
+  recordFetch(name: string, from: string, at: number): Promise<void>;
+  prefs(): Promise<Prefs>;
+  updatePrefs(update: unknown): Promise<Prefs>;
+}

@@ -1,0 +1,25 @@
+// The admin API's view of a stored domain, and the replica message the fronts keep.
+import type { DomainView, ReplicaMessage } from './protocol.js';
+import type { DomainRecord } from './record.js';
+import type { StoredDomain } from './store.js';
+
+export function domainView(record: DomainRecord): DomainView {
+  return {
+    name: record.name,
+    label: record.label,
+    target: record.target,
+    record_type: record.record_type,
+    status: record.status,
+    error: record.error,
+    created_at: record.created_at,
+    issued_at: record.issued_at,
+    expires_at: record.expires_at,
+    token: record.token,
+    last_fetch: record.last_fetch,
+    next_attempt_at: record.retry.next_attempt_at,
+  };
+}
+
+export function replicaMessage(domain: StoredDomain): ReplicaMessage {
+  return { type: 'domain', domain: domainView(domain.record), material: domain.material ?? null };
+}

@@ -1,0 +1,134 @@
+// The admin API, for the panel and for scripts: `Authorization: Bearer <admin_key>`, or the session
+// cookie from POST /api/admin/login. Reads come from this front's replica; changes go to the domains
+// actor, the one owner of the state. Logins and failed admin credentials are rate limited per address.
+import { z } from 'zod';
+import type { ActorContext } from '../../../../src/actor/actor.js';
+import type { PeerLink } from '../../../../src/actor/rpc.js';
+import { safeEqual } from '../../../../src/crypto/constant-time.js';
+import { OutpostError } from '../../../../src/errors.js';
+import { expiredCookie, serializeCookie } from '../../../../src/http/cookies.js';
+import { RateLimiter } from '../../../../src/http/rate-limit.js';
+import { jsonType } from '../../../../src/http/reply.js';
+import type { Router } from '../../../../src/http/router.js';
+import type { HttpServer } from '../../../../src/http/server.js';
+import { EventStream } from '../../../../src/http/sse.js';
+import type { DomainsApi } from '../../../domains/protocol.js';
+import type { HttpFrontConfig } from '../../protocol.js';
+import type { CerthubSite } from './protocol.js';
+import type { DomainReplica, ReplicaEntry } from './replica.js';
+import { sessionCookie, Sessions } from './sessions.js';
+
+const sessionTtlSeconds = 12 * 3600;
+/** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
+const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
+const logBacklog = 500;
+
+const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253) });
+const targetBody = z.strictObject({ target: z.string().min(1).max(253) });
+const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
+
+export interface AdminMount {
+  router: Router;
+  server: HttpServer;
+  actor: ActorContext<HttpFrontConfig>;
+  site: CerthubSite;
+  replica: DomainReplica;
+  domains: PeerLink<DomainsApi>;
+}
+
+export function mountAdminRoutes({ router, server, actor, site, replica, domains }: AdminMount): void {
+  const sessions = new Sessions(sessionTtlSeconds * 1000);
+  const cookieOptions = { secure: site.secureCookies };
+  const find = (name: string): ReplicaEntry => {
+    const entry = replica.get(name);
+    if (entry === undefined) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
+    return entry;
+  };
+  const material = (name: string) => {
+    const entry = find(name);
+    if (entry.material === null) throw new OutpostError('ERR_CONFLICT', `the certificate of ${entry.domain.name} is not issued yet (status: ${entry.domain.status})`);
+    return { name: entry.domain.name, material: entry.material };
+  };
+
+  router
+    .post(
+      '/api/admin/login',
+      (request, reply) => {
+        if (!safeEqual(request.body.key, site.adminKey)) throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        const id = sessions.open();
+        actor.log.info('admin logged in', { from: request.remoteAddress });
+        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessionTtlSeconds }) });
+      },
+      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures' }, sameOrigin: true },
+    )
+    .post('/api/admin/logout', (request, reply) => {
+      const id = request.cookies.get(sessionCookie);
+      if (id !== undefined) sessions.close(id);
+      reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
+    }, { sameOrigin: true });
+
+  const admin = router.group({
+    auth: {
+      bearer: (token) => (safeEqual(token, site.adminKey) ? 'admin' : undefined),
+      session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? 'admin' : undefined) },
+    },
+    rateLimit: { limiter: failedLogins, count: 'failures' },
+  });
+  admin
+    .get('/api/admin/domains', (_request, reply) => reply.json(200, { domains: replica.all() }, { 'Cache-Control': 'no-store' }))
+    .post(
+      '/api/admin/domains',
+      async (request, reply) => {
+        const domain = await domains.call((api) => api.add(request.body));
+        replica.applyView(domain);
+        reply.json(201, domain);
+      },
+      { json: newDomainBody },
+    )
+    .get('/api/admin/domains/:name', (request, reply) => reply.json(200, find(request.params.name ?? '').domain, { 'Cache-Control': 'no-store' }))
+    .patch(
+      '/api/admin/domains/:name',
+      async (request, reply) => {
+        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target));
+        replica.applyView(domain);
+        reply.json(200, domain);
+      },
+      { json: targetBody },
+    )
+    .delete('/api/admin/domains/:name', async (request, reply) => {
+      const name = find(request.params.name ?? '').domain.name;
+      await domains.call((api) => api.remove(name));
+      replica.apply({ type: 'removed', name });
+      reply.send(204, '');
+    })
+    .post('/api/admin/domains/:name/rotate', async (request, reply) => {
+      const domain = await domains.call((api) => api.rotate(request.params.name ?? ''));
+      replica.applyView(domain);
+      reply.json(200, domain);
+    })
+    .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
+      const { name, material: pem } = material(request.params.name ?? '');
+      reply.send(200, pem.cert_pem + pem.chain_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.crt"`, 'Cache-Control': 'no-store' });
+    })
+    .get('/api/admin/domains/:name/key.key', (request, reply) => {
+      const { name, material: pem } = material(request.params.name ?? '');
+      reply.send(200, pem.key_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.key"`, 'Cache-Control': 'no-store' });
+    })
+    .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
+    .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), { json: z.record(z.string(), z.unknown()) })
+    .get('/api/admin/logs', (request, reply) => {
+      const stream = new EventStream(request, reply, server);
+      const backlog = Math.min(Number(request.query.get('backlog') ?? logBacklog) || 0, 1000);
+      const unsubscribe = actor.subscribeLogs((record) => stream.send(JSON.stringify(record), 'log'), backlog);
+      stream.onClose(unsubscribe);
+    })
+    .get('/api/admin/events', (request, reply) => {
+      const stream = new EventStream(request, reply, server);
+      stream.send(JSON.stringify({ domains: replica.all() }), 'snapshot');
+      const stop = replica.onChange((message) => {
+        if (message.type === 'domain') stream.send(JSON.stringify(message.domain), 'domain');
+        else stream.send(JSON.stringify({ name: message.name }), 'removed');
+      });
+      stream.onClose(stop);
+    });
+}

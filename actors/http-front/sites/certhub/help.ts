@@ -1,0 +1,45 @@
+// /api/help of certhub: the API for someone with curl, on a screen or two.
+
+/** `host`: the Host the request came with, so the examples name the address the reader used. */
+export function certhubHelpText(version: string, host: string | undefined): string {
+  const base = host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? `http://${host}` : 'http://127.0.0.1:8443';
+  return `${[
+    `certhub ${version} - certificate distribution server, HTTP API`,
+    '',
+    'A client holding a domain\'s token fetches that domain\'s certificate, chain',
+    'and private key. The admin API (admin key, or the panel\'s session) manages',
+    'domains: each gets an address record, a certificate (ACME DNS-01) and a token.',
+    '',
+    'PUBLIC',
+    '  GET /api/version            product, API version, server version',
+    '  GET /api/spec               OpenAPI 3.0 description of every endpoint',
+    '  GET /api/help               this text',
+    '  GET /api/cert/<domain>      {cert_pem, chain_pem, key_pem, expires_at}',
+    '                              header Authorization: Bearer <domain token>;',
+    '                              <domain> is the full name or the label',
+    '',
+    `  curl -H "Authorization: Bearer $TOKEN" ${base}/api/cert/app`,
+    '',
+    'ADMIN (Authorization: Bearer <admin_key>, or the session cookie)',
+    '  POST   /api/admin/login                  {"key": "<admin_key>"} -> cookie',
+    '  POST   /api/admin/logout',
+    '  GET    /api/admin/domains                every domain',
+    '  POST   /api/admin/domains                {"name": "app", "target": "203.0.113.5"}',
+    '  GET    /api/admin/domains/<name>         one domain',
+    '  PATCH  /api/admin/domains/<name>         {"target": "host.example.net"}',
+    '  DELETE /api/admin/domains/<name>         record, material and token gone',
+    '  POST   /api/admin/domains/<name>/rotate  a new token; the old one is dead',
+    '  GET    /api/admin/domains/<name>/cert.crt and /key.key',
+    '  GET|PUT /api/admin/prefs                 the panel\'s preferences',
+    '  GET    /api/admin/logs                   live log (Server-Sent Events)',
+    '  GET    /api/admin/events                 domain changes (Server-Sent Events)',
+    '',
+    `  curl -H "Authorization: Bearer $ADMIN_KEY" -H 'Content-Type: application/json' \\`,
+    `       -d '{"name":"app","target":"203.0.113.5"}' ${base}/api/admin/domains`,
+    '',
+    'Errors are JSON {"error": "..."} with their HTTP status: 400 bad input,',
+    '401 missing or wrong credentials (a wrong token and an unknown domain alike),',
+    '404 no such domain, 409 not issued yet or already there, 413 body too large,',
+    '415 not JSON, 429 too many attempts (see Retry-After).',
+  ].join('\n')}\n`;
+}

@@ -1,0 +1,30 @@
+// certhub's site config; the domain shapes it serves are in actors/domains/protocol.ts.
+import type { ActorRef } from '../../../../src/actor/kind.js';
+import type { DomainsApi } from '../../../domains/protocol.js';
+
+export interface CerthubSite {
+  kind: 'certhub';
+  domains: ActorRef<DomainsApi>;
+  baseDomain: string;
+  /** The admin key: bearer token for scripts, and what the panel's login asks for. */
+  adminKey: string;
+  /** Session cookies carry `Secure` (false only for plain HTTP, where browsers would drop them). */
+  secureCookies: boolean;
+  demo: boolean;
+}
+
+/** GET /api/version */
+export interface CerthubVersion {
+  product: 'certhub';
+  api_version: 1;
+  version: string;
+}
+
+/** GET /api/cert/<domain> */
+export interface CertificateResponse {
+  cert_pem: string;
+  chain_pem: string;
+  key_pem: string;
+  /** ISO 8601, UTC. */
+  expires_at: string;
+}

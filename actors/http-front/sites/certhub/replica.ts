@@ -1,0 +1,43 @@
+// The front's copy of the domains actor's state, kept from the replica topic: every read of a domain
+// (a certificate fetch, the admin list) is answered from here without asking another thread.
+import type { Material } from '../../../domains/material.js';
+import type { DomainView, ReplicaMessage } from '../../../domains/protocol.js';
+
+export interface ReplicaEntry {
+  domain: DomainView;
+  material: Material | null;
+}
+
+export class DomainReplica {
+  private readonly entries = new Map<string, ReplicaEntry>();
+  private readonly listeners = new Set<(message: ReplicaMessage) => void>();
+
+  constructor(private readonly baseDomain: string) {}
+
+  apply(message: ReplicaMessage): void {
+    if (message.type === 'domain') this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
+    else this.entries.delete(message.name);
+    for (const listener of this.listeners) listener(message);
+  }
+
+  /** Applies a domain the owner returned to this front, ahead of its replica message (a rotated token is dead here at once). */
+  applyView(domain: DomainView): void {
+    const entry = this.entries.get(domain.name);
+    this.apply({ type: 'domain', domain, material: entry?.material ?? null });
+  }
+
+  /** The domain `nameOrLabel` names: a full name under the base domain, or a label. */
+  get(nameOrLabel: string): ReplicaEntry | undefined {
+    const name = nameOrLabel.toLowerCase().replace(/\.$/, '');
+    return this.entries.get(name) ?? this.entries.get(`${name}.${this.baseDomain}`);
+  }
+
+  all(): DomainView[] {
+    return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  onChange(listener: (message: ReplicaMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,20 @@
+// certhub's HTTP site: the public API (a domain's material for its token), the admin API, and the
+// replica of the domains actor's state that both read from.
+import { domainReplicaTopic } from '../../../domains/kind.js';
+import type { SiteDefinition, SiteMount } from '../../site.js';
+import { mountAdminRoutes } from './admin-routes.js';
+import { mountPublicRoutes } from './public-routes.js';
+import type { CerthubSite } from './protocol.js';
+import { DomainReplica } from './replica.js';
+
+// Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
+export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, mount: mountCerthubSite };
+
+function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
+  const replica = new DomainReplica(site.baseDomain);
+  actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
+  const domains = actor.peer(site.domains);
+  mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
+  mountAdminRoutes({ router, server, actor, site, replica, domains });
+  return Promise.resolve();
+}

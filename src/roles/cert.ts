@@ -1,0 +1,65 @@
+// The cert role (certhub): the domains actor owning every domain, token and certificate, and the
+// HTTP front serving the certhub site from its replica. The role's own settings say where the data
+// directory is; everything else is in that directory's config.json.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { actorRef, actorSpec } from '../actor/kind.js';
+import { loadCertConfig } from '../config/cert-load.js';
+import { bindAddress, port } from '../config/rules.js';
+import { ConfigError } from '../errors.js';
+import { writeSecretFile } from '../store/secret.js';
+import { isBetaBuild, version } from '../version.js';
+import { domainsActor } from '../../actors/domains/kind.js';
+import { newAdminKey } from '../../actors/domains/token.js';
+import { frontSpecs } from './fronts.js';
+import type { RoleDefinition } from './role.js';
+
+export const certSchema = z.strictObject({
+  /** The data directory: config.json, domains/, prefs.json. Left out only by `outpost demo`. */
+  data_dir: z.string().min(1).optional(),
+  /** Self-signed demo certificates, no DNS provider or CA contacted (beta builds only). */
+  demo: z.boolean().default(false),
+  /** Override config.json's bind and port (certhub run -H, -p). */
+  bind: bindAddress.optional(),
+  port: port.optional(),
+});
+
+export const certRole: RoleDefinition<typeof certSchema> = {
+  name: 'cert',
+  summary: 'certificate distribution server (certhub)',
+  schema: certSchema,
+  demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
+  async actors(settings) {
+    if (settings.demo && !isBetaBuild) throw new ConfigError([`roles.cert.demo is only offered by beta builds; outpost ${version} is a release`]);
+    const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
+    if (dataDir === undefined) throw new ConfigError(['roles.cert.data_dir is required: the folder holding certhub\'s config.json (certhub setup -d DIR writes one)']);
+    const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
+    if (!settings.demo) {
+      throw new ConfigError([`certhub run without --demo is not in outpost ${version} yet: issuing from a CA lands with the dns, acme and renewal actors; certhub run --demo runs everything else`]);
+    }
+    const domains = actorRef(domainsActor, 'cert/domains');
+    const host = settings.bind ?? config.bind;
+    return [
+      actorSpec(domainsActor, { ref: domains, role: 'cert', config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type } }),
+      ...(await frontSpecs({
+        role: 'cert',
+        threads: 1,
+        config: {
+          host,
+          port: settings.port ?? config.port,
+          site: { kind: 'certhub', domains, baseDomain: config.base_domain, adminKey: config.admin_key, secureCookies: config.tls !== undefined, demo: settings.demo },
+        },
+        links: [domains],
+      })),
+    ];
+  },
+};
+
+/** `outpost demo`: a fresh data directory with a demo config, gone with the temp folder. */
+async function demoDataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'certhub-demo-'));
+  await writeSecretFile(join(dir, 'config.json'), `${JSON.stringify({ base_domain: 'demo.test', admin_key: newAdminKey() }, null, 2)}\n`);
+  return dir;
+}

@@ -1,0 +1,40 @@
+// A real `certhub run` on a free loopback port, with a data directory made for the test.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { projectPath, startProcess, type RunningProcess } from './process.js';
+import { tempDir } from './qpool.js';
+
+export const certhubBin = projectPath('dist/bin/certhub.js');
+export const testAdminKey = 'cha_test-admin-key-0123456789abcdef';
+
+export interface RunningCerthub extends RunningProcess {
+  url: string;
+  dataDir: string;
+  /** fetch with the admin key, JSON body when given. */
+  admin(path: string, init?: { method?: string; body?: unknown }): Promise<Response>;
+}
+
+/** Writes a config.json for base domain `example.test` (more keys from `extra`) into a new data directory. */
+export async function certhubDataDir(t: ExecutionContext, extra: object = {}): Promise<string> {
+  const dir = await tempDir(t, 'certhub-');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(join(dir, 'config.json'), JSON.stringify({ base_domain: 'example.test', admin_key: testAdminKey, ...extra }), { mode: 0o600 });
+  return dir;
+}
+
+export async function startCerthub(t: ExecutionContext, dataDir: string, args: string[] = ['--demo']): Promise<RunningCerthub> {
+  const running = startProcess(t, process.execPath, [certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args]);
+  const [url] = await running.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m, 20_000);
+  return {
+    ...running,
+    url,
+    dataDir,
+    admin: (path, init = {}) =>
+      fetch(`${url}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Bearer ${testAdminKey}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      }),
+  };
+}

@@ -1,0 +1,137 @@
+// certhub run --demo end to end over real sockets: the admin API, the per-domain token, the replica.
+import { X509Certificate } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import { eventually } from '../helpers/fixture-host.js';
+import { certhubDataDir, startCerthub, testAdminKey } from '../helpers/certhub.js';
+
+interface Domain {
+  name: string;
+  label: string;
+  status: string;
+  token: string;
+  record_type: string;
+  target: string;
+  expires_at: string | null;
+  last_fetch: { at: string; from: string } | null;
+}
+
+test('add -> issued demo certificate -> fetched with its token; the admin key is printed, not logged', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  t.regex(server.stdout(), new RegExp(`admin key: ${testAdminKey}`));
+  const added = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } });
+  t.is(added.status, 201);
+  const domain = (await added.json()) as Domain;
+  t.like(domain, { name: 'app.example.test', label: 'app', record_type: 'A', target: '203.0.113.5' });
+  t.regex(domain.token, /^chd_[A-Za-z0-9_-]{43}$/);
+
+  const fetchCert = (name: string, token: string) => fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}` } });
+  t.true(await eventually(async () => (await fetchCert('app', domain.token)).status === 200), 'the demo certificate is issued');
+  const material = (await (await fetchCert('app.example.test', domain.token)).json()) as { cert_pem: string; chain_pem: string; key_pem: string; expires_at: string };
+  const certificate = new X509Certificate(material.cert_pem);
+  t.regex(certificate.issuer, /demo/);
+  t.regex(certificate.subjectAltName ?? '', /DNS:app\.example\.test/);
+  t.true(certificate.checkPrivateKey((await import('node:crypto')).createPrivateKey(material.key_pem)), 'the key matches the certificate');
+  t.is(new Date(material.expires_at).getTime(), new Date(certificate.validTo).getTime());
+
+  t.true(await eventually(async () => ((await (await server.admin('api/admin/domains/app')).json()) as Domain).last_fetch !== null, 15_000), 'the fetch is recorded');
+  const seen = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
+  t.like(seen, { status: 'issued' });
+  t.is(seen.last_fetch?.from, '127.0.0.1');
+  t.false(server.stderr().includes(testAdminKey), 'the admin key is not in the log');
+});
+
+test('a wrong token and an unknown domain get the same 401; rotate kills the old token at once', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const domain = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: 'host.example.net' } })).json()) as Domain;
+  t.is(domain.record_type, 'CNAME');
+  const fetchCert = (name: string, token: string) => fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}` } });
+  t.true(await eventually(async () => (await fetchCert('web', domain.token)).status === 200));
+  const wrong = await fetchCert('web', `${domain.token.slice(0, -1)}x`);
+  const unknown = await fetchCert('nothere', domain.token);
+  t.is(wrong.status, 401);
+  t.is(unknown.status, 401);
+  t.deepEqual(await wrong.json(), await unknown.json());
+
+  const rotated = (await (await server.admin('api/admin/domains/web/rotate', { method: 'POST' })).json()) as Domain;
+  t.not(rotated.token, domain.token);
+  t.is((await fetchCert('web', domain.token)).status, 401, 'the old token is refused at once');
+  t.is((await fetchCert('web', rotated.token)).status, 200);
+});
+
+test('bad input gets 4xx with {"error"} and stores nothing', async (t) => {
+  const dataDir = await certhubDataDir(t);
+  const server = await startCerthub(t, dataDir);
+  const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    fetch(`${server.url}api/admin/domains`, { method: 'POST', headers: { authorization: `Bearer ${testAdminKey}`, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const cases: [unknown, number, RegExp, Record<string, string>?][] = [
+    [{ name: 'bad_label!', target: '203.0.113.5' }, 400, /name/],
+    [{ name: 'app.other.test', target: '203.0.113.5' }, 400, /not under the base domain/],
+    [{ name: 'app', target: 'not a host' }, 400, /target/],
+    ['{"name": "app",', 400, /JSON/],
+    [{ name: 'app', target: '203.0.113.5' }, 415, /must be application\/json/, { 'content-type': 'text/plain' }],
+    [{ name: 'app', target: 'x'.repeat(100_000) }, 413, /larger/],
+  ];
+  for (const [body, status, message, headers] of cases) {
+    const response = await post(body, headers);
+    t.is(response.status, status, JSON.stringify(body).slice(0, 60));
+    t.regex(((await response.json()) as { error: string }).error, message);
+  }
+  t.is((await post({ name: 'app', target: '203.0.113.5' })).status, 201);
+  const duplicate = await post({ name: 'app.example.test', target: '203.0.113.6' });
+  t.is(duplicate.status, 409);
+  t.deepEqual((await readdir(join(dataDir, 'domains'))).filter((file) => !file.startsWith('.')), ['app.example.test.json']);
+  t.is((await stat(join(dataDir, 'domains', 'app.example.test.json'))).mode & 0o777, 0o600);
+  t.is((await fetch(`${server.url}api/admin/domains`)).status, 401, 'the admin API needs a credential');
+});
+
+test('a restart keeps domains, tokens and certificates; edit and remove', async (t) => {
+  const dataDir = await certhubDataDir(t);
+  const first = await startCerthub(t, dataDir);
+  const domain = (await (await first.admin('api/admin/domains', { method: 'POST', body: { name: 'keep', target: '2001:db8::1' } })).json()) as Domain;
+  t.is(domain.record_type, 'AAAA');
+  const fetchCert = (url: string, token: string) => fetch(`${url}api/cert/keep`, { headers: { authorization: `Bearer ${token}` } });
+  t.true(await eventually(async () => (await fetchCert(first.url, domain.token)).status === 200));
+  const before = await (await fetchCert(first.url, domain.token)).text();
+  first.child.kill('SIGTERM');
+  t.is(await first.exited, 0);
+
+  const second = await startCerthub(t, dataDir);
+  t.is(await (await fetchCert(second.url, domain.token)).text(), before, 'the same material for the same token');
+  const edited = await second.admin('api/admin/domains/keep', { method: 'PATCH', body: { target: 'edge.example.net' } });
+  t.like(await edited.json(), { record_type: 'CNAME', target: 'edge.example.net' });
+  t.is((await second.admin('api/admin/domains/keep.example.test', { method: 'DELETE' })).status, 204);
+  t.is((await fetchCert(second.url, domain.token)).status, 401);
+  t.is((await second.admin('api/admin/domains/keep')).status, 404);
+});
+
+test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin API; logout ends it', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const wrong = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'wrong-key' }) });
+  t.is(wrong.status, 401);
+  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  t.is(login.status, 204);
+  const cookie = login.headers.get('set-cookie') ?? '';
+  t.regex(cookie, /certhub_session=[^;]+/);
+  t.regex(cookie, /HttpOnly/i);
+  t.regex(cookie, /SameSite=Strict/i);
+  const session = cookie.split(';')[0] ?? '';
+  t.is((await fetch(`${server.url}api/admin/domains`, { headers: { cookie: session } })).status, 200);
+  const crossSite = await fetch(`${server.url}api/admin/domains`, { method: 'POST', headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', target: '203.0.113.9' }) });
+  t.is(crossSite.status, 403, 'a cookie-authenticated change from another origin is refused');
+  t.is((await fetch(`${server.url}api/admin/logout`, { method: 'POST', headers: { cookie: session } })).status, 204);
+  t.is((await fetch(`${server.url}api/admin/domains`, { headers: { cookie: session } })).status, 401);
+});
+
+test('version, help and an OpenAPI 3.0 spec that describes every admin endpoint', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  t.like(await (await fetch(`${server.url}api/version`)).json(), { product: 'certhub', api_version: 1 });
+  t.regex(await (await fetch(`${server.url}api/help`)).text(), /curl -H "Authorization: Bearer \$TOKEN" http:\/\/127\.0\.0\.1:\d+\/api\/cert\/app/);
+  const spec = (await (await fetch(`${server.url}api/spec`)).json()) as { openapi: string; paths: Record<string, unknown> };
+  t.regex(spec.openapi, /^3\.0\./);
+  const { Validator } = await import('@seriousme/openapi-schema-validator');
+  const result = await new Validator().validate(spec);
+  t.true(result.valid, JSON.stringify(result.errors));
+  for (const path of ['/api/cert/{domain}', '/api/admin/domains', '/api/admin/domains/{name}', '/api/admin/domains/{name}/rotate', '/api/admin/prefs', '/api/admin/logs', '/api/admin/events', '/api/admin/login']) t.truthy(spec.paths[path], path);
+});
