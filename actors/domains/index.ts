@@ -13,8 +13,9 @@ runActor(domainsActor, {
     const { config, log } = context;
     const { store, loaded } = await DomainStore.open(config.dataDir);
     for (const problem of loaded.problems) log.warn(problem);
-    let { prefs, problem } = await readPrefs(config.dataDir);
-    if (problem !== undefined) log.warn(problem);
+    const read = await readPrefs(config.dataDir);
+    if (read.problem !== undefined) log.warn(read.problem);
+    let prefs = read.prefs;
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
       issuer: demoIssuer(systemClock, config.keyType),

@@ -8,7 +8,6 @@ import { safeEqual } from '../../../../src/crypto/constant-time.js';
 import { OutpostError } from '../../../../src/errors.js';
 import { expiredCookie, serializeCookie } from '../../../../src/http/cookies.js';
 import { RateLimiter } from '../../../../src/http/rate-limit.js';
-import { jsonType } from '../../../../src/http/reply.js';
 import type { Router } from '../../../../src/http/router.js';
 import type { HttpServer } from '../../../../src/http/server.js';
 import { EventStream } from '../../../../src/http/sse.js';
