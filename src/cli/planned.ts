@@ -3,12 +3,13 @@ import { exitCodes } from '../errors.js';
 import { plannedRoles } from '../roles/registry.js';
 import type { RoleName } from '../roles/role.js';
 import { version } from '../version.js';
+import { exitAfterOutput } from './output.js';
 
 /** The action of a command whose role has not landed in this build: says so and exits 2. */
-export function roleNotImplemented(program: string, role: RoleName): () => never {
+export function roleNotImplemented(program: string, role: RoleName): () => Promise<never> {
   return () => {
     process.stderr.write(`${program}: the ${role} role (${plannedRoles[role].summary}) is not implemented in outpost ${version} yet\n`);
-    process.exit(exitCodes.usage);
+    return exitAfterOutput(exitCodes.usage);
   };
 }
 

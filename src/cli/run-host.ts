@@ -7,6 +7,7 @@ import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
 import { roleNames, type RoleName } from '../roles/role.js';
+import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import type { LogFlags } from './program.js';
 
 export interface RunHostOptions extends LogFlags {
@@ -38,6 +39,7 @@ export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */
 export async function runSupervisor(specs: readonly ActorSpec[], settings: SupervisorSettings, logOptions: LogOptions, onStarted?: (result: StartResult) => void): Promise<never> {
+  surviveClosedOutput();
   const log = new SupervisorLog(logOptions);
   const jobs = new JobPool();
   const supervisor = new Supervisor(specs, {
@@ -68,5 +70,5 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit.
     process.kill(process.pid, 'SIGKILL');
   }
-  process.exit(exitCode);
+  return exitAfterOutput(exitCode, settings.shutdown_grace_ms);
 }
