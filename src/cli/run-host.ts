@@ -1,5 +1,6 @@
 // Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
+import { holdClaims, type RoleClaims } from '../actor/claims.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
@@ -17,12 +18,16 @@ export interface RunHostOptions extends LogFlags {
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
   const specs: ActorSpec[] = [];
+  const claims: { role: RoleName; claims: RoleClaims }[] = [];
   for (const name of roleNames) {
     const roleConfig: unknown = config.roles[name];
     const role = roleDefinition(name);
     if (roleConfig === undefined || role === undefined) continue;
     specs.push(...(await role.actors(roleConfig)));
+    if (role.claims !== undefined) claims.push({ role: name, claims: role.claims(roleConfig) });
   }
+  // Before any actor runs: a refused claim leaves the holder's files and port untouched.
+  await holdClaims(claims);
   const log: LogOptions = {
     json: options.logJson ?? config.log.json,
     quiet: options.quiet ?? ['warn', 'error'].includes(config.log.level),

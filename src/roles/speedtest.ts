@@ -26,6 +26,7 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true },
+  claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   async actors(config) {
     // Threads share the port through SO_REUSEPORT, which needs a concrete port for all of them.
     const sharedPort = config.port === 0 && config.threads > 1 ? await reservePort(config.host) : config.port;
