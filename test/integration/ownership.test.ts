@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
+import { startAnuDouble } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { projectPath, startProcess, type RunningProcess } from '../helpers/process.js';
 import { freeListen, qpoolBin, tempDir, valueLines, waitForStatus, writeConfig } from '../helpers/qpool.js';
@@ -104,6 +105,24 @@ test('a second qpool serve on the pool file of a running one, on another port, i
   }
   t.is(served.length, 40);
   t.deepEqual([...served].sort(), [...values].sort(), 'every value once, from the first server');
+});
+
+test('a second qpool collect with keyed requests on the ledger of a running one is refused naming its pid; the first spent one request', async (t) => {
+  const anu = await startAnuDouble();
+  t.teardown(() => anu.close());
+  const diode = await DiodeDouble.create();
+  t.teardown(() => diode.cleanup());
+  const dir = await tempDir(t);
+  const config = await writeConfig(dir, { anu: { keyed: { enabled: true, api_key: 'test-key', url: anu.keyedUrl } }, diode: { send_command: diode.sendCommand() } });
+  const env = { ...diode.env, QPOOL_STATE_DIR: join(dir, 'state') };
+  const first = startProcess(t, process.execPath, [qpoolBin, 'collect', '-c', config], env);
+  const keyedRequests = () => anu.requests.filter((request) => request.source === 'keyed').length;
+  while (keyedRequests() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  const second = startProcess(t, process.execPath, [qpoolBin, 'collect', '-c', config], env);
+  t.is(await second.exited, 1);
+  t.is(second.stderr(), `qpool: cannot use the keyed request ledger ${join(dir, 'state', 'send-ledger.json')}: it is in use by qpool collect (pid ${first.child.pid!})\n`);
+  t.is(keyedRequests(), 1);
+  t.is(first.child.exitCode, null);
 });
 
 /** The exit code of a server that must refuse to start, or 'listening' when it started after all. */
