@@ -49,12 +49,17 @@ export function interpreterOf(facts: Pick<ProcessFacts, 'exe' | 'argv' | 'comm'>
   return null;
 }
 
-/** Names one process; `parent` resolves workers that carry no script of their own. */
+/**
+ * Names one process; `parent` resolves workers that carry no script of their own. A worker takes its
+ * parent's name only when the parent runs the same interpreter (the program that started it, or a
+ * forkserver named after that program); past it lies whatever started the program (a shell, PID 1),
+ * so a worker without such a parent is named after its binary.
+ */
 export function identify(facts: ProcessFacts, parent?: ProcessIdentity): ProcessIdentity {
   const runtime = interpreterOf(facts);
   if (runtime === null) return { name: programName(facts), runtime: null };
   const target = scriptOf(runtime, facts.argv.slice(1));
-  if (target.kind === 'worker') return { name: parent?.name ?? `${runtime} worker`, runtime };
+  if (target.kind === 'worker') return { name: parent?.runtime === runtime ? parent.name : programName(facts), runtime };
   return { name: target.kind === 'script' && target.name !== '' ? target.name : runtime, runtime };
 }
 
@@ -67,6 +72,10 @@ function programName(facts: ProcessFacts): string {
   return facts.comm;
 }
 
+// The code multiprocessing runs a helper with (`from multiprocessing.resource_tracker import main;main(4)`,
+// the forkserver, spawn_main); a program's own `-c` code that merely uses multiprocessing is a program.
+const multiprocessingBootstrap = /^\s*from multiprocessing\.[\w.]+ import /;
+
 type ScriptTarget = { kind: 'script'; name: string } | { kind: 'worker' } | { kind: 'none' };
 
 function scriptOf(runtime: string, args: readonly string[]): ScriptTarget {
@@ -75,7 +84,7 @@ function scriptOf(runtime: string, args: readonly string[]): ScriptTarget {
     const arg = args[index]!;
     const next = args[index + 1];
     if (runtime === 'python' && (arg === '-c' || arg === '-m')) {
-      if (args.includes('--multiprocessing-fork') || (next ?? '').includes('multiprocessing')) return { kind: 'worker' };
+      if (arg === '-c' && (args.includes('--multiprocessing-fork') || multiprocessingBootstrap.test(next ?? ''))) return { kind: 'worker' };
       return arg === '-m' && next !== undefined ? { kind: 'script', name: next } : { kind: 'script', name: 'python -c' };
     }
     if (runtime === 'node' && ['-e', '--eval', '-p', '--print'].includes(arg)) return { kind: 'script', name: 'node -e' };

@@ -1,12 +1,17 @@
 // The commander setup every executable shares: `--version` as `<name> <version>`, `--license`,
 // suggestions after a typo, and exit code 2 for any usage error (commander's own default is 1).
-import { Command, type CommanderError } from 'commander';
+//
+// Commander's exits (after --version, --help, a usage error) and --license throw a CommanderError
+// instead of exiting, so that runProgram exits once the output has reached a pipe (see output.ts).
+import { Command, CommanderError } from 'commander';
 import { exitCodes } from '../errors.js';
 import { version } from '../version.js';
 import { exitWithError } from './fail.js';
 import { licenseText } from './license.js';
+import { exitAfterOutput, surviveClosedOutput } from './output.js';
 
 export function createProgram(name: string, description: string): Command {
+  surviveClosedOutput();
   const program = new Command(name);
   // exitOverride and output settings are copied to subcommands made after this point.
   program
@@ -16,12 +21,12 @@ export function createProgram(name: string, description: string): Command {
     .option('--license', 'print the licence and third-party notices and exit')
     .on('option:license', () => {
       process.stdout.write(licenseText());
-      process.exit(exitCodes.ok);
+      throw new CommanderError(exitCodes.ok, 'outpost.license', '(license printed)');
     })
     .showSuggestionAfterError(true)
     .showHelpAfterError(`(run "${name} --help" for usage)`)
     .exitOverride((error: CommanderError) => {
-      process.exit(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage);
+      throw error;
     });
   return program;
 }
@@ -40,7 +45,11 @@ export interface LogFlags {
   debug?: boolean;
 }
 
-/** Parses argv and runs the chosen action; a failure is reported and exits 2 (config) or 1. */
+/** Parses argv and runs the chosen action; a failure is reported and exits 2 (config or usage) or 1. */
 export function runProgram(program: Command, argv = process.argv): void {
-  program.parseAsync(argv).catch((error: unknown) => exitWithError(program.name(), error));
+  program.parseAsync(argv).catch((error: unknown) => {
+    // Commander has printed what it had to say (help, version, the usage error).
+    if (error instanceof CommanderError) return exitAfterOutput(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage);
+    return exitWithError(program.name(), error);
+  });
 }

@@ -1,5 +1,6 @@
 // Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
+import { holdClaims, type RoleClaims } from '../actor/claims.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
@@ -7,6 +8,7 @@ import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
 import { roleNames, type RoleName } from '../roles/role.js';
+import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import type { LogFlags } from './program.js';
 
 export interface RunHostOptions extends LogFlags {
@@ -16,12 +18,16 @@ export interface RunHostOptions extends LogFlags {
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
   const specs: ActorSpec[] = [];
+  const claims: { role: RoleName; claims: RoleClaims }[] = [];
   for (const name of roleNames) {
     const roleConfig: unknown = config.roles[name];
     const role = roleDefinition(name);
     if (roleConfig === undefined || role === undefined) continue;
     specs.push(...(await role.actors(roleConfig)));
+    if (role.claims !== undefined) claims.push({ role: name, claims: role.claims(roleConfig) });
   }
+  // Before any actor runs: a refused claim leaves the holder's files and port untouched.
+  await holdClaims(claims);
   const log: LogOptions = {
     json: options.logJson ?? config.log.json,
     quiet: options.quiet ?? ['warn', 'error'].includes(config.log.level),
@@ -38,6 +44,7 @@ export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */
 export async function runSupervisor(specs: readonly ActorSpec[], settings: SupervisorSettings, logOptions: LogOptions, onStarted?: (result: StartResult) => void): Promise<never> {
+  surviveClosedOutput();
   const log = new SupervisorLog(logOptions);
   const jobs = new JobPool();
   const supervisor = new Supervisor(specs, {
@@ -68,5 +75,5 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit.
     process.kill(process.pid, 'SIGKILL');
   }
-  process.exit(exitCode);
+  return exitAfterOutput(exitCode, settings.shutdown_grace_ms);
 }

@@ -17,3 +17,17 @@ export function reservePort(host: string): Promise<number> {
     });
   });
 }
+
+/**
+ * Whether host:port can be listened on: binds it without SO_REUSEPORT and lets it go at once. A
+ * socket of any process there, a SO_REUSEPORT one included, makes it fail: uSockets fronts would
+ * otherwise join another process's port and split its requests with it. Resolves with the error code
+ * (EADDRINUSE, EADDRNOTAVAIL, EACCES) when it cannot.
+ */
+export function probePort(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(undefined)));
+  });
+}

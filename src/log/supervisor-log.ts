@@ -30,16 +30,16 @@ export class SupervisorLog {
   private readonly winston: winston.Logger;
   /** Records above this rank (less severe) are dropped before the ring and every transport. */
   private readonly maxRank: number;
+  private console: winston.transport | undefined;
 
   constructor(options: LogOptions) {
     this.ring = new LogRing(options.ringCapacity ?? 1000);
     const colour = options.colour ?? (process.stderr.isTTY && !options.json);
-    const transports: winston.transport[] = [
-      new winston.transports.Console({
-        stderrLevels: ['error', 'warn', 'info', 'debug'],
-        format: options.json ? jsonLine() : humanLine(colour),
-      }),
-    ];
+    this.console = new winston.transports.Console({
+      stderrLevels: ['error', 'warn', 'info', 'debug'],
+      format: options.json ? jsonLine() : humanLine(colour),
+    });
+    const transports: winston.transport[] = [this.console];
     if (options.file !== undefined) {
       transports.push(new winston.transports.File({ filename: options.file, format: jsonLine(), options: { mode: 0o600 } }));
     }
@@ -54,6 +54,11 @@ export class SupervisorLog {
 
   write(record: LogRecord): void {
     if (levelRank[record.level] > this.maxRank) return;
+    if (this.console !== undefined && (process.stderr.destroyed || process.stderr.errored !== null)) {
+      // Nobody reads stderr any more (a closed pipe, see src/cli/output.ts): the file and the ring go on.
+      this.winston.remove(this.console);
+      this.console = undefined;
+    }
     const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });

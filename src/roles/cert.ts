@@ -31,6 +31,10 @@ export const certRole: RoleDefinition<typeof certSchema> = {
   summary: 'certificate distribution server (certhub)',
   schema: certSchema,
   demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
+  claims: ({ data_dir, bind, port }) => ({
+    ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
+    stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
+  }),
   async actors(settings) {
     if (settings.demo && !isBetaBuild) throw new ConfigError([`roles.cert.demo is only offered by beta builds; outpost ${version} is a release`]);
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);

@@ -23,6 +23,7 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
   summary: 'live machine dashboard (hostwatch)',
   schema: monitorSchema,
   demoConfig: { host: '127.0.0.1', port: 0 },
+  claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   async actors(config) {
     const intervalMs = Math.round(config.interval_seconds * 1000);
     const sampler = actorRef(samplerActor, 'monitor/sampler');

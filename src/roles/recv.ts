@@ -19,6 +19,10 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
   summary: 'quantum random pool server (qpool serve)',
   schema: recvSchema,
   demoConfig: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true, max_entries: 10_000 } },
+  claims: ({ server }) => ({
+    ports: [{ ...server.listen, option: 'server.listen' }],
+    stores: server.pool_file === undefined ? [] : [{ path: server.pool_file, what: 'pool file' }],
+  }),
   async actors({ server }) {
     if (server.pool_file !== undefined && (process.env.APP_POOL_KEY ?? '') === '') {
       // Starting would write a pool nobody can read, over the old one, at the first served value.

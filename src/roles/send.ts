@@ -17,6 +17,8 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
   summary: 'quantum random collector and diode sender (qpool collect)',
   schema: sendSchema,
   demoConfig: { anu: { demo: { enabled: true, values: 64, interval_seconds: 20 } }, diode: { loopback: true } },
+  // The ledger is read and written for keyed requests only; without them two collectors share nothing.
+  claims: ({ anu }) => ({ stores: anu.keyed.enabled ? [{ path: ledgerPath(), what: 'keyed request ledger' }] : [] }),
   actors(config) {
     const collector: CollectorConfig = {
       sources: sourceSettings(config),

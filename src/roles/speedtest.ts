@@ -24,6 +24,7 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true },
+  claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   actors(config) {
     return frontSpecs({
       role: 'speedtest',

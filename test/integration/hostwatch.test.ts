@@ -83,6 +83,24 @@ test('five workers of one parent form one xN row with the interpreter, its versi
   t.is(python.source, (await run('id', ['-un'])).stdout.trim());
 });
 
+test('a python -c program with a multiprocessing pool and its workers are named after the program, not after what started it', async (t) => {
+  const host = await startHostwatch(t, fast);
+  const source = await readFile(projectPath('test/fixtures/hostwatch/python_pool_parent.py'), 'utf8');
+  // fork: the workers run the program's own command line; spawn: multiprocessing's bootstrap code.
+  const pools = await Promise.all(
+    ['fork', 'spawn'].map(async (method) => {
+      const pool = startProcess(t, 'python3', ['-c', source, method]);
+      return JSON.parse((await pool.waitFor(/^\{.*\}$/m))[0]) as { parent: number; workers: number[] };
+    }),
+  );
+  const rowWith = (snapshot: Awaited<ReturnType<typeof host.snapshot>>, pids: number[]) => snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
+  const snapshot = await snapshotWhere(host, (candidate) => pools.every(({ parent, workers }) => rowWith(candidate, [parent]) !== undefined && rowWith(candidate, workers) !== undefined));
+  for (const { parent, workers } of pools) {
+    t.like(rowWith(snapshot, [parent]), { name: 'python -c', runtime: { name: 'python' } });
+    t.like(rowWith(snapshot, workers), { name: 'python -c', runtime: { name: 'python' } });
+  }
+});
+
 test('a socket on 0.0.0.0 is listed with its process and one on 127.0.0.1 is not, as ss sees them', async (t) => {
   const host = await startHostwatch(t, fast);
   const listener = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/hostwatch/listen-two.js')]);

@@ -123,10 +123,15 @@ test('a refused key logs the 403, and a crash loop spends no further keyed reque
   await first.waitFor(/every ANU source tried failed: keyed/);
   t.regex(first.stdout() + first.stderr(), /keyed request failed: HTTP 403 \{"message":"Forbidden"\}: the API key was refused/);
   for (let restart = 0; restart < 3; restart++) {
-    if (restart === 0) process.kill(-(first.child.pid ?? 0), 'SIGKILL');
+    // Each start waits for the last to be gone: the keyed ledger has one owner at a time.
+    if (restart === 0) {
+      process.kill(-(first.child.pid ?? 0), 'SIGKILL');
+      await first.exited;
+    }
     const again = startCollect(t, config, env);
     await again.waitFor(/keyed: the last request was less than 28800s ago; the next is in \d+s/);
     process.kill(-(again.child.pid ?? 0), 'SIGKILL');
+    await again.exited;
   }
   t.is(anu.requests.filter((request) => request.source === 'keyed').length, 1);
 });

@@ -26,7 +26,19 @@ test('multiprocessing workers take the name of the program that started them', (
   t.deepEqual(identify(spawned, parent), { name: 'train.py', runtime: 'python' });
   const tracker = facts('/usr/bin/python3.11', ['python3', '-c', 'from multiprocessing.resource_tracker import main;main(4)']);
   t.deepEqual(identify(tracker, parent), { name: 'train.py', runtime: 'python' });
-  t.deepEqual(identify(spawned), { name: 'python worker', runtime: 'python' });
+  // Without a python parent, the walk stops at the worker: its binary names it.
+  t.deepEqual(identify(spawned), { name: 'python3.11', runtime: 'python' });
+  t.deepEqual(identify(spawned, { name: 'bash', runtime: null }), { name: 'python3.11', runtime: 'python' });
+});
+
+test('a python -c program that uses multiprocessing is the program, not a worker of whatever started it', (t) => {
+  const program = facts('/usr/bin/python3.11', ['python3', '-c', 'import multiprocessing; multiprocessing.Pool(4).map(abs, range(8))']);
+  t.deepEqual(identify(program, { name: 'process_api', runtime: null }), { name: 'python -c', runtime: 'python' });
+  const forkserver = facts('/usr/bin/python3.11', ['python3', '-c', 'from multiprocessing.forkserver import main; main(9, 10, ["__main__"])']);
+  const server = identify(forkserver, identify(program));
+  t.deepEqual(server, { name: 'python -c', runtime: 'python' });
+  // A worker forked by the forkserver has its command line, and takes its name from it.
+  t.deepEqual(identify(forkserver, server), { name: 'python -c', runtime: 'python' });
 });
 
 test('other programs are named by their executable, whatever title they set', (t) => {

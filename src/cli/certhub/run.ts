@@ -22,7 +22,7 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const host = options.host ?? config.bind;
   const hostConfig = hostConfigFromFlags(
     'cert',
-    { data_dir: options.dataDir, demo, bind: host, ...(options.port === undefined ? {} : { port: Number(options.port) }) },
+    { data_dir: options.dataDir, demo, bind: host, port: options.port === undefined ? config.port : Number(options.port) },
     { bind: '-H, --host', port: '-p, --port', data_dir: '-d, --data-dir' },
   );
   if (config.tls === undefined && !isLoopback(host)) {
