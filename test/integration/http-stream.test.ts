@@ -127,7 +127,7 @@ test('an upload is handed over chunk by chunk as it arrives, counted, and refuse
       controller.close();
     },
   });
-  const chunked = await fetch(`${url}/upload`, { method: 'POST', body: streamed, duplex: 'half' } as RequestInit);
+  const chunked = await fetch(`${url}/upload`, { method: 'POST', body: streamed, duplex: 'half' });
   t.is(chunked.status, 413);
   t.deepEqual(await chunked.json(), { error: `upload larger than ${8 * MiB} bytes` });
 });
