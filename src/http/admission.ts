@@ -85,16 +85,13 @@ function declaresBody(request: RequestInfo<unknown, unknown>): boolean {
 
 function applyRateLimit(rule: RateLimitRule, request: IncomingRequest, reply: Reply): void {
   const key = (rule.key ?? clientAddressKey)(request);
-  if (rule.count === 'failures') {
-    const wait = rule.limiter.retryAfter(key);
-    if (wait > 0) throw rateLimited(wait);
-    reply.onFinish((status) => {
-      if (status === 401 || status === 403) rule.limiter.take(key);
-    });
-    return;
-  }
   const wait = rule.limiter.take(key);
   if (wait > 0) throw rateLimited(wait);
+  if (rule.count === 'failures') {
+    reply.onFinish((status) => {
+      if (status !== 401 && status !== 403) rule.limiter.refund(key);
+    });
+  }
 }
 
 /** Calls a handler; whatever it throws, now or later, becomes the error answer. */

@@ -28,8 +28,9 @@ export interface Authenticated<Principal> {
 }
 
 /**
- * Who made the request under `scheme`; a 401 HttpRefusal when no valid credential came. A request with an Authorization header is
- * judged by it alone (a wrong token is not rescued by a cookie); otherwise the session cookie counts.
+ * Who made the request under `scheme`; a 401 HttpRefusal when no valid credential came. A request
+ * with an Authorization header is judged by it alone (a wrong token is not rescued by a cookie);
+ * otherwise the session cookie counts.
  */
 export async function authenticate<Principal>(scheme: AuthScheme<Principal>, request: RequestInfo<unknown, unknown>): Promise<Authenticated<Principal>> {
   const challenge: Headers = scheme.bearer === undefined ? {} : { 'WWW-Authenticate': 'Bearer' };

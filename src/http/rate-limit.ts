@@ -52,19 +52,31 @@ export class RateLimiter {
     return wait;
   }
 
+  /** Gives back a request taken by `take` (one whose outcome turned out not to count). */
+  refund(key: string): void {
+    if (!this.buckets.has(key)) return;
+    const bucket = this.refilled(key);
+    bucket.tokens = Math.min(this.options.limit, bucket.tokens + 1);
+  }
+
+  /**
+   * The key's bucket, refilled up to now. A remembered key becomes the most recently used (a client
+   * that keeps knocking stays remembered); an unknown one gets a full bucket that is not stored.
+   */
   private refilled(key: string): Bucket {
     const now = this.now();
     const bucket = this.buckets.get(key);
     if (bucket === undefined) return { tokens: this.options.limit, at: now };
     bucket.tokens = Math.min(this.options.limit, bucket.tokens + (now - bucket.at) * this.perMs);
     bucket.at = now;
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
     return bucket;
   }
 
-  /** The key's bucket, made the most recently used; the least recently used one goes past maxKeys. */
+  /** The key's bucket, stored; the least recently used key goes past maxKeys. */
   private touch(key: string): Bucket {
     const bucket = this.refilled(key);
-    this.buckets.delete(key);
     this.buckets.set(key, bucket);
     if (this.buckets.size > this.maxKeys) {
       const oldest = this.buckets.keys().next();
@@ -81,8 +93,9 @@ export interface RateLimitRule {
   key?: (request: RequestInfo<unknown, unknown>) => string;
   /**
    * `requests` (the default): every request takes from the allowance. `failures`: only answers 401
-   * and 403 do (wrong passwords, wrong tokens), and a client with none left is refused before its
-   * credentials are checked.
+   * and 403 do (wrong passwords, wrong tokens): each request holds one while it is answered and any
+   * other answer gives it back, so guesses sent all at once cannot slip past the count. A client
+   * with none left is refused before its credentials are checked.
    */
   count?: 'requests' | 'failures';
 }

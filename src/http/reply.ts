@@ -39,7 +39,8 @@ export class Reply {
   private finished = false;
   private readonly abortListeners: (() => void)[] = [];
   private readonly finishListeners: ((status: number) => void)[] = [];
-  private cookies: string[] = [];
+  /** Set-Cookie values for the next answer; made only when a route sets one (most never do). */
+  private cookies: string[] | undefined;
   status = 0;
 
   constructor(
@@ -81,12 +82,12 @@ export class Reply {
 
   /** Adds a `Set-Cookie` to the answer about to be given (HttpOnly, SameSite=Strict, Secure, Path=/ unless told). */
   setCookie(name: string, value: string, options?: CookieOptions): void {
-    this.cookies.push(serializeCookie(name, value, options));
+    (this.cookies ??= []).push(serializeCookie(name, value, options));
   }
 
   /** Adds a `Set-Cookie` that makes the browser drop `name` (give the path it was set with). */
   clearCookie(name: string, options?: Omit<CookieOptions, 'maxAge'>): void {
-    this.cookies.push(expiredCookie(name, options));
+    (this.cookies ??= []).push(expiredCookie(name, options));
   }
 
   send(status: number, body: RecognizedString, headers: Headers | HeaderList = {}, closeConnection = false): void {
@@ -172,8 +173,9 @@ export class Reply {
     this.res.writeStatus(statusLine(status));
     for (const [name, value] of Object.entries(this.options.defaultHeaders)) this.res.writeHeader(name, value);
     for (const [name, value] of isHeaderList(headers) ? headers : Object.entries(headers)) this.res.writeHeader(name, value);
+    if (this.cookies === undefined) return;
     for (const cookie of this.cookies) this.res.writeHeader('Set-Cookie', cookie);
-    this.cookies = [];
+    this.cookies = undefined;
   }
 
   private finish(status: number): void {

@@ -195,3 +195,25 @@ test.serial('a refused upload stops the test, says why, and offers a retry', asy
   );
   t.log(await saveScreenshot(page, 'speedtest-refused'));
 });
+
+test.serial('the page runs under its content security policy: injected inline script is blocked and reported', async (t) => {
+  const { url } = await startNetspeed(t);
+  const { page, problems } = await openPage(t, url, desktop);
+  await waitForPhase(page, 'idle');
+  t.deepEqual(problems, [], 'the page itself breaks no rule');
+  const ran = await page.evaluate<boolean>(`(() => {
+    window.inlineRan = false;
+    const script = document.createElement('script');
+    script.textContent = 'window.inlineRan = true';
+    document.body.append(script);
+    return window.inlineRan;
+  })()`);
+  t.false(ran, 'the inline script did not run');
+  // The violation event and its report to this process arrive a little after the refusal.
+  const deadline = Date.now() + 10_000;
+  while (!problems.some((problem) => problem.startsWith('csp: ')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.true(
+    problems.some((problem) => /^csp: script-src(-elem)? blocked inline /.test(problem)),
+    problems.join('\n'),
+  );
+});

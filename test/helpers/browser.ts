@@ -1,6 +1,7 @@
 // Headless Chromium for the browser tests: Debian's own build driven by playwright-core, so nothing is
 // downloaded. Each page gets its own browser, closed at teardown whatever the test's outcome, and
-// records what a clean page never produces (uncaught exceptions, console errors).
+// records what a clean page never produces (uncaught exceptions, console errors, anything its
+// Content-Security-Policy blocked).
 import { mkdir } from 'node:fs/promises';
 import type { ExecutionContext } from 'ava';
 import { chromium, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -13,9 +14,17 @@ const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
 
 export interface BrowserPage {
   page: Page;
-  /** Uncaught exceptions and console errors seen so far, in order. */
+  /** Uncaught exceptions, console errors and content security policy violations seen so far, in order. */
   problems: string[];
 }
+
+/**
+ * Reports every `securitypolicyviolation` of every document the page loads. Init scripts run through
+ * the DevTools protocol, so the page's own policy does not block this one.
+ */
+const reportPolicyViolations = `document.addEventListener('securitypolicyviolation', (event) => {
+  window.reportPolicyViolation(event.violatedDirective + ' blocked ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber);
+})`;
 
 /** A blank page in a fresh browser (Playwright gives it a throwaway profile); set up routes, then navigate. */
 export async function newPage(t: ExecutionContext, options: BrowserContextOptions = {}): Promise<BrowserPage> {
@@ -27,6 +36,8 @@ export async function newPage(t: ExecutionContext, options: BrowserContextOption
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
+  await page.exposeFunction('reportPolicyViolation', (violation: string) => problems.push(`csp: ${violation}`));
+  await page.addInitScript(reportPolicyViolations);
   return { page, problems };
 }
 

@@ -1,0 +1,74 @@
+import test from 'ava';
+import { clientAddressKey, RateLimiter } from '../../src/http/rate-limit.js';
+
+function limiterAt(options: { limit: number; windowMs: number; maxKeys?: number }) {
+  const clock = { now: 1_000_000 };
+  return { limiter: new RateLimiter({ ...options, now: () => clock.now }), clock };
+}
+
+test('a bucket allows its limit at once, then refills evenly over the window', (t) => {
+  const { limiter, clock } = limiterAt({ limit: 4, windowMs: 60_000 });
+  for (let index = 0; index < 4; index++) t.is(limiter.take('k'), 0);
+  t.is(limiter.take('k'), 15, 'one request comes back every 15 s');
+  t.is(limiter.retryAfter('k'), 15);
+  clock.now += 14_001;
+  t.is(limiter.retryAfter('k'), 1, 'whole seconds, rounded up');
+  clock.now += 999;
+  t.is(limiter.take('k'), 0);
+  t.is(limiter.take('k'), 15);
+  clock.now += 600_000;
+  for (let index = 0; index < 4; index++) t.is(limiter.take('k'), 0, 'a full bucket after a long pause, never more');
+  t.true(limiter.take('k') > 0);
+});
+
+test('asking does not take, and an unknown key costs no memory', (t) => {
+  const { limiter } = limiterAt({ limit: 1, windowMs: 1000 });
+  t.is(limiter.retryAfter('new'), 0);
+  t.is(limiter.size, 0);
+  t.is(limiter.take('new'), 0);
+  t.is(limiter.size, 1);
+});
+
+test('memory is bounded: past maxKeys the key used longest ago is forgotten', (t) => {
+  const { limiter } = limiterAt({ limit: 1, windowMs: 60_000, maxKeys: 3 });
+  for (const key of ['a', 'b', 'c']) limiter.take(key);
+  t.true(limiter.take('a') > 0, 'a is out of requests and now the most recently used');
+  limiter.take('d');
+  t.is(limiter.size, 3);
+  t.is(limiter.retryAfter('b'), 0, 'b, used longest ago, was forgotten');
+  t.true(limiter.retryAfter('a') > 0);
+  t.true(limiter.retryAfter('c') > 0);
+  for (let index = 0; index < 10_000; index++) limiter.take(`flood-${index}`);
+  t.is(limiter.size, 3);
+});
+
+test('clients are keyed by IPv4 address, an IPv4-mapped address as IPv4, IPv6 by its /64', (t) => {
+  const key = (remoteAddress: string) => clientAddressKey({ remoteAddress });
+  t.is(key('127.0.0.1'), '127.0.0.1');
+  t.is(key('0000:0000:0000:0000:0000:ffff:7f00:0001'), '127.0.0.1');
+  t.is(key('0000:0000:0000:0000:0000:ffff:c0a8:01fe'), '192.168.1.254');
+  t.is(key('2001:0db8:0001:0002:0000:0000:0000:0001'), '2001:0db8:0001:0002::/64');
+  t.is(key('2001:0db8:0001:0002:abcd:0000:0000:0009'), key('2001:0db8:0001:0002:0000:0000:0000:0001'));
+});
+
+test('a limit must allow something over some time', (t) => {
+  t.throws(() => new RateLimiter({ limit: 0, windowMs: 1000 }), { instanceOf: RangeError });
+  t.throws(() => new RateLimiter({ limit: 1, windowMs: 0 }), { instanceOf: RangeError });
+});
+
+test('a refund gives back one request, never past the limit, and never for a key forgotten', (t) => {
+  const { limiter } = limiterAt({ limit: 2, windowMs: 60_000, maxKeys: 1 });
+  limiter.take('a');
+  limiter.take('a');
+  t.true(limiter.retryAfter('a') > 0);
+  limiter.refund('a');
+  t.is(limiter.take('a'), 0);
+  limiter.refund('a');
+  limiter.refund('a');
+  limiter.refund('a');
+  t.is(limiter.take('a'), 0);
+  t.is(limiter.take('a'), 0);
+  t.true(limiter.take('a') > 0, 'refunds filled the bucket to its limit, no further');
+  limiter.refund('unknown');
+  t.is(limiter.size, 1);
+});
