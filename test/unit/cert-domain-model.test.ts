@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { domainStatuses, domainTransitions, nextStatus, transitionTableMarkdown } from '../../actors/domains/lifecycle.js';
 import { classifyTarget, parseDomainName } from '../../actors/domains/names.js';
 import { domainRecordSchema, newDomainRecord } from '../../actors/domains/record.js';
 import { isDomainTokenShape, newAdminKey, newDomainToken } from '../../actors/domains/token.js';
 import { OutpostError } from '../../src/errors.js';
+import { projectPath } from '../helpers/process.js';
 
 const base = 'example.com';
 
@@ -67,7 +69,7 @@ test('anything else is refused with a clear message', (t) => {
   t.is(refusal(() => classifyTarget(null)), 'target must be a non-empty string: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)');
 });
 
-test('the lifecycle table: every status can be removed, renewal keeps the material, error retries through pending', (t) => {
+test('the lifecycle table: every status can be removed, renewal keeps the material, error retries through pending', async (t) => {
   for (const status of domainStatuses) t.is(nextStatus(status, 'remove'), 'removed');
   t.is(nextStatus('pending', 'start'), 'issuing');
   t.is(nextStatus('issuing', 'issued'), 'issued');
@@ -84,6 +86,7 @@ test('the lifecycle table: every status can be removed, renewal keeps the materi
   const markdown = transitionTableMarkdown().split('\n');
   t.is(markdown[0], '| from | event | to | when |');
   t.is(markdown.length, domainTransitions.length + 2);
+  t.true((await readFile(projectPath('README.md'), 'utf8')).includes(transitionTableMarkdown()), 'README shows the table as the code has it');
 });
 
 test('tokens and admin keys: 32 random bytes behind a greppable prefix, never twice the same', (t) => {

@@ -6,6 +6,7 @@ import { cloudflareApiUrl } from '../../src/config/cert.js';
 import { loadCertConfig } from '../../src/config/cert-load.js';
 import { legacyCloudflareKeys, migrateLegacyConfig, migrateLegacyObject } from '../../src/config/cert-legacy.js';
 import { ConfigError } from '../../src/errors.js';
+import { projectPath } from '../helpers/process.js';
 
 const adminKey = 'cha_0123456789abcdef0123456789abcdef';
 const zoneId = '023e105f4ecef8ad9ca31a8372d0c353';
@@ -26,6 +27,11 @@ test('every legacy key pair becomes a dns section in the place of the first lega
       t.deepEqual(migrated?.config.dns, { provider: 'cloudflare', api_token: 'tok', zone_id: zoneId });
     }
   }
+});
+
+test('README lists every legacy key', async (t) => {
+  const readme = await readFile(projectPath('README.md'), 'utf8');
+  for (const key of [...legacyCloudflareKeys.api_token, ...legacyCloudflareKeys.zone_id]) t.true(readme.includes(`\`${key}\``), key);
 });
 
 test('a current config, or no object at all, is left alone', (t) => {
