@@ -1,6 +1,9 @@
 // Real certificates from Pebble through PowerDNS (and through the Cloudflare double): the chain
 // verifies against Pebble's root with openssl, the key matches, no challenge record is left.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
+import { openAcmeAccount } from '../../actors/acme/account.js';
 import { issueCertificate } from '../../actors/acme/order.js';
 import { createDnsProvider } from '../../actors/dns/providers/create.js';
 import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
@@ -71,4 +74,27 @@ test('one name, then 20 names at once: every certificate verifies (times logged)
   for (const certificate of issued) t.regex((await opensslCheck(certificate, root)).verify, /: OK$/, certificate.name);
   t.deepEqual(issued.map((certificate) => certificate.name), names);
   for (const name of names) t.deepEqual(await fixture.powerdns.dig(`_acme-challenge.${name}`, 'TXT'), [], name);
+});
+
+test('the account key is made once, kept 0600 in a 0700 folder, and the account loaded after', withAcme, async (t, fixture) => {
+  const dir = join(fixture.dir, 'acme');
+  t.is((await stat(dir)).mode & 0o777, 0o700);
+  t.is((await stat(join(dir, 'account.key'))).mode & 0o777, 0o600);
+  const key = await readFile(join(dir, 'account.key'), 'utf8');
+  let keysMade = 0;
+  const again = await openAcmeAccount({
+    directoryUrl: fixture.pebble.directoryUrl,
+    caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
+    dir,
+    generateKey: (keyType) => ((keysMade += 1), fixture.generateKey(keyType)),
+  });
+  try {
+    t.is(again.accountUrl, fixture.account.accountUrl);
+    t.is(keysMade, 0);
+    t.is(await readFile(join(dir, 'account.key'), 'utf8'), key);
+    const issued = await issueCertificate({ name: `reloaded.${fixture.powerdns.zone}`, keyType: 'ecdsa-p256' }, fixture.issueContext({ account: again }));
+    t.regex((await opensslCheck(issued, await fixture.pebble.root())).verify, /: OK$/);
+  } finally {
+    again.close();
+  }
 });
