@@ -1,6 +1,7 @@
 // CPU-heavy one-off work that must never run on an actor's event loop. Each job is a pure, synchronous
 // function of structured-cloneable input; the shared piscina pool runs them (see pool.ts).
 import { pbkdf2Sync } from 'node:crypto';
+import { generatePrivateKeyPem } from './private-key.js';
 
 export interface Pbkdf2Input {
   password: string;
@@ -12,6 +13,8 @@ export interface Pbkdf2Input {
 export const jobCatalog = {
   /** PBKDF2-HMAC-SHA256, the key derivation for encrypted stores. */
   pbkdf2Sha256: (input: Pbkdf2Input): Uint8Array => new Uint8Array(pbkdf2Sync(input.password, input.salt, input.iterations, input.keyLength, 'sha256')),
+  /** A new private key (ecdsa-p256, rsa-2048, rsa-4096) as PKCS#8 PEM, for ACME accounts and certificates. */
+  generatePrivateKey: generatePrivateKeyPem,
 } as const;
 
 export type JobCatalog = typeof jobCatalog;

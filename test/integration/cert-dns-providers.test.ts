@@ -72,7 +72,28 @@ for (const kind of providersUnderTest) {
     t.deepEqual(await powerdns.dig(name, 'TXT'), []);
     t.deepEqual(await provider.list(name), []);
   });
+
+  test('many changes at once to different names all land', withProvider, kind, async (t, { provider, powerdns }) => {
+    const names = Array.from({ length: 30 }, (_, index) => `_acme-challenge.n${index}.${powerdns.zone}`);
+    await Promise.all(names.map((name) => provider.addTxt(name, `value-of-${name}`)));
+    for (const name of names) t.deepEqual(await powerdns.dig(name, 'TXT'), [`"value-of-${name}"`], name);
+  });
 }
+
+test('changes made at once: one refused change fails alone, the others land', withProvider, 'powerdns', async (t, { provider, powerdns }) => {
+  // The first change is being written while the others arrive: they are written together, and the
+  // CNAME at the apex (beside its SOA and NS) makes PowerDNS refuse that batch, so each is retried alone.
+  const results = await Promise.allSettled([
+    provider.setAddress(`a.${powerdns.zone}`, '192.0.2.1'),
+    provider.setAddress(powerdns.zone, 'elsewhere.example.org'),
+    provider.setAddress(`b.${powerdns.zone}`, '192.0.2.2'),
+    provider.setAddress(`c.${powerdns.zone}`, '192.0.2.3'),
+  ]);
+  t.deepEqual(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  const refused = results[1] as PromiseRejectedResult;
+  t.like(refused.reason, { code: 'ERR_DNS_PROVIDER', message: 'powerdns: the change was refused (HTTP 422): RRset example.test. IN CNAME: Conflicts with pre-existing RRset' });
+  t.deepEqual([await powerdns.dig(`a.${powerdns.zone}`, 'A'), await powerdns.dig(`b.${powerdns.zone}`, 'A'), await powerdns.dig(`c.${powerdns.zone}`, 'A')], [['192.0.2.1'], ['192.0.2.2'], ['192.0.2.3']]);
+});
 
 test('a name outside the zone is refused before anything is asked', withProvider, 'powerdns', async (t, { provider }) => {
   await t.throwsAsync(provider.setAddress('app.elsewhere.test', '203.0.113.5'), { code: 'ERR_BAD_REQUEST', message: /outside the zone example\.test/ });

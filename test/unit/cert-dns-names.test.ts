@@ -2,6 +2,7 @@
 // nameserver addresses as configured.
 import test from 'ava';
 import { parseNameserver } from '../../actors/dns/propagation.js';
+import { GroupCommit } from '../../actors/dns/providers/group-commit.js';
 import { addressRecordFor, canonicalName, KeyedSerializer, quoteTxt, unquoteTxt } from '../../actors/dns/providers/provider.js';
 
 test('a target makes A, AAAA or CNAME; anything else is refused', (t) => {
@@ -47,4 +48,24 @@ test('operations on one key run one after the other, other keys in parallel', as
   await Promise.all([t.throwsAsync(failing), serializer.run('a', step('a1', 30)), serializer.run('a', step('a2', 0)), serializer.run('b', step('b1', 10))]);
   t.true(events.indexOf('a1 end') < events.indexOf('a2 start'), 'a2 waited for a1, after a failure before it');
   t.true(events.indexOf('b1 start') < events.indexOf('a1 end'), 'b did not wait for a');
+});
+
+test('group commit: changes arriving during a write go together; a failure that is not a refusal fails them all at once', async (t) => {
+  const writes: string[][] = [];
+  let failNext = false;
+  const commit = new GroupCommit<string>(
+    async (changes) => {
+      writes.push(changes);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (failNext) throw new Error('server down');
+    },
+    () => false,
+  );
+  await Promise.all(['a', 'b', 'c'].map((change) => commit.submit(change)));
+  t.deepEqual(writes, [['a'], ['b', 'c']]);
+  writes.length = 0;
+  failNext = true;
+  const results = await Promise.allSettled(['d', 'e', 'f'].map((change) => commit.submit(change)));
+  t.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected']);
+  t.deepEqual(writes, [['d'], ['e', 'f']], 'no change was written alone after a failure that was not a refusal');
 });

@@ -62,6 +62,8 @@ const alreadyExists = [81057, 81058];
 const nameConflict = [81053, 81054];
 /** Codes Cloudflare answers for a missing, malformed or invalid token. */
 const authCodes = [6003, 6102, 6103, 6111, 9103, 9106, 9109, 10000, 10001];
+/** Changes to one name take turns, across every provider of the thread (two may share a zone). */
+const nameWrites = new KeyedSerializer();
 /** per_page asked for; the API may answer with fewer per page, so total_pages is always walked. */
 const pageSize = 100;
 
@@ -71,7 +73,6 @@ export class CloudflareProvider implements DnsProvider {
   private readonly headers: Record<string, string>;
   private readonly ttl: number;
   private readonly timeoutMs: number;
-  private readonly writes = new KeyedSerializer();
   private zone: Promise<string> | undefined;
 
   constructor(private readonly settings: CloudflareSettings) {
@@ -94,7 +95,7 @@ export class CloudflareProvider implements DnsProvider {
   async setAddress(name: string, target: string): Promise<AddressRecordType> {
     const fqdn = await this.nameInZone(name);
     const wanted = addressRecordFor(target);
-    await this.writes.run(fqdn, async () => {
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       const existing = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
       // A and CNAME cannot share a name: the other types go first.
       for (const record of existing.filter((record) => record.type !== wanted.type)) await this.deleteRecord(record.id);
@@ -110,14 +111,14 @@ export class CloudflareProvider implements DnsProvider {
 
   async removeAddress(name: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
-    await this.writes.run(fqdn, async () => {
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type)) await this.deleteRecord(record.id);
     });
   }
 
   async addTxt(name: string, value: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
-    await this.writes.run(fqdn, async () => {
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       if (await this.hasTxt(fqdn, value)) return;
       try {
         await this.call({ method: 'POST', headers: this.headers, json: { type: 'TXT', name: fqdn, content: quoteTxt(value), ttl: this.ttl } }, '/dns_records');
@@ -130,7 +131,7 @@ export class CloudflareProvider implements DnsProvider {
 
   async removeTxt(name: string, value: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
-    await this.writes.run(fqdn, async () => {
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       for (const record of await this.records(fqdn, 'TXT')) if (unquoteTxt(record.content) === value) await this.deleteRecord(record.id);
     });
   }

@@ -2,6 +2,7 @@
 // with a trailing dot, TXT quoted, an RRset replaced whole (so a TXT value is added by read, append,
 // REPLACE and removed by REPLACE without it, or DELETE when none is left), NOTIFY for Master zones.
 import { OutpostError } from '../../../src/errors.js';
+import { GroupCommit } from './group-commit.js';
 import { excerpt, providerFetch, type ProviderRequest, type ProviderResponse } from './http.js';
 import {
   KeyedSerializer,
@@ -46,7 +47,21 @@ interface Rrset {
   records: { content: string; disabled: boolean }[];
 }
 
+/** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
+class PowerDnsRefusal extends OutpostError {
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+  ) {
+    super('ERR_DNS_PROVIDER', message);
+  }
+}
+
 const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
+// Shared by every provider of the thread, so that two of them on one zone (the split configuration
+// can name the same zone twice) still take turns: TXT read-modify-writes per name, writes per zone.
+const txtWrites = new KeyedSerializer();
+const zoneWriters = new Map<string, GroupCommit<RrsetChange[]>>();
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
 
 export class PowerDnsProvider implements DnsProvider {
@@ -56,7 +71,6 @@ export class PowerDnsProvider implements DnsProvider {
   private readonly headers: Record<string, string>;
   private readonly ttl: number;
   private readonly timeoutMs: number;
-  private readonly txtWrites = new KeyedSerializer();
   private zoneKind: Promise<string> | undefined;
 
   constructor(private readonly settings: PowerDnsSettings) {
@@ -92,7 +106,7 @@ export class PowerDnsProvider implements DnsProvider {
 
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    return this.txtWrites.run(fqdn, async () => {
+    return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       const contents = await this.txtContents(fqdn);
       if (contents.some((content) => unquoteTxt(content) === value)) return;
       await this.patch([txtReplacement(fqdn, [...contents, quoteTxt(value)], this.ttl)]);
@@ -101,7 +115,7 @@ export class PowerDnsProvider implements DnsProvider {
 
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    return this.txtWrites.run(fqdn, async () => {
+    return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       const contents = await this.txtContents(fqdn);
       const kept = contents.filter((content) => unquoteTxt(content) !== value);
       if (kept.length === contents.length) return;
@@ -136,7 +150,18 @@ export class PowerDnsProvider implements DnsProvider {
     return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
-  private async patch(rrsets: RrsetChange[]): Promise<void> {
+  /** Writes one change (its RRsets applied together), batched with the changes other callers make meanwhile. */
+  private patch(rrsets: RrsetChange[]): Promise<void> {
+    const key = `${this.zoneUrl} ${this.settings.apiToken}`;
+    let writer = zoneWriters.get(key);
+    if (writer === undefined) {
+      writer = new GroupCommit((changes) => this.writeChanges(changes.flat()), (error) => error instanceof PowerDnsRefusal && error.httpStatus === 422);
+      zoneWriters.set(key, writer);
+    }
+    return writer.submit(rrsets);
+  }
+
+  private async writeChanges(rrsets: RrsetChange[]): Promise<void> {
     await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
     if (['Master', 'Primary'].includes(await this.kindOfZone())) {
       // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
@@ -157,7 +182,7 @@ export class PowerDnsProvider implements DnsProvider {
   private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
     const response = await providerFetch(this.kind, url, request, this.timeoutMs);
     if (response.status === expected) return response;
-    throw new OutpostError('ERR_DNS_PROVIDER', this.failure(response));
+    throw new PowerDnsRefusal(this.failure(response), response.status);
   }
 
   private failure(response: ProviderResponse): string {

@@ -1,0 +1,58 @@
+// Everything an ACME order needs, on the real stack: PowerDNS, Pebble validating through it, an
+// account registered with Pebble (keys from the shared job pool), a provider for the challenge
+// records and the authoritative check pointed at PowerDNS. Torn down in `finally`.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { openAcmeAccount, type AcmeAccount } from '../../actors/acme/account.js';
+import type { IssueContext } from '../../actors/acme/order.js';
+import { AuthoritativeDns } from '../../actors/dns/propagation.js';
+import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import { JobPool } from '../../src/jobs/pool.js';
+import type { KeyType } from '../../src/jobs/private-key.js';
+import { startCertStack, stopCertStack, type CertStack } from './cert-stack.js';
+
+export interface AcmeFixture extends CertStack {
+  account: AcmeAccount;
+  jobs: JobPool;
+  /** The account's folder. */
+  dir: string;
+  generateKey(keyType: KeyType): Promise<string>;
+  /** An order context: PowerDNS for the challenge records, the check asking only PowerDNS; `overrides` replace parts. */
+  issueContext(overrides?: Partial<IssueContext>): IssueContext;
+}
+
+export const withAcme = test.macro(async (t, body: (t: ExecutionContext, fixture: AcmeFixture) => Promise<void>) => {
+  const stack = await startCertStack();
+  const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-'));
+  const jobs = new JobPool();
+  let account: AcmeAccount | undefined;
+  try {
+    const generateKey = (keyType: KeyType) => jobs.run('generatePrivateKey', { keyType });
+    account = await openAcmeAccount({ directoryUrl: stack.pebble.directoryUrl, caBundlePem: await readFile(stack.pebble.caFile, 'utf8'), dir: join(dir, 'acme'), generateKey });
+    const { powerdns } = stack;
+    const opened = account;
+    await body(t, {
+      ...stack,
+      account,
+      jobs,
+      dir,
+      generateKey,
+      issueContext: (overrides = {}) => ({
+        account: opened,
+        dns: createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone }),
+        authoritative: new AuthoritativeDns({ nameservers: [powerdns.nameserver] }),
+        propagation: { timeoutMs: 30_000, intervalMs: 50 },
+        generateKey,
+        log: (message) => t.log(message),
+        ...overrides,
+      }),
+    });
+  } finally {
+    account?.close();
+    await jobs.close();
+    await stopCertStack(stack);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
