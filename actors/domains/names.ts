@@ -13,7 +13,8 @@ const labelPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** CNAME targets may hold underscores (service names such as `_dmarc` are common there). */
 const targetLabelPattern = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
-export type RecordType = 'A' | 'AAAA' | 'CNAME';
+export type { RecordType } from './record-type.js';
+import type { RecordType } from './record-type.js';
 
 export interface DomainName {
   /** The full name, lower case: `app.example.com`. */

@@ -2,29 +2,14 @@
 // server URL, list sort and filter. Not precious: a missing or damaged file means the defaults.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { formatIssues } from '../../src/config/format.js';
 import { OutpostError } from '../../src/errors.js';
 import { writeSecretFile } from '../../src/store/secret.js';
+import { prefsSchema, type Prefs } from './prefs-schema.js';
 
-export const exportFormats = ['fetch-json', 'fetch-cli', 'proxy-json', 'csv'] as const;
+export { exportFormats, prefsSchema, type Prefs } from './prefs-schema.js';
+
 export const prefsFileName = 'prefs.json';
-
-const sortSchema = z.strictObject({
-  key: z.enum(['name', 'expires']).default('name'),
-  direction: z.enum(['asc', 'desc']).default('asc'),
-});
-
-export const prefsSchema = z.strictObject({
-  export_format: z.enum(exportFormats).default('fetch-json'),
-  /** null: the page's own origin. */
-  export_server_url: z.url({ protocol: /^https?$/ }).max(2048).nullable().default(null),
-  sort: sortSchema.prefault({}),
-  /** Case-insensitive substring of the domain name. */
-  filter: z.string().max(253).default(''),
-});
-
-export type Prefs = z.output<typeof prefsSchema>;
 
 export const defaultPrefs: Prefs = prefsSchema.parse({});
 

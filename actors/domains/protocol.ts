@@ -1,9 +1,9 @@
 // The domains actor: the one owner of certhub's state (domains, tokens, material, preferences). The
 // fronts read a replica it publishes (kind.ts) and ask it for every change through DomainsApi.
-import type { KeyType } from '../../src/config/cert.js';
+import type { KeyType } from '../../src/config/key-types.js';
 import type { Material } from './material.js';
-import type { Prefs } from './prefs.js';
-import type { RecordType } from './names.js';
+import type { Prefs } from './prefs-schema.js';
+import type { RecordType } from './record-type.js';
 import type { DomainStatus } from './lifecycle.js';
 
 export interface DomainsConfig {

@@ -2,10 +2,10 @@
 // entry, the API it serves and the config it takes. Roles build specs from the declaration, so a
 // config of the wrong shape does not compile; a peer is reached through a reference that carries the
 // peer's API type, so no caller names an actor by a bare string and casts what comes back.
-import type { ActorApi } from './rpc.js';
 import type { ActorSpec } from './spec.js';
 
-export type { ActorApi };
+/** The API an actor serves to its peers: async members taking structured-cloneable values. */
+export type ActorApi = object;
 
 declare const apiType: unique symbol;
 declare const configType: unique symbol;

@@ -5,11 +5,10 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import type { MessagePort } from 'node:worker_threads';
 import { OutpostError, toOutpostError } from '../errors.js';
+import type { ActorApi } from './kind.js';
 
 export type Remote<Api> = Comlink.Remote<Api>;
 
-/** An API an actor offers: an object whose members are async functions taking structured-cloneable values. */
-export type ActorApi = object;
 
 /** Serves `api` on `port`; every error leaves as `{ code, message }`. */
 export function exposeApi(api: ActorApi, port: MessagePort): void {

@@ -14,8 +14,8 @@ export const letsEncryptDirectories = {
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
-export const keyTypes = ['ecdsa-p256', 'rsa-2048', 'rsa-4096'] as const;
-export type KeyType = (typeof keyTypes)[number];
+export { keyTypes, type KeyType } from './key-types.js';
+import { keyTypes } from './key-types.js';
 
 const secretText = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
