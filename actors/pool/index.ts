@@ -44,14 +44,17 @@ runActor(poolActor, {
       log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, { journalRecords: loaded.journal.length });
     }
     // The fronts answer /api/status from what is published here: once per turn of the event loop
-    // however many takes and arrivals it saw.
+    // however many takes and arrivals it saw. Each change is counted, so that a front which answered
+    // a take can tell whether the status it holds includes it yet.
+    let changes = 0;
     let statusScheduled = false;
     const statusChanged = () => {
+      changes++;
       if (statusScheduled) return;
       statusScheduled = true;
       setImmediate(() => {
         statusScheduled = false;
-        context.publish(poolStatusTopic, service.status());
+        context.publish(poolStatusTopic, { changes, status: service.status() });
       });
     };
     statusChanged();
@@ -64,7 +67,7 @@ runActor(poolActor, {
       take: async (count) => {
         const batch = await service.take(count);
         statusChanged();
-        return batch;
+        return { ...batch, changes };
       },
       status: () => Promise.resolve(service.status()),
       readyToStore: () => service.readyToStore(),

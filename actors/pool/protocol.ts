@@ -42,6 +42,18 @@ export interface TakeBatch {
   failure?: string;
 }
 
+/** A take as the pool's API answers it: with the pool's change count once it was committed. */
+export interface TakeAnswer extends TakeBatch {
+  /** A published status (PublishedStatus) with this count or more includes this take. */
+  changes: number;
+}
+
+/** The pool's status as published to the fronts, with the change count it reflects (see TakeBatch.changes). */
+export interface PublishedStatus {
+  changes: number;
+  status: PoolStatus;
+}
+
 /** What the diode receiver learned from one batch of lines. */
 export interface IngestResult {
   added: number;
@@ -56,7 +68,7 @@ export interface PoolApi {
   /** Adds a batch of validated values (value-batch.ts), newest last. */
   ingest(batch: Uint8Array): Promise<IngestResult>;
   /** Takes `count` values at once (one request each), recorded as served on disk before this resolves. */
-  take(count: number): Promise<TakeBatch>;
+  take(count: number): Promise<TakeAnswer>;
   status(): Promise<PoolStatus>;
   /**
    * Whether values handed over now would be stored: the pool has loaded and, with a pool file, its

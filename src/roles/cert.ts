@@ -24,6 +24,9 @@ export const certSchema = z.strictObject({
   /** Override config.json's bind and port (certhub run -H, -p). */
   bind: bindAddress.optional(),
   port: port.optional(),
+}).refine((settings) => settings.demo || settings.data_dir !== undefined, {
+  path: ['data_dir'],
+  message: "is required: the folder holding certhub's config.json (certhub setup -d DIR writes one)",
 });
 
 export const certRole: RoleDefinition<typeof certSchema> = {
@@ -38,7 +41,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
   async actors(settings) {
     if (settings.demo && !isBetaBuild) throw new ConfigError([`roles.cert.demo is only offered by beta builds; outpost ${version} is a release`]);
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
-    if (dataDir === undefined) throw new ConfigError(['roles.cert.data_dir is required: the folder holding certhub\'s config.json (certhub setup -d DIR writes one)']);
+    if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
     const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
     if (!settings.demo) {
       throw new ConfigError([`certhub run without --demo is not in outpost ${version} yet: issuing from a CA lands with the dns, acme and renewal actors; certhub run --demo runs everything else`]);

@@ -68,6 +68,21 @@ export async function waitForDaemon(daemon: Daemon, name: string, probe: () => P
   }
 }
 
+/**
+ * Runs `start`, which picks free ports and starts a daemon on them, again with new ports when the
+ * daemon could not bind one: between picking a port and the daemon's bind, another process of the
+ * machine may take it. Any other failure is the test's.
+ */
+export async function onFreshPorts<T>(start: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= attempts || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
 /** A loopback port free for both TCP and UDP, as a DNS server needs both. */
 export async function freeDnsPort(): Promise<number> {
   for (;;) {

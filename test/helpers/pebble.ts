@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { reservePort } from '../../src/http/port.js';
-import { startDaemon, waitForDaemon, type Daemon } from './daemon.js';
+import { onFreshPorts, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
 
 const run = promisify(execFile);
 
@@ -35,7 +35,11 @@ export interface PebbleOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function startPebble(options: PebbleOptions): Promise<PebbleServer> {
+export function startPebble(options: PebbleOptions): Promise<PebbleServer> {
+  return onFreshPorts(() => startPebbleOnce(options));
+}
+
+async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-pebble-'));
   let daemon: Daemon | undefined;
   try {

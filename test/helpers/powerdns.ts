@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
-import { freeDnsPort, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
+import { freeDnsPort, onFreshPorts, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
 
 const run = promisify(execFile);
 
@@ -42,7 +42,11 @@ export interface PowerDnsOptions {
   kind?: ZoneKind;
 }
 
-export async function startPowerDns(options: PowerDnsOptions = {}): Promise<PowerDnsServer> {
+export function startPowerDns(options: PowerDnsOptions = {}): Promise<PowerDnsServer> {
+  return onFreshPorts(() => startPowerDnsOnce(options));
+}
+
+async function startPowerDnsOnce(options: PowerDnsOptions): Promise<PowerDnsServer> {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-pdns-'));
   let daemon: Daemon | undefined;
   try {

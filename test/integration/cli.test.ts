@@ -53,7 +53,7 @@ test('a bad host config names every bad path and exits 2', async (t) => {
   t.is(result.code, 2);
   t.regex(result.stderr, /roles\.mointor is not a known option \(did you mean monitor\?\)/);
   t.regex(result.stderr, /supervisor\.shutdown_grace_ms must be at least 1/);
-  t.regex(result.stderr, /roles\.cert is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /roles\.cert\.data_dir is required/);
   await writeFile(file, '{"roles": ');
   const broken = await run('outpost', 'check', '-c', file);
   t.is(broken.code, 2);

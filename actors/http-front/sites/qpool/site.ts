@@ -9,7 +9,7 @@ import { urlFor } from '../../../../src/http/server.js';
 import { serveStatic } from '../../../../src/http/static.js';
 import { version } from '../../../../src/version.js';
 import { poolStatusTopic } from '../../../pool/kind.js';
-import type { PoolStatus, TakeBatch } from '../../../pool/protocol.js';
+import type { PoolStatus, PublishedStatus, TakeBatch } from '../../../pool/protocol.js';
 import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../../pool/value-batch.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
@@ -31,10 +31,22 @@ export const qpoolSite: SiteDefinition<QpoolSite> = { cors: false, logsRequests:
 
 async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolSite>): Promise<void> {
   const pool = context.peer(site.pool);
-  // The pool publishes its status after every change; /api/status answers from the latest here.
-  let latestStatus: PoolStatus | undefined;
-  context.subscribe(poolStatusTopic, (status) => (latestStatus = status));
-  const take = batched<null, TakeResult>(async (requests) => perRequest(await pool.call((api) => api.take(requests.length)), requests.length));
+  // The pool publishes its status after every change; /api/status answers from the latest here once
+  // it includes every take this front answered (a client reading its status after its own take sees it).
+  let latest: PublishedStatus | undefined;
+  let answeredChanges = 0;
+  context.subscribe(poolStatusTopic, (published) => {
+    if (latest === undefined || published.changes > latest.changes) latest = published;
+  });
+  const currentStatus = async (): Promise<PoolStatus> => {
+    if (latest !== undefined && latest.changes >= answeredChanges) return latest.status;
+    return pool.call((api) => api.status());
+  };
+  const take = batched<null, TakeResult>(async (requests) => {
+    const answer = await pool.call((api) => api.take(requests.length));
+    answeredChanges = Math.max(answeredChanges, answer.changes);
+    return perRequest(answer, requests.length);
+  });
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
   const listenUrl = urlFor(context.config.host, context.config.port).replace(/\/$/, '');
@@ -61,7 +73,7 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
     .get('/api/random/base64', serveValue('base64'), takesValue)
     .get('/api/random/binary', serveValue('binary'), takesValue)
     .get('/api/status', async (_request, reply) => {
-      const status = latestStatus ?? (await pool.call((api) => api.status()));
+      const status = await currentStatus();
       reply.send(200, JSON.stringify(status), statusHeaders);
     })
     .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
