@@ -2,7 +2,7 @@
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import { DomainBook } from './book.js';
-import { demoIssuer } from './issuer.js';
+import { actorIssuer, demoIssuer } from './issuer.js';
 import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
 import type { DomainsApi } from './protocol.js';
@@ -18,7 +18,7 @@ runActor(domainsActor, {
     let prefs = read.prefs;
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
-      issuer: demoIssuer(systemClock, config.keyType),
+      issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
       clock: systemClock,
       log,
       publish: (message) => context.publish(domainReplicaTopic, message, { key: message.type === 'domain' ? message.domain.name : message.name, retain: message.type === 'domain' }),

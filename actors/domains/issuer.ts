@@ -1,17 +1,13 @@
 // What the domains actor needs done outside itself to give a domain a certificate: its address
-// record published, a certificate issued. Demo mode does both without contacting anything.
+// record published, a certificate issued: by the dns and acme actors, or, in demo mode, by nothing
+// that leaves the process.
 import type { KeyType } from '../../src/config/cert.js';
 import type { Clock } from '../../src/actor/clock.js';
 import { createDemoCertificate } from './demo-certificate.js';
-import type { Material } from './material.js';
+import type { PeerLink } from '../../src/actor/rpc.js';
+import type { AcmeApi, IssuedMaterial } from '../acme/protocol.js';
+import type { DnsApi } from '../dns/protocol.js';
 import type { RecordType } from './names.js';
-
-export interface IssuedMaterial {
-  material: Material;
-  /** Epoch milliseconds. */
-  notBefore: number;
-  notAfter: number;
-}
 
 export interface Issuer {
   /** Makes `target` the address record of `name`. */
@@ -29,5 +25,16 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
       const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType });
       return { material, notBefore, notAfter };
     },
+  };
+}
+
+/** The dns actor publishes records, the acme actor runs the order (which may wait out DNS propagation). */
+export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orderTimeoutMs: number): Issuer {
+  return {
+    publishRecord: async (name, target) => {
+      await dns.call((api) => api.setAddress(name, target));
+    },
+    removeRecord: (name) => dns.call((api) => api.removeAddress(name)),
+    issue: (name) => acme.call((api) => api.issue(name), { timeoutMs: orderTimeoutMs }),
   };
 }

@@ -1,6 +1,9 @@
 // The domains actor: the one owner of certhub's state (domains, tokens, material, preferences). The
 // fronts read a replica it publishes (kind.ts) and ask it for every change through DomainsApi.
+import type { ActorRef } from '../../src/actor/kind.js';
 import type { KeyType } from '../../src/config/key-types.js';
+import type { AcmeApi } from '../acme/protocol.js';
+import type { DnsApi } from '../dns/protocol.js';
 import type { Material } from './material.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from './record-type.js';
@@ -12,6 +15,8 @@ export interface DomainsConfig {
   /** `certhub run --demo`: self-signed demo certificates, nothing contacted. */
   demo: boolean;
   keyType: KeyType;
+  /** The actors that publish records and run orders; absent in demo mode. */
+  issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
 }
 
 /** A domain as the admin API shows it. */

@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../actor/kind.js';
+import { dnsDuties, type CertConfig, type DnsDuties } from '../config/cert.js';
 import { loadCertConfig } from '../config/cert-load.js';
+import type { ActorSpec } from '../actor/spec.js';
+import { acmeActor } from '../../actors/acme/kind.js';
+import { dnsActor } from '../../actors/dns/kind.js';
 import { bindAddress, port } from '../config/rules.js';
 import { ConfigError } from '../errors.js';
 import { writeSecretFile } from '../store/secret.js';
@@ -43,13 +47,19 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
     if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
     const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
-    if (!settings.demo) {
-      throw new ConfigError([`certhub run without --demo is not in outpost ${version} yet: issuing from a CA lands with the dns, acme and renewal actors; certhub run --demo runs everything else`]);
-    }
+    const duties = settings.demo ? undefined : dnsDuties(config);
     const domains = actorRef(domainsActor, 'cert/domains');
     const host = settings.bind ?? config.bind;
+    const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
+    const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
     return [
-      actorSpec(domainsActor, { ref: domains, role: 'cert', config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type } }),
+      ...issuing,
+      actorSpec(domainsActor, {
+        ref: domains,
+        role: 'cert',
+        config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type, ...(issuers === undefined ? {} : { issuers }) },
+        links: issuers === undefined ? [] : [dnsRef, acmeRef],
+      }),
       ...(await frontSpecs({
         role: 'cert',
         threads: 1,
@@ -63,6 +73,33 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     ];
   },
 };
+
+const dnsRef = actorRef(dnsActor, 'cert/dns');
+const acmeRef = actorRef(acmeActor, 'cert/acme');
+/** What an order may take beyond waiting for propagation: the CA's validation, finalizing, downloading. */
+const orderMarginMs = 120_000;
+
+/** The actors that publish records and run ACME orders. */
+function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {
+  const nameservers = (config.propagation.nameservers ?? []).map(({ host, port }) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`));
+  return [
+    actorSpec(dnsActor, { ref: dnsRef, role: 'cert', config: { records: duties.records } }),
+    actorSpec(acmeActor, {
+      ref: acmeRef,
+      role: 'cert',
+      config: {
+        dataDir,
+        directoryUrl: config.acme.directory_url,
+        ...(config.acme.email === undefined ? {} : { email: config.acme.email }),
+        ...(config.acme.ca_bundle === undefined ? {} : { caBundleFile: config.acme.ca_bundle }),
+        keyType: config.acme.key_type,
+        challenges: duties.acme,
+        nameservers,
+        propagationTimeoutMs: config.propagation.timeout_seconds * 1000,
+      },
+    }),
+  ];
+}
 
 /** `outpost demo`: a fresh data directory with a demo config, gone with the temp folder. */
 async function demoDataDir(): Promise<string> {

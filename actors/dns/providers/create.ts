@@ -1,15 +1,12 @@
 // A provider from its config object (the shape of `dns`, `dns_acme` and `dns_records` in certhub's
 // config.json); `--demo` uses the no-op one for the base domain.
 import { CloudflareProvider } from './cloudflare.js';
+import type { DnsProviderConfig } from './config.js';
 import { NoopProvider } from './noop.js';
 import { PowerDnsProvider } from './powerdns.js';
 import type { DnsProvider } from './provider.js';
 
-export type DnsProviderConfig =
-  /** `api_url` is not for users: tests point it at the Cloudflare double. */
-  | { provider: 'cloudflare'; api_token: string; zone_id: string; api_url?: string }
-  | { provider: 'powerdns'; server_url: string; api_token: string; zone: string }
-  | { provider: 'noop'; zone: string };
+export type { DnsProviderConfig } from './config.js';
 
 export interface ProviderTuning {
   /** TTL of the records written; default per provider (Cloudflare 120, PowerDNS 60). */

@@ -1,0 +1,50 @@
+// The acme actor's thread entry: opens (or registers) the account at start, then runs one order per
+// issue() call; keys are made in the shared job pool.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runActor } from '../../src/actor/worker-entry.js';
+import type { KeyType } from '../../src/config/key-types.js';
+import { AuthoritativeDns } from '../dns/propagation.js';
+import { createDnsProvider } from '../dns/providers/create.js';
+import { openAcmeAccount } from './account.js';
+import { acmeActor } from './kind.js';
+import { issueCertificate } from './order.js';
+import type { AcmeApi } from './protocol.js';
+
+runActor(acmeActor, {
+  async start(context) {
+    const { config, log } = context;
+    const generateKey = (keyType: KeyType) => context.jobs.run('generatePrivateKey', { keyType });
+    const account = await openAcmeAccount({
+      directoryUrl: config.directoryUrl,
+      ...(config.email === undefined ? {} : { email: config.email }),
+      ...(config.caBundleFile === undefined ? {} : { caBundlePem: await readFile(config.caBundleFile, 'utf8') }),
+      dir: join(config.dataDir, 'acme'),
+      keyType: config.keyType,
+      generateKey,
+    });
+    log.info(`acme: account ${account.accountUrl} at ${account.directoryUrl}`);
+    const dns = createDnsProvider(config.challenges);
+    const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
+    const api: AcmeApi = {
+      async issue(name) {
+        const issued = await issueCertificate(
+          { name, keyType: config.keyType },
+          { account, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
+        );
+        return {
+          material: { cert_pem: issued.certPem, chain_pem: issued.chainPem, key_pem: issued.keyPem },
+          notBefore: Date.parse(issued.notBefore),
+          notAfter: Date.parse(issued.notAfter),
+        };
+      },
+    };
+    return {
+      api,
+      stop: () => {
+        account.close();
+        return Promise.resolve();
+      },
+    };
+  },
+});
