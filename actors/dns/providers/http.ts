@@ -1,6 +1,7 @@
 // One request to a provider's HTTP API with Node's fetch (undici): a deadline, a bound on the answer,
 // and a failure to connect reported as the provider being unreachable, naming it.
 import { OutpostError } from '../../../src/errors.js';
+import { readBoundedText } from '../../../src/http/bounded-response.js';
 import type { ProviderKind } from './provider.js';
 
 /** A zone listing of 10,000 records is a few MB; anything far larger is not a DNS API. */
@@ -36,25 +37,7 @@ export async function providerFetch(provider: ProviderKind, url: string, request
   } catch (error) {
     throw new OutpostError('ERR_DNS_PROVIDER', `${provider}: cannot reach ${new URL(url).origin} (${failureCause(error, timeoutMs)}); is the provider up?`);
   }
-  return { status: response.status, headers: response.headers, body: await readBounded(provider, response) };
-}
-
-async function readBounded(provider: ProviderKind, response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxResponseBytes) {
-      await reader.cancel();
-      throw new OutpostError('ERR_DNS_PROVIDER', `${provider}: the answer is larger than ${maxResponseBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return { status: response.status, headers: response.headers, body: await readBoundedText(response, maxResponseBytes, () => new OutpostError('ERR_DNS_PROVIDER', `${provider}: the answer is larger than ${maxResponseBytes} bytes`)) };
 }
 
 function failureCause(error: unknown, timeoutMs: number): string {
