@@ -20,6 +20,11 @@ import { sessionCookie, Sessions } from './sessions.js';
 const sessionTtlSeconds = 12 * 3600;
 /** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
 const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
+/**
+ * Wrong admin credentials on the admin API: a failures-only limit holds one token per request in
+ * flight, so this one leaves room for scripts that send many requests at once.
+ */
+const failedAdminCredentials = new RateLimiter({ limit: 60, windowMs: 60_000 });
 const logBacklog = 500;
 
 const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253) });
@@ -71,7 +76,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       bearer: (token) => (safeEqual(token, site.adminKey) ? 'admin' : undefined),
       session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? 'admin' : undefined) },
     },
-    rateLimit: { limiter: failedLogins, count: 'failures' },
+    rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
   });
   admin
     .get('/api/admin/domains', (_request, reply) => reply.json(200, { domains: replica.all() }, { 'Cache-Control': 'no-store' }))
