@@ -9,6 +9,7 @@ import type { Router } from '../../../src/http/router.js';
 import { serveStatic } from '../../../src/http/static.js';
 import { version } from '../../../src/version.js';
 import type { HttpFrontConfig, PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from '../protocol.js';
+import { ByteTimeline } from './byte-timeline.js';
 import { roleUiAssets } from './ui-assets.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
@@ -104,13 +105,15 @@ function countUpload(reply: Reply, contentLength: string | undefined, max: numbe
   }
   let size = 0;
   let refused = false;
+  const landed = new ByteTimeline(startedAt);
   const answer = () => {
-    const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds() };
+    const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds(), landed: landed.toJSON() };
     reply.send(200, JSON.stringify(result), noStoreJson);
   };
   reply.res.onData((chunk, isLast) => {
     if (refused) return;
     size += chunk.byteLength;
+    landed.record(performance.now(), size);
     if (size > max) {
       refused = true;
       reply.error(new OutpostError('ERR_BODY_TOO_LARGE', `upload larger than ${max} bytes`));

@@ -3,12 +3,17 @@
 // where node:http's Buffer-per-chunk stream reads 4-8 (iperf3 here: 18): the client must not be what
 // caps the result. The server always answers with Content-Length, never chunked.
 import { connect } from 'node:net';
+import { guardSocket, type Deadline } from './deadline.js';
+import { describeFailure } from './failures.js';
 
 const readBufferBytes = 1024 * 1024;
 const headerEnd = Buffer.from('\r\n\r\n');
 
-/** GETs `url` over plain HTTP/1.1 and calls `onBytes` as body bytes land; resolves with the body length. */
-export function downloadCounting(url: URL, onBytes: (count: number) => void): Promise<number> {
+/**
+ * GETs `url` over plain HTTP/1.1 under `deadline` and calls `onBytes` with the body's running total
+ * as bytes land; resolves with the body length.
+ */
+export function downloadCounting(url: URL, deadline: Deadline, onBytes: (total: number) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     let header = Buffer.alloc(0);
     let expected = -1;
@@ -17,13 +22,14 @@ export function downloadCounting(url: URL, onBytes: (count: number) => void): Pr
     const finish = (error?: Error) => {
       if (settled) return;
       settled = true;
+      guard.release();
       socket.destroy();
       if (error === undefined) resolve(received);
-      else reject(error);
+      else reject(describeFailure(error, deadline));
     };
     const countBody = (count: number) => {
       received += count;
-      onBytes(count);
+      onBytes(received);
       if (received >= expected) finish();
     };
     const socket = connect({
@@ -37,6 +43,7 @@ export function downloadCounting(url: URL, onBytes: (count: number) => void): Pr
             countBody(length);
             return !settled;
           }
+          guard.stage = 'receiving';
           header = Buffer.concat([header, buffer.subarray(0, length)]);
           const end = header.indexOf(headerEnd);
           if (end < 0) {
@@ -47,7 +54,7 @@ export function downloadCounting(url: URL, onBytes: (count: number) => void): Pr
           const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
           const contentLength = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
           if (status !== 200 || contentLength === undefined) {
-            finish(new Error(status !== 200 ? `download answered HTTP ${status}` : 'download answered without Content-Length'));
+            finish(new Error(status !== 200 ? `the server answered HTTP ${status}` : 'the server answered without Content-Length'));
             return false;
           }
           expected = Number(contentLength);
@@ -58,10 +65,14 @@ export function downloadCounting(url: URL, onBytes: (count: number) => void): Pr
         },
       },
     });
+    const guard = guardSocket(socket, deadline, 'waiting', finish);
     socket.on('connect', () => {
       socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`);
     });
     socket.on('error', (error) => finish(error));
-    socket.on('close', () => finish(received >= expected && expected >= 0 ? undefined : new Error(`the connection closed after ${received} of ${expected} bytes`)));
+    socket.on('close', () => {
+      if (expected < 0) finish(new Error('the server closed the connection before answering'));
+      else finish(received >= expected ? undefined : new Error(`the server closed the connection after ${received} of ${expected} bytes`));
+    });
   });
 }
