@@ -83,6 +83,13 @@ export interface TransferResult {
   bitsPerSecond: number;
 }
 
+/** What one transfer moves, over how many streams, and the warm-up its figure leaves out (see goodput.ts). */
+export interface TransferPlan {
+  bytes: number;
+  streams: number;
+  warmUpMs: number;
+}
+
 /** Splits `total` bytes into `streams` near-equal parts. */
 function split(total: number, streams: number): number[] {
   const base = Math.floor(total / streams);
@@ -90,9 +97,10 @@ function split(total: number, streams: number): number[] {
 }
 
 /** Downloads `totalBytes` over `streams` connections, each stream's bytes timed as they land. */
-export async function measureDownload(target: Target, totalBytes: number, streams: number, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
+export async function measureDownload(target: Target, plan: TransferPlan, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
   const deadline = deadlineOf(target, 'download');
-  const timelines = split(totalBytes, streams).map((size) => ({ size, samples: [] as ByteSample[] }));
+  const totalBytes = plan.bytes;
+  const timelines = split(totalBytes, plan.streams).map((size) => ({ size, samples: [] as ByteSample[] }));
   let received = 0;
   const startedAt = performance.now();
   await Promise.all(
@@ -123,20 +131,20 @@ export async function measureDownload(target: Target, totalBytes: number, stream
   if (received !== totalBytes) throw new Error(`download: the server delivered ${received} of ${totalBytes} bytes`);
   const lastByte = Math.max(...timelines.map(({ samples }) => samples.at(-1)?.at ?? startedAt));
   const perStream: StreamTimeline[] = timelines.map(({ samples }) => samples);
-  return { bytes: received, seconds: (lastByte - startedAt) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, startedAt) };
+  return { bytes: received, seconds: (lastByte - startedAt) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, startedAt, plan.warmUpMs) };
 }
 
 /**
  * Upload is counted where it lands: the server answers each stream with when its bytes arrived, and
  * the streams' timelines, all on the server's clock, are combined like the download's.
  */
-export async function measureUpload(target: Target, totalBytes: number, streams: number): Promise<TransferResult> {
+export async function measureUpload(target: Target, plan: TransferPlan): Promise<TransferResult> {
   const deadline = deadlineOf(target, 'upload');
-  const agent = createAgent(target.url, streams);
-  const payload = randomBytes(Math.ceil(totalBytes / streams));
+  const agent = createAgent(target.url, plan.streams);
+  const payload = randomBytes(Math.ceil(plan.bytes / plan.streams));
   try {
     const results = await Promise.all(
-      split(totalBytes, streams).map(async (size) => {
+      split(plan.bytes, plan.streams).map(async (size) => {
         const response = await exchange(apiUrl(target.url, '/api/upload'), agent, deadline, { method: 'POST', body: payload.subarray(0, size) });
         const body = (await response.body()) ?? Buffer.alloc(0);
         if (response.status !== 200) throw new Error(`upload: the server answered HTTP ${response.status}: ${body.toString('utf8')}`);
@@ -149,7 +157,7 @@ export async function measureUpload(target: Target, totalBytes: number, streams:
     const startedAt = Math.min(...arrivals);
     const perStream = results.map((result, index): StreamTimeline => result.landed.map(([seconds, total]) => ({ at: arrivals[index]! + seconds * 1000 - startedAt, total })));
     const end = Math.max(...results.map((result) => result.timestamp * 1000)) - startedAt;
-    return { bytes, seconds: Math.max(end, 1e-3) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, 0) };
+    return { bytes, seconds: Math.max(end, 1e-3) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, 0, plan.warmUpMs) };
   } finally {
     agent.destroy();
   }

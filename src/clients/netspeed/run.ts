@@ -1,5 +1,6 @@
 // `netspeed [client] SERVER`: checks that SERVER is a netspeed server, then ping, download, upload.
 import type { SpeedtestInfo } from '../../../actors/http-front/protocol.js';
+import { warmUpMs } from './goodput.js';
 import { createAgent, exchange } from './http.js';
 import { deadlineOf, measureDownload, measurePing, measureUpload, pingWhileLoaded, type Target } from './phases.js';
 import { ansiPalette, compactLine, jsonReport, plainPalette, progressBar, summaryLines, type SpeedtestOutcome } from './report.js';
@@ -32,11 +33,13 @@ export async function runClient(input: string, options: ClientOptions, out: Node
 
   if (frames) out.write('  Ping       measuring…\r');
   const ping = await measurePing(target, clientPlan.pings);
+  // The shortest round trip is the path's; the others add the moment's delays on the two machines.
+  const warmUp = warmUpMs(Math.min(...ping.rtts));
 
   const loadedDown = pingWhileLoaded(target, clientPlan.loadedPingEveryMs);
   const downloadStartedAt = performance.now();
   let lastDraw = 0;
-  const download = await measureDownload(target, clientPlan.downloadBytes, clientPlan.streams, (bytes, total) => {
+  const download = await measureDownload(target, { bytes: clientPlan.downloadBytes, streams: clientPlan.streams, warmUpMs: warmUp }, (bytes, total) => {
     if (!frames) return;
     const now = performance.now();
     if (now - lastDraw < 100) return;
@@ -48,7 +51,7 @@ export async function runClient(input: string, options: ClientOptions, out: Node
   if (frames) out.write(`\r  Download   ${progressBar(1, download.bitsPerSecond)}\n  Upload     measuring…`);
 
   const loadedUp = pingWhileLoaded(target, clientPlan.loadedPingEveryMs);
-  const upload = await measureUpload(target, clientPlan.uploadBytes, clientPlan.streams).finally(() => loadedUp.stop());
+  const upload = await measureUpload(target, { bytes: clientPlan.uploadBytes, streams: clientPlan.streams, warmUpMs: warmUp }).finally(() => loadedUp.stop());
   const loadedUploadRtts = await loadedUp.stop();
 
   const outcome: SpeedtestOutcome = { server: shown, serverName: info.name, pingRtts: ping.rtts, download, upload, loadedDownloadRtts, loadedUploadRtts };
