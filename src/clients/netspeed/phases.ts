@@ -6,7 +6,7 @@ import type { PingResult, UploadResult } from '../../../actors/http-front/protoc
 import type { Deadline, Phase } from './deadline.js';
 import { goodputBitsPerSecond, type ByteSample, type StreamTimeline } from './goodput.js';
 import { createAgent, exchange, getJson, type Agent } from './http.js';
-import { downloadCounting } from './raw-download.js';
+import { connectForDownload, type DownloadConnection } from './raw-download.js';
 import { apiUrl } from './server-url.js';
 
 /** The server measured against, and how long any step may wait before the client gives up. */
@@ -96,42 +96,64 @@ function split(total: number, streams: number): number[] {
   return Array.from({ length: streams }, (_, index) => base + (index < total % streams ? 1 : 0));
 }
 
-/** Downloads `totalBytes` over `streams` connections, each stream's bytes timed as they land. */
+/**
+ * Downloads `plan.bytes` over `plan.streams` connections, each stream's bytes timed as they land.
+ * Every stream connects first; the requests go out together and the clock starts with them.
+ */
 export async function measureDownload(target: Target, plan: TransferPlan, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
   const deadline = deadlineOf(target, 'download');
-  const totalBytes = plan.bytes;
-  const timelines = split(totalBytes, plan.streams).map((size) => ({ size, samples: [] as ByteSample[] }));
+  const urls = split(plan.bytes, plan.streams).map((size) => {
+    const url = apiUrl(target.url, '/api/download');
+    url.searchParams.set('size', String(size));
+    url.searchParams.set('r', Math.random().toString(36).slice(2));
+    return url;
+  });
+  const connections = target.url.protocol === 'http:' ? await connectAll(urls, deadline) : urls.map((url) => httpsDownload(url, deadline));
+  const timelines = urls.map((): ByteSample[] => []);
   let received = 0;
   const startedAt = performance.now();
-  await Promise.all(
-    timelines.map(async ({ size, samples }) => {
-      const count = (total: number) => {
-        received += total - (samples.at(-1)?.total ?? 0);
-        samples.push({ at: performance.now(), total });
-        onProgress(received, totalBytes);
-      };
-      const url = apiUrl(target.url, '/api/download');
-      url.searchParams.set('size', String(size));
-      url.searchParams.set('r', Math.random().toString(36).slice(2));
-      if (target.url.protocol === 'http:') {
-        await downloadCounting(url, deadline, count);
-        return;
-      }
-      const agent = createAgent(target.url, 1);
-      try {
-        const response = await exchange(url, agent, deadline);
-        if (response.status !== 200) throw new Error(`download: the server answered HTTP ${response.status}`);
-        let total = 0;
-        await response.body((chunk) => count((total += chunk.length)));
-      } finally {
-        agent.destroy();
-      }
-    }),
-  );
-  if (received !== totalBytes) throw new Error(`download: the server delivered ${received} of ${totalBytes} bytes`);
-  const lastByte = Math.max(...timelines.map(({ samples }) => samples.at(-1)?.at ?? startedAt));
-  const perStream: StreamTimeline[] = timelines.map(({ samples }) => samples);
-  return { bytes: received, seconds: (lastByte - startedAt) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, startedAt, plan.warmUpMs) };
+  try {
+    await Promise.all(
+      connections.map((connection, index) => {
+        const samples = timelines[index]!;
+        return connection.fetch((total) => {
+          received += total - (samples.at(-1)?.total ?? 0);
+          samples.push({ at: performance.now(), total });
+          onProgress(received, plan.bytes);
+        });
+      }),
+    );
+  } finally {
+    for (const connection of connections) connection.close();
+  }
+  if (received !== plan.bytes) throw new Error(`download: the server delivered ${received} of ${plan.bytes} bytes`);
+  const lastByte = Math.max(...timelines.map((samples) => samples.at(-1)?.at ?? startedAt));
+  return { bytes: received, seconds: (lastByte - startedAt) / 1000, bitsPerSecond: goodputBitsPerSecond(timelines, startedAt, plan.warmUpMs) };
+}
+
+/** Connects every URL's stream; when one cannot connect, the others are closed. */
+async function connectAll(urls: URL[], deadline: Deadline): Promise<DownloadConnection[]> {
+  const outcomes = await Promise.allSettled(urls.map((url) => connectForDownload(url, deadline)));
+  const connected = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed === undefined) return connected;
+  for (const connection of connected) connection.close();
+  throw failed.reason;
+}
+
+/** A download over node:https, for https:// servers (TLS cannot be read off the socket raw). */
+function httpsDownload(url: URL, deadline: Deadline): DownloadConnection {
+  const agent = createAgent(url, 1);
+  return {
+    async fetch(onBytes) {
+      const response = await exchange(url, agent, deadline);
+      if (response.status !== 200) throw new Error(`download: the server answered HTTP ${response.status}`);
+      let total = 0;
+      await response.body((chunk) => onBytes((total += chunk.length)));
+      return total;
+    },
+    close: () => agent.destroy(),
+  };
 }
 
 /**
