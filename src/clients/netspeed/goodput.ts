@@ -42,7 +42,7 @@ export function warmUpMs(roundTripMs: number): number {
 }
 
 /**
- * The window from the end of the warm-up (at most half of it) to the moment fewer than three streams
+ * The window from the end of the warm-up (at most half-way to its end) to the moment fewer than three streams
  * were left moving (with three streams or fewer, the first stream's end), every stream's bytes
  * interpolated at both ends. Undefined when no stream moved bytes over a span of time (a transfer
  * that landed in one read).

@@ -31,10 +31,12 @@ export function exchange(url: URL, agent: Agent, deadline: Deadline, options: { 
   return new Promise((resolve, reject) => {
     let guard: SocketGuard | undefined;
     let failBody: ((error: Error) => void) | undefined;
+    /** A failure after the answer began and before its body was asked for waits for `body`. */
+    let failure: Error | undefined;
     const fail = (error: Error) => {
       guard?.release();
       request.destroy();
-      const failure = describeFailure(error, deadline);
+      failure ??= describeFailure(error, deadline);
       if (failBody === undefined) reject(failure);
       else failBody(failure);
     };
@@ -51,6 +53,7 @@ export function exchange(url: URL, agent: Agent, deadline: Deadline, options: { 
           status: response.statusCode ?? 0,
           body: (onChunk) =>
             new Promise((done, failed) => {
+              if (failure !== undefined) return failed(failure);
               failBody = failed;
               const chunks: Buffer[] = [];
               response.on('data', (chunk: Buffer) => {
