@@ -20,10 +20,13 @@ export interface Exchange {
 }
 
 /**
- * A request body is handed to the socket in pieces of this size, each once the last has drained:
- * every piece restarts the stall deadline, so a slow upload that moves is never taken for a stall.
+ * A request body is handed to the socket in pieces, each once the last has drained: every piece
+ * restarts the stall deadline, so a slow upload that moves is never taken for a stall. A piece is
+ * what the socket took in about a quarter of a second so far (16 KiB to 1 MiB): small on a slow link,
+ * few writes on a fast one.
  */
-const bodyPieceBytes = 256 * 1024;
+const bodyPieceBytes = { min: 16 * 1024, max: 1024 * 1024 };
+const bodyPieceSeconds = 0.25;
 
 /** One request under `deadline`; the body is read (or counted) through the answer's `body`. */
 export function exchange(url: URL, agent: Agent, deadline: Deadline, options: { method?: string; body?: Buffer } = {}): Promise<Exchange> {
@@ -87,12 +90,18 @@ function writeBody(request: ClientRequest, body: Buffer | undefined): void {
     return;
   }
   let offset = 0;
+  let pieceBytes = bodyPieceBytes.min;
   const next = () => {
     while (offset < body.length) {
-      const piece = body.subarray(offset, offset + bodyPieceBytes);
+      const piece = body.subarray(offset, offset + pieceBytes);
       offset += piece.length;
+      const handedAt = performance.now();
       if (!request.write(piece)) {
-        request.once('drain', next);
+        request.once('drain', () => {
+          const bytesPerSecond = piece.length / Math.max((performance.now() - handedAt) / 1000, 1e-6);
+          pieceBytes = Math.round(Math.min(bodyPieceBytes.max, Math.max(bodyPieceBytes.min, bytesPerSecond * bodyPieceSeconds)));
+          next();
+        });
         return;
       }
     }
