@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { runClient, type OutputMode } from '../src/clients/netspeed/run.js';
+import { InvalidArgumentError, Option } from 'commander';
+import { defaultTimeoutSeconds, runClient, type OutputMode } from '../src/clients/netspeed/run.js';
+import { defaultServerPort } from '../src/clients/netspeed/server-url.js';
 import { hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
@@ -23,18 +25,25 @@ withLogOptions(program.command('server').description('run the speed test server 
       ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
     };
     const config = hostConfigFromFlags('speedtest', speedtest, { host: '-H, --host', port: '-p, --port', name: '-n, --name', duration_seconds: '-d, --duration', threads: '--threads' });
-    await runHost(config, { ...options, quiet: false, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
+    await runHost(config, { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
   });
 
 program
   .command('client', { isDefault: true })
   .description('measure ping, download and upload against SERVER (the default command)')
-  .argument('<SERVER>', 'server URL or host:port; without a scheme, http:// is assumed')
-  .option('-c, --compact', 'one line: ping <x.x> ms / down <x.xx> Mbps / up <x.xx> Mbps')
+  .argument('<SERVER>', `server URL, host:port or host; without a scheme, http:// is assumed, and without a port ${defaultServerPort}`)
+  .addOption(new Option('-c, --compact', 'one line: ping <x.x> ms / down <x.xx> Mbps / up <x.xx> Mbps').conflicts('json'))
   .option('-j, --json', 'JSON output')
-  .action(async (server: string, options: { compact?: boolean; json?: boolean }) => {
+  .option('--timeout <seconds>', 'give up when connecting, the first byte of an answer or the next byte of a transfer takes longer', positiveSeconds, defaultTimeoutSeconds)
+  .action(async (server: string, options: { compact?: boolean; json?: boolean; timeout: number }) => {
     const mode: OutputMode = options.json === true ? 'json' : options.compact === true ? 'compact' : 'normal';
-    await runClient(server, mode);
+    await runClient(server, { mode, timeoutSeconds: options.timeout });
   });
+
+function positiveSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError('must be a positive number of seconds');
+  return seconds;
+}
 
 runProgram(program);

@@ -1,6 +1,7 @@
 // The terminal client against a real server on loopback: every output form, field by field.
 import { createServer } from 'node:http';
 import test from 'ava';
+import { makeShapedLink } from '../helpers/network-namespaces.js';
 import { startNetspeedServer } from '../helpers/netspeed.js';
 import { projectPath, runToEnd } from '../helpers/process.js';
 
@@ -12,7 +13,7 @@ test('--json has the spec fields in their forms, and the detail', async (t) => {
   const result = await client(hostPort, '--json');
   t.is(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as Record<string, unknown>;
-  t.is(report.server, server.url, 'no scheme means http://');
+  t.is(report.server, `http://${hostPort}`, 'the address as given, http:// added');
   t.is(typeof report.ping_ms, 'number');
   t.is(report.ping, `${(report.ping_ms as number).toFixed(1)} ms`);
   t.true(Number.isInteger(report.download_bps) && (report.download_bps as number) > 1e6);
@@ -33,22 +34,50 @@ test('--compact is one line in the spec form; `client` may be named', async (t) 
   t.regex(result.stdout, /^ping \d+\.\d ms \/ down \d+\.\d{2} Mbps \/ up \d+\.\d{2} Mbps\n$/);
 });
 
-test('normal output names the server and shows the result with a progress bar', async (t) => {
+test('normal output into a pipe: plain lines, no progress frames, no colour', async (t) => {
   const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-n', 'Loopback', '-q']);
   const result = await client(server.url);
   t.is(result.code, 0, result.stderr);
-  t.regex(result.stdout, /netspeed → http:\/\/127\.0\.0\.1:\d+\/ \(Loopback, netspeed 0\.1\.0-beta\.1\)/);
-  t.regex(result.stdout, /Download {3}\[█+\] 100%/);
-  t.regex(result.stdout, /Ping +\d+\.\d ms {3}min [\d.]+ · median [\d.]+ · jitter [\d.]+ ms/);
-  t.regex(result.stdout, /Upload +\d+\.\d{2} Mbps/);
+  const lines = result.stdout.split('\n');
+  t.regex(lines[0]!, /^netspeed → http:\/\/127\.0\.0\.1:\d+\/ \(Loopback, netspeed 0\.1\.0-beta\.1\)$/);
+  t.regex(result.stdout, /\n {2}Ping +\d+\.\d ms {3}min [\d.]+ · median [\d.]+ · jitter [\d.]+ ms\n/);
+  t.regex(result.stdout, /\n {2}Download +\d+\.\d{2} Mbps {3}25\.0 MB in [\d.]+ s\n/);
+  t.regex(result.stdout, /\n {2}Upload +\d+\.\d{2} Mbps/);
   t.regex(result.stdout, /Latency under load/);
-  t.false(result.stdout.includes('\u001b['), 'no colour codes when stdout is not a terminal');
+  t.false(result.stdout.includes('\r'), 'no frame redrawn with \\r');
+  t.false(result.stdout.includes('█'), 'no progress bar');
+  t.false(result.stdout.includes('\u001b['), 'no colour codes');
+});
+
+test('normal output on a terminal: a progress bar redrawn in place, colour', async (t) => {
+  const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-q']);
+  // script(1) gives the client a pseudo-terminal as its stdout.
+  const command = ['env', '-u', 'NO_COLOR', process.execPath, projectPath('dist/bin/netspeed.js'), server.url].map((word) => `'${word}'`).join(' ');
+  const result = await runToEnd('script', ['-qec', command, '/dev/null'], { TERM: 'xterm' });
+  t.is(result.code, 0, result.stdout);
+  t.regex(result.stdout, /\r {2}Download {3}\[█+\] 100%/);
+  t.true(result.stdout.includes('\u001b[1m'), 'bold on a terminal');
+});
+
+test('-c and -j together are a usage error', async (t) => {
+  const result = await client('127.0.0.1:1', '-c', '-j');
+  t.is(result.code, 2);
+  t.regex(result.stderr, /option '-c, --compact' cannot be used with option '-j, --json'/);
+  t.is(result.stdout, '');
+});
+
+test('https:// against a plain HTTP server says that TLS failed', async (t) => {
+  const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-q']);
+  const https = server.url.replace(/^http:/, 'https:');
+  const result = await client(https, '-c');
+  t.is(result.code, 1);
+  t.is(result.stderr, `netspeed: server check: TLS with ${https} failed: the server does not speak TLS (is it a plain http:// server?)\n`);
 });
 
 test('an unreachable server or one that is not netspeed is a clear error and exit 1', async (t) => {
   const refused = await client('127.0.0.1:1', '-c');
   t.is(refused.code, 1);
-  t.regex(refused.stderr, /netspeed: cannot reach http:\/\/127\.0\.0\.1:1\/: connection refused/);
+  t.is(refused.stderr, 'netspeed: server check: cannot reach http://127.0.0.1:1: connection refused (is netspeed server running there?)\n');
   const other = createServer((_request, response) => response.end('<html>not a speed test</html>'));
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   t.teardown(() => other.close());
@@ -61,4 +90,13 @@ test('an unreachable server or one that is not netspeed is a clear error and exi
   const bad = await client('ftp://example.test', '-c');
   t.is(bad.code, 1);
   t.regex(bad.stderr, /only http:\/\/ and https:\/\/ servers are supported/);
+});
+
+test('a bare host means the server\'s default port 8080', async (t) => {
+  // Port 8080 of a namespace the test made, where nothing else can hold it.
+  const link = await makeShapedLink(t);
+  await startNetspeedServer(t, ['-H', link.server.address, '-q'], link.inNamespace(link.server.namespace));
+  const result = await runToEnd('ip', ['netns', 'exec', link.client.namespace, process.execPath, projectPath('dist/bin/netspeed.js'), link.server.address, '--json']);
+  t.is(result.code, 0, result.stderr);
+  t.is((JSON.parse(result.stdout) as { server: string }).server, `http://${link.server.address}:8080`);
 });

@@ -49,9 +49,13 @@ test('upload: counted as it arrives, size and duration reported, past the bound 
   const body = new Uint8Array(5_000_000);
   const response = await fetch(`${server.url}api/upload`, { method: 'POST', body });
   t.is(response.headers.get('access-control-allow-origin'), '*');
-  const result = (await response.json()) as { size: number; duration: number; timestamp: number };
+  const result = (await response.json()) as { size: number; duration: number; timestamp: number; landed: [number, number][] };
   t.is(result.size, 5_000_000);
   t.true(result.duration > 0 && result.duration < 10);
+  // When the bytes landed: in time order, growing, ending with every byte by the end of the duration.
+  t.deepEqual(result.landed.at(-1)?.[1], 5_000_000);
+  t.true(result.landed.every(([at, bytes], index) => index === 0 || (at >= result.landed[index - 1]![0] && bytes > result.landed[index - 1]![1])));
+  t.true(result.landed.at(-1)![0] <= result.duration + 1e-5);
   t.true(Math.abs(result.timestamp - Date.now() / 1000) < 5);
   const empty = (await (await fetch(`${server.url}api/upload`, { method: 'POST' })).json()) as { size: number };
   t.is(empty.size, 0);
@@ -73,14 +77,18 @@ test('CORS preflight, unknown paths and wrong methods', async (t) => {
   t.is(wrong.headers.get('allow'), 'POST');
 });
 
-test('requests are logged unless -q', async (t) => {
+test('requests are logged unless -q; with -q only warnings and errors are', async (t) => {
   const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0']);
   await fetch(`${server.url}api/ping`);
   await server.waitFor(/\[speedtest\/http-front#\d\] GET \/api\/ping 200/);
+  t.regex(server.stderr(), / info {2}\[supervisor\] all actors ready/);
   const quiet = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-q']);
   await fetch(`${quiet.url}api/ping`);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.notRegex(quiet.stderr(), /GET \/api\/ping/);
+  await fetch(`${quiet.url}api/nothing`);
+  // A stop is logged at info level too: after it, the whole log of the run is in.
+  quiet.child.kill('SIGTERM');
+  t.is(await quiet.exited, 0);
+  t.is(quiet.stderr(), '', 'no info line: not the start, the requests or the stop');
 });
 
 /** Sends only the headers of an upload declaring `length` bytes, and reads the answer. */

@@ -1,17 +1,7 @@
 import test from 'ava';
-import { goodputBitsPerSecond, jitter, median } from '../../src/clients/netspeed/statistics.js';
+import { jitter, median } from '../../src/clients/netspeed/statistics.js';
 import { compactLine, jsonReport, progressBar } from '../../src/clients/netspeed/report.js';
-import { apiUrl, serverUrl } from '../../src/clients/netspeed/server-url.js';
-
-test('goodput leaves out a lumpy first second', (t) => {
-  // 1 MB/s steady, but the first second delivers in one late lump.
-  const samples = [{ at: 900, total: 1_000_000 }];
-  for (let at = 1000; at <= 5000; at += 100) samples.push({ at, total: 1_000_000 + ((at - 1000) / 1000) * 1_000_000 });
-  t.is(Math.round(goodputBitsPerSecond(samples, 0)), 8_000_000);
-  t.is(goodputBitsPerSecond([], 0), 0);
-  t.is(goodputBitsPerSecond([{ at: 20, total: 25_000_000 }], 0), 25_000_000 * 8 * 50, 'a single sample: the whole transfer');
-  t.is(goodputBitsPerSecond([{ at: 10, total: 1_000_000 }, { at: 20, total: 11_000_000 }], 0), 10_000_000 * 8 * 100, 'a short transfer from its first byte');
-});
+import { apiUrl, serverAddress } from '../../src/clients/netspeed/server-url.js';
 
 test('ping statistics: median and jitter', (t) => {
   t.is(median([3, 1, 2]), 2);
@@ -20,11 +10,22 @@ test('ping statistics: median and jitter', (t) => {
   t.is(jitter([5]), 0);
 });
 
-test('server addresses: no scheme means http://, paths kept', (t) => {
-  t.is(serverUrl('speed.example:8080').href, 'http://speed.example:8080/');
-  t.is(apiUrl(serverUrl('http://h/speed/'), '/api/ping').href, 'http://h/speed/api/ping');
-  t.is(apiUrl(serverUrl('[::1]:9000'), '/api/info').href, 'http://[::1]:9000/api/info');
-  t.throws(() => serverUrl('http://'), { message: /is not a server address/ });
+test('server addresses: no scheme means http://, no port means 8080, shown as given', (t) => {
+  t.like(serverAddress('127.0.0.1:8080'), { shown: 'http://127.0.0.1:8080' });
+  t.is(serverAddress('127.0.0.1:8080').url.href, 'http://127.0.0.1:8080/');
+  t.like(serverAddress('http://127.0.0.1:8080/'), { shown: 'http://127.0.0.1:8080/' });
+  const bare = serverAddress('myhost');
+  t.is(bare.url.port, '8080', 'the server\'s default port, not 80');
+  t.is(bare.shown, 'http://myhost:8080');
+  t.is(serverAddress('myhost/speed').url.href, 'http://myhost:8080/speed');
+  t.is(serverAddress('myhost:80').url.href, 'http://myhost/', 'a port given is kept');
+  t.is(serverAddress('http://myhost').url.href, 'http://myhost/', 'a URL means what URLs mean');
+  t.is(serverAddress('https://myhost').url.port, '');
+  t.is(serverAddress('[::1]').url.href, 'http://[::1]:8080/');
+  t.is(apiUrl(serverAddress('http://h/speed/').url, '/api/ping').href, 'http://h/speed/api/ping');
+  t.is(apiUrl(serverAddress('[::1]:9000').url, '/api/info').href, 'http://[::1]:9000/api/info');
+  t.throws(() => serverAddress('http://'), { message: /is not a server address/ });
+  t.throws(() => serverAddress('ftp://h'), { message: /only http:\/\/ and https:\/\/ servers are supported/ });
 });
 
 test('the compact line and JSON forms', (t) => {

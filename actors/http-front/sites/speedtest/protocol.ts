@@ -28,6 +28,8 @@ export interface UploadResult {
   duration: number;
   /** When the last byte arrived: seconds since the epoch, fractional. */
   timestamp: number;
+  /** When the bytes landed: `[seconds since the request's arrival, bytes by then]`, a point a millisecond at most. */
+  landed: [number, number][];
 }
 
 /** GET /api/info */

@@ -9,6 +9,7 @@ import { version } from '../../../../src/version.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import type { RequestInfo } from '../../../../src/http/request.js';
+import { ByteTimeline } from './byte-timeline.js';
 import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
@@ -74,7 +75,16 @@ function streamDownload(reply: Reply, pool: Buffer, size: number): void {
 /** Counts an upload as it arrives (never buffered) and answers with its size and how long it took to land. */
 async function countUpload(request: RequestInfo, reply: Reply, max: number): Promise<void> {
   const startedAt = performance.now();
-  const size = await request.readBody({ limit: max, what: 'upload', onChunk: () => {} });
-  const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds() };
+  const landed = new ByteTimeline(startedAt);
+  let received = 0;
+  const size = await request.readBody({
+    limit: max,
+    what: 'upload',
+    onChunk: (chunk) => {
+      received += chunk.byteLength;
+      landed.record(performance.now(), received);
+    },
+  });
+  const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds(), landed: landed.toJSON() };
   reply.send(200, JSON.stringify(result), noStoreJson);
 }
