@@ -31,7 +31,7 @@ runActor(domainsActor, {
       setTarget: (name, target) => book.setTarget(name, target),
       remove: (name) => book.remove(name),
       rotate: (name) => book.rotate(name),
-      recordFetch: (name, from, at) => Promise.resolve(book.recordFetch(name, from, at)),
+      recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {
         const next = applyPrefsUpdate(prefs, update);

@@ -41,6 +41,13 @@ export interface DomainView {
 /** What the fronts keep of each domain: its view and the material served to its token. */
 export type ReplicaMessage = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
 
+export interface FetchRecord {
+  name: string;
+  from: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
 export interface NewDomainInput {
   /** The label (`app`) or the full name (`app.example.com`). */
   name: string;
@@ -54,8 +61,8 @@ export interface DomainsApi {
   remove(name: string): Promise<void>;
   /** A new token; the old one is dead once this resolves (the replica changed first). */
   rotate(name: string): Promise<DomainView>;
-  /** A client fetched the domain's material: when and from which address. */
-  recordFetch(name: string, from: string, at: number): Promise<void>;
+  /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
+  recordFetches(fetches: FetchRecord[]): Promise<void>;
   prefs(): Promise<Prefs>;
   updatePrefs(update: unknown): Promise<Prefs>;
 }

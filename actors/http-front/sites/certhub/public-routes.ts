@@ -8,16 +8,28 @@ import { RateLimiter } from '../../../../src/http/rate-limit.js';
 import { jsonType, textType } from '../../../../src/http/reply.js';
 import type { Router } from '../../../../src/http/router.js';
 import { version } from '../../../../src/version.js';
-import type { DomainsApi } from '../../../domains/protocol.js';
+import type { DomainsApi, FetchRecord } from '../../../domains/protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
-import type { CertificateResponse, CerthubVersion } from './protocol.js';
+import type { CerthubVersion } from './protocol.js';
 import type { DomainReplica } from './replica.js';
 
 /** Failed token checks a client address may make: 20 at once, then one every 3 s. */
 const failedFetches = new RateLimiter({ limit: 20, windowMs: 60_000 });
 
+/** How often the fetches seen here go to the domains actor: one call for all of them, not one a request. */
+const fetchReportMs = 1000;
+const certificateHeaders = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
+
 export function mountPublicRoutes(router: Router, replica: DomainReplica, domains: PeerLink<DomainsApi>, onFetchError: (error: unknown) => void): void {
+  const fetches = new Map<string, FetchRecord>();
+  const report = setInterval(() => {
+    if (fetches.size === 0) return;
+    const batch = [...fetches.values()];
+    fetches.clear();
+    domains.call((api) => api.recordFetches(batch)).catch(onFetchError);
+  }, fetchReportMs);
+  report.unref();
   const versionJson = JSON.stringify({ product: 'certhub', api_version: 1, version } satisfies CerthubVersion);
   const spec = JSON.stringify(certhubOpenApi(version));
   router
@@ -38,13 +50,12 @@ export function mountPublicRoutes(router: Router, replica: DomainReplica, domain
       rateLimit: { limiter: failedFetches, count: 'failures' },
     })
     .get('/api/cert/:domain', (request, reply) => {
-      const { domain, material } = request.auth;
+      const { domain, certificateJson } = request.auth;
       const from = request.remoteAddress;
-      if (material === null || domain.expires_at === null) {
+      if (certificateJson === null) {
         throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);
       }
-      const answer: CertificateResponse = { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem, expires_at: domain.expires_at };
-      reply.send(200, JSON.stringify(answer), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' });
-      domains.call((api) => api.recordFetch(domain.name, from, Date.now())).catch(onFetchError);
+      reply.send(200, certificateJson, certificateHeaders);
+      fetches.set(domain.name, { name: domain.name, from, at: Date.now() });
     });
 }

@@ -2,10 +2,13 @@
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import type { Material } from '../../../domains/material.js';
 import type { DomainView, ReplicaMessage } from '../../../domains/protocol.js';
+import type { CertificateResponse } from './protocol.js';
 
 export interface ReplicaEntry {
   domain: DomainView;
   material: Material | null;
+  /** The answer of GET /api/cert for this domain, made once per change rather than once per fetch. */
+  certificateJson: string | null;
 }
 
 export class DomainReplica {
@@ -15,7 +18,7 @@ export class DomainReplica {
   constructor(private readonly baseDomain: string) {}
 
   apply(message: ReplicaMessage): void {
-    if (message.type === 'domain') this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
+    if (message.type === 'domain') this.entries.set(message.domain.name, { domain: message.domain, material: message.material, certificateJson: certificateJson(message.domain, message.material) });
     else this.entries.delete(message.name);
     for (const listener of this.listeners) listener(message);
   }
@@ -40,4 +43,10 @@ export class DomainReplica {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+function certificateJson(domain: DomainView, material: Material | null): string | null {
+  if (material === null || domain.expires_at === null) return null;
+  const answer: CertificateResponse = { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem, expires_at: domain.expires_at };
+  return JSON.stringify(answer);
 }
