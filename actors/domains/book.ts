@@ -12,7 +12,7 @@ import { certificateKind, markFailed, markIssued, needsPublishing, resumeAfterRe
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainView, NewDomainInput, ReplicaMessage } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
-import { DomainWakeups, plannedCertificate, withRenewalPlanned } from './renewals.js';
+import { askRenewalInfo, DomainWakeups, plannedCertificate, renewalDue, replacesOf, withRenewalPlanned } from './renewals.js';
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainView, replicaMessage } from './view.js';
@@ -166,7 +166,8 @@ export class DomainBook {
     const domain = this.domains.get(name);
     if (domain === undefined || this.stopped) return;
     if (domain.record.status === 'error') await this.update(domain, retry(domain.record));
-    this.enqueue(name);
+    if (domain.record.status === 'issued' && !renewalDue(domain.record, this.deps.clock.now())) await this.checkRenewalInfo(domain);
+    else this.enqueue(name);
   }
 
   private enqueue(name: string): void {
@@ -215,7 +216,7 @@ export class DomainBook {
         await this.deps.issuer.publishRecord(name, target, record_type);
         domain.record = { ...domain.record, published: { target, record_type } };
       }
-      const issued = await this.deps.issuer.issue(name);
+      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record));
       // The CA issued it: it counts whatever happened to the domain meanwhile.
       if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
@@ -224,6 +225,7 @@ export class DomainBook {
       this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
       this.plan(domain);
       if (needsPublishing(domain.record)) this.republish(domain);
+      await this.checkRenewalInfo(domain);
     } catch (error) {
       if (kind === 'new') this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
@@ -233,6 +235,16 @@ export class DomainBook {
       this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}`);
       this.plan(domain);
     }
+  }
+
+  /** Plans the renewal of the domain's certificate by the CA's renewal information, when it offers it. */
+  private async checkRenewalInfo(domain: StoredDomain): Promise<void> {
+    const asked = domain.record;
+    const record = await askRenewalInfo(asked, this.deps.issuer, this.deps.clock.now(), this.deps.log);
+    // Only while the domain still holds the certificate asked about.
+    if (this.domains.get(asked.name) !== domain || domain.record.renewal.cert_id !== asked.renewal.cert_id) return;
+    if (record !== asked) await this.update(domain, { ...domain.record, renewal: record.renewal });
+    this.plan(domain);
   }
 
   /** How many domains wait for the CA budget ahead of this one (added before it). */

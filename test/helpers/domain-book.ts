@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import type { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
-import type { IssuedMaterial } from '../../actors/acme/protocol.js';
+import type { IssuedMaterial, RenewalInfoAnswer } from '../../actors/acme/protocol.js';
 import { DomainBook } from '../../actors/domains/book.js';
 import { unlimitedBudget, type BudgetGate } from '../../actors/domains/budget-gate.js';
 import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
@@ -25,6 +25,12 @@ export class FakeIssuer implements Issuer {
   readonly orders: string[] = [];
   /** Reasons the next orders fail with, first first. */
   readonly failures: string[] = [];
+  /** What `replaces` each order carried (undefined: none). */
+  readonly replaced: (string | undefined)[] = [];
+  /** The CA's ARI answer for every certificate; null: the CA offers no ARI. */
+  renewalWindow: ((certId: string) => RenewalInfoAnswer) | null = null;
+  /** CertIDs whose renewal information was asked for. */
+  readonly renewalInfoAsked: string[] = [];
   private held: Promise<void> | undefined;
   private release: (() => void) | undefined;
 
@@ -41,8 +47,14 @@ export class FakeIssuer implements Issuer {
     return Promise.resolve();
   }
 
-  async issue(name: string): Promise<IssuedMaterial> {
+  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null> {
+    this.renewalInfoAsked.push(certId);
+    return Promise.resolve(this.renewalWindow === null ? null : this.renewalWindow(certId));
+  }
+
+  async issue(name: string, replaces?: string): Promise<IssuedMaterial> {
     this.orders.push(name);
+    this.replaced.push(replaces);
     await this.held;
     const failure = this.failures.shift();
     if (failure !== undefined) throw new Error(failure);
@@ -70,6 +82,8 @@ export interface BookHarness {
   replica: Map<string, { domain: DomainView; material: Material | null }>;
   /** Resolves once the book has published a view of `label` that satisfies `accept`, and finished that step. */
   until(label: string, accept: (view: DomainView) => boolean): Promise<DomainView>;
+  /** Like until, but only views published from now on count (call it before the step it waits for). */
+  nextPublished(label: string, accept: (view: DomainView) => boolean): Promise<DomainView>;
   /** The record as stored in the domain's file. */
   storedRecord(label: string): Promise<DomainRecord>;
 }
@@ -98,7 +112,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
   });
   t.teardown(() => book.stop());
   await book.resume();
-  const until = (label: string, accept: (view: DomainView) => boolean) =>
+  const watch = (label: string, accept: (view: DomainView) => boolean, now: boolean) =>
     new Promise<DomainView>((resolve) => {
       const check = () => {
         const view = replica.get(`${label}.${baseDomain}`)?.domain;
@@ -108,11 +122,13 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
         setImmediate(() => resolve(view));
       };
       waiters.add(check);
-      check();
+      if (now) check();
     });
+  const until = (label: string, accept: (view: DomainView) => boolean) => watch(label, accept, true);
+  const nextPublished = (label: string, accept: (view: DomainView) => boolean) => watch(label, accept, false);
   const storedRecord = async (label: string) => {
     const text = await readFile(join(dataDir, 'domains', `${label}.${baseDomain}.json`), 'utf8');
     return (JSON.parse(text) as { record: DomainRecord }).record;
   };
-  return { book, clock, issuer, dataDir, replica, until, storedRecord };
+  return { book, clock, issuer, dataDir, replica, until, nextPublished, storedRecord };
 }

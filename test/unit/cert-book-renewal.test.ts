@@ -53,6 +53,7 @@ for (const { lifetime, remaining } of [
 
     const renewed = await harness.until('app', (view) => view.status === 'issued');
     t.deepEqual(harness.issuer.orders, ['app.example.com', 'app.example.com']);
+    t.deepEqual(harness.issuer.replaced, [undefined, undefined], 'no replaces without ARI');
     t.is(renewed.token, first.token, 'the token never changes on renewal');
     t.not(harness.replica.get('app.example.com')?.material?.cert_pem, first.certPem, 'new material is served');
     const next = await harness.storedRecord('app');
