@@ -24,11 +24,16 @@ export function plannedCertificate(issued: IssuedMaterial, random: () => number 
 
 /**
  * An issued record without a renewal instant (stored before renewal was planned) gets one from its
- * material; any other record is returned as it is.
+ * material; any other record, or one whose certificate cannot be read, is returned as it is.
  */
 export function withRenewalPlanned(record: DomainRecord, material: Material | undefined, random: () => number = Math.random): DomainRecord {
   if (record.status !== 'issued' || record.renewal.due_at !== null || material === undefined) return record;
-  const facts = readCertificateFacts(material.cert_pem);
+  let facts: CertificateFacts;
+  try {
+    facts = readCertificateFacts(material.cert_pem);
+  } catch {
+    return record;
+  }
   const plan = planRenewal({ facts }, random);
   return { ...record, renewal: { ...record.renewal, due_at: new Date(plan.dueAt).toISOString(), basis: plan.basis, cert_id: certIdOf(facts) } };
 }

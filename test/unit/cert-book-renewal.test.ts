@@ -1,8 +1,11 @@
 // Renewal by the lifetime rule, driven by the domains actor's book on a fake clock: a certificate is
 // renewed when half (10 days or less) or a third of its lifetime remains, the old material is served
 // while the renewal runs and when it fails, and the token never changes.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
+import type { DomainRecord } from '../../actors/domains/record.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, hour, startBook, type BookHarness } from '../helpers/domain-book.js';
 
@@ -97,4 +100,22 @@ test('after a restart, a certificate whose renewal came due meanwhile is renewed
   const renewed = await after.until('app', (view) => view.status === 'issued' && after.issuer.orders.length === 1);
   t.is(renewed.token, first.token);
   t.not(after.replica.get('app.example.com')?.material?.cert_pem, first.certPem);
+});
+
+test('a certificate stored before renewal was planned gets its renewal planned at start', async (t) => {
+  const dataDir = await certDataDir(t);
+  const clock = new ManualClock(start);
+  const before = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day });
+  await issueFirst(before, 'app');
+  await before.book.stop();
+  const path = join(dataDir, 'domains', 'app.example.com.json');
+  const file = JSON.parse(await readFile(path, 'utf8')) as { record: DomainRecord };
+  await writeFile(path, JSON.stringify({ ...file, record: { ...file.record, renewal: { ...file.record.renewal, due_at: null, basis: null, cert_id: null } } }));
+
+  const after = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day });
+  const planned = await after.storedRecord('app');
+  t.is(planned.renewal.basis, 'lifetime');
+  const dueAt = Date.parse(planned.renewal.due_at ?? '');
+  const notBefore = Date.parse(planned.issued_at ?? '');
+  t.true(dueAt <= notBefore + 60 * day && dueAt >= notBefore + 55.5 * day);
 });
