@@ -10,6 +10,7 @@ import { openAcmeAccount } from './account.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate } from './order.js';
 import type { AcmeApi } from './protocol.js';
+import { fetchRenewalInfo } from './renewal-info.js';
 
 runActor(acmeActor, {
   async start(context) {
@@ -27,9 +28,9 @@ runActor(acmeActor, {
     const dns = createDnsProvider(config.challenges);
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
-      async issue(name) {
+      async issue(name, replaces) {
         const issued = await issueCertificate(
-          { name, keyType: config.keyType },
+          { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
           { account, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
         );
         return {
@@ -38,6 +39,7 @@ runActor(acmeActor, {
           notAfter: Date.parse(issued.notAfter),
         };
       },
+      renewalInfo: (certId) => fetchRenewalInfo(account, certId, Date.now()),
     };
     return {
       api,

@@ -25,6 +25,14 @@ export interface IssuedMaterial {
   notAfter: number;
 }
 
+/** The CA's renewal information for one certificate (RFC 9773; parsed by renewal/ari.ts parseRenewalInfo). */
+export type RenewalInfoAnswer =
+  | { ok: true; window: { start: number; end: number }; explanationUrl: string | undefined; nextCheckAt: number }
+  | { ok: false; reason: string; nextCheckAt: number };
+
 export interface AcmeApi {
-  issue(name: string): Promise<IssuedMaterial>;
+  /** `replaces`: the ARI CertID of the certificate this order renews (sent only to a CA offering ARI). */
+  issue(name: string, replaces?: string): Promise<IssuedMaterial>;
+  /** Asks the CA when to renew the certificate with this ARI CertID; null when its directory offers no renewalInfo. */
+  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }

@@ -1,15 +1,18 @@
 // The domains and what happens to them: every change goes to the domain's own file first, then to the
 // replica the fronts serve from. Issuing runs in the background per domain, at most `parallelOrders`
-// at a time, and a failure is retried with per-domain backoff (backoff.ts).
+// at a time; new certificates wait for a slot in the CA budget (budget-gate.ts), a failure is retried
+// with per-domain backoff (backoff.ts), and certificates are renewed when due (renewals.ts).
 import type { Clock } from '../../src/actor/clock.js';
 import { OutpostError } from '../../src/errors.js';
 import type { Logger } from '../../src/log/record.js';
 import { nextAttempt } from './backoff.js';
+import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
-import { nextStatus, type DomainEvent } from './lifecycle.js';
+import { certificateKind, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainView, NewDomainInput, ReplicaMessage } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
+import { askRenewalInfo, DomainWakeups, plannedCertificate, renewalDue, replacesOf, withRenewalPlanned } from './renewals.js';
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainView, replicaMessage } from './view.js';
@@ -20,6 +23,8 @@ export interface DomainBookDeps {
   clock: Clock;
   log: Logger;
   publish: (message: ReplicaMessage) => void;
+  /** Counts new certificates against the CA's limit (unlimitedBudget in demo mode). */
+  budget: BudgetGate;
   /** Orders running at once. */
   parallelOrders: number;
 }
@@ -28,7 +33,7 @@ export interface DomainBookDeps {
 const fetchFlushMs = 5000;
 
 export class DomainBook {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly wakeups: DomainWakeups;
   private readonly waiting: string[] = [];
   private running = 0;
   private readonly fetchedSinceFlush = new Set<string>();
@@ -42,15 +47,23 @@ export class DomainBook {
   ) {
     this.fetchFlush = setInterval(() => void this.flushFetches(), fetchFlushMs);
     this.fetchFlush.unref();
+    this.wakeups = new DomainWakeups(deps.clock, (name) => {
+      this.wake(name).catch((error: unknown) => deps.log.error(`${name} could not be woken for its next step: ${String(error)}`));
+    });
   }
 
   /** Publishes every domain and resumes what was in flight when the process last stopped. */
   async resume(): Promise<void> {
     for (const domain of this.domains.values()) {
-      if (domain.record.status === 'issuing') await this.transition(domain, 'interrupted');
+      const resumed = withRenewalPlanned(resumeAfterRestart(domain.record), domain.material);
+      if (resumed !== domain.record) {
+        domain.record = resumed;
+        await this.deps.store.write(domain);
+      }
       this.deps.publish(replicaMessage(domain));
       this.plan(domain);
     }
+    this.wakeups.start();
   }
 
   list(): DomainView[] {
@@ -91,8 +104,7 @@ export class DomainBook {
     const { name } = domain.record;
     // The token dies with the replica entry, before anything slower happens.
     this.domains.delete(name);
-    clearTimeout(this.timers.get(name));
-    this.timers.delete(name);
+    this.wakeups.forget(name);
     this.deps.publish({ type: 'removed', name });
     await this.deps.store.remove(name);
     this.deps.log.info(`removed ${name}`);
@@ -118,7 +130,7 @@ export class DomainBook {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.fetchFlush);
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.wakeups.stop();
     await this.flushFetches();
     await this.deps.store.flush();
   }
@@ -136,29 +148,26 @@ export class DomainBook {
     if (this.domains.get(domain.record.name) === domain) this.deps.publish(replicaMessage(domain));
   }
 
-  private async transition(domain: StoredDomain, event: DomainEvent, change: Partial<DomainRecord> = {}): Promise<void> {
-    const status = nextStatus(domain.record.status, event);
-    if (status === 'removed') return;
-    domain.record = { ...domain.record, ...change, status };
+  /** Replaces the record (logic.ts made the next one) and saves it. */
+  private async update(domain: StoredDomain, record: DomainRecord): Promise<void> {
+    domain.record = record;
     await this.save(domain);
   }
 
-  /** Schedules what the domain waits for: an order now, or a retry when its backoff ends. */
+  /** Queues the domain's order when it waits for one, and schedules its next timed step (renewals.ts). */
   private plan(domain: StoredDomain): void {
-    const { name, status, retry } = domain.record;
-    if (status === 'pending') this.enqueue(name);
-    if (status === 'error' && retry.next_attempt_at !== null) {
-      const delay = Math.max(0, Date.parse(retry.next_attempt_at) - this.deps.clock.now());
-      this.timers.set(name, setTimeout(() => void this.retry(name), delay));
-    }
+    const { name, status, retry: { waiting_for } } = domain.record;
+    if (status === 'pending' && waiting_for !== 'budget') this.enqueue(name);
+    this.wakeups.track(domain.record);
   }
 
-  private async retry(name: string): Promise<void> {
-    this.timers.delete(name);
+  /** The domain's timed step came: its retry, its CA budget slot, or its renewal. */
+  private async wake(name: string): Promise<void> {
     const domain = this.domains.get(name);
-    if (domain === undefined || this.stopped || domain.record.status !== 'error') return;
-    await this.transition(domain, 'retry', { retry: { ...domain.record.retry, next_attempt_at: null, waiting_for: null } });
-    this.enqueue(name);
+    if (domain === undefined || this.stopped) return;
+    if (domain.record.status === 'error') await this.update(domain, retry(domain.record));
+    if (domain.record.status === 'issued' && !renewalDue(domain.record, this.deps.clock.now())) await this.checkRenewalInfo(domain);
+    else this.enqueue(name);
   }
 
   private enqueue(name: string): void {
@@ -179,35 +188,72 @@ export class DomainBook {
     }
   }
 
-  /** Publishes the record and issues a certificate; a failure leaves the domain in error with its reason and a retry planned. */
+  /**
+   * Orders a certificate: a new one (pending, once the CA budget has a slot) or a renewal (issued; the
+   * old material is served until the new arrives). A failure leaves the domain in error with its
+   * reason, its material kept, and a retry planned.
+   */
   private async order(name: string): Promise<void> {
     const domain = this.domains.get(name);
-    if (domain === undefined || domain.record.status !== 'pending') return;
-    await this.transition(domain, 'start');
-    this.deps.log.info(`issuing a certificate for ${name}`);
+    if (domain === undefined || (domain.record.status !== 'pending' && domain.record.status !== 'issued')) return;
+    const kind = certificateKind(domain.record);
+    if (domain.record.status === 'pending') {
+      const reservation = this.deps.budget.reserve(name, kind, this.budgetWaitersBefore(domain.record));
+      if (!reservation.granted) {
+        await this.update(domain, waitForBudget(domain.record, reservation.slotAt));
+        this.deps.log.info(`${name} waits for a slot in the CA budget, at ${isoTime(reservation.slotAt)}`);
+        this.plan(domain);
+        return;
+      }
+    }
+    const renewing = domain.record.status === 'issued';
+    await this.update(domain, startOrder(domain.record));
+    this.wakeups.forget(name);
+    this.deps.log.info(`${renewing ? 'renewing the certificate' : 'issuing a certificate'} for ${name}`);
     try {
-      await this.deps.issuer.publishRecord(name, domain.record.target, domain.record.record_type);
-      const issued = await this.deps.issuer.issue(name);
+      if (needsPublishing(domain.record)) {
+        const { target, record_type } = domain.record;
+        await this.deps.issuer.publishRecord(name, target, record_type);
+        domain.record = { ...domain.record, published: { target, record_type } };
+      }
+      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record));
+      // The CA issued it: it counts whatever happened to the domain meanwhile.
+      if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
       domain.material = issued.material;
-      await this.transition(domain, 'issued', {
-        error: null,
-        issued_at: isoTime(issued.notBefore),
-        expires_at: isoTime(issued.notAfter),
-        published: { target: domain.record.target, record_type: domain.record.record_type },
-        retry: { failures: 0, next_attempt_at: null, waiting_for: null },
-      });
-      this.deps.log.info(`issued ${name}, valid until ${isoTime(issued.notAfter)}`);
+      await this.update(domain, markIssued(domain.record, plannedCertificate(issued)));
+      this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
+      this.plan(domain);
+      if (needsPublishing(domain.record)) this.republish(domain);
+      await this.checkRenewalInfo(domain);
     } catch (error) {
+      if (kind === 'new') this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
-      const failures = domain.record.retry.failures + 1;
-      const retryAfterMs = retryAfterOf(error);
-      const next = nextAttempt(failures, this.deps.clock.now(), retryAfterMs);
+      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error));
       const reason = error instanceof Error ? error.message : String(error);
-      await this.transition(domain, 'failed', { error: reason, retry: { failures, next_attempt_at: isoTime(next.at), waiting_for: 'backoff' } });
-      this.deps.log.error(`issuing ${name} failed (attempt ${failures}): ${reason}; next attempt at ${isoTime(next.at)}`);
+      await this.update(domain, markFailed(domain.record, reason, next.at));
+      this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}`);
       this.plan(domain);
     }
+  }
+
+  /** Plans the renewal of the domain's certificate by the CA's renewal information, when it offers it. */
+  private async checkRenewalInfo(domain: StoredDomain): Promise<void> {
+    const asked = domain.record;
+    const record = await askRenewalInfo(asked, this.deps.issuer, this.deps.clock.now(), this.deps.log);
+    // Only while the domain still holds the certificate asked about.
+    if (this.domains.get(asked.name) !== domain || domain.record.renewal.cert_id !== asked.renewal.cert_id) return;
+    if (record !== asked) await this.update(domain, { ...domain.record, renewal: record.renewal });
+    this.plan(domain);
+  }
+
+  /** How many domains wait for the CA budget ahead of this one (added before it). */
+  private budgetWaitersBefore(record: DomainRecord): number {
+    let ahead = 0;
+    for (const { record: other } of this.domains.values()) {
+      if (other.retry.waiting_for === 'budget' && other.status === 'pending' && other.created_at < record.created_at) ahead++;
+    }
+    return ahead;
   }
 
   private republish(domain: StoredDomain): void {

@@ -2,6 +2,9 @@
 import { systemClock } from '../../src/actor/clock.js';
 import { runActor } from '../../src/actor/worker-entry.js';
 import { DomainBook } from './book.js';
+import { CertificateBudget } from './budget.js';
+import { ledgerBudget, unlimitedBudget, type BudgetGate } from './budget-gate.js';
+import { readBudgetLedger } from './budget-ledger.js';
 import { actorIssuer, demoIssuer } from './issuer.js';
 import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
@@ -16,12 +19,19 @@ runActor(domainsActor, {
     const read = await readPrefs(config.dataDir);
     if (read.problem !== undefined) log.warn(read.problem);
     let prefs = read.prefs;
+    let budget: BudgetGate = unlimitedBudget;
+    if (config.budget !== undefined) {
+      const ledger = await readBudgetLedger(config.dataDir);
+      if (ledger.problem !== undefined) log.warn(ledger.problem);
+      budget = ledgerBudget(new CertificateBudget(config.budget, systemClock, ledger.ledger), config.dataDir, log);
+    }
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
       issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
       clock: systemClock,
       log,
       publish: (message) => context.publish(domainReplicaTopic, message, { key: message.type === 'domain' ? message.domain.name : message.name, retain: message.type === 'domain' }),
+      budget,
       parallelOrders: 8,
     });
     await book.resume();

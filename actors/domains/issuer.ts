@@ -5,7 +5,7 @@ import type { KeyType } from '../../src/config/cert.js';
 import type { Clock } from '../../src/actor/clock.js';
 import { createDemoCertificate } from './demo-certificate.js';
 import type { PeerLink } from '../../src/actor/rpc.js';
-import type { AcmeApi, IssuedMaterial } from '../acme/protocol.js';
+import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
 import type { DnsApi } from '../dns/protocol.js';
 import type { RecordType } from './names.js';
 
@@ -13,7 +13,10 @@ export interface Issuer {
   /** Makes `target` the address record of `name`. */
   publishRecord(name: string, target: string, recordType: RecordType): Promise<void>;
   removeRecord(name: string): Promise<void>;
-  issue(name: string): Promise<IssuedMaterial>;
+  /** `replaces`: ARI CertID of the certificate being renewed, when the CA offers ARI. */
+  issue(name: string, replaces?: string): Promise<IssuedMaterial>;
+  /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
+  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }
 
 /** `--demo`: no record anywhere, a self-signed certificate whose issuer says it is a demo. */
@@ -21,6 +24,7 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
   return {
     publishRecord: () => Promise.resolve(),
     removeRecord: () => Promise.resolve(),
+    renewalInfo: () => Promise.resolve(null),
     async issue(name) {
       const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType });
       return { material, notBefore, notAfter };
@@ -35,6 +39,7 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
       await dns.call((api) => api.setAddress(name, target));
     },
     removeRecord: (name) => dns.call((api) => api.removeAddress(name)),
-    issue: (name) => acme.call((api) => api.issue(name), { timeoutMs: orderTimeoutMs }),
+    issue: (name, replaces) => acme.call((api) => api.issue(name, replaces), { timeoutMs: orderTimeoutMs }),
+    renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
   };
 }

@@ -17,6 +17,8 @@ export interface DomainsConfig {
   keyType: KeyType;
   /** The actors that publish records and run orders; absent in demo mode. */
   issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
+  /** The CA's limit on new certificates (acme.certificate_budget); absent in demo mode, which counts nothing. */
+  budget?: { certificates: number; windowMs: number };
 }
 
 /** A domain as the admin API shows it. */

@@ -55,12 +55,14 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     const host = settings.bind ?? config.bind;
     const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
     const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
+    const { certificates, window_hours } = config.acme.certificate_budget;
+    const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
     return [
       ...issuing,
       actorSpec(domainsActor, {
         ref: domains,
         role: 'cert',
-        config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type, ...(issuers === undefined ? {} : { issuers }) },
+        config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type, ...(issuers === undefined ? {} : { issuers }), ...(budget === undefined ? {} : { budget }) },
         links: issuers === undefined ? [] : [dnsRef, acmeRef],
       }),
       ...(await frontSpecs({

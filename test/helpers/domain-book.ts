@@ -1,0 +1,134 @@
+// A DomainBook on a real store in a temporary data directory, driven by a ManualClock, with an issuer
+// that makes real self-signed certificates of a chosen lifetime (no DNS, no CA) and can be told to
+// fail or to hold an order. Tests wait for what the book publishes to the fronts.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import type { ManualClock } from '../../src/actor/clock.js';
+import { loggerFrom } from '../../src/log/record.js';
+import type { IssuedMaterial, RenewalInfoAnswer } from '../../actors/acme/protocol.js';
+import { DomainBook } from '../../actors/domains/book.js';
+import { unlimitedBudget, type BudgetGate } from '../../actors/domains/budget-gate.js';
+import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
+import type { Issuer } from '../../actors/domains/issuer.js';
+import type { DomainView, ReplicaMessage } from '../../actors/domains/protocol.js';
+import type { Material } from '../../actors/domains/material.js';
+import type { DomainRecord } from '../../actors/domains/record.js';
+import { DomainStore } from '../../actors/domains/store.js';
+
+export const hour = 3_600_000;
+export const day = 24 * hour;
+
+/** The issuer's knobs: what it makes, and what it does to the next orders. */
+export class FakeIssuer implements Issuer {
+  /** Names in the order their certificates were asked for. */
+  readonly orders: string[] = [];
+  /** Reasons the next orders fail with, first first. */
+  readonly failures: string[] = [];
+  /** What `replaces` each order carried (undefined: none). */
+  readonly replaced: (string | undefined)[] = [];
+  /** The CA's ARI answer for every certificate; null: the CA offers no ARI. */
+  renewalWindow: ((certId: string) => RenewalInfoAnswer) | null = null;
+  /** CertIDs whose renewal information was asked for. */
+  readonly renewalInfoAsked: string[] = [];
+  private held: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+
+  constructor(
+    private readonly clock: ManualClock,
+    public lifetimeMs: number,
+  ) {}
+
+  publishRecord(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  removeRecord(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null> {
+    this.renewalInfoAsked.push(certId);
+    return Promise.resolve(this.renewalWindow === null ? null : this.renewalWindow(certId));
+  }
+
+  async issue(name: string, replaces?: string): Promise<IssuedMaterial> {
+    this.orders.push(name);
+    this.replaced.push(replaces);
+    await this.held;
+    const failure = this.failures.shift();
+    if (failure !== undefined) throw new Error(failure);
+    const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: this.clock.now(), lifetimeMs: this.lifetimeMs });
+    return { material, notBefore, notAfter };
+  }
+
+  /** Orders wait until `resume` is called. */
+  hold(): void {
+    this.held = new Promise((resolve) => (this.release = resolve));
+  }
+
+  resume(): void {
+    this.release?.();
+    this.held = undefined;
+  }
+}
+
+export interface BookHarness {
+  book: DomainBook;
+  clock: ManualClock;
+  issuer: FakeIssuer;
+  dataDir: string;
+  /** The latest replica message for each name. */
+  replica: Map<string, { domain: DomainView; material: Material | null }>;
+  /** Resolves once the book has published a view of `label` that satisfies `accept`, and finished that step. */
+  until(label: string, accept: (view: DomainView) => boolean): Promise<DomainView>;
+  /** Like until, but only views published from now on count (call it before the step it waits for). */
+  nextPublished(label: string, accept: (view: DomainView) => boolean): Promise<DomainView>;
+  /** The record as stored in the domain's file. */
+  storedRecord(label: string): Promise<DomainRecord>;
+}
+
+export const baseDomain = 'example.com';
+
+export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate }): Promise<BookHarness> {
+  const { dataDir, clock } = options;
+  const { store, loaded } = await DomainStore.open(dataDir);
+  const issuer = new FakeIssuer(clock, options.lifetimeMs);
+  const replica = new Map<string, { domain: DomainView; material: Material | null }>();
+  const waiters = new Set<() => void>();
+  const publish = (message: ReplicaMessage) => {
+    if (message.type === 'domain') replica.set(message.domain.name, { domain: message.domain, material: message.material });
+    else replica.delete(message.name);
+    for (const check of waiters) check();
+  };
+  const book = new DomainBook(baseDomain, loaded.domains, {
+    store,
+    issuer,
+    clock,
+    log: loggerFrom('domains', (record) => t.log(`${record.level}: ${record.message}`)),
+    publish,
+    budget: options.budget ?? unlimitedBudget,
+    parallelOrders: 4,
+  });
+  t.teardown(() => book.stop());
+  await book.resume();
+  const watch = (label: string, accept: (view: DomainView) => boolean, now: boolean) =>
+    new Promise<DomainView>((resolve) => {
+      const check = () => {
+        const view = replica.get(`${label}.${baseDomain}`)?.domain;
+        if (view === undefined || !accept(view)) return;
+        waiters.delete(check);
+        // After the book's step that published it has finished (its wake-up planned, its order queued).
+        setImmediate(() => resolve(view));
+      };
+      waiters.add(check);
+      if (now) check();
+    });
+  const until = (label: string, accept: (view: DomainView) => boolean) => watch(label, accept, true);
+  const nextPublished = (label: string, accept: (view: DomainView) => boolean) => watch(label, accept, false);
+  const storedRecord = async (label: string) => {
+    const text = await readFile(join(dataDir, 'domains', `${label}.${baseDomain}.json`), 'utf8');
+    return (JSON.parse(text) as { record: DomainRecord }).record;
+  };
+  return { book, clock, issuer, dataDir, replica, until, nextPublished, storedRecord };
+}
