@@ -1,7 +1,8 @@
 // cert-issue: certhub issuing on the real stack the tests use, Pebble (validating through PowerDNS)
 // and PowerDNS (records and challenges), with the propagation check on (at PowerDNS, the zone's
 // nameserver). Measured from the admin API: the POST of a domain to its status `issued` (polled every
-// 20 ms), one domain at a time over the rounds, then 50 domains added at once until all are issued.
+// 20 ms), one domain at a time over the rounds, then 50 domains added at once (8 POSTs in flight at a
+// time) until all are issued.
 // Anchor in the same run, on the same stack: lego (Debian `lego`, `--dns pdns`) issuing one name.
 // lego checks propagation at the zone's authoritative servers by dialing their names on port 53,
 // which a PowerDNS on a free loopback port cannot be, so it runs with `--dns.disable-cp`: its check
@@ -21,6 +22,9 @@ import { ensureTools, median, printTable } from './harness.js';
 const run = promisify(execFile);
 const batchSize = 50;
 const pollMs = 20;
+const concurrentAdds = 8;
+/** Domains seen in `error` (and retried), with the last reason seen. */
+const errorsSeen = new Map<string, string>();
 const settleTimeoutMs = 120_000;
 
 export async function certIssueBenchmark(options: { rounds: number }): Promise<void> {
@@ -50,7 +54,7 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
       ours.push(await issueOne(certhub, `one-${round}`));
       theirs.push(await lego(`lego-${round}`));
     }
-    const batchMs = await issueBatch(certhub);
+    const { addedMs, issuedMs: batchMs } = await issueBatch(certhub);
     const loadAfter = loadavg()[0] ?? 0;
 
     const oursMs = median(ours);
@@ -61,11 +65,12 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
       [
         ['lego run --dns pdns, one name (anchor)', legoMs, theirs.map((ms) => ms.toFixed(0)).join(' '), 1],
         ['certhub, one domain: POST to issued', oursMs, ours.map((ms) => ms.toFixed(0)).join(' '), oursMs / legoMs],
-        [`certhub, ${batchSize} domains added at once: first POST to all issued`, batchMs, '', batchMs / legoMs],
+        [`certhub, ${batchSize} domains added at once (${concurrentAdds} POSTs at a time): first POST to all issued`, batchMs, `all added in ${addedMs.toFixed(0)}`, batchMs / legoMs],
       ],
     );
     const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(`one domain: median ${oursMs.toFixed(0)} ms (target: under 1,500 ms) -> ${verdict(oursMs < 1500)}; lego ${legoMs.toFixed(0)} ms`);
+    if (errorsSeen.size > 0) console.log(`${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`);
     console.log(`${batchSize} domains at once: ${batchMs.toFixed(0)} ms (target: under 15,000 ms) -> ${verdict(batchMs < 15_000)}`);
   } catch (error) {
     if (certhub !== undefined) console.error(`certhub log:\n${certhub.log()}`);
@@ -86,24 +91,36 @@ async function issueOne(certhub: CerthubServer, label: string): Promise<number> 
   return performance.now() - startedAt;
 }
 
-/** Milliseconds from the first of `batchSize` POSTs, sent together, to all of them `issued`. */
-async function issueBatch(certhub: CerthubServer): Promise<number> {
+/**
+ * Milliseconds from the first of `batchSize` POSTs to all of them `issued`. The POSTs go
+ * `concurrentAdds` at a time: the admin API holds one of a client's 10 failed-login allowances for
+ * each request while it is answered, so more at once would be refused with 429.
+ */
+async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; issuedMs: number }> {
   const startedAt = performance.now();
-  const added = await Promise.all(Array.from({ length: batchSize }, (_, index) => addDomain(certhub, `batch-${index}`, `203.0.113.${100 + index}`)));
+  const labels = Array.from({ length: batchSize }, (_, index) => index);
+  const added: DomainView[] = [];
+  const sender = async () => {
+    for (let index = labels.shift(); index !== undefined; index = labels.shift()) added.push(await addDomain(certhub, `batch-${index}`, `203.0.113.${100 + index}`));
+  };
+  await Promise.all(Array.from({ length: concurrentAdds }, sender));
+  const addedMs = performance.now() - startedAt;
   const names = new Set(added.map((entry) => entry.name));
   await settle(async () => (await listDomains(certhub)).filter((entry) => names.has(entry.name)));
-  return performance.now() - startedAt;
+  return { addedMs, issuedMs: performance.now() - startedAt };
 }
 
-/** Polls until every domain `read` returns is issued; throws on an error status or the timeout. */
+/**
+ * Polls until every domain `read` returns is issued, noting each error seen on the way (`error` is
+ * not final: the domain is retried after its backoff); throws at the timeout.
+ */
 async function settle(read: () => Promise<DomainView[]>): Promise<void> {
   const deadline = performance.now() + settleTimeoutMs;
   for (;;) {
     const domains = await read();
-    const failed = domains.find((entry) => entry.status === 'error');
-    if (failed !== undefined) throw new Error(`${failed.name} failed: ${failed.error}`);
+    for (const entry of domains) if (entry.status === 'error') errorsSeen.set(entry.name, entry.error ?? 'no reason');
     if (domains.every((entry) => entry.status === 'issued')) return;
-    if (performance.now() > deadline) throw new Error(`not issued after ${settleTimeoutMs} ms: ${domains.filter((entry) => entry.status !== 'issued').map((entry) => `${entry.name} ${entry.status}`).join(', ')}`);
+    if (performance.now() > deadline) throw new Error(`not issued after ${settleTimeoutMs} ms: ${domains.filter((entry) => entry.status !== 'issued').map((entry) => `${entry.name} ${entry.status} ${entry.error ?? ''}`).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
