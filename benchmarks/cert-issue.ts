@@ -25,7 +25,8 @@ const pollMs = 20;
 const concurrentAdds = 8;
 /** Domains seen in `error` (and retried), with the last reason seen. */
 const errorsSeen = new Map<string, string>();
-const settleTimeoutMs = 120_000;
+/** Well past the targets: long enough for a retry or two after a failure. */
+const settleTimeoutMs = 60_000;
 
 export async function certIssueBenchmark(options: { rounds: number }): Promise<void> {
   await ensureTools(['lego']);
@@ -54,7 +55,7 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
       ours.push(await issueOne(certhub, `one-${round}`));
       theirs.push(await lego(`lego-${round}`));
     }
-    const { addedMs, issuedMs: batchMs } = await issueBatch(certhub);
+    const { addedMs, issuedMs: batchMs, unsettled } = await issueBatch(certhub);
     const loadAfter = loadavg()[0] ?? 0;
 
     const oursMs = median(ours);
@@ -65,13 +66,19 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
       [
         ['lego run --dns pdns, one name (anchor)', legoMs, theirs.map((ms) => ms.toFixed(0)).join(' '), 1],
         ['certhub, one domain: POST to issued', oursMs, ours.map((ms) => ms.toFixed(0)).join(' '), oursMs / legoMs],
-        [`certhub, ${batchSize} domains added at once (${concurrentAdds} POSTs at a time): first POST to all issued`, batchMs, `all added in ${addedMs.toFixed(0)}`, batchMs / legoMs],
+        [
+          `certhub, ${batchSize} domains added at once (${concurrentAdds} POSTs at a time): first POST to all issued`,
+          unsettled.length === 0 ? batchMs : `${batchSize - unsettled.length} of ${batchSize} issued after ${batchMs.toFixed(0)}`,
+          `all added in ${addedMs.toFixed(0)}`,
+          unsettled.length === 0 ? batchMs / legoMs : '-',
+        ],
       ],
     );
     const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(`one domain: median ${oursMs.toFixed(0)} ms (target: under 1,500 ms) -> ${verdict(oursMs < 1500)}; lego ${legoMs.toFixed(0)} ms`);
     if (errorsSeen.size > 0) console.log(`${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`);
-    console.log(`${batchSize} domains at once: ${batchMs.toFixed(0)} ms (target: under 15,000 ms) -> ${verdict(batchMs < 15_000)}`);
+    const batchFigure = unsettled.length === 0 ? `${batchMs.toFixed(0)} ms` : `not all issued after ${batchMs.toFixed(0)} ms: ${describe(unsettled)}`;
+    console.log(`${batchSize} domains at once: ${batchFigure} (target: under 15,000 ms) -> ${verdict(unsettled.length === 0 && batchMs < 15_000)}`);
   } catch (error) {
     if (certhub !== undefined) console.error(`certhub log:\n${certhub.log()}`);
     throw error;
@@ -87,7 +94,8 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
 async function issueOne(certhub: CerthubServer, label: string): Promise<number> {
   const startedAt = performance.now();
   const added = await addDomain(certhub, label, '203.0.113.10');
-  await settle(async () => [await domain(certhub, added.name)]);
+  const unsettled = await settle(async () => [await domain(certhub, added.name)]);
+  if (unsettled.length > 0) throw new Error(`${label} not issued after ${settleTimeoutMs} ms: ${describe(unsettled)}`);
   return performance.now() - startedAt;
 }
 
@@ -96,7 +104,7 @@ async function issueOne(certhub: CerthubServer, label: string): Promise<number> 
  * `concurrentAdds` at a time: the admin API holds one of a client's 10 failed-login allowances for
  * each request while it is answered, so more at once would be refused with 429.
  */
-async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; issuedMs: number }> {
+async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; issuedMs: number; unsettled: DomainView[] }> {
   const startedAt = performance.now();
   const labels = Array.from({ length: batchSize }, (_, index) => index);
   const added: DomainView[] = [];
@@ -106,23 +114,27 @@ async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; is
   await Promise.all(Array.from({ length: concurrentAdds }, sender));
   const addedMs = performance.now() - startedAt;
   const names = new Set(added.map((entry) => entry.name));
-  await settle(async () => (await listDomains(certhub)).filter((entry) => names.has(entry.name)));
-  return { addedMs, issuedMs: performance.now() - startedAt };
+  const unsettled = await settle(async () => (await listDomains(certhub)).filter((entry) => names.has(entry.name)));
+  return { addedMs, issuedMs: performance.now() - startedAt, unsettled };
 }
 
 /**
  * Polls until every domain `read` returns is issued, noting each error seen on the way (`error` is
- * not final: the domain is retried after its backoff); throws at the timeout.
+ * not final: the domain is retried after its backoff); the domains not issued at the timeout.
  */
-async function settle(read: () => Promise<DomainView[]>): Promise<void> {
+async function settle(read: () => Promise<DomainView[]>): Promise<DomainView[]> {
   const deadline = performance.now() + settleTimeoutMs;
   for (;;) {
     const domains = await read();
     for (const entry of domains) if (entry.status === 'error') errorsSeen.set(entry.name, entry.error ?? 'no reason');
-    if (domains.every((entry) => entry.status === 'issued')) return;
-    if (performance.now() > deadline) throw new Error(`not issued after ${settleTimeoutMs} ms: ${domains.filter((entry) => entry.status !== 'issued').map((entry) => `${entry.name} ${entry.status} ${entry.error ?? ''}`).join(', ')}`);
+    const unsettled = domains.filter((entry) => entry.status !== 'issued');
+    if (unsettled.length === 0 || performance.now() > deadline) return unsettled;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+function describe(domains: DomainView[]): string {
+  return domains.map((entry) => `${entry.name} ${entry.status}${entry.error === null ? '' : ` (${entry.error})`}`).join(', ');
 }
 
 async function domain(certhub: CerthubServer, name: string): Promise<DomainView> {
