@@ -23,8 +23,6 @@ const run = promisify(execFile);
 const batchSize = 50;
 const pollMs = 20;
 const concurrentAdds = 8;
-/** Domains seen in `error` (and retried), with the last reason seen. */
-const errorsSeen = new Map<string, string>();
 /** Well past the targets: long enough for a retry or two after a failure. */
 const settleTimeoutMs = 60_000;
 
@@ -46,16 +44,18 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
     certhub = await startCerthub(dataDir);
     const lego = legoRunner(dir, powerdns, pebble);
 
-    await issueOne(certhub, 'warmup');
+    // Domains seen in `error` (and retried), with the last reason seen.
+    const errorsSeen = new Map<string, string>();
+    await issueOne(certhub, 'warmup', errorsSeen);
     await lego('lego-warmup');
     const loadBefore = loadavg()[0] ?? 0;
     const ours: number[] = [];
     const theirs: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
-      ours.push(await issueOne(certhub, `one-${round}`));
+      ours.push(await issueOne(certhub, `one-${round}`, errorsSeen));
       theirs.push(await lego(`lego-${round}`));
     }
-    const { addedMs, issuedMs: batchMs, unsettled } = await issueBatch(certhub);
+    const { addedMs, issuedMs: batchMs, unsettled } = await issueBatch(certhub, errorsSeen);
     const loadAfter = loadavg()[0] ?? 0;
 
     const oursMs = median(ours);
@@ -91,10 +91,10 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
 }
 
 /** Milliseconds from the POST of `label` to its status `issued`. */
-async function issueOne(certhub: CerthubServer, label: string): Promise<number> {
+async function issueOne(certhub: CerthubServer, label: string, errorsSeen: Map<string, string>): Promise<number> {
   const startedAt = performance.now();
   const added = await addDomain(certhub, label, '203.0.113.10');
-  const unsettled = await settle(async () => [await domain(certhub, added.name)]);
+  const unsettled = await settle(async () => [await domain(certhub, added.name)], errorsSeen);
   if (unsettled.length > 0) throw new Error(`${label} not issued after ${settleTimeoutMs} ms: ${describe(unsettled)}`);
   return performance.now() - startedAt;
 }
@@ -104,7 +104,7 @@ async function issueOne(certhub: CerthubServer, label: string): Promise<number> 
  * `concurrentAdds` at a time: the admin API holds one of a client's 10 failed-login allowances for
  * each request while it is answered, so more at once would be refused with 429.
  */
-async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; issuedMs: number; unsettled: DomainView[] }> {
+async function issueBatch(certhub: CerthubServer, errorsSeen: Map<string, string>): Promise<{ addedMs: number; issuedMs: number; unsettled: DomainView[] }> {
   const startedAt = performance.now();
   const labels = Array.from({ length: batchSize }, (_, index) => index);
   const added: DomainView[] = [];
@@ -114,7 +114,7 @@ async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; is
   await Promise.all(Array.from({ length: concurrentAdds }, sender));
   const addedMs = performance.now() - startedAt;
   const names = new Set(added.map((entry) => entry.name));
-  const unsettled = await settle(async () => (await listDomains(certhub)).filter((entry) => names.has(entry.name)));
+  const unsettled = await settle(async () => (await listDomains(certhub)).filter((entry) => names.has(entry.name)), errorsSeen);
   return { addedMs, issuedMs: performance.now() - startedAt, unsettled };
 }
 
@@ -122,7 +122,7 @@ async function issueBatch(certhub: CerthubServer): Promise<{ addedMs: number; is
  * Polls until every domain `read` returns is issued, noting each error seen on the way (`error` is
  * not final: the domain is retried after its backoff); the domains not issued at the timeout.
  */
-async function settle(read: () => Promise<DomainView[]>): Promise<DomainView[]> {
+async function settle(read: () => Promise<DomainView[]>, errorsSeen: Map<string, string>): Promise<DomainView[]> {
   const deadline = performance.now() + settleTimeoutMs;
   for (;;) {
     const domains = await read();
