@@ -29,7 +29,7 @@ interface LoadFigures {
 }
 
 /** Lays out `count` domains as the store writes them (without fsync: this is setup, not measured). */
-async function fillDataDir(dataDir: string, count: number): Promise<number> {
+export async function fillDataDir(dataDir: string, count: number): Promise<number> {
   const chainParts = await Promise.all([createDemoCertificate('intermediate.example', { now: Date.now() }), createDemoCertificate('root.example', { now: Date.now() })]);
   const chain = chainParts.map((part) => part.cert_pem).join('');
   const materials: Material[] = [];

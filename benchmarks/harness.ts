@@ -53,9 +53,10 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Runs wrk (one thread, keep-alive) against `url` and reads its figures. */
-export async function wrk(url: string, options: { connections: number; seconds: number }): Promise<LoadResult> {
-  const { stdout } = await run('wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', url], { maxBuffer: 1 << 20 });
+/** Runs wrk (one thread, keep-alive) against `url` and reads its figures; `script` is a Lua file for wrk's -s. */
+export async function wrk(url: string, options: { connections: number; seconds: number; script?: string }): Promise<LoadResult> {
+  const script = options.script === undefined ? [] : ['-s', options.script];
+  const { stdout } = await run('wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', ...script, url], { maxBuffer: 1 << 20 });
   const number = (pattern: RegExp) => Number(stdout.match(pattern)?.[1] ?? 'NaN');
   const latency = (pattern: RegExp) => {
     const match = stdout.match(pattern);

@@ -1,6 +1,8 @@
 // `npm run bench -- <name> [--seconds N] [--rounds N]`: runs one benchmark (or `all`) and prints its table.
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
+import { certFetchBenchmark } from './cert-fetch.js';
+import { certIssueBenchmark } from './cert-issue.js';
 import { certStoreBenchmark } from './cert-store.js';
 import { coldStart } from './cold-start.js';
 import { eventsBenchmark } from './events.js';
@@ -16,6 +18,8 @@ interface BenchOptions {
 
 const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
   'actor-hop': actorHop,
+  'cert-fetch': certFetchBenchmark,
+  'cert-issue': certIssueBenchmark,
   'cert-store': certStoreBenchmark,
   'cold-start': coldStart,
   events: eventsBenchmark,

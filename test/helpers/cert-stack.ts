@@ -32,3 +32,13 @@ export const withCertStack = test.macro(async (t, body: (t: ExecutionContext, st
     await stopCertStack(stack);
   }
 });
+
+/** An ava macro: a fresh PowerDNS for the test, stopped in `finally`. */
+export const withPowerDns = test.macro(async (t, body: (t: ExecutionContext, powerdns: PowerDnsServer) => Promise<void>, options: PowerDnsOptions = {}) => {
+  const powerdns = await startPowerDns(options);
+  try {
+    await body(t, powerdns);
+  } finally {
+    await powerdns.stop();
+  }
+});

@@ -1,13 +1,13 @@
 // A private PowerDNS Authoritative server for tests and benchmarks: sqlite3 backend in a temporary
 // folder, DNS and HTTP API on free loopback ports, one Native zone made through the API. Never the
-// system's PowerDNS: its own config-dir and socket-dir, so /etc/powerdns is not read.
+// system's PowerDNS: its own config-dir and socket-dir, so /etc/powerdns is not read. No ava import,
+// so benchmarks can start it; its ava macro is in cert-stack.ts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import test, { type ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { freeDnsPort, onFreshPorts, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
 
@@ -130,13 +130,3 @@ async function dig(port: number, name: string, type: string): Promise<string[]> 
   const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), '+short', '+norecurse', '+time=2', '+tries=1', name, type]);
   return stdout.split('\n').filter((line) => line !== '');
 }
-
-/** An ava macro: a fresh PowerDNS for the test, stopped in `finally`. */
-export const withPowerDns = test.macro(async (t, body: (t: ExecutionContext, powerdns: PowerDnsServer) => Promise<void>, options: PowerDnsOptions = {}) => {
-  const powerdns = await startPowerDns(options);
-  try {
-    await body(t, powerdns);
-  } finally {
-    await powerdns.stop();
-  }
-});

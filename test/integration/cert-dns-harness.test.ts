@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import test from 'ava';
 import { withCertStack } from '../helpers/cert-stack.js';
-import { withPowerDns } from '../helpers/powerdns.js';
+import { withPowerDns } from '../helpers/cert-stack.js';
 
 test('PowerDNS answers for the zone it was given, with SOA-EDIT-API set', withPowerDns, async (t, powerdns) => {
   t.deepEqual(await powerdns.dig(powerdns.zone, 'NS'), [`ns1.${powerdns.zone}.`]);

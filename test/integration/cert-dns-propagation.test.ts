@@ -7,7 +7,8 @@ import test from 'ava';
 import { createDnsProvider } from '../../actors/dns/providers/create.js';
 import { queryNameserver, txtValue } from '../../actors/dns/dns-query.js';
 import { AuthoritativeDns } from '../../actors/dns/propagation.js';
-import { startPowerDns, withPowerDns, type PowerDnsServer } from '../helpers/powerdns.js';
+import { withPowerDns } from '../helpers/cert-stack.js';
+import { startPowerDns, type PowerDnsServer } from '../helpers/powerdns.js';
 
 function providerOf(powerdns: PowerDnsServer) {
   return createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone });
