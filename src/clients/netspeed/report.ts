@@ -39,16 +39,17 @@ export const mbps = (bitsPerSecond: number) => `${(bitsPerSecond / 1e6).toFixed(
 export const milliseconds = (ms: number) => `${ms.toFixed(1)} ms`;
 
 export function jsonReport(outcome: SpeedtestOutcome): JsonReport {
-  const pingMs = mean(outcome.pingRtts);
+  // The text is made from the number as reported, so that the two never disagree in the last digit.
+  const pingMs = round(mean(outcome.pingRtts), 2);
   const loaded = (rtts: number[]) => (rtts.length === 0 ? null : round(median(rtts), 2));
   return {
     server: outcome.server,
-    ping_ms: round(pingMs, 2),
+    ping_ms: pingMs,
     ping: milliseconds(pingMs),
     download_bps: Math.round(outcome.download.bitsPerSecond),
-    download: mbps(outcome.download.bitsPerSecond),
+    download: mbps(Math.round(outcome.download.bitsPerSecond)),
     upload_bps: Math.round(outcome.upload.bitsPerSecond),
-    upload: mbps(outcome.upload.bitsPerSecond),
+    upload: mbps(Math.round(outcome.upload.bitsPerSecond)),
     jitter_ms: round(jitter(outcome.pingRtts), 2),
     ping_min_ms: round(Math.min(...outcome.pingRtts), 2),
     ping_median_ms: round(median(outcome.pingRtts), 2),
