@@ -37,8 +37,7 @@ test('every nameserver must answer: one that lacks the value is named when time 
       message: `TXT ${name} = "token-value" was not answered within 500 ms by ${second.nameserver} (other values only: "older-value")`,
     });
     await providerOf(second).addTxt(name, 'token-value');
-    await dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 });
-    t.pass();
+    await t.notThrowsAsync(dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 }), 'once every nameserver answers the value, the wait ends');
   } finally {
     await Promise.all([first.stop(), second.stop()]);
   }
