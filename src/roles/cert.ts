@@ -13,6 +13,7 @@ import { acmeActor } from '../../actors/acme/kind.js';
 import { dnsActor } from '../../actors/dns/kind.js';
 import { bindAddress, port } from '../config/rules.js';
 import { ConfigError } from '../errors.js';
+import { formatHostPort } from '../http/server.js';
 import { writeSecretFile } from '../store/secret.js';
 import { isBetaBuild, version } from '../version.js';
 import { domainsActor } from '../../actors/domains/kind.js';
@@ -86,7 +87,7 @@ const orderMarginMs = 120_000;
 
 /** The actors that publish records and run ACME orders. */
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {
-  const nameservers = (config.propagation.nameservers ?? []).map(({ host, port }) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`));
+  const nameservers = (config.propagation.nameservers ?? []).map(({ host, port }) => formatHostPort(host, port));
   return [
     actorSpec(dnsActor, { ref: dnsRef, role: 'cert', config: { records: duties.records } }),
     actorSpec(acmeActor, {

@@ -2,6 +2,7 @@
 // The admin key is printed on the terminal at start, never written to the log.
 import { loadCertConfig } from '../../config/cert-load.js';
 import { ConfigError } from '../../errors.js';
+import { isLoopbackOnly } from '../../../actors/sampler/ports.js';
 import { isBetaBuild, version } from '../../version.js';
 import { hostConfigFromFlags } from '../role-flags.js';
 import type { LogFlags } from '../program.js';
@@ -25,7 +26,7 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
     { data_dir: options.dataDir, demo, bind: host, port: options.port === undefined ? config.port : Number(options.port) },
     { bind: '-H, --host', port: '-p, --port', data_dir: '-d, --data-dir' },
   );
-  if (config.tls === undefined && !isLoopback(host)) {
+  if (config.tls === undefined && host !== 'localhost' && !isLoopbackOnly(host)) {
     process.stderr.write(`certhub: warning: serving plain HTTP on ${host}: tokens, keys and the admin key would cross the network in clear; set tls in config.json or bind to 127.0.0.1 behind a TLS proxy\n`);
   }
   return runHost(hostConfig, {
@@ -35,8 +36,4 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
       process.stdout.write(`admin key: ${config.admin_key}\n`);
     },
   });
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
