@@ -1,0 +1,28 @@
+// Where certhub-agent keeps a domain's material on disk: one folder per domain, named as certbot names
+// its files so existing web server configs point at them unchanged. `fetch` writes them; `proxy` reads
+// them (and picks up a change without a restart).
+import { join } from 'node:path';
+
+export interface MaterialPaths {
+  /** The folder of the domain: `<dir>/<domain>`. */
+  folder: string;
+  /** The leaf certificate alone. */
+  cert: string;
+  /** The issuer chain without the leaf. */
+  chain: string;
+  /** Leaf then chain: what a TLS server presents. */
+  fullchain: string;
+  /** The private key, mode 0600. */
+  key: string;
+}
+
+export function materialPaths(dir: string, domain: string): MaterialPaths {
+  const folder = join(dir, domain);
+  return {
+    folder,
+    cert: join(folder, 'cert.pem'),
+    chain: join(folder, 'chain.pem'),
+    fullchain: join(folder, 'fullchain.pem'),
+    key: join(folder, 'privkey.pem'),
+  };
+}
