@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { KeyType } from '../../src/config/key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
-import { createDnsProvider } from '../dns/providers/create.js';
 import { openAcmeAccount } from './account.js';
 import { acmeActor } from './kind.js';
-import { issueCertificate } from './order.js';
+import { issueCertificate, type ChallengeRecords } from './order.js';
 import type { AcmeApi } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
 
@@ -25,7 +24,11 @@ runActor(acmeActor, {
       generateKey,
     });
     log.info(`acme: account ${account.accountUrl} at ${account.directoryUrl}`);
-    const dns = createDnsProvider(config.challenges);
+    const dnsActor = context.peer(config.dns);
+    const dns: ChallengeRecords = {
+      addTxt: (name, value) => dnsActor.call((api) => api.addTxt(name, value)),
+      removeTxt: (name, value) => dnsActor.call((api) => api.removeTxt(name, value)),
+    };
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
       async issue(name, replaces) {

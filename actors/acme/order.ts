@@ -21,10 +21,12 @@ export interface IssueRequest {
   replaces?: string;
 }
 
+/** Where an order writes its challenge TXT records: the `dns_acme` provider, or the dns actor that holds it. */
+export type ChallengeRecords = Pick<DnsProvider, 'addTxt' | 'removeTxt'>;
+
 export interface IssueContext {
   account: AcmeAccount;
-  /** Writes the challenge TXT records (the `dns_acme` provider). */
-  dns: DnsProvider;
+  dns: ChallengeRecords;
   authoritative: AuthoritativeDns;
   propagation: PropagationWait;
   generateKey: (keyType: KeyType) => Promise<string>;
@@ -104,7 +106,7 @@ async function satisfyAuthorization(authorization: Authorization, context: Issue
 }
 
 /** Never fails: a record that cannot be removed is logged. */
-async function removeChallengeRecords(dns: DnsProvider, records: readonly ChallengeRecord[], log: (message: string) => void): Promise<void> {
+async function removeChallengeRecords(dns: ChallengeRecords, records: readonly ChallengeRecord[], log: (message: string) => void): Promise<void> {
   for (const record of records) {
     try {
       await dns.removeTxt(record.name, record.value);

@@ -1,7 +1,8 @@
 // The acme actor: holds the ACME account and runs DNS-01 orders, writing challenge records through
-// the ACME DNS provider (dns_acme) and checking them at the authoritative nameservers first.
+// the dns actor (its dns_acme provider) and checking them at the authoritative nameservers first.
+import type { ActorRef } from '../../src/actor/kind.js';
 import type { KeyType } from '../../src/config/key-types.js';
-import type { DnsProviderConfig } from '../dns/providers/config.js';
+import type { DnsApi } from '../dns/protocol.js';
 import type { Material } from '../domains/material.js';
 
 export interface AcmeConfig {
@@ -12,7 +13,8 @@ export interface AcmeConfig {
   /** Path of extra CA certificates trusted for the CA's HTTPS. */
   caBundleFile?: string;
   keyType: KeyType;
-  challenges: DnsProviderConfig;
+  /** Writes the challenge records: the one writer of the zones. */
+  dns: ActorRef<DnsApi>;
   /** `host:port` of the servers checked for challenge records; empty: the zone's NS records. */
   nameservers: string[];
   propagationTimeoutMs: number;

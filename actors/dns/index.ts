@@ -1,4 +1,6 @@
-// The dns actor's thread entry: one provider for the domains' address records.
+// The dns actor's thread entry: the provider of the domains' address records and the one of the
+// challenge records (the same object when dns_acme and dns_records are one provider).
+import { isDeepStrictEqual } from 'node:util';
 import { runActor } from '../../src/actor/worker-entry.js';
 import { dnsActor } from './kind.js';
 import type { DnsApi } from './protocol.js';
@@ -6,7 +8,9 @@ import { createDnsProvider } from './providers/create.js';
 
 runActor(dnsActor, {
   start(context) {
-    const provider = createDnsProvider(context.config.records);
+    const { records, challenges: challengesConfig } = context.config;
+    const provider = createDnsProvider(records);
+    const challenges = isDeepStrictEqual(challengesConfig, records) ? provider : createDnsProvider(challengesConfig);
     const api: DnsApi = {
       async setAddress(name, target) {
         const type = await provider.setAddress(name, target);
@@ -17,6 +21,8 @@ runActor(dnsActor, {
         await provider.removeAddress(name);
         context.log.info(`dns: removed the address records of ${name} (${provider.kind})`);
       },
+      addTxt: (name, value) => challenges.addTxt(name, value),
+      removeTxt: (name, value) => challenges.removeTxt(name, value),
     };
     return { api };
   },

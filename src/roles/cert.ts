@@ -89,7 +89,7 @@ const orderMarginMs = 120_000;
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {
   const nameservers = (config.propagation.nameservers ?? []).map(({ host, port }) => formatHostPort(host, port));
   return [
-    actorSpec(dnsActor, { ref: dnsRef, role: 'cert', config: { records: duties.records } }),
+    actorSpec(dnsActor, { ref: dnsRef, role: 'cert', config: { records: duties.records, challenges: duties.acme } }),
     actorSpec(acmeActor, {
       ref: acmeRef,
       role: 'cert',
@@ -99,10 +99,11 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
         ...(config.acme.email === undefined ? {} : { email: config.acme.email }),
         ...(config.acme.ca_bundle === undefined ? {} : { caBundleFile: config.acme.ca_bundle }),
         keyType: config.acme.key_type,
-        challenges: duties.acme,
+        dns: dnsRef,
         nameservers,
         propagationTimeoutMs: config.propagation.timeout_seconds * 1000,
       },
+      links: [dnsRef],
     }),
   ];
 }

@@ -9,6 +9,7 @@ import { openAcmeAccount, type AcmeAccount } from '../../actors/acme/account.js'
 import type { IssueContext } from '../../actors/acme/order.js';
 import { AuthoritativeDns } from '../../actors/dns/propagation.js';
 import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import type { DnsProvider } from '../../actors/dns/providers/provider.js';
 import { JobPool } from '../../src/jobs/pool.js';
 import type { KeyType } from '../../src/jobs/private-key.js';
 import { startCertStack, stopCertStack, type CertStack } from './cert-stack.js';
@@ -20,8 +21,11 @@ export interface AcmeFixture extends CertStack {
   dir: string;
   generateKey(keyType: KeyType): Promise<string>;
   /** An order context: PowerDNS for the challenge records, the check asking only PowerDNS; `overrides` replace parts. */
-  issueContext(overrides?: Partial<IssueContext>): IssueContext;
+  issueContext(overrides?: Partial<ProviderIssueContext>): ProviderIssueContext;
 }
+
+/** An order context whose challenge records go straight to a provider, which tests can also list. */
+export type ProviderIssueContext = Omit<IssueContext, 'dns'> & { dns: DnsProvider };
 
 export const withAcme = test.macro(async (t, body: (t: ExecutionContext, fixture: AcmeFixture) => Promise<void>) => {
   const stack = await startCertStack();
