@@ -12,7 +12,7 @@ import { certificateKind, markFailed, markIssued, needsPublishing, resumeAfterRe
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainView, NewDomainInput, ReplicaMessage } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
-import { askRenewalInfo, DomainWakeups, plannedCertificate, renewalDue, replacesOf, withRenewalPlanned } from './renewals.js';
+import { askRenewalInfo, DomainWakeups, needsRenewalPlan, plannedCertificate, renewalDue, replacesOf, withRenewalPlanned } from './renewals.js';
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainView, replicaMessage } from './view.js';
@@ -39,6 +39,8 @@ export class DomainBook {
   private readonly fetchedSinceFlush = new Set<string>();
   private readonly fetchFlush: NodeJS.Timeout;
   private stopped = false;
+  /** The background work `resume` leaves: renewal plans to make, records to write. */
+  private updating: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly baseDomain: string,
@@ -52,18 +54,25 @@ export class DomainBook {
     });
   }
 
-  /** Publishes every domain and resumes what was in flight when the process last stopped. */
-  async resume(): Promise<void> {
+  /**
+   * Publishes every domain and resumes what was in flight when the process last stopped. What is left
+   * to bring records up to date (an order cut by the stop; a renewal plan, which a store written by
+   * an older version lacks and which takes a certificate parse each) is done afterwards, in the
+   * background, one domain at a time: it is derived from the files themselves, so a stop before it
+   * is written derives it again, and 10,000 such domains never hold the actor past its ready deadline.
+   */
+  resume(): Promise<void> {
+    const outdated: StoredDomain[] = [];
     for (const domain of this.domains.values()) {
-      const resumed = withRenewalPlanned(resumeAfterRestart(domain.record), domain.material);
-      if (resumed !== domain.record) {
-        domain.record = resumed;
-        await this.deps.store.write(domain);
-      }
+      const resumed = resumeAfterRestart(domain.record);
+      if (resumed !== domain.record || needsRenewalPlan(domain)) outdated.push(domain);
+      domain.record = resumed;
       this.deps.publish(replicaMessage(domain));
       this.plan(domain);
     }
     this.wakeups.start();
+    this.updating = this.bringUpToDate(outdated);
+    return Promise.resolve();
   }
 
   list(): DomainView[] {
@@ -127,10 +136,26 @@ export class DomainBook {
   }
 
   /** Stops starting work and writes what is only in memory. */
+  /** Plans the renewals `resume` left out and writes the records it changed; stops with the book. */
+  private async bringUpToDate(domains: readonly StoredDomain[]): Promise<void> {
+    for (const domain of domains) {
+      if (this.stopped) return;
+      if (this.domains.get(domain.record.name) !== domain) continue;
+      domain.record = withRenewalPlanned(domain.record, domain.material);
+      this.wakeups.track(domain.record);
+      try {
+        await this.deps.store.write(domain);
+      } catch (error) {
+        this.deps.log.error(`${domain.record.name} could not be written after the restart: ${String(error)}`);
+      }
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.fetchFlush);
     this.wakeups.stop();
+    await this.updating;
     await this.flushFetches();
     await this.deps.store.flush();
   }

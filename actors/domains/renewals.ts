@@ -22,12 +22,17 @@ export function plannedCertificate(issued: IssuedMaterial, random: () => number 
   return { notBefore: facts.notBefore, notAfter: facts.notAfter, certId: certIdOf(facts), renewal: planRenewal({ facts }, random) };
 }
 
+/** An issued certificate whose renewal is not planned yet (a store written before renewals were planned). */
+export function needsRenewalPlan({ record, material }: { record: DomainRecord; material: Material | undefined }): boolean {
+  return record.status === 'issued' && record.renewal.due_at === null && material !== undefined;
+}
+
 /**
  * An issued record without a renewal instant (stored before renewal was planned) gets one from its
  * material; any other record, or one whose certificate cannot be read, is returned as it is.
  */
 export function withRenewalPlanned(record: DomainRecord, material: Material | undefined, random: () => number = Math.random): DomainRecord {
-  if (record.status !== 'issued' || record.renewal.due_at !== null || material === undefined) return record;
+  if (material === undefined || !needsRenewalPlan({ record, material })) return record;
   let facts: CertificateFacts;
   try {
     facts = readCertificateFacts(material.cert_pem);

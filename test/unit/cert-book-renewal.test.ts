@@ -113,6 +113,8 @@ test('a certificate stored before renewal was planned gets its renewal planned a
   await writeFile(path, JSON.stringify({ ...file, record: { ...file.record, renewal: { ...file.record.renewal, due_at: null, basis: null, cert_id: null } } }));
 
   const after = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day });
+  // The plan is written in the background once the book runs; stopping waits for the write under way.
+  await after.book.stop();
   const planned = await after.storedRecord('app');
   t.is(planned.renewal.basis, 'lifetime');
   const dueAt = Date.parse(planned.renewal.due_at ?? '');
