@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { createDemoCertificate } from '../actors/domains/demo-certificate.js';
 import type { Material } from '../actors/domains/material.js';
 import { newDomainRecord } from '../actors/domains/record.js';
+import { withRenewalPlanned } from '../actors/domains/renewals.js';
 import { DomainStore } from '../actors/domains/store.js';
 import { newDomainToken } from '../actors/domains/token.js';
 import { median, printTable } from './harness.js';
@@ -28,7 +29,7 @@ interface LoadFigures {
   rssBytes: number;
 }
 
-/** Lays out `count` domains as the store writes them (without fsync: this is setup, not measured). */
+/** Lays out `count` issued domains as the store writes them (without fsync: this is setup, not measured). */
 export async function fillDataDir(dataDir: string, count: number): Promise<number> {
   const chainParts = await Promise.all([createDemoCertificate('intermediate.example', { now: Date.now() }), createDemoCertificate('root.example', { now: Date.now() })]);
   const chain = chainParts.map((part) => part.cert_pem).join('');
@@ -40,7 +41,9 @@ export async function fillDataDir(dataDir: string, count: number): Promise<numbe
     const record = newDomainRecord({ name: `d${i}.example.com`, label: `d${i}`, target: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, record_type: 'A', token: newDomainToken() }, Date.now());
     const issued = { ...record, status: 'issued' as const, issued_at: record.created_at, expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() };
     const material = materials[i % distinctMaterials]!;
-    writeFileSync(join(domainsDir, `${record.name}.json`), `${JSON.stringify({ record: issued, material: { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem } })}\n`, { mode: 0o600 });
+    // Renewal planned, as certhub records it when a certificate is issued.
+    const renewal = withRenewalPlanned(issued, material).renewal;
+    writeFileSync(join(domainsDir, `${record.name}.json`), `${JSON.stringify({ record: { ...issued, renewal }, material: { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem } })}\n`, { mode: 0o600 });
   }
   const first = materials[0]!;
   return first.cert_pem.length + first.chain_pem.length + first.key_pem.length;
