@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { createDemoCertificate } from '../actors/domains/demo-certificate.js';
 import type { Material } from '../actors/domains/material.js';
 import { newDomainRecord } from '../actors/domains/record.js';
-import { withRenewalPlanned } from '../actors/domains/renewals.js';
+import { withRenewalPlanned } from '../actors/domains/renewal-plan.js';
 import { DomainStore } from '../actors/domains/store.js';
 import { newDomainToken } from '../actors/domains/token.js';
 import { median, printTable } from './harness.js';

@@ -10,24 +10,27 @@ import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
 import { certificateKind, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
 import { classifyTarget, parseDomainName } from './names.js';
-import type { DomainView, NewDomainInput, ReplicaMessage } from './protocol.js';
+import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
-import { askRenewalInfo, DomainWakeups, needsRenewalPlan, plannedCertificate, renewalDue, replacesOf, withRenewalPlanned } from './renewals.js';
+import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf } from './renewals.js';
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
-import { domainView, replicaMessage } from './view.js';
+import { domainChange, domainView } from './view.js';
 
 export interface DomainBookDeps {
   store: DomainStore;
   issuer: Issuer;
   clock: Clock;
   log: Logger;
-  publish: (message: ReplicaMessage) => void;
+  publish: (change: DomainChange) => void;
   /** Counts new certificates against the CA's limit (unlimitedBudget in demo mode). */
   budget: BudgetGate;
   /** Orders running at once. */
   parallelOrders: number;
 }
+
+/** Loaded on first use, not at start (see renewal-plan.ts). */
+const renewalPlan = () => import('./renewal-plan.js');
 
 /** How often fetch records (when and from where) are written and published: not once per request. */
 const fetchFlushMs = 5000;
@@ -67,7 +70,7 @@ export class DomainBook {
       const resumed = resumeAfterRestart(domain.record);
       if (resumed !== domain.record || needsRenewalPlan(domain)) outdated.push(domain);
       domain.record = resumed;
-      this.deps.publish(replicaMessage(domain));
+      this.deps.publish(domainChange(domain));
       this.plan(domain);
     }
     this.wakeups.start();
@@ -141,7 +144,7 @@ export class DomainBook {
     for (const domain of domains) {
       if (this.stopped) return;
       if (this.domains.get(domain.record.name) !== domain) continue;
-      domain.record = withRenewalPlanned(domain.record, domain.material);
+      domain.record = (await renewalPlan()).withRenewalPlanned(domain.record, domain.material);
       this.wakeups.track(domain.record);
       try {
         await this.deps.store.write(domain);
@@ -170,7 +173,7 @@ export class DomainBook {
   /** Writes the domain's file, then tells the fronts. */
   private async save(domain: StoredDomain): Promise<void> {
     await this.deps.store.write(domain);
-    if (this.domains.get(domain.record.name) === domain) this.deps.publish(replicaMessage(domain));
+    if (this.domains.get(domain.record.name) === domain) this.deps.publish(domainChange(domain));
   }
 
   /** Replaces the record (logic.ts made the next one) and saves it. */
@@ -246,7 +249,7 @@ export class DomainBook {
       if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
       domain.material = issued.material;
-      await this.update(domain, markIssued(domain.record, plannedCertificate(issued)));
+      await this.update(domain, markIssued(domain.record, (await renewalPlan()).plannedCertificate(issued)));
       this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
       this.plan(domain);
       if (needsPublishing(domain.record)) this.republish(domain);

@@ -9,6 +9,7 @@ import { actorIssuer, demoIssuer } from './issuer.js';
 import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
 import type { DomainsApi } from './protocol.js';
+import { ReplicaPublisher } from './replica-publisher.js';
 import { DomainStore } from './store.js';
 
 runActor(domainsActor, {
@@ -25,12 +26,13 @@ runActor(domainsActor, {
       if (ledger.problem !== undefined) log.warn(ledger.problem);
       budget = ledgerBudget(new CertificateBudget(config.budget, systemClock, ledger.ledger), config.dataDir, log);
     }
+    const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
       issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
       clock: systemClock,
       log,
-      publish: (message) => context.publish(domainReplicaTopic, message, { key: message.type === 'domain' ? message.domain.name : message.name, retain: message.type === 'domain' }),
+      publish: (change) => replica.change(change),
       budget,
       parallelOrders: 8,
     });

@@ -3,7 +3,6 @@
 // that leaves the process.
 import type { KeyType } from '../../src/config/cert.js';
 import type { Clock } from '../../src/actor/clock.js';
-import { createDemoCertificate } from './demo-certificate.js';
 import type { PeerLink } from '../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
 import type { DnsApi } from '../dns/protocol.js';
@@ -26,6 +25,8 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     removeRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
     async issue(name) {
+      // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
+      const { createDemoCertificate } = await import('./demo-certificate.js');
       const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType });
       return { material, notBefore, notAfter };
     },

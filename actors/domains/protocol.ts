@@ -40,8 +40,26 @@ export interface DomainView {
   next_attempt_at: string | null;
 }
 
-/** What the fronts keep of each domain: its view and the material served to its token. */
-export type ReplicaMessage = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
+/** A change of one domain as the book makes it: its view and the material served to its token. */
+export type DomainChange = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
+
+/**
+ * Material as the replica carries it: the chain by reference. Every certificate of one CA carries the
+ * same chain, so each thread (the supervisor keeps the latest message of every domain, and each front
+ * its replica) holds one copy of it instead of 10,000.
+ */
+export interface ReplicaMaterial {
+  cert_pem: string;
+  key_pem: string;
+  /** The id of a `chain` message published before this one. */
+  chain: string;
+}
+
+/** What the fronts keep of each domain: its view and the material served to its token, and the chains. */
+export type ReplicaMessage =
+  | { type: 'chain'; id: string; chain_pem: string }
+  | { type: 'domain'; domain: DomainView; material: ReplicaMaterial | null }
+  | { type: 'removed'; name: string };
 
 export interface FetchRecord {
   name: string;

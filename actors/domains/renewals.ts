@@ -6,42 +6,19 @@
 // failure, or its slot in the CA budget.
 import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
-import type { IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
-import { ariCertId, defaultAriCheckIntervalMs } from '../renewal/ari.js';
-import { readCertificateFacts, type CertificateFacts } from '../renewal/certificate-facts.js';
+import type { RenewalInfoAnswer } from '../acme/protocol.js';
+import { defaultAriCheckIntervalMs } from '../renewal/ari.js';
 import { planRenewal } from '../renewal/logic.js';
 import { DueScheduler } from '../renewal/scheduler.js';
 import type { Issuer } from './issuer.js';
-import type { IssuedCertificate } from './logic.js';
 import type { Material } from './material.js';
 import { isoTime, type DomainRecord } from './record.js';
-
-/** The new certificate as the record keeps it, with its renewal planned by the lifetime rule. */
-export function plannedCertificate(issued: IssuedMaterial, random: () => number = Math.random): IssuedCertificate {
-  const facts = readCertificateFacts(issued.material.cert_pem);
-  return { notBefore: facts.notBefore, notAfter: facts.notAfter, certId: certIdOf(facts), renewal: planRenewal({ facts }, random) };
-}
 
 /** An issued certificate whose renewal is not planned yet (a store written before renewals were planned). */
 export function needsRenewalPlan({ record, material }: { record: DomainRecord; material: Material | undefined }): boolean {
   return record.status === 'issued' && record.renewal.due_at === null && material !== undefined;
 }
 
-/**
- * An issued record without a renewal instant (stored before renewal was planned) gets one from its
- * material; any other record, or one whose certificate cannot be read, is returned as it is.
- */
-export function withRenewalPlanned(record: DomainRecord, material: Material | undefined, random: () => number = Math.random): DomainRecord {
-  if (material === undefined || !needsRenewalPlan({ record, material })) return record;
-  let facts: CertificateFacts;
-  try {
-    facts = readCertificateFacts(material.cert_pem);
-  } catch {
-    return record;
-  }
-  const plan = planRenewal({ facts }, random);
-  return { ...record, renewal: { ...record.renewal, due_at: new Date(plan.dueAt).toISOString(), basis: plan.basis, cert_id: certIdOf(facts) } };
-}
 
 /** When the domain is next to be woken: its renewal, its retry, or its CA budget slot; undefined when it waits for nothing timed. */
 export function wakeAt(record: DomainRecord): number | undefined {
@@ -116,8 +93,4 @@ export class DomainWakeups {
   forget(name: string): void {
     this.scheduler.delete(name);
   }
-}
-
-function certIdOf(facts: CertificateFacts): string | null {
-  return facts.authorityKeyId === undefined ? null : ariCertId(facts);
 }

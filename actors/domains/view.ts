@@ -1,5 +1,5 @@
-// The admin API's view of a stored domain, and the replica message the fronts keep.
-import type { DomainView, ReplicaMessage } from './protocol.js';
+// The admin API's view of a stored domain, and the change the book publishes for it.
+import type { DomainChange, DomainView } from './protocol.js';
 import type { DomainRecord } from './record.js';
 import type { StoredDomain } from './store.js';
 
@@ -20,6 +20,6 @@ export function domainView(record: DomainRecord): DomainView {
   };
 }
 
-export function replicaMessage(domain: StoredDomain): ReplicaMessage {
+export function domainChange(domain: StoredDomain): DomainChange {
   return { type: 'domain', domain: domainView(domain.record), material: domain.material ?? null };
 }

@@ -11,7 +11,7 @@ import { DomainBook } from '../../actors/domains/book.js';
 import { unlimitedBudget, type BudgetGate } from '../../actors/domains/budget-gate.js';
 import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
 import type { Issuer } from '../../actors/domains/issuer.js';
-import type { DomainView, ReplicaMessage } from '../../actors/domains/protocol.js';
+import type { DomainChange, DomainView } from '../../actors/domains/protocol.js';
 import type { Material } from '../../actors/domains/material.js';
 import type { DomainRecord } from '../../actors/domains/record.js';
 import { DomainStore } from '../../actors/domains/store.js';
@@ -96,7 +96,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
   const issuer = new FakeIssuer(clock, options.lifetimeMs);
   const replica = new Map<string, { domain: DomainView; material: Material | null }>();
   const waiters = new Set<() => void>();
-  const publish = (message: ReplicaMessage) => {
+  const publish = (message: DomainChange) => {
     if (message.type === 'domain') replica.set(message.domain.name, { domain: message.domain, material: message.material });
     else replica.delete(message.name);
     for (const check of waiters) check();

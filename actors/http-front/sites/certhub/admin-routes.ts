@@ -50,8 +50,9 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
   };
   const material = (name: string) => {
     const entry = find(name);
-    if (entry.material === null) throw new OutpostError('ERR_CONFLICT', `the certificate of ${entry.domain.name} is not issued yet (status: ${entry.domain.status})`);
-    return { name: entry.domain.name, material: entry.material };
+    const pem = replica.material(entry);
+    if (pem === null) throw new OutpostError('ERR_CONFLICT', `the certificate of ${entry.domain.name} is not issued yet (status: ${entry.domain.status})`);
+    return { name: entry.domain.name, material: pem };
   };
 
   router
@@ -131,7 +132,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       stream.send(JSON.stringify({ domains: replica.all() }), 'snapshot');
       const stop = replica.onChange((message) => {
         if (message.type === 'domain') stream.send(JSON.stringify(message.domain), 'domain');
-        else stream.send(JSON.stringify({ name: message.name }), 'removed');
+        else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
       });
       stream.onClose(stop);
     });

@@ -50,7 +50,8 @@ export function mountPublicRoutes(router: Router, replica: DomainReplica, domain
       rateLimit: { limiter: failedFetches, count: 'failures' },
     })
     .get('/api/cert/:domain', (request, reply) => {
-      const { domain, certificateJson } = request.auth;
+      const { domain } = request.auth;
+      const certificateJson = replica.certificateJson(request.auth);
       const from = request.remoteAddress;
       if (certificateJson === null) {
         throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);

@@ -1,25 +1,42 @@
 // The front's copy of the domains actor's state, kept from the replica topic: every read of a domain
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import type { Material } from '../../../domains/material.js';
-import type { DomainView, ReplicaMessage } from '../../../domains/protocol.js';
+import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
 import type { CertificateResponse } from './protocol.js';
 
 export interface ReplicaEntry {
   domain: DomainView;
-  material: Material | null;
-  /** The answer of GET /api/cert for this domain, made once per change rather than once per fetch. */
-  certificateJson: string | null;
+  material: ReplicaMaterial | null;
 }
+
+/** Answers of GET /api/cert kept made: the domains fetched most, without a second copy of every certificate. */
+const cachedAnswers = 1024;
 
 export class DomainReplica {
   private readonly entries = new Map<string, ReplicaEntry>();
+  private readonly chains = new Map<string, string>();
+  /** Domain name -> its GET /api/cert answer, least recently used first. */
+  private readonly answers = new Map<string, string>();
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
 
   constructor(private readonly baseDomain: string) {}
 
   apply(message: ReplicaMessage): void {
-    if (message.type === 'domain') this.entries.set(message.domain.name, { domain: message.domain, material: message.material, certificateJson: certificateJson(message.domain, message.material) });
-    else this.entries.delete(message.name);
+    switch (message.type) {
+      case 'chain':
+        this.chains.set(message.id, message.chain_pem);
+        return;
+      case 'domain':
+        this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
+        this.answers.delete(message.domain.name);
+        break;
+      case 'removed':
+        this.entries.delete(message.name);
+        this.answers.delete(message.name);
+        break;
+      default:
+        throw new Error(`unknown replica message ${JSON.stringify(message satisfies never)}`);
+    }
     for (const listener of this.listeners) listener(message);
   }
 
@@ -35,6 +52,33 @@ export class DomainReplica {
     return this.entries.get(name) ?? this.entries.get(`${name}.${this.baseDomain}`);
   }
 
+  /** The entry's material with its chain, or null before its certificate is issued. */
+  material(entry: ReplicaEntry): Material | null {
+    const { material } = entry;
+    if (material === null) return null;
+    const chain = this.chains.get(material.chain);
+    // The chain is published before the first domain that refers to it: missing, it is a bug.
+    if (chain === undefined) throw new Error(`the replica has no chain ${material.chain} for ${entry.domain.name}`);
+    return { cert_pem: material.cert_pem, chain_pem: chain, key_pem: material.key_pem };
+  }
+
+  /** The body of GET /api/cert for the entry, or null before its certificate is issued. */
+  certificateJson(entry: ReplicaEntry): string | null {
+    const name = entry.domain.name;
+    let answer = this.answers.get(name);
+    if (answer !== undefined) {
+      this.answers.delete(name);
+      this.answers.set(name, answer);
+      return answer;
+    }
+    const material = this.material(entry);
+    if (material === null || entry.domain.expires_at === null) return null;
+    answer = JSON.stringify({ ...material, expires_at: entry.domain.expires_at } satisfies CertificateResponse);
+    this.answers.set(name, answer);
+    if (this.answers.size > cachedAnswers) this.answers.delete(this.answers.keys().next().value ?? '');
+    return answer;
+  }
+
   all(): DomainView[] {
     return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -43,10 +87,4 @@ export class DomainReplica {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-function certificateJson(domain: DomainView, material: Material | null): string | null {
-  if (material === null || domain.expires_at === null) return null;
-  const answer: CertificateResponse = { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem, expires_at: domain.expires_at };
-  return JSON.stringify(answer);
 }
