@@ -8,7 +8,7 @@ import type { Logger } from '../../src/log/record.js';
 import { nextAttempt } from './backoff.js';
 import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
-import { certificateKind, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
+import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
@@ -16,6 +16,8 @@ import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainChange, domainView } from './view.js';
+import { noNotices, type DomainNotice, type Notify } from './notices.js';
+import { expiryNoticeAt } from '../renewal/logic.js';
 
 export interface DomainBookDeps {
   store: DomainStore;
@@ -27,6 +29,8 @@ export interface DomainBookDeps {
   budget: BudgetGate;
   /** Orders running at once. */
   parallelOrders: number;
+  /** Where failures and near expiries are told (notify.webhook_url); none by default. */
+  notify?: Notify;
 }
 
 /** Loaded on first use, not at start (see renewal-plan.ts). */
@@ -193,6 +197,12 @@ export class DomainBook {
   private async wake(name: string): Promise<void> {
     const domain = this.domains.get(name);
     if (domain === undefined || this.stopped) return;
+    const now = this.deps.clock.now();
+    const noticeAt = expiryNoticeAt(domain.record.issued_at, domain.record.expires_at, domain.record.renewal.expiry_notice_for);
+    if (noticeAt !== undefined && noticeAt <= now) await this.sendExpiryNotice(domain);
+    const { status, retry: { next_attempt_at } } = domain.record;
+    // Woken for the notice alone: the retry keeps its time.
+    if (status === 'error' && next_attempt_at !== null && Date.parse(next_attempt_at) > now) return;
     if (domain.record.status === 'error') await this.update(domain, retry(domain.record));
     if (domain.record.status === 'issued' && !renewalDue(domain.record, this.deps.clock.now())) await this.checkRenewalInfo(domain);
     else this.enqueue(name);
@@ -234,7 +244,8 @@ export class DomainBook {
         return;
       }
     }
-    const renewing = domain.record.status === 'issued';
+    // A retry of a failed renewal is a renewal too: the domain has a certificate.
+    const renewing = kind === 'renewal';
     await this.update(domain, startOrder(domain.record));
     this.wakeups.forget(name);
     this.deps.log.info(`${renewing ? 'renewing the certificate' : 'issuing a certificate'} for ${name}`);
@@ -261,8 +272,30 @@ export class DomainBook {
       const reason = error instanceof Error ? error.message : String(error);
       await this.update(domain, markFailed(domain.record, reason, next.at));
       this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}`);
+      this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
       this.plan(domain);
     }
+  }
+
+  private async sendExpiryNotice(domain: StoredDomain): Promise<void> {
+    this.deps.log.warn(`the certificate of ${domain.record.name} expires soon (at ${domain.record.expires_at ?? ''}) and is not renewed yet`);
+    this.notify(domain, 'expires_soon', null);
+    await this.update(domain, markExpiryNoticeSent(domain.record));
+    this.wakeups.track(domain.record);
+  }
+
+  private notify(domain: StoredDomain, event: DomainNotice['event'], reason: string | null): void {
+    const { name, expires_at, retry } = domain.record;
+    const failure = event !== 'expires_soon';
+    (this.deps.notify ?? noNotices)({
+      event,
+      domain: name,
+      reason,
+      attempt: failure ? retry.failures : null,
+      next_attempt_at: failure ? retry.next_attempt_at : null,
+      expires_at,
+      at: isoTime(this.deps.clock.now()),
+    });
   }
 
   /** Plans the renewal of the domain's certificate by the CA's renewal information, when it offers it. */

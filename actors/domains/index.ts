@@ -11,6 +11,7 @@ import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
 import type { DomainsApi } from './protocol.js';
 import { ReplicaPublisher } from './replica-publisher.js';
 import { DomainStore } from './store.js';
+import { noNotices, webhookNotices } from './notices.js';
 
 runActor(domainsActor, {
   async start(context) {
@@ -35,6 +36,7 @@ runActor(domainsActor, {
       publish: (change) => replica.change(change),
       budget,
       parallelOrders: 8,
+      notify: config.webhookUrl === undefined ? noNotices : webhookNotices(config.webhookUrl, log),
     });
     await book.resume();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);

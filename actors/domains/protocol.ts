@@ -19,6 +19,8 @@ export interface DomainsConfig {
   issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
   /** The CA's limit on new certificates (acme.certificate_budget); absent in demo mode, which counts nothing. */
   budget?: { certificates: number; windowMs: number };
+  /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
+  webhookUrl?: string;
 }
 
 /** A domain as the admin API shows it. */

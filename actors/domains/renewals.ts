@@ -8,7 +8,7 @@ import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
 import type { RenewalInfoAnswer } from '../acme/protocol.js';
 import { defaultAriCheckIntervalMs } from '../renewal/ari.js';
-import { planRenewal } from '../renewal/logic.js';
+import { expiryNoticeAt, planRenewal } from '../renewal/logic.js';
 import { DueScheduler } from '../renewal/scheduler.js';
 import type { Issuer } from './issuer.js';
 import type { Material } from './material.js';
@@ -23,12 +23,11 @@ export function needsRenewalPlan({ record, material }: { record: DomainRecord; m
 /** When the domain is next to be woken: its renewal, its retry, or its CA budget slot; undefined when it waits for nothing timed. */
 export function wakeAt(record: DomainRecord): number | undefined {
   const { status, retry, renewal } = record;
-  if (status === 'issued') {
-    const instants = [renewal.due_at, renewal.ari_next_check_at].filter((at) => at !== null).map((at) => Date.parse(at));
-    return instants.length === 0 ? undefined : Math.min(...instants);
-  }
-  const at = status === 'error' || (status === 'pending' && retry.waiting_for === 'budget') ? retry.next_attempt_at : null;
-  return at === null ? undefined : Date.parse(at);
+  const instants = status === 'issued' ? [renewal.due_at, renewal.ari_next_check_at] : [status === 'error' || (status === 'pending' && retry.waiting_for === 'budget') ? retry.next_attempt_at : null];
+  const times = instants.filter((at) => at !== null).map((at) => Date.parse(at));
+  const notice = expiryNoticeAt(record.issued_at, record.expires_at, renewal.expiry_notice_for);
+  if (notice !== undefined) times.push(notice);
+  return times.length === 0 ? undefined : Math.min(...times);
 }
 
 /** Whether an issued domain woke for its renewal (rather than for an ARI check). */

@@ -10,7 +10,7 @@ const dayMs = 86_400_000;
 export const shortLivedMs = 10 * dayMs;
 /** Lifetime-rule renewals are spread over this share of the lifetime before the nominal instant. */
 export const lifetimeJitterFraction = 0.05;
-/** A certificate this close to expiry gets a notice (log, and the webhook when set). */
+/** A certificate this close to expiry gets a notice (log, and the webhook when set); see expiryNoticeAt. */
 export const expiryNoticeMs = 7 * dayMs;
 
 export type RenewalBasis = 'ari' | 'lifetime';
@@ -59,10 +59,15 @@ export function planRenewal(input: PlanInput, random: () => number = Math.random
 }
 
 /**
- * Whether the "expires within 7 days" notice is due: the material expires that soon and the notice
- * has not been sent for this expiry yet (`noticeSentFor` is the expires_at it was sent for).
+ * When the "expires soon" notice of a certificate is due: 7 days before it expires, or a quarter of its
+ * lifetime before for short-lived ones (a 6-day certificate is always within 7 days of expiry; renewed
+ * with half its lifetime left, it gets the notice only once renewals have failed for a while).
+ * Undefined when there is no certificate, or the notice was sent for this one (`noticeSentFor` is the
+ * expires_at it was sent for).
  */
-export function expiryNoticeDue(expiresAt: string | null, noticeSentFor: string | null, now: number): boolean {
-  if (expiresAt === null || expiresAt === noticeSentFor) return false;
-  return Date.parse(expiresAt) - now <= expiryNoticeMs;
+export function expiryNoticeAt(issuedAt: string | null, expiresAt: string | null, noticeSentFor: string | null): number | undefined {
+  if (expiresAt === null || expiresAt === noticeSentFor) return undefined;
+  const expires = Date.parse(expiresAt);
+  const lifetime = issuedAt === null ? Infinity : expires - Date.parse(issuedAt);
+  return expires - Math.min(expiryNoticeMs, lifetime / 4);
 }

@@ -63,7 +63,15 @@ export const certRole: RoleDefinition<typeof certSchema> = {
       actorSpec(domainsActor, {
         ref: domains,
         role: 'cert',
-        config: { dataDir, baseDomain: config.base_domain, demo: settings.demo, keyType: config.acme.key_type, ...(issuers === undefined ? {} : { issuers }), ...(budget === undefined ? {} : { budget }) },
+        config: {
+          dataDir,
+          baseDomain: config.base_domain,
+          demo: settings.demo,
+          keyType: config.acme.key_type,
+          ...(issuers === undefined ? {} : { issuers }),
+          ...(budget === undefined ? {} : { budget }),
+          ...(config.notify.webhook_url === undefined ? {} : { webhookUrl: config.notify.webhook_url }),
+        },
         links: issuers === undefined ? [] : [dnsRef, acmeRef],
       }),
       ...(await frontSpecs({

@@ -12,6 +12,7 @@ import { unlimitedBudget, type BudgetGate } from '../../actors/domains/budget-ga
 import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
 import type { Issuer } from '../../actors/domains/issuer.js';
 import type { DomainChange, DomainView } from '../../actors/domains/protocol.js';
+import type { Notify } from '../../actors/domains/notices.js';
 import type { Material } from '../../actors/domains/material.js';
 import type { DomainRecord } from '../../actors/domains/record.js';
 import { DomainStore } from '../../actors/domains/store.js';
@@ -90,7 +91,7 @@ export interface BookHarness {
 
 export const baseDomain = 'example.com';
 
-export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate }): Promise<BookHarness> {
+export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify }): Promise<BookHarness> {
   const { dataDir, clock } = options;
   const { store, loaded } = await DomainStore.open(dataDir);
   const issuer = new FakeIssuer(clock, options.lifetimeMs);
@@ -109,6 +110,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
     publish,
     budget: options.budget ?? unlimitedBudget,
     parallelOrders: 4,
+    ...(options.notify === undefined ? {} : { notify: options.notify }),
   });
   t.teardown(() => book.stop());
   await book.resume();

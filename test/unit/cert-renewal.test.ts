@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readCertificateFacts } from '../../actors/renewal/certificate-facts.js';
-import { expiryNoticeDue, lifetimeRenewalWindow, pickInstant, planRenewal, shortLivedMs, type RenewalPlan } from '../../actors/renewal/logic.js';
+import { expiryNoticeAt, lifetimeRenewalWindow, pickInstant, planRenewal, shortLivedMs, type RenewalPlan } from '../../actors/renewal/logic.js';
 import { DueScheduler, maxRenewalCheckMs } from '../../actors/renewal/scheduler.js';
 import { ManualClock, type Clock } from '../../src/actor/clock.js';
 import { testCertificate } from '../helpers/certificates.js';
@@ -52,14 +52,14 @@ test('plan with ARI: an instant inside the window; kept while the window still h
   t.deepEqual(moved, { dueAt: 10 * day, basis: 'ari', explanationUrl: 'https://ca.example/incident' });
 });
 
-test('expiry notice: within 7 days, once per expiry', (t) => {
+test('expiry notice: 7 days before expiry (a quarter of the lifetime for short-lived certificates), once per certificate', (t) => {
   const expires = '2025-03-10T00:00:00.000Z';
-  const at = (text: string) => Date.parse(text);
-  t.false(expiryNoticeDue(expires, null, at('2025-03-02T23:59:59Z')));
-  t.true(expiryNoticeDue(expires, null, at('2025-03-03T00:00:00Z')));
-  t.true(expiryNoticeDue(expires, '2024-12-10T00:00:00.000Z', at('2025-03-09T00:00:00Z')), 'sent for an older certificate');
-  t.false(expiryNoticeDue(expires, expires, at('2025-03-09T00:00:00Z')));
-  t.false(expiryNoticeDue(null, null, at('2025-03-09T00:00:00Z')));
+  const issued = '2024-12-10T00:00:00.000Z';
+  t.is(expiryNoticeAt(issued, expires, null), Date.parse('2025-03-03T00:00:00Z'));
+  t.is(expiryNoticeAt(issued, expires, '2024-12-10T00:00:00.000Z'), Date.parse('2025-03-03T00:00:00Z'), 'sent for an older certificate');
+  t.is(expiryNoticeAt(issued, expires, expires), undefined, 'sent for this one');
+  t.is(expiryNoticeAt(null, null, null), undefined, 'no certificate');
+  t.is(expiryNoticeAt('2025-03-04T00:00:00.000Z', expires, null), Date.parse('2025-03-08T12:00:00Z'), 'a 6-day certificate: a day and a half before');
 });
 
 /** A ManualClock that records how far ahead each timer was set. */
