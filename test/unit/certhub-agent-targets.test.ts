@@ -3,12 +3,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { FetchManyExport, FetchOneExport } from '../../src/config/agent-exports.js';
 import { plainHttpWarning, targetFromFlags, targetsFromFile } from '../../src/clients/certhub-agent/fetch-targets.js';
 import { ConfigError } from '../../src/errors.js';
 
-async function exportFile(t: import('ava').ExecutionContext, content: unknown): Promise<string> {
+async function exportFile(t: ExecutionContext, content: unknown): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-targets-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'fetch.json');
