@@ -155,7 +155,7 @@ function watchLine(event: WatchEvent): void {
       report.info(`${at} ${event.domain}: ${event.type} (expires ${new Date(event.expiresAt).toISOString()}); next fetch in ${duration(event.nextInMs)}`);
       break;
     case 'failed':
-      report.problem(`${at} ${event.domain}: ${event.error.message}; files left as they were; retry ${event.failures} in ${duration(event.nextInMs)}`);
+      report.problem(`${at} ${event.domain}: ${event.error.message}; files left as they were; retrying in ${duration(event.nextInMs)} (failure ${event.failures} in a row)`);
       break;
     case 'change-failed':
       report.problem(`${at} ${event.domain}: written, but ${event.error.message}`);
