@@ -25,7 +25,7 @@ test('--watch refetches on its interval; with the server stopped it retries and 
   server.child.kill('SIGTERM');
   await server.exited;
   const failed = /app\.example\.test: cannot reach .*connection refused.*; files left as they were; retrying in .* \(failure \d+ in a row\)$/;
-  t.true(await eventually(async () => count(agent.stderr(), failed) >= 3, 20_000), `three failed fetches:\n${agent.stderr()}`);
+  t.true(await eventually(() => Promise.resolve(count(agent.stderr(), failed) >= 3), 20_000), `three failed fetches:\n${agent.stderr()}`);
   t.deepEqual(await materialState(out, name), written, 'not a file touched while the server is down');
 
   agent.child.kill('SIGTERM');
@@ -49,14 +49,14 @@ test('watchCertificates: onChange once for new material, unchanged refetches aft
     onEvent: (event) => void events.push(event),
   });
   try {
-    t.true(await eventually(async () => events.filter((event) => event.type === 'unchanged').length >= 2), JSON.stringify(events));
+    t.true(await eventually(() => Promise.resolve(events.filter((event) => event.type === 'unchanged').length >= 2)), JSON.stringify(events));
     t.is(changes.length, 1);
     t.is(changes[0]?.domain, name);
     const written = await materialState(out, name);
     t.is(written.cert.content, changes[0]?.certPem ?? 'no change reported');
 
     await rotateToken(server, 'app');
-    t.true(await eventually(async () => events.some((event) => event.type === 'failed')), JSON.stringify(events));
+    t.true(await eventually(() => Promise.resolve(events.some((event) => event.type === 'failed'))), JSON.stringify(events));
     const failure = events.find((event) => event.type === 'failed');
     t.true(failure?.type === 'failed' && failure.error instanceof CertificateFetchError && failure.error.kind === 'token-refused');
     t.deepEqual(await materialState(out, name), written);
