@@ -12,6 +12,7 @@ import { CertificateFetchError } from '../../src/clients/certhub-agent/fetch-fai
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain, materialState, rotateToken, runAgent } from '../helpers/certhub-agent.js';
 import { tempDir } from '../helpers/qpool.js';
+import { startStallingServer } from '../helpers/stalling-server.js';
 
 /** A reload command that appends CERTHUB_AGENT_DOMAINS to `marker`, one line a run. */
 function markerCommand(marker: string): string {
@@ -145,4 +146,14 @@ test('failed token checks are rate limited by certhub: the client reports 429 wi
   t.is(failure.kind, 'rate-limited');
   t.regex(failure.message, /HTTP 429, retry after \d+ s/);
   t.true((failure.retryAfterMs ?? 0) > 0);
+});
+
+test('a server that accepts and never answers fails the fetch at --timeout, naming it', async (t) => {
+  const stalling = await startStallingServer(t, 'accept');
+  const out = await tempDir(t, 'agent-');
+  const startedAt = performance.now();
+  const result = await runAgent(['fetch', '-s', `http://${stalling}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '1']);
+  t.is(result.code, 1);
+  t.regex(result.stderr, /accepted the connection but sent no complete answer within 1 s/);
+  t.true(performance.now() - startedAt >= 1000, 'not before the deadline');
 });

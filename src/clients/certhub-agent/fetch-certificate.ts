@@ -78,10 +78,10 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
     const deadline = setTimeout(() => {
       const seconds = `${timeoutMs / 1000} s`;
       fail(connected
-        ? new CertificateFetchError('timeout', `${shown} accepted the connection but sent no complete answer within ${seconds}`)
+        ? new CertificateFetchError('no-answer', `${shown} accepted the connection but sent no complete answer within ${seconds}`)
         : new CertificateFetchError('unreachable', `cannot reach ${shown}: no connection within ${seconds}`));
     }, timeoutMs);
-    const onAbort = () => fail(new CertificateFetchError('timeout', `the fetch from ${shown} was stopped`));
+    const onAbort = () => fail(new CertificateFetchError('no-answer', `the fetch from ${shown} was stopped`));
     const outgoing = send(url, {
       method: 'GET',
       headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
@@ -103,7 +103,7 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
         resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined });
       });
       response.on('error', fail);
-      response.on('aborted', () => fail(new CertificateFetchError('timeout', `${shown} closed the connection mid-answer`)));
+      response.on('aborted', () => fail(new CertificateFetchError('no-answer', `${shown} closed the connection mid-answer`)));
     });
     outgoing.on('socket', (socket) => {
       const connectedEvent = url.protocol === 'https:' ? 'secureConnect' : 'connect';

@@ -4,8 +4,8 @@
 export type FetchFailureKind =
   /** No connection: refused, no such host, no route, or no connection within the deadline. */
   | 'unreachable'
-  /** Connected, but the answer did not come (complete) within the deadline. */
-  | 'timeout'
+  /** Connected, but no complete answer: the deadline passed, the server closed the connection, or the fetch was stopped. */
+  | 'no-answer'
   /** The TLS handshake failed: an untrusted or mismatched certificate, or a server without TLS. */
   | 'tls'
   /** 401: a wrong or rotated token, or a domain the server does not know (it does not say which). */
@@ -44,7 +44,7 @@ export function connectionFailure(error: Error, server: string): CertificateFetc
     const reason = plainHttp ? 'the server does not speak TLS (use its http:// address?)' : `${error.message}${/CERT|SIGNED|UNABLE_TO/.test(code) ? ' (a private CA? pass it with --ca FILE)' : ''}`;
     return new CertificateFetchError('tls', `TLS with ${server} failed: ${reason}`);
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE') return new CertificateFetchError('timeout', `${server} closed the connection before answering`);
+  if (code === 'ECONNRESET' || code === 'EPIPE') return new CertificateFetchError('no-answer', `${server} closed the connection before answering`);
   return new CertificateFetchError('unreachable', `cannot reach ${server}: ${error.message}`);
 }
 
