@@ -53,7 +53,7 @@ export function fetchCommand(program: Command): Command {
     .option('--ca <file>', 'PEM of a private CA to trust for the server, besides the system roots')
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
-    .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}); sooner when the certificate is past half its remaining time`)
+    .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)
     .option('--timeout <seconds>', 'deadline of one fetch, connecting included', String(defaultFetchTimeoutMs / 1000))
     .addHelpText('after', exitCodesHelp)
     .action(async (options: FetchCliOptions) => {
