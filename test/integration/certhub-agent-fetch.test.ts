@@ -1,6 +1,7 @@
 // certhub-agent fetch against a real `certhub run --demo` over real sockets: the files it writes, the
 // rewrite only on change and the reload command, the panel's Fetch JSON forms, and every failure
 // leaving the files as they were with a message that says what went wrong.
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -10,13 +11,20 @@ import type { FetchManyExport, FetchOneExport } from '../../src/config/agent-exp
 import { fetchCertificate } from '../../src/clients/certhub-agent/fetch-certificate.js';
 import { CertificateFetchError } from '../../src/clients/certhub-agent/fetch-failure.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
-import { addIssuedDomain, materialState, rotateToken, runAgent } from '../helpers/certhub-agent.js';
+import { addIssuedDomain, agentBin, materialState, rotateToken, runAgent } from '../helpers/certhub-agent.js';
 import { tempDir } from '../helpers/qpool.js';
 import { startStallingServer } from '../helpers/stalling-server.js';
 
 /** A reload command that appends CERTHUB_AGENT_DOMAINS to `marker`, one line a run. */
 function markerCommand(marker: string): string {
   return JSON.stringify([process.execPath, '-e', "require('node:fs').appendFileSync(process.argv[1], process.env.CERTHUB_AGENT_DOMAINS + '\\n')", marker]);
+}
+
+/** Runs the agent with `dir` as its working directory. */
+function runInDir(dir: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [agentBin, ...args], { cwd: dir }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (typeof error.code === 'number' ? error.code : null), stderr }));
+  });
 }
 
 async function markerLines(marker: string): Promise<string[]> {
@@ -60,7 +68,7 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   t.deepEqual(await markerLines(marker), [name, name]);
 });
 
-test('the panel\'s Fetch JSON, flat and as a domains map, works unchanged with -c; a label names the full-name folder', async (t) => {
+test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged; a label names the full-name folder', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const [app, web] = await Promise.all([addIssuedDomain(server, 'app'), addIssuedDomain(server, 'web')]);
   const dir = await tempDir(t, 'agent-');
@@ -68,6 +76,11 @@ test('the panel\'s Fetch JSON, flat and as a domains map, works unchanged with -
   const one: FetchOneExport = { server: server.url.replace(/\/$/, ''), domain: 'web', token: web.token };
   await writeFile(join(dir, 'many.json'), JSON.stringify(many, null, 2));
   await writeFile(join(dir, 'one.json'), JSON.stringify(one, null, 2));
+
+  // The Fetch CLI export, word for word: without -o the material goes to ./certs.
+  const line = await runInDir(dir, ['fetch', '-s', server.url, '-t', app.token, '-d', app.name]);
+  t.is(line.code, 0, line.stderr);
+  t.regex((await materialState(join(dir, 'certs'), app.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
   const fromMap = await runAgent(['fetch', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
   t.is(fromMap.code, 0, fromMap.stderr);

@@ -1,7 +1,9 @@
 // `certhub-agent fetch` without --watch: every domain fetched once (together), each good answer
 // written, the reload command run once if anything changed. The exit code says what happened.
+import { exitCodes } from '../../errors.js';
 import { fetchCertificate } from './fetch-certificate.js';
 import type { FetchTarget } from './fetch-targets.js';
+import { materialPaths } from './material-files.js';
 import { runReloadCommand, type ReloadCommand } from './reload-hook.js';
 import { writeMaterial } from './write-material.js';
 
@@ -11,7 +13,7 @@ export const fetchExitCodes = {
   ok: 0,
   /** At least one domain could not be fetched or written; its files are as they were. */
   fetchFailed: 1,
-  usage: 2,
+  usage: exitCodes.usage,
   /** Every domain fetched and written, but the reload command failed. */
   reloadFailed: 3,
 } as const;
@@ -35,7 +37,7 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
         const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs });
         const changed = await writeMaterial(options.dir, material);
         const expires = new Date(material.expiresAt).toISOString();
-        report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${options.dir}/${material.domain} (expires ${expires})`);
+        report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`);
         return { ok: true, changed: changed ? material.domain : undefined };
       } catch (error) {
         report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);
