@@ -3,7 +3,7 @@
 // leaving the files as they were with a message that says what went wrong.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
@@ -75,7 +75,8 @@ test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) wor
   const many: FetchManyExport = { server: server.url, domains: { [app.name]: { token: app.token }, [web.name]: { token: web.token } } };
   const one: FetchOneExport = { server: server.url.replace(/\/$/, ''), domain: 'web', token: web.token };
   await writeFile(join(dir, 'many.json'), JSON.stringify(many, null, 2));
-  await writeFile(join(dir, 'one.json'), JSON.stringify(one, null, 2));
+  await chmod(join(dir, 'many.json'), 0o644);
+  await writeFile(join(dir, 'one.json'), JSON.stringify(one, null, 2), { mode: 0o600 });
 
   // The Fetch CLI export, word for word: without -o the material goes to ./certs.
   const line = await runInDir(dir, ['fetch', '-s', server.url, '-t', app.token, '-d', app.name]);
@@ -84,10 +85,12 @@ test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) wor
 
   const fromMap = await runAgent(['fetch', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
   t.is(fromMap.code, 0, fromMap.stderr);
+  t.regex(fromMap.stderr, /many\.json \(mode 0644\) holds tokens and other users can read it; chmod 600/);
   for (const domain of [app, web]) t.regex((await materialState(join(dir, 'map'), domain.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
   const fromFlat = await runAgent(['fetch', '-c', join(dir, 'one.json'), '-o', join(dir, 'flat')]);
   t.is(fromFlat.code, 0, fromFlat.stderr);
+  t.is(fromFlat.stderr, '', 'no warning for a 0600 file');
   t.is((await materialState(join(dir, 'flat'), web.name)).key.content, (await materialState(join(dir, 'map'), web.name)).key.content);
 
   const both = await runAgent(['fetch', '-c', join(dir, 'one.json'), '-t', web.token]);

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { defaultFetchTimeoutMs } from '../../clients/certhub-agent/fetch-certificate.js';
 import { fetchExitCodes, fetchOnce, type FetchReport } from '../../clients/certhub-agent/fetch-once.js';
-import { plainHttpWarning, targetFromFlags, targetsFromFile, type FetchTarget } from '../../clients/certhub-agent/fetch-targets.js';
+import { openFileWarning, plainHttpWarning, targetFromFlags, targetsFromFile, type FetchTarget } from '../../clients/certhub-agent/fetch-targets.js';
 import { parseReloadCommand, runReloadCommand, type ReloadCommand } from '../../clients/certhub-agent/reload-hook.js';
 import { watchCertificates, type WatchEvent } from '../../clients/certhub-agent/watch.js';
 import { defaultIntervalMs } from '../../clients/certhub-agent/watch-schedule.js';
@@ -58,6 +58,8 @@ export function fetchCommand(program: Command): Command {
     .addHelpText('after', exitCodesHelp)
     .action(async (options: FetchCliOptions) => {
       const settings = await settingsFrom(options);
+      const fileWarning = options.config === undefined ? undefined : await openFileWarning(options.config);
+      if (fileWarning !== undefined) process.stderr.write(`certhub-agent: ${fileWarning}\n`);
       for (const server of new Set(settings.targets.map((target) => target.server.origin))) {
         const warning = plainHttpWarning(new URL(server));
         if (warning !== undefined) process.stderr.write(`certhub-agent: ${warning}\n`);
