@@ -44,3 +44,39 @@ export async function testCertificate(options: TestCertificateOptions): Promise<
 function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
   return webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
 }
+
+export interface TestChain extends TestCertificate {
+  /** The CA that issued the leaf (also its chain). */
+  caPem: string;
+}
+
+/** A CA and a leaf for `name` (and `ips`) that it issued: a chain as a CA hands it out, or a TLS server's certificate under a private CA. */
+export async function testChain(name: string, options: { notBefore: Date; notAfter: Date; ips?: string[] }): Promise<TestChain> {
+  const [caKeys, leafKeys] = await Promise.all([generateKeys(), generateKeys()]);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '0a',
+    name: 'CN=certhub test CA',
+    notBefore: options.notBefore,
+    notAfter: options.notAfter,
+    signingAlgorithm: algorithm,
+    keys: caKeys,
+    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey)],
+  });
+  const leaf = await x509.X509CertificateGenerator.create({
+    serialNumber: '0b',
+    subject: `CN=${name}`,
+    issuer: ca.subject,
+    notBefore: options.notBefore,
+    notAfter: options.notAfter,
+    signingAlgorithm: algorithm,
+    publicKey: leafKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    extensions: [
+      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: name }, ...(options.ips ?? []).map((ip) => ({ type: 'ip' as const, value: ip }))]),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
+    ],
+  });
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', leafKeys.privateKey);
+  return { certPem: `${leaf.toString('pem')}\n`, keyPem: `${x509.PemConverter.encode(pkcs8, 'PRIVATE KEY')}\n`, caPem: `${ca.toString('pem')}\n` };
+}

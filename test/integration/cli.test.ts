@@ -64,9 +64,9 @@ test('a bad host config names every bad path and exits 2', async (t) => {
 });
 
 test('a command that has not landed says so and exits 2', async (t) => {
-  const result = await run('certhub-agent', 'fetch');
+  const result = await run('certhub-agent', 'proxy');
   t.is(result.code, 2);
-  t.regex(result.stderr, /certhub-agent fetch is not implemented in outpost .* yet/);
+  t.regex(result.stderr, /certhub-agent proxy is not implemented in outpost .* yet/);
 });
 
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {

@@ -1,0 +1,82 @@
+// Why a certificate fetch failed, in words a user can act on, with a kind that decides what the
+// caller does next (a watch backs off; a 429 waits at least as long as the server asked).
+
+export type FetchFailureKind =
+  /** No connection: refused, no such host, no route, or no connection within the deadline. */
+  | 'unreachable'
+  /** Connected, but no complete answer: the deadline passed, the server closed the connection, or the fetch was stopped. */
+  | 'no-answer'
+  /** The TLS handshake failed: an untrusted or mismatched certificate, or a server without TLS. */
+  | 'tls'
+  /** 401: a wrong or rotated token, or a domain the server does not know (it does not say which). */
+  | 'token-refused'
+  /** 409: the domain exists but its certificate is not issued yet. */
+  | 'not-issued'
+  /** 429: too many failed attempts from this address. */
+  | 'rate-limited'
+  /** Any other status, or a 200 whose body is not usable material. */
+  | 'bad-answer';
+
+export class CertificateFetchError extends Error {
+  override readonly name = 'CertificateFetchError';
+  constructor(
+    readonly kind: FetchFailureKind,
+    message: string,
+    /** For `rate-limited`: how long the server asked to wait (Retry-After), in milliseconds. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** TLS errors as Node reports them: OpenSSL's (EPROTO, ERR_SSL_*) and the certificate checks. */
+const tlsCodes = /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH)/;
+
+/** A failure of the connection itself (before or while the answer came). */
+export function connectionFailure(error: Error, server: string): CertificateFetchError {
+  if (error instanceof CertificateFetchError) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ECONNREFUSED') return new CertificateFetchError('unreachable', `cannot reach ${server}: connection refused (is certhub running there?)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CertificateFetchError('unreachable', `cannot reach ${server}: no such host`);
+  if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return new CertificateFetchError('unreachable', `cannot reach ${server}: ${code}`);
+  if (tlsCodes.test(code)) {
+    const plainHttp = /wrong version number|packet length too long|http request/i.test(error.message);
+    const reason = plainHttp ? 'the server does not speak TLS (use its http:// address?)' : `${error.message}${/CERT|SIGNED|UNABLE_TO/.test(code) ? ' (a private CA? pass it with --ca FILE)' : ''}`;
+    return new CertificateFetchError('tls', `TLS with ${server} failed: ${reason}`);
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE') return new CertificateFetchError('no-answer', `${server} closed the connection before answering`);
+  return new CertificateFetchError('unreachable', `cannot reach ${server}: ${error.message}`);
+}
+
+/** A complete answer other than 200, from its status, headers and (bounded) body. */
+export function statusFailure(status: number, body: string, retryAfter: string | undefined, domain: string, server: string): CertificateFetchError {
+  const reason = serverReason(body);
+  switch (status) {
+    case 401:
+      return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): the token is wrong or was rotated, or the server has no domain ${domain}; copy the current token from the certhub panel`);
+    case 409:
+      return new CertificateFetchError('not-issued', `the certificate of ${domain} is not issued yet (HTTP 409${reason === undefined ? '' : `: ${reason}`})`);
+    case 429: {
+      const seconds = Number(retryAfter);
+      const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+      return new CertificateFetchError('rate-limited', `${server} is limiting this address after too many failed fetches (HTTP 429${retryAfterMs === undefined ? '' : `, retry after ${seconds} s`})`, retryAfterMs);
+    }
+    default: {
+      const redirect = status >= 300 && status < 400 ? '; certhub-agent follows no redirects: is the server URL right?' : '';
+      return new CertificateFetchError('bad-answer', `${server} answered HTTP ${status} for ${domain}${reason === undefined ? '' : `: ${reason}`}${redirect}`);
+    }
+  }
+}
+
+/** The `error` of a `{"error": "..."}` body, cut short and without control characters. */
+function serverReason(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const error = typeof parsed === 'object' && parsed !== null ? (parsed as { error?: unknown }).error : undefined;
+    if (typeof error !== 'string') return undefined;
+    // eslint-disable-next-line no-control-regex -- a server's text goes to a terminal: no escapes
+    return error.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,89 @@
+// `certhub-agent fetch --watch`, and the proxy's source of certificates: each domain is fetched at
+// once, then again on the schedule of watch-schedule.ts. A failure of any kind (server down, refused
+// token, an answer that is not good material, a disk error) leaves the files as they were and is
+// retried with backoff; only checked material ever replaces what is on disk. Ends when `signal` aborts.
+import type { CertificateMaterial } from './certificate-answer.js';
+import { fetchCertificate } from './fetch-certificate.js';
+import { CertificateFetchError } from './fetch-failure.js';
+import type { FetchTarget } from './fetch-targets.js';
+import { delayAfterFailure, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
+import { writeMaterial } from './write-material.js';
+
+export type WatchEvent =
+  | { type: 'written'; domain: string; expiresAt: number; nextInMs: number }
+  | { type: 'unchanged'; domain: string; expiresAt: number; nextInMs: number }
+  | { type: 'failed'; domain: string; error: Error; failures: number; nextInMs: number }
+  /** onChange threw (a reload command failed): the material is written; the watch goes on. */
+  | { type: 'change-failed'; domain: string; error: Error };
+
+export interface WatchOptions extends WatchTiming {
+  targets: readonly FetchTarget[];
+  /** Where the material goes: `<dir>/<domain>/…` (material-files.ts). */
+  dir: string;
+  /** PEM of a private CA trusted besides the system's roots. */
+  ca?: string;
+  /** Deadline of one fetch. */
+  timeoutMs?: number;
+  /** Ends the watch: pending waits end at once, a fetch in flight is abandoned, no file is left half-written. */
+  signal: AbortSignal;
+  /** After new material of a domain was written; awaited before that domain's next fetch is planned. */
+  onChange?: (material: CertificateMaterial) => void | Promise<void>;
+  /** Every outcome, for a log. */
+  onEvent?: (event: WatchEvent) => void;
+  /** Injected in tests. */
+  now?: () => number;
+  random?: () => number;
+}
+
+/** Runs until `options.signal` aborts; resolves once every domain's loop has stopped. */
+export async function watchCertificates(options: WatchOptions): Promise<void> {
+  await Promise.all(options.targets.map((target) => watchOne(target, options)));
+}
+
+async function watchOne(target: FetchTarget, options: WatchOptions): Promise<void> {
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  let failures = 0;
+  while (!options.signal.aborted) {
+    let nextInMs: number;
+    try {
+      const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, signal: options.signal, now });
+      if (options.signal.aborted) break;
+      const changed = await writeMaterial(options.dir, material);
+      failures = 0;
+      nextInMs = delayAfterSuccess(now(), material.expiresAt, options);
+      options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs });
+      if (changed) await notifyChange(material, options);
+    } catch (error) {
+      if (options.signal.aborted) break;
+      failures += 1;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const retryAfterMs = failure instanceof CertificateFetchError ? failure.retryAfterMs : undefined;
+      nextInMs = delayAfterFailure(failures, options, random, retryAfterMs);
+      options.onEvent?.({ type: 'failed', domain: target.domain, error: failure, failures, nextInMs });
+    }
+    await sleep(nextInMs, options.signal);
+  }
+}
+
+async function notifyChange(material: CertificateMaterial, options: WatchOptions): Promise<void> {
+  try {
+    await options.onChange?.(material);
+  } catch (error) {
+    options.onEvent?.({ type: 'change-failed', domain: material.domain, error: error instanceof Error ? error : new Error(String(error)) });
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
