@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { KeyType } from '../../src/config/key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
-import { openAcmeAccount } from './account.js';
+import { openAcmeAccount, type AcmeAccount } from './account.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate, type ChallengeRecords } from './order.js';
 import type { AcmeApi } from './protocol.js';
@@ -15,15 +15,35 @@ runActor(acmeActor, {
   async start(context) {
     const { config, log } = context;
     const generateKey = (keyType: KeyType) => context.jobs.run('generatePrivateKey', { keyType });
-    const account = await openAcmeAccount({
-      directoryUrl: config.directoryUrl,
-      ...(config.email === undefined ? {} : { email: config.email }),
-      ...(config.caBundleFile === undefined ? {} : { caBundlePem: await readFile(config.caBundleFile, 'utf8') }),
-      dir: join(config.dataDir, 'acme'),
-      keyType: config.keyType,
-      generateKey,
-    });
-    log.info(`acme: account ${account.accountUrl} at ${account.directoryUrl}`);
+    const caBundlePem = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
+    // Opened on first need, not at start: a CA that is down (or a directory URL that is wrong) must not
+    // keep certhub from starting and serving the certificates it has. An order that cannot open the
+    // account fails like any order, with the reason shown and the domain's backoff, and the next one
+    // tries again.
+    let opening: Promise<AcmeAccount> | undefined;
+    let opened: AcmeAccount | undefined;
+    const account = (): Promise<AcmeAccount> => {
+      opening ??= openAcmeAccount({
+        directoryUrl: config.directoryUrl,
+        ...(config.email === undefined ? {} : { email: config.email }),
+        ...(caBundlePem === undefined ? {} : { caBundlePem }),
+        dir: join(config.dataDir, 'acme'),
+        keyType: config.keyType,
+        generateKey,
+      }).then(
+        (ready) => {
+          log.info(`acme: account ${ready.accountUrl} at ${ready.directoryUrl}`);
+          opened = ready;
+          return ready;
+        },
+        (error: unknown) => {
+          opening = undefined;
+          throw error;
+        },
+      );
+      return opening;
+    };
+    account().catch((error: unknown) => log.warn(`acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again`));
     const dnsActor = context.peer(config.dns);
     const dns: ChallengeRecords = {
       addTxt: (name, value) => dnsActor.call((api) => api.addTxt(name, value)),
@@ -34,7 +54,7 @@ runActor(acmeActor, {
       async issue(name, replaces) {
         const issued = await issueCertificate(
           { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
-          { account, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
+          { account: await account(), dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
         );
         return {
           material: { cert_pem: issued.certPem, chain_pem: issued.chainPem, key_pem: issued.keyPem },
@@ -42,12 +62,12 @@ runActor(acmeActor, {
           notAfter: Date.parse(issued.notAfter),
         };
       },
-      renewalInfo: (certId) => fetchRenewalInfo(account, certId, Date.now()),
+      renewalInfo: async (certId) => fetchRenewalInfo(await account(), certId, Date.now()),
     };
     return {
       api,
       stop: () => {
-        account.close();
+        opened?.close();
         return Promise.resolve();
       },
     };
