@@ -6,9 +6,9 @@ import { siteDefinition } from './sites.js';
 
 runActor(httpFrontActor, {
   start(context) {
-    const { host, port, site } = context.config;
+    const { host, port, site, tls } = context.config;
     const definition = siteDefinition(site);
     const routerOptions = { cors: definition.cors, log: context.log, ...(definition.logsRequests(site) ? { requestLog: context.log } : {}) };
-    return startFront(context, { host, port, router: routerOptions }, (router, server) => definition.mount({ router, server, actor: context, site }));
+    return startFront(context, { host, port, router: routerOptions, ...(tls === undefined ? {} : { tls }) }, (router, server) => definition.mount({ router, server, actor: context, site }));
   },
 });

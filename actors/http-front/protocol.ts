@@ -1,4 +1,5 @@
 // The http-front actor serves one site; which one is chosen by `site.kind` (see sites.ts).
+import type { FrontTls } from '../../src/http/tls-material.js';
 import type { CerthubSite } from './sites/certhub/protocol.js';
 import type { MonitorSite } from './sites/monitor/protocol.js';
 import type { QpoolSite } from './sites/qpool/protocol.js';
@@ -10,4 +11,6 @@ export interface HttpFrontConfig {
   host: string;
   port: number;
   site: Site;
+  /** HTTPS with this certificate; plain HTTP without. */
+  tls?: FrontTls;
 }

@@ -4,11 +4,14 @@ import type { ActorContext, RunningActor } from '../actor/actor.js';
 import type { ActorApi } from '../actor/kind.js';
 import { Router, type RouterOptions } from './router.js';
 import { HttpServer, urlFor } from './server.js';
+import type { FrontTls } from './tls-app.js';
 
 export interface FrontOptions {
   host: string;
   port: number;
   router?: RouterOptions;
+  /** Speak HTTPS with this certificate (the site may replace it later: HttpServer.replaceCertificate). */
+  tls?: FrontTls;
 }
 
 /** Mounts routes with `mount`, listens, and returns the running actor (serving what `mount` returns). */
@@ -17,10 +20,10 @@ export async function startFront<Api extends ActorApi, Config>(
   options: FrontOptions,
   mount: (router: Router, server: HttpServer) => Promise<Api | void> | Api | void,
 ): Promise<RunningActor<Api>> {
-  const server = new HttpServer(context.onThreadExit);
+  const server = new HttpServer(context.onThreadExit, options.tls);
   const router = new Router(server, { log: context.log, ...options.router });
   const api = await mount(router, server);
   router.finish();
   const port = await server.listen(options.host, options.port);
-  return { ...(api === undefined ? {} : { api }), ready: { urls: [urlFor(options.host, port)] }, stop: (graceMs) => server.drain(graceMs) };
+  return { ...(api === undefined ? {} : { api }), ready: { urls: [urlFor(options.host, port, '/', server.scheme)] }, stop: (graceMs) => server.drain(graceMs) };
 }

@@ -152,9 +152,11 @@ export class Router extends Routes<undefined> {
         run(handler, request, reply);
       }
     };
-    this.server.app[uwsMethod[method]](pattern, serve);
-    // RFC 9110 §9.3.2: HEAD is GET without the body; Reply leaves the body out and keeps its length.
-    if (method === 'GET' && route.head !== false) this.server.app[uwsMethod.HEAD](pattern, serve);
+    this.server.install((app) => {
+      app[uwsMethod[method]](pattern, serve);
+      // RFC 9110 §9.3.2: HEAD is GET without the body; Reply leaves the body out and keeps its length.
+      if (method === 'GET' && route.head !== false) app[uwsMethod.HEAD](pattern, serve);
+    });
   }
 
   /** Starts the reply to one request, counted and logged like any other. */
@@ -183,18 +185,22 @@ export class Router extends Routes<undefined> {
     for (const [pattern, { methods, corsMethods }] of this.paths) {
       const allow = methods.join(', ');
       const headers = corsMethods.length > 0 ? fallbackHeaders : {};
-      this.server.app.any(pattern, (res, req) => {
-        const { request, reply } = this.open(res, req, [], headers);
-        if (request.method === 'OPTIONS' && corsMethods.length > 0) {
-          reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
-          return;
-        }
-        reply.send(405, JSON.stringify({ error: `method ${request.method} not allowed on ${request.path}` }), { 'Content-Type': 'application/json; charset=utf-8', Allow: allow });
-      });
+      this.server.install((app) =>
+        app.any(pattern, (res, req) => {
+          const { request, reply } = this.open(res, req, [], headers);
+          if (request.method === 'OPTIONS' && corsMethods.length > 0) {
+            reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
+            return;
+          }
+          reply.send(405, JSON.stringify({ error: `method ${request.method} not allowed on ${request.path}` }), { 'Content-Type': 'application/json; charset=utf-8', Allow: allow });
+        }),
+      );
     }
-    this.server.app.any('/*', (res, req) => {
-      const { request, reply } = this.open(res, req, [], fallbackHeaders);
-      reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
-    });
+    this.server.install((app) =>
+      app.any('/*', (res, req) => {
+        const { request, reply } = this.open(res, req, [], fallbackHeaders);
+        reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
+      }),
+    );
   }
 }

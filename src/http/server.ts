@@ -1,11 +1,23 @@
 // One uWebSockets.js app per front thread, with what every front needs around it: listening, counting
 // requests in flight, and draining on stop. Several front threads may listen on one port: uSockets
 // binds with SO_REUSEPORT, and the kernel spreads connections across the threads.
+//
+// With TLS, a new certificate is put in place the way nginx reloads: a second app with the same routes
+// listens on the same port (SO_REUSEPORT again), then the first stops listening. Connections it has
+// keep being served by it until they close; new handshakes get the new certificate.
 import { App, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { tlsApp, type FrontTls, type TlsMaterial } from './tls-app.js';
+
+/** Registers routes on an app; kept, so that an app made later (a new certificate) gets them too. */
+export type RouteInstaller = (app: TemplatedApp) => void;
 
 export class HttpServer {
-  readonly app: TemplatedApp = App();
+  private current: TemplatedApp;
+  /** Apps that stopped listening when a new certificate came, still serving their connections. */
+  private readonly retired: TemplatedApp[] = [];
+  private readonly installers: RouteInstaller[] = [];
   private listenSocket: us_listen_socket | undefined;
+  private bound: { host: string; port: number } | undefined;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly streams = new Set<() => void>();
@@ -13,24 +25,56 @@ export class HttpServer {
 
   /**
    * `onThreadExit` comes from the actor context: the app must be closed before its thread ends,
-   * or Node aborts the process while tearing the thread down.
+   * or Node aborts the process while tearing the thread down. With `tls`, the server speaks HTTPS.
    */
-  constructor(onThreadExit: (close: () => void) => void) {
+  constructor(
+    onThreadExit: (close: () => void) => void,
+    private readonly tls?: FrontTls,
+  ) {
+    this.current = tls === undefined ? App() : tlsApp(tls);
     onThreadExit(() => this.close());
   }
 
+  /** The app serving new connections. */
+  get app(): TemplatedApp {
+    return this.current;
+  }
+
+  get scheme(): 'http' | 'https' {
+    return this.tls === undefined ? 'http' : 'https';
+  }
+
+  /** Registers routes now, and on every app made for a new certificate. */
+  install(installer: RouteInstaller): void {
+    this.installers.push(installer);
+    installer(this.current);
+  }
+
+  /**
+   * Serves `material` to new connections from now on, without closing any (see the top of this file).
+   * Throws, and the certificate in place stays, when the material is not a certificate and its key.
+   */
+  async replaceCertificate(material: TlsMaterial): Promise<void> {
+    if (this.tls === undefined) throw new Error('this server speaks plain HTTP: it has no certificate to replace');
+    if (this.closed) return;
+    const next = tlsApp({ material, scratchDir: this.tls.scratchDir });
+    for (const install of this.installers) install(next);
+    const previous = { app: this.current, socket: this.listenSocket };
+    if (this.bound !== undefined && previous.socket !== undefined) {
+      const { host, port } = this.bound;
+      this.listenSocket = await listenOn(next, host, port);
+      us_listen_socket_close(previous.socket);
+    }
+    this.current = next;
+    this.retired.push(previous.app);
+  }
+
   /** Listens on host:port (0 picks a free port) and resolves with the port. */
-  listen(host: string, port: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (socket === false) {
-          reject(new Error(`cannot listen on ${formatHostPort(host, port)}: address in use or not available`));
-          return;
-        }
-        this.listenSocket = socket;
-        resolve(us_socket_local_port(socket));
-      });
-    });
+  async listen(host: string, port: number): Promise<number> {
+    this.listenSocket = await listenOn(this.current, host, port);
+    const bound = us_socket_local_port(this.listenSocket);
+    this.bound = { host, port: bound };
+    return bound;
   }
 
   get listening(): boolean {
@@ -83,8 +127,18 @@ export class HttpServer {
     if (this.closed) return;
     this.closed = true;
     this.listenSocket = undefined;
-    this.app.close();
+    this.current.close();
+    for (const app of this.retired) app.close();
   }
+}
+
+function listenOn(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (socket === false) reject(new Error(`cannot listen on ${formatHostPort(host, port)}: address in use or not available`));
+      else resolve(socket);
+    });
+  });
 }
 
 export function formatHostPort(host: string, port: number): string {
@@ -92,7 +146,7 @@ export function formatHostPort(host: string, port: number): string {
 }
 
 /** The URL a person opens for a server bound to host:port; a wildcard bind is shown as loopback. */
-export function urlFor(host: string, port: number, path = '/'): string {
+export function urlFor(host: string, port: number, path = '/', scheme: 'http' | 'https' = 'http'): string {
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${formatHostPort(shown, port)}${path}`;
+  return `${scheme}://${formatHostPort(shown, port)}${path}`;
 }

@@ -18,6 +18,7 @@ import { writeSecretFile } from '../store/secret.js';
 import { isBetaBuild, version } from '../version.js';
 import { domainsActor } from '../../actors/domains/kind.js';
 import { newAdminKey } from '../../actors/domains/token.js';
+import { certhubTls } from './cert-tls.js';
 import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
 
@@ -48,9 +49,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
     if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
     const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
-    // Accepted by the schema so that configs written for later builds validate; refused rather than
-    // silently served over plain HTTP.
-    if (config.tls !== undefined) throw new ConfigError([`${join(dataDir, 'config.json')}: tls is not implemented in outpost ${version} yet: bind certhub to 127.0.0.1 behind a TLS proxy`]);
+    const tls = config.tls === undefined ? undefined : await certhubTls(dataDir, config.tls);
     const duties = settings.demo ? undefined : dnsDuties(config);
     const domains = actorRef(domainsActor, 'cert/domains');
     const host = settings.bind ?? config.bind;
@@ -80,7 +79,16 @@ export const certRole: RoleDefinition<typeof certSchema> = {
         config: {
           host,
           port: settings.port ?? config.port,
-          site: { kind: 'certhub', domains, baseDomain: config.base_domain, adminKey: config.admin_key, secureCookies: false, demo: settings.demo },
+          site: {
+            kind: 'certhub',
+            domains,
+            baseDomain: config.base_domain,
+            adminKey: config.admin_key,
+            secureCookies: tls !== undefined,
+            demo: settings.demo,
+            ...(tls === undefined ? {} : { tls: tls.site }),
+          },
+          ...(tls === undefined ? {} : { tls: tls.front }),
         },
         links: [domains],
       })),

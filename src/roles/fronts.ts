@@ -1,5 +1,6 @@
 // The fronts of a role: one http-front actor per thread, all on one port. Threads share the port
 // through SO_REUSEPORT, which needs a concrete port for all of them: a port left at 0 is picked here.
+// So does a TLS front on its own, which listens a second time on its port for a new certificate.
 import { actorSpec, type ActorApi, type ActorRef } from '../actor/kind.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { reservePort } from '../http/port.js';
@@ -16,7 +17,7 @@ export interface FrontsOptions {
 
 /** Specs of `threads` fronts: `<role>/http-front`, or `<role>/http-front#1..n` for several. */
 export async function frontSpecs({ role, threads, config, links = [] }: FrontsOptions): Promise<ActorSpec[]> {
-  const port = config.port === 0 && threads > 1 ? await reservePort(config.host) : config.port;
+  const port = config.port === 0 && (threads > 1 || config.tls !== undefined) ? await reservePort(config.host) : config.port;
   return Array.from({ length: threads }, (_, index) =>
     actorSpec(httpFrontActor, {
       ref: threads === 1 ? `${role}/http-front` : `${role}/http-front#${index + 1}`,

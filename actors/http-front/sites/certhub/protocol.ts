@@ -11,6 +11,15 @@ export interface CerthubSite {
   /** Session cookies carry `Secure` (false only for plain HTTP, where browsers would drop them). */
   secureCookies: boolean;
   demo: boolean;
+  /** certhub's own HTTPS; absent: plain HTTP. */
+  tls?: CerthubTls;
+}
+
+/** What certhub's HTTPS certificate follows after start (src/roles/cert-tls.ts). */
+export interface CerthubTls {
+  follow: { domain: string } | { certFile: string; keyFile: string };
+  /** Serving a self-signed stand-in until `follow.domain` is issued. */
+  temporary: boolean;
 }
 
 /** GET /api/version */

@@ -6,6 +6,7 @@ import { mountAdminRoutes } from './admin-routes.js';
 import { mountPublicRoutes } from './public-routes.js';
 import type { CerthubSite } from './protocol.js';
 import { DomainReplica } from './replica.js';
+import { followTlsCertificate } from './tls-follow.js';
 
 // Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
 export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, mount: mountCerthubSite };
@@ -16,5 +17,6 @@ function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite
   const domains = actor.peer(site.domains);
   mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
   mountAdminRoutes({ router, server, actor, site, replica, domains });
+  if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
   return Promise.resolve();
 }

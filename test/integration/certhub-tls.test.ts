@@ -1,0 +1,116 @@
+// certhub's own HTTPS (config `tls`): from files an operator keeps, re-read when they change, and from
+// one of its own domains, served as soon as it is issued; a new certificate is put in place without a
+// restart and without closing open connections. Refusals of a bad pair name the option.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { Agent, request } from 'node:https';
+import { connect, type PeerCertificate } from 'node:tls';
+import test from 'ava';
+import { certhubBin, certhubDataDir, startCerthub, testAdminKey } from '../helpers/certhub.js';
+import { testChain } from '../helpers/certificates.js';
+import { eventually } from '../helpers/fixture-host.js';
+import { runToEnd } from '../helpers/process.js';
+import { tempDir } from '../helpers/qpool.js';
+
+const notBefore = new Date(Date.now() - 3_600_000);
+const notAfter = new Date(Date.now() + 30 * 86_400_000);
+
+/** The certificate a new TLS handshake gets (not verified: the test reads which one it is). */
+function peerCertificate(url: string, servername: string): Promise<PeerCertificate> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port), servername, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate());
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** GET over HTTPS, verified against `ca`, on `agent` (keep-alive: the same connection for every call). */
+function get(url: string, ca: string, agent: Agent, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const call = request(url, { ca, agent, headers, servername: 'localhost' }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+    });
+    call.on('error', reject);
+    call.end();
+  });
+}
+
+test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new connections while an open one goes on', async (t) => {
+  const dir = await tempDir(t, 'certhub-tls-files-');
+  const first = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
+  const certFile = join(dir, 'fullchain.pem');
+  const keyFile = join(dir, 'key.pem');
+  await writeFile(certFile, first.certPem);
+  await writeFile(keyFile, first.keyPem, { mode: 0o600 });
+  const server = await startCerthub(t, await certhubDataDir(t, { tls: { cert_file: certFile, key_file: keyFile } }));
+  t.regex(server.url, /^https:\/\/127\.0\.0\.1:\d+\/$/);
+  t.notRegex(server.stderr(), /serving plain HTTP/);
+
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const version = await get(`${server.url}api/version`, first.caPem, agent);
+  t.is(version.status, 200);
+  t.is((JSON.parse(version.body) as { product: string }).product, 'certhub');
+  const login = await new Promise<string[]>((resolve, reject) => {
+    const call = request(`${server.url}api/admin/login`, { method: 'POST', ca: first.caPem, servername: 'localhost', headers: { 'content-type': 'application/json', origin: server.url.replace(/\/$/, '') } }, (response) => {
+      response.resume();
+      resolve(response.headers['set-cookie'] ?? []);
+    });
+    call.on('error', reject);
+    call.end(JSON.stringify({ key: testAdminKey }));
+  });
+  t.regex(login.join('\n'), /; Secure/);
+
+  const firstPrint = (await peerCertificate(server.url, 'localhost')).fingerprint256;
+  const second = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
+  await writeFile(keyFile, second.keyPem, { mode: 0o600 });
+  await writeFile(certFile, second.certPem);
+  let print = firstPrint;
+  t.true(await eventually(async () => (print = (await peerCertificate(server.url, 'localhost')).fingerprint256) !== firstPrint, 30_000, 200), 'new handshakes get the new certificate');
+  t.is(print, new X509Certificate(second.certPem).fingerprint256);
+  // The keep-alive connection opened under the first certificate still answers.
+  t.is((await get(`${server.url}api/version`, first.caPem, agent)).status, 200);
+  t.is((await get(`${server.url}api/version`, second.caPem, new Agent())).status, 200, 'a new connection verifies under the new chain');
+  t.regex(server.stdout() + server.stderr(), /https: now serving the certificate from .*fullchain\.pem/);
+});
+
+test('tls.domain: a temporary certificate until the domain is issued, then the issued one, without a restart', async (t) => {
+  const dataDir = await certhubDataDir(t, { tls: { domain: 'hub' } });
+  const server = await startCerthub(t, dataDir);
+  t.regex(server.url, /^https:/);
+  t.regex(server.stdout() + server.stderr(), /serving a temporary self-signed certificate until hub\.example\.test is issued/);
+  const before = await peerCertificate(server.url, 'hub.example.test');
+
+  const added = await new Promise<number>((resolve, reject) => {
+    const call = request(`${server.url}api/admin/domains`, { method: 'POST', rejectUnauthorized: false, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    call.on('error', reject);
+    call.end(JSON.stringify({ name: 'hub', target: '127.0.0.1' }));
+  });
+  t.is(added, 201);
+  let after = before;
+  t.true(await eventually(async () => (after = await peerCertificate(server.url, 'hub.example.test')).fingerprint256 !== before.fingerprint256, 30_000, 100));
+  t.regex(after.subjectaltname ?? '', /DNS:hub\.example\.test/);
+});
+
+test('a tls pair that does not belong together, or a file that is missing, is refused naming the option (exit 2)', async (t) => {
+  const dir = await tempDir(t, 'certhub-tls-bad-');
+  const [one, other] = await Promise.all([testChain('localhost', { notBefore, notAfter }), testChain('localhost', { notBefore, notAfter })]);
+  await writeFile(join(dir, 'cert.pem'), one.certPem);
+  await writeFile(join(dir, 'key.pem'), other.keyPem, { mode: 0o600 });
+  const mismatched = await runToEnd(process.execPath, [certhubBin, 'run', '-d', await certhubDataDir(t, { tls: { cert_file: join(dir, 'cert.pem'), key_file: join(dir, 'key.pem') } }), '--demo', '-H', '127.0.0.1', '-p', '0']);
+  t.is(mismatched.code, 2);
+  t.regex(mismatched.stderr, /tls: the private key is not the key of the certificate/);
+  const missing = await runToEnd(process.execPath, [certhubBin, 'run', '-d', await certhubDataDir(t, { tls: { cert_file: join(dir, 'nothing.pem'), key_file: join(dir, 'key.pem') } }), '--demo', '-H', '127.0.0.1', '-p', '0']);
+  t.is(missing.code, 2);
+  t.regex(missing.stderr, /tls\.cert_file: .*nothing\.pem cannot be read/);
+});
