@@ -27,6 +27,8 @@ export type ErrorCode = keyof typeof errorCodes;
 export interface WireError {
   code: ErrorCode;
   message: string;
+  /** How long the service that refused asked to be left alone (its Retry-After), for the caller's backoff. */
+  retryAfterMs?: number;
 }
 
 export class OutpostError extends Error {
@@ -34,6 +36,8 @@ export class OutpostError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The refusing service's Retry-After, in milliseconds, when it sent one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -43,11 +47,12 @@ export class OutpostError extends Error {
   }
 
   toWire(): WireError {
-    return { code: this.code, message: this.message };
+    return { code: this.code, message: this.message, ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }) };
   }
 
   static fromWire(wire: WireError): OutpostError {
-    return new OutpostError(isErrorCode(wire.code) ? wire.code : 'ERR_INTERNAL', wire.message);
+    const retryAfterMs = typeof wire.retryAfterMs === 'number' && Number.isFinite(wire.retryAfterMs) ? wire.retryAfterMs : undefined;
+    return new OutpostError(isErrorCode(wire.code) ? wire.code : 'ERR_INTERNAL', wire.message, retryAfterMs);
   }
 }
 

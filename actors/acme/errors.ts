@@ -7,6 +7,6 @@ export class AcmeOrderError extends OutpostError {
     /** Seconds the CA asked to wait before trying again (its Retry-After), when it said. */
     readonly retryAfterSeconds?: number,
   ) {
-    super('ERR_ACME_ORDER', retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`);
+    super('ERR_ACME_ORDER', retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
   }
 }

@@ -340,7 +340,7 @@ export class DomainBook {
 }
 
 /** The CA's Retry-After carried by an order's failure (acme/errors.ts), if any. */
+/** The Retry-After a refusal carried (rebuilt from the wire when it came from the acme or dns actor). */
 function retryAfterOf(error: unknown): number | undefined {
-  const value = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
-  return typeof value === 'number' ? value : undefined;
+  return error instanceof OutpostError ? error.retryAfterMs : undefined;
 }

@@ -24,8 +24,8 @@ export const day = 24 * hour;
 export class FakeIssuer implements Issuer {
   /** Names in the order their certificates were asked for. */
   readonly orders: string[] = [];
-  /** Reasons the next orders fail with, first first. */
-  readonly failures: string[] = [];
+  /** Reasons (or errors) the next orders fail with, first first. */
+  readonly failures: (string | Error)[] = [];
   /** What `replaces` each order carried (undefined: none). */
   readonly replaced: (string | undefined)[] = [];
   /** The CA's ARI answer for every certificate; null: the CA offers no ARI. */
@@ -58,7 +58,7 @@ export class FakeIssuer implements Issuer {
     this.replaced.push(replaces);
     await this.held;
     const failure = this.failures.shift();
-    if (failure !== undefined) throw new Error(failure);
+    if (failure !== undefined) throw typeof failure === 'string' ? new Error(failure) : failure;
     const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: this.clock.now(), lifetimeMs: this.lifetimeMs });
     return { material, notBefore, notAfter };
   }
