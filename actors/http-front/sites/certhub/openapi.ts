@@ -21,6 +21,12 @@ const domainProperties: Record<keyof DomainView, object> = {
   token: { type: 'string', description: 'the per-domain token for GET /api/cert/{domain}' },
   last_fetch: { type: 'object', nullable: true, required: ['at', 'from'], properties: { at: dateTime, from: string } },
   next_attempt_at: nullableDateTime,
+  renewal: {
+    type: 'object',
+    required: ['due_at', 'basis'],
+    description: 'when the certificate served is to be renewed, and what chose the instant',
+    properties: { due_at: nullableDateTime, basis: { type: 'string', enum: ['ari', 'lifetime'], nullable: true } },
+  },
 };
 
 const error = { type: 'object', required: ['error'], properties: { error: string } };
