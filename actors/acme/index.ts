@@ -1,11 +1,13 @@
 // The acme actor's thread entry: opens (or registers) the account at start, then runs one order per
-// issue() call; keys are made in the shared job pool.
+// issue() call; keys are made in the shared job pool. When the CA answers that it does not know the
+// account (a CA that lost its state), the key is registered again and the order run once more.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { KeyType } from '../../src/config/key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
-import { openAcmeAccount } from './account.js';
+import { openAcmeAccount, type AcmeAccount } from './account.js';
+import { accountDoesNotExist, AcmeOrderError } from './errors.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate, type ChallengeRecords } from './order.js';
 import type { AcmeApi } from './protocol.js';
@@ -15,14 +17,32 @@ runActor(acmeActor, {
   async start(context) {
     const { config, log } = context;
     const generateKey = (keyType: KeyType) => context.jobs.run('generatePrivateKey', { keyType });
-    const account = await openAcmeAccount({
-      directoryUrl: config.directoryUrl,
-      ...(config.email === undefined ? {} : { email: config.email }),
-      ...(config.caBundleFile === undefined ? {} : { caBundlePem: await readFile(config.caBundleFile, 'utf8') }),
-      dir: join(config.dataDir, 'acme'),
-      keyType: config.keyType,
-      generateKey,
-    });
+    const open = async (registerAgain: boolean) =>
+      openAcmeAccount({
+        directoryUrl: config.directoryUrl,
+        ...(config.email === undefined ? {} : { email: config.email }),
+        ...(config.caBundleFile === undefined ? {} : { caBundlePem: await readFile(config.caBundleFile, 'utf8') }),
+        dir: join(config.dataDir, 'acme'),
+        keyType: config.keyType,
+        generateKey,
+        registerAgain,
+      });
+    let account = await open(false);
+    let registering: Promise<AcmeAccount> | undefined;
+    /** The CA forgot `stale` (a CA that lost its state): the same key is registered again, once for all the orders that met it. */
+    const registerAgain = (stale: AcmeAccount): Promise<AcmeAccount> => {
+      if (account !== stale) return Promise.resolve(account);
+      log.warn(`acme: the CA no longer knows account ${stale.accountUrl}; registering the account key again`);
+      registering ??= open(true)
+        .then((fresh) => {
+          account = fresh;
+          stale.close();
+          log.info(`acme: account ${fresh.accountUrl} at ${fresh.directoryUrl}`);
+          return fresh;
+        })
+        .finally(() => (registering = undefined));
+      return registering;
+    };
     log.info(`acme: account ${account.accountUrl} at ${account.directoryUrl}`);
     const dnsActor = context.peer(config.dns);
     const dns: ChallengeRecords = {
@@ -32,10 +52,16 @@ runActor(acmeActor, {
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
       async issue(name, replaces) {
-        const issued = await issueCertificate(
-          { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
-          { account, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
-        );
+        const order = (withAccount: AcmeAccount) =>
+          issueCertificate(
+            { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
+            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
+          );
+        const used = account;
+        const issued = await order(used).catch(async (error: unknown) => {
+          if (!(error instanceof AcmeOrderError) || error.problemType !== accountDoesNotExist) throw error;
+          return order(await registerAgain(used));
+        });
         return {
           material: { cert_pem: issued.certPem, chain_pem: issued.chainPem, key_pem: issued.keyPem },
           notBefore: Date.parse(issued.notBefore),
