@@ -1,12 +1,14 @@
 // The acme actor's thread entry: opens (or registers) the account at start, then runs one order per
 // issue() call; keys are made in the shared job pool. When the CA answers that it does not know the
 // account (a CA that lost its state), the key is registered again and the order run once more.
+// Challenge records are journaled (challenge-journal.ts), so those a kill left behind are removed at start.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runActor } from '../../src/actor/worker-entry.js';
 import type { KeyType } from '../../src/config/key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
 import { openAcmeAccount, type AcmeAccount } from './account.js';
+import { ChallengeJournal } from './challenge-journal.js';
 import { accountDoesNotExist, AcmeOrderError } from './errors.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate, type ChallengeRecords } from './order.js';
@@ -45,10 +47,28 @@ runActor(acmeActor, {
     };
     log.info(`acme: account ${account.accountUrl} at ${account.directoryUrl}`);
     const dnsActor = context.peer(config.dns);
+    const { journal, leftover } = await ChallengeJournal.open(join(config.dataDir, 'acme', 'challenges.json'));
     const dns: ChallengeRecords = {
-      addTxt: (name, value) => dnsActor.call((api) => api.addTxt(name, value)),
-      removeTxt: (name, value) => dnsActor.call((api) => api.removeTxt(name, value)),
+      async addTxt(name, value) {
+        await journal.add({ name, value });
+        await dnsActor.call((api) => api.addTxt(name, value));
+      },
+      async removeTxt(name, value) {
+        await dnsActor.call((api) => api.removeTxt(name, value));
+        await journal.remove({ name, value });
+      },
     };
+    // Records of orders the last run did not finish (a kill, a failed removal): removed in the background.
+    void (async () => {
+      for (const entry of leftover) {
+        try {
+          await dns.removeTxt(entry.name, entry.value);
+          log.info(`acme: removed the challenge TXT ${entry.name} left by an order the last run did not finish`);
+        } catch (error) {
+          log.warn(`acme: the challenge TXT ${entry.name} left by the last run could not be removed: ${String(error)}`);
+        }
+      }
+    })();
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
       async issue(name, replaces) {

@@ -10,6 +10,8 @@ export interface DnsGate {
   /** Questions it has received, answered or not. */
   questions(): number;
   open(): void;
+  /** Drops questions again, as when it started. */
+  shut(): void;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,9 @@ export async function startDnsGate(upstreamPort: number): Promise<DnsGate> {
     questions: () => received,
     open: () => {
       opened = true;
+    },
+    shut: () => {
+      opened = false;
     },
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };
