@@ -37,7 +37,7 @@ const addRefusals: Refusal[] = [
   { body: '{"name": "web",', status: 400, error: /JSON/ },
 ];
 
-test('refused adds and edits name the problem, reach neither DNS nor the data directory; a duplicate changes nothing', async (t) => {
+test.serial('refused adds and edits name the problem, reach neither DNS nor the data directory; a duplicate changes nothing', async (t) => {
   const stack = await startCertStack();
   try {
     const { powerdns } = stack;
@@ -85,7 +85,7 @@ test('refused adds and edits name the problem, reach neither DNS nor the data di
   }
 });
 
-test('requests cut off mid-body and oversized bodies do not stop the process; a domain added afterwards is issued', async (t) => {
+test.serial('requests cut off mid-body and oversized bodies do not stop the process; a domain added afterwards is issued', async (t) => {
   const stack = await startCertStack();
   try {
     const dataDir = await certhubDataDir(t, { dns: powerdnsSection(stack.powerdns), ...stackSections(stack) });

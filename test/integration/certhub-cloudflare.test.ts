@@ -1,7 +1,7 @@
 // certhub run with Cloudflare as its DNS provider, through the Cloudflare double, which writes every
 // record into the real PowerDNS that Pebble validates through: one provider for everything, and the
 // split configuration both ways (ACME challenges on one provider, address records on the other), with
-// where each record went checked on both sides.
+// where each record went checked on both sides. One test at a time: each starts a whole stack.
 import test, { type ExecutionContext } from 'ava';
 import { startCertStack, stopCertStack, type CertStack } from '../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../helpers/certhub.js';
@@ -46,7 +46,7 @@ function assertChallengeThrough(t: ExecutionContext, changes: RecordChange[], na
   t.like(txt[1], { action: 'delete', name: `_acme-challenge.${name}`, content: txt[0]?.content });
 }
 
-test('dns: cloudflare: the record and the challenge go through the Cloudflare API; issued, verified, an edit to a host name replaces the A', async (t) => {
+test.serial('dns: cloudflare: the record and the challenge go through the Cloudflare API; issued, verified, an edit to a host name replaces the A', async (t) => {
   await withCloudflare(t, (_stack, cloudflare) => ({ dns: cloudflareSection(cloudflare) }), async (server, stack, cloudflare) => {
     const name = 'cf.example.test';
     const added = await issue(t, server, 'cf', '203.0.113.20');
@@ -72,7 +72,7 @@ test('dns: cloudflare: the record and the challenge go through the Cloudflare AP
   });
 });
 
-test('split: dns_acme on Cloudflare, dns_records on PowerDNS: only the challenge goes through Cloudflare', async (t) => {
+test.serial('split: dns_acme on Cloudflare, dns_records on PowerDNS: only the challenge goes through Cloudflare', async (t) => {
   await withCloudflare(
     t,
     (stack, cloudflare) => ({ dns_acme: cloudflareSection(cloudflare), dns_records: powerdnsSection(stack.powerdns) }),
@@ -88,7 +88,7 @@ test('split: dns_acme on Cloudflare, dns_records on PowerDNS: only the challenge
   );
 });
 
-test('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the address record goes through Cloudflare', async (t) => {
+test.serial('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the address record goes through Cloudflare', async (t) => {
   await withCloudflare(
     t,
     (stack, cloudflare) => ({ dns_acme: powerdnsSection(stack.powerdns), dns_records: cloudflareSection(cloudflare) }),
