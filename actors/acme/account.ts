@@ -42,6 +42,8 @@ export interface AcmeAccountSettings {
   /** Makes a private key (the shared job pool's `generatePrivateKey`). */
   generateKey: (keyType: KeyType) => Promise<string>;
   polling?: Partial<StatusPolling>;
+  /** Registers the key again even when account.json names an account: the CA said it does not know it. */
+  registerAgain?: boolean;
 }
 
 export interface AcmeAccount {
@@ -64,7 +66,7 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
   const accountFile = join(settings.dir, 'account.json');
   const accountKey = await readAccountKey(keyFile, () => settings.generateKey(settings.keyType ?? 'ecdsa-p256'));
   const stored = await readStoredAccount(accountFile);
-  const known = stored?.directory_url === settings.directoryUrl ? stored.account_url : undefined;
+  const known = settings.registerAgain !== true && stored?.directory_url === settings.directoryUrl ? stored.account_url : undefined;
   const polling = { minMs: 100, maxMs: 5000, attempts: 12, ...settings.polling };
   const client = new acme.Client({
     directoryUrl: settings.directoryUrl,

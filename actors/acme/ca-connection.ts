@@ -11,6 +11,8 @@ import acme, { type Client } from 'acme-client';
 export interface CaCallState {
   /** Seconds the CA asked to wait, from the last refusal that carried Retry-After. */
   retryAfterSeconds?: number;
+  /** The RFC 8555 problem type of the last refusal (`urn:ietf:params:acme:error:…`), when it had one. */
+  problemType?: string;
 }
 
 interface CaCallContext {
@@ -57,6 +59,8 @@ function installInterceptors(): void {
       const seconds = parseRetryAfter(header);
       if (seconds !== undefined) context.state.retryAfterSeconds = seconds;
     }
+    const problemType = (response as { data?: { type?: unknown } }).data?.type;
+    if (context !== undefined && response.status >= 400 && typeof problemType === 'string') context.state.problemType = problemType;
     // The nonce of a successful POST is unused; acme-client itself uses those of HEAD newNonce and of a badNonce refusal.
     const nonce = response.headers['replay-nonce'];
     if (context !== undefined && config?.method === 'post' && response.status < 400 && typeof nonce === 'string') {

@@ -119,11 +119,12 @@ async function removeChallengeRecords(dns: ChallengeRecords, records: readonly C
 
 /** Runs one CA step; a failure becomes ERR_ACME_ORDER naming the step, with the CA's Retry-After when it sent one. */
 async function caStep<T>(state: CaCallState, label: string, operation: () => Promise<T>): Promise<T> {
+  state.problemType = undefined;
   try {
     return await operation();
   } catch (error) {
     if (error instanceof OutpostError) throw error;
-    throw new AcmeOrderError(`acme: ${label} failed: ${messageOf(error)}`, state.retryAfterSeconds);
+    throw new AcmeOrderError(`acme: ${label} failed: ${messageOf(error)}`, state.retryAfterSeconds, state.problemType);
   }
 }
 

@@ -25,6 +25,10 @@ export interface PebbleServer {
   /** An HTTPS GET trusting `caFile`: status and body. */
   get(url: string): Promise<{ status: number; body: string }>;
   output(): string;
+  /** Stops the CA, keeping its ports, configuration and HTTPS certificate for `start`. */
+  halt(): Promise<void>;
+  /** Starts the CA again after `halt`, on the same ports; it has forgotten every account and order. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,12 +67,14 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
     // PEBBLE_VA_ALWAYS_VALID would skip validation: it is removed so that every challenge is really checked.
     const env: NodeJS.ProcessEnv = { ...process.env, PEBBLE_VA_NOSLEEP: '1', ...options.env };
     delete env.PEBBLE_VA_ALWAYS_VALID;
-    daemon = startDaemon('pebble', ['-config', configFile, '-dnsserver', options.dnsServer], env);
     const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
     const managementUrl = `https://127.0.0.1:${managementPort}`;
     const get = (url: string) => httpsGet(url, ca);
-    await waitForDaemon(daemon, 'pebble', async () => (await get(directoryUrl)).status === 200 && (await get(`${managementUrl}/roots/0`)).status === 200);
-    const running = daemon;
+    const launch = async () => {
+      daemon = startDaemon('pebble', ['-config', configFile, '-dnsserver', options.dnsServer], env);
+      await waitForDaemon(daemon, 'pebble', async () => (await get(directoryUrl)).status === 200 && (await get(`${managementUrl}/roots/0`)).status === 200);
+    };
+    await launch();
     return {
       directoryUrl,
       managementUrl,
@@ -79,9 +85,11 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
         if (status !== 200) throw new Error(`pebble answered HTTP ${status} for /roots/0`);
         return body;
       },
-      output: () => running.output(),
+      output: () => daemon?.output() ?? '',
+      halt: async () => daemon?.stop(),
+      start: launch,
       async stop() {
-        await running.stop();
+        await daemon?.stop();
         await rm(dir, { recursive: true, force: true });
       },
     };

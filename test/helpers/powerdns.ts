@@ -18,6 +18,12 @@ const sqliteSchema = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql'
 
 export type ZoneKind = 'Native' | 'Master';
 
+export interface RRset {
+  name: string;
+  type: string;
+  contents: string[];
+}
+
 export interface PowerDnsServer {
   /** Its DNS port on 127.0.0.1, UDP and TCP. */
   dnsPort: number;
@@ -32,6 +38,8 @@ export interface PowerDnsServer {
   createZone(zone: string, kind?: ZoneKind): Promise<void>;
   /** The answers `dig +short` prints for `name` and `type`, asked of this server without recursion. */
   dig(name: string, type: string): Promise<string[]>;
+  /** Every RRset of the start zone as the API lists it (names without the trailing dot). */
+  rrsets(): Promise<RRset[]>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -89,6 +97,7 @@ async function startPowerDnsOnce(options: PowerDnsOptions): Promise<PowerDnsServ
       zone: options.zone ?? 'example.test',
       createZone: (zone, kind = 'Native') => createZone(apiUrl, apiKey, zone, kind),
       dig: (name, type) => dig(dnsPort, name, type),
+      rrsets: () => listRRsets(apiUrl, apiKey, options.zone ?? 'example.test'),
       output: () => running.output(),
       async stop() {
         await running.stop();
@@ -124,6 +133,13 @@ async function createZone(apiUrl: string, apiKey: string, zone: string, kind: Zo
     body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`PowerDNS did not create zone ${zone}: HTTP ${response.status} ${await response.text()}`);
+}
+
+async function listRRsets(apiUrl: string, apiKey: string, zone: string): Promise<RRset[]> {
+  const response = await fetch(`${apiUrl}/api/v1/servers/localhost/zones/${zone}.`, { headers: { 'X-API-Key': apiKey }, signal: AbortSignal.timeout(5000) });
+  if (!response.ok) throw new Error(`PowerDNS did not list zone ${zone}: HTTP ${response.status} ${await response.text()}`);
+  const { rrsets } = (await response.json()) as { rrsets: { name: string; type: string; records: { content: string }[] }[] };
+  return rrsets.map(({ name, type, records }) => ({ name: name.replace(/\.$/, ''), type, contents: records.map((record) => record.content) }));
 }
 
 async function dig(port: number, name: string, type: string): Promise<string[]> {

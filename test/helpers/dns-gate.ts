@@ -1,0 +1,56 @@
+// A nameserver for `propagation.nameservers` whose answers the test controls: a UDP relay on a free
+// loopback port that drops every question while closed and, once opened, passes each to the real
+// nameserver behind it and its answer back. Closed for good, it is a nameserver that never answers;
+// opened later, it holds an order in `issuing` for as long as the test needs.
+import { createSocket, type RemoteInfo } from 'node:dgram';
+
+export interface DnsGate {
+  /** `127.0.0.1:<port>`. */
+  nameserver: string;
+  /** Questions it has received, answered or not. */
+  questions(): number;
+  open(): void;
+  /** Drops questions again, as when it started. */
+  shut(): void;
+  close(): Promise<void>;
+}
+
+/** `upstreamPort`: the real nameserver's port on 127.0.0.1; it answers only once `open` is called. */
+export async function startDnsGate(upstreamPort: number): Promise<DnsGate> {
+  const socket = createSocket('udp4');
+  let opened = false;
+  let received = 0;
+  socket.on('message', (message: Buffer, client: RemoteInfo) => {
+    received += 1;
+    if (opened) relay(message, upstreamPort, (answer) => socket.send(answer, client.port, client.address));
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  return {
+    nameserver: `127.0.0.1:${port}`,
+    questions: () => received,
+    open: () => {
+      opened = true;
+    },
+    shut: () => {
+      opened = false;
+    },
+    close: () => new Promise((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/** One question to the upstream on a socket of its own; no answer within 5 s, none relayed (the asker times out as with a lost packet). */
+function relay(message: Buffer, upstreamPort: number, answer: (reply: Buffer) => void): void {
+  const upstream = createSocket('udp4');
+  const timer = setTimeout(() => upstream.close(), 5000);
+  upstream.on('error', () => {
+    clearTimeout(timer);
+    upstream.close();
+  });
+  upstream.once('message', (reply: Buffer) => {
+    clearTimeout(timer);
+    upstream.close();
+    answer(reply);
+  });
+  upstream.send(message, upstreamPort, '127.0.0.1');
+}
