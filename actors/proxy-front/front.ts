@@ -61,7 +61,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   const port = await listen(app, config.host, config.port, listening);
   const urls = [`https://${formatHostPort(shownHost(config.host), port)}/`];
   if (config.redirectPort !== undefined) {
-    const redirect = redirectApp(new Set(routes.keys()), config.port);
+    const redirect = redirectApp(new Set(routes.keys()), port);
     apps.push(redirect);
     const redirectPort = await listen(redirect, config.host, config.redirectPort, listening);
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);

@@ -8,24 +8,32 @@ import { backendRequestHeaders, clientAddress, errorPage, pathAndQuery } from '.
 
 export interface Relay {
   backend: BackendSocket;
-  client?: WebSocket<Relay>;
+  client?: WebSocket<RelayData>;
   /** Backend messages that arrived before the client's side was open. */
   early: (string | ArrayBuffer)[];
   clientClosed: boolean;
+}
+
+/**
+ * The WebSocket's user data. uWS keeps a copy of the object given to upgrade(), not the object, so the
+ * relay both sides share is one level down.
+ */
+export interface RelayData {
+  relay: Relay;
 }
 
 const maxMessageBytes = 16 * 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** The uWS behaviour relaying upgrades on one route to `backend` (`host:port`). */
-export function webSocketRelay(domain: string, backend: string, log: Logger): WebSocketBehavior<Relay> {
+export function webSocketRelay(domain: string, backend: string, log: Logger): WebSocketBehavior<RelayData> {
   return {
     maxPayloadLength: maxMessageBytes,
     maxBackpressure: maxMessageBytes,
     idleTimeout: 0,
     upgrade: (res, req, context) => openBackend(res, req, context, domain, backend, log),
     open: (ws) => {
-      const relay = ws.getUserData();
+      const { relay } = ws.getUserData();
       relay.client = ws;
       if (relay.backend.readyState === BackendSocket.CLOSED) {
         relay.clientClosed = true;
@@ -35,13 +43,13 @@ export function webSocketRelay(domain: string, backend: string, log: Logger): We
       for (const message of relay.early.splice(0)) sendToClient(ws, message);
     },
     message: (ws, message, isBinary) => {
-      const { backend: socket } = ws.getUserData();
+      const socket = ws.getUserData().relay.backend;
       if (socket.readyState !== BackendSocket.OPEN) return;
       // uWS reuses the message's memory after this call: text is decoded, binary copied.
       socket.send(isBinary ? new Uint8Array(message.slice(0)) : decoder.decode(message));
     },
     close: (ws, code, message) => {
-      const relay = ws.getUserData();
+      const { relay } = ws.getUserData();
       relay.clientClosed = true;
       relay.backend.close(sendableCode(code), decoder.decode(message).slice(0, 120));
     },
@@ -83,7 +91,7 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     if (answered) return socket.close();
     answered = true;
     // No extension is offered back: messages are relayed as they come, uncompressed.
-    res.cork(() => res.upgrade(relay, key, socket.protocol, '', context));
+    res.cork(() => res.upgrade<RelayData>({ relay }, key, socket.protocol, '', context));
   });
   socket.addEventListener('error', () => {
     if (relay.client === undefined) refuse('the backend WebSocket failed to open');
@@ -102,7 +110,7 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
   });
 }
 
-function sendToClient(ws: WebSocket<Relay>, message: string | ArrayBuffer): void {
+function sendToClient(ws: WebSocket<RelayData>, message: string | ArrayBuffer): void {
   ws.send(message, typeof message !== 'string');
 }
 
