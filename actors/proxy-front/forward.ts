@@ -43,6 +43,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private totalSize: number | undefined;
   /** A chunk uWS could not take whole, and the write offset where it started. */
   private pending: { chunk: Buffer; offset: number } | undefined;
+  /** Chunks that came while one was pending. */
+  private readonly backlog: Buffer[] = [];
 
   constructor(
     private readonly res: HttpResponse,
@@ -114,20 +116,27 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.aborted || this.finished) return;
+    if (this.pending !== undefined) {
+      // The Pool may hand over what it had read before the pause took effect: kept in order.
+      this.backlog.push(chunk);
+      return;
+    }
     this.res.cork(() => {
       this.writeHead();
-      if (this.totalSize === undefined) {
-        if (!this.res.write(chunk)) controller.pause();
-        return;
-      }
-      const offset = this.res.getWriteOffset();
-      const [ok, done] = this.res.tryEnd(chunk, this.totalSize);
-      if (done) this.finished = true;
-      else if (!ok) {
-        this.pending = { chunk, offset };
-        controller.pause();
-      }
+      if (this.totalSize !== undefined) this.sendPart(chunk);
+      else if (!this.res.write(chunk)) controller.pause();
     });
+  }
+
+  /** tryEnd for a body of announced length; on backpressure the chunk waits for onWritable. */
+  private sendPart(chunk: Buffer): void {
+    const offset = this.res.getWriteOffset();
+    const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
+    if (done) this.finished = true;
+    else if (!ok) {
+      this.pending = { chunk, offset };
+      this.controller?.pause();
+    }
   }
 
   onResponseEnd(): void {
@@ -161,20 +170,19 @@ class Exchange implements Dispatcher.DispatchHandler {
     });
   }
 
+  /** uWS calls this at every drain of the socket, whatever was written since. */
   private onWritable(offset: number): boolean {
     if (this.aborted || this.finished) return true;
     const pending = this.pending;
-    if (pending === undefined) {
-      this.controller?.resume();
-      return true;
-    }
-    const [ok, done] = this.res.tryEnd(pending.chunk.subarray(offset - pending.offset), this.totalSize!);
-    if (done) this.finished = true;
-    if (ok || done) {
+    if (pending !== undefined) {
+      const [ok, done] = this.res.tryEnd(pending.chunk.subarray(offset - pending.offset), this.totalSize!);
+      if (done) this.finished = true;
+      if (!ok && !done) return false;
       this.pending = undefined;
-      this.controller?.resume();
     }
-    return ok;
+    while (this.backlog.length > 0 && this.pending === undefined && !this.finished) this.sendPart(this.backlog.shift()!);
+    if (this.pending === undefined) this.controller?.resume();
+    return true;
   }
 
   private get finished(): boolean {

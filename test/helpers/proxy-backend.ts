@@ -72,13 +72,27 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
   return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, close };
 }
 
-/** uWS's streaming pattern: tryEnd each chunk, and on backpressure retry the rest from onWritable. */
+/**
+ * uWS's streaming pattern: tryEnd each chunk; on backpressure keep the chunk and where it started, and
+ * send the rest from onWritable. uWS keeps calling the one onWritable handler at every drain, so it
+ * reads the chunk pending now rather than one it captured.
+ */
 function streamOver(res: HttpResponse, total: number): void {
   const source = downloadStream(total);
   let aborted = false;
+  let pending: { chunk: Buffer; offset: number } | undefined;
   res.onAborted(() => {
     aborted = true;
     source.destroy();
+  });
+  res.onWritable((at) => {
+    if (pending === undefined) return true;
+    const [ok, done] = res.tryEnd(pending.chunk.subarray(at - pending.offset), total);
+    if (ok || done) {
+      pending = undefined;
+      source.resume();
+    }
+    return ok;
   });
   source.on('data', (chunk: Buffer) => {
     if (aborted) return;
@@ -86,12 +100,8 @@ function streamOver(res: HttpResponse, total: number): void {
       const offset = res.getWriteOffset();
       const [ok, done] = res.tryEnd(chunk, total);
       if (done || ok) return;
+      pending = { chunk, offset };
       source.pause();
-      res.onWritable((at) => {
-        const [retried, finished] = res.tryEnd(chunk.subarray(at - offset), total);
-        if (retried && !finished) source.resume();
-        return retried;
-      });
     });
   });
 }
