@@ -1,10 +1,12 @@
 // One HTTP/1.1 exchange through the proxy: the client's request streams to the backend over a kept-alive
-// undici Pool connection, the backend's response streams back, and each side's backpressure pauses the
-// other (a slow client pauses the backend read; a slow backend pauses the client's upload).
+// connection of the route's BackendPool, the backend's response streams back, and each side's
+// backpressure pauses the other (a slow client pauses the backend read; a slow backend pauses the
+// client's upload).
 import { Readable } from 'node:stream';
-import type { Dispatcher, Pool } from 'undici';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../src/log/record.js';
+import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
+import type { ResponseHead } from './response-parser.js';
 import { backendRequestHeaders, clientAddress, errorPage, forwardsResponseHeader, hostName, pathAndQuery } from './logic.js';
 
 /** Upload bytes buffered before the client's socket is paused. */
@@ -13,7 +15,7 @@ const uploadHighWaterMark = 256 * 1024;
 export interface Route {
   domain: string;
   backend: string;
-  pool: Pool;
+  pool: BackendPool;
 }
 
 /** Forwards the request uWS handed over; reads everything it needs from `req` before returning. */
@@ -27,15 +29,15 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   const hasBody = req.getHeader('transfer-encoding') !== '' || Number(req.getHeader('content-length') || '0') > 0;
   const exchange = new Exchange(res, route, method, log, hostName(host), settled);
   const body = hasBody ? exchange.readUpload() : null;
-  route.pool.dispatch({ path, method, headers, body }, exchange);
+  route.pool.dispatch({ method, path, headers, body }, exchange);
 }
 
-/** The response side: a dispatch handler writing to the uWS response. */
-class Exchange implements Dispatcher.DispatchHandler {
+/** The response side: writes what the backend sends to the uWS response. */
+class Exchange implements ExchangeHandler {
   private aborted = false;
   /** The client has its whole answer (or as much as it will get). */
   private finishedFlag = false;
-  private controller: Dispatcher.DispatchController | undefined;
+  private controller: ExchangeController | undefined;
   private upload: Readable | undefined;
   private head: { status: string; headers: [string, string][] } | undefined;
   private headWritten = false;
@@ -58,7 +60,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.aborted = true;
       this.settled();
       this.upload?.destroy();
-      this.controller?.abort(new Error('the client closed the connection'));
+      this.controller?.abort();
     });
     res.onWritable((offset) => this.onWritable(offset));
   }
@@ -87,19 +89,19 @@ class Exchange implements Dispatcher.DispatchHandler {
     return upload;
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: ExchangeController): void {
     this.controller = controller;
-    if (this.aborted) controller.abort(new Error('the client closed the connection'));
+    if (this.aborted) controller.abort();
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
-    if (this.aborted || statusCode < 200) return;
+  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, headers }: ResponseHead): void {
+    if (this.aborted) return;
     const forwarded: [string, string][] = [];
     for (const [name, value] of Object.entries(headers)) {
-      if (value === undefined || !forwardsResponseHeader(name)) continue;
+      if (!forwardsResponseHeader(name)) continue;
       for (const one of Array.isArray(value) ? value : [value]) forwarded.push([name, one]);
     }
-    this.head = { status: statusMessage === undefined || statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: forwarded };
+    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: forwarded };
     const length = headers['content-length'];
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
@@ -114,7 +116,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.totalSize = typeof length === 'string' ? Number(length) : undefined;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: ExchangeController, chunk: Buffer): void {
     if (this.aborted || this.finished) return;
     if (this.pending !== undefined) {
       // The Pool may hand over what it had read before the pause took effect: kept in order.
@@ -148,7 +150,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onResponseError(_controller: ExchangeController, error: BackendError): void {
     this.upload?.destroy();
     if (this.aborted || this.finished) return;
     this.finished = true;
@@ -158,7 +160,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.res.close();
       return;
     }
-    const timedOut = (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
+    const timedOut = error.kind === 'timeout';
     const [status, title] = timedOut ? ['504', 'Gateway Timeout'] : ['502', 'Bad Gateway'];
     this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend: this.route.backend, host: this.requestedHost, error: error.message });
     this.res.cork(() => {

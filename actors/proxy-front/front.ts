@@ -2,12 +2,12 @@
 // (chosen by SNI), forwards that name's requests and WebSocket upgrades to its backend, and checks the
 // material files for renewals. The app has no certificate of its own, so a handshake naming no route
 // (or no name at all) fails: an unknown name is refused, not answered with another name's certificate.
-import { Pool } from 'undici';
 import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../src/actor/actor.js';
 import { formatHostPort } from '../../src/http/server.js';
+import { BackendPool } from './backend-pool.js';
 import { forwardRequest, type Route } from './forward.js';
-import { backendOrigin, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
+import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { ServedCertificates } from './served-certificates.js';
 import { webSocketRelay } from './websocket.js';
@@ -24,7 +24,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         domain,
         backend,
         // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
-        pool: new Pool(backendOrigin(backend), { connections: config.backendConnections, headersTimeout: config.backendTimeoutMs, bodyTimeout: 0 }),
+        pool: new BackendPool({ ...backendAddress(backend), connections: config.backendConnections, headersTimeoutMs: config.backendTimeoutMs }),
       },
     ]),
   );
@@ -85,7 +85,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         });
       }
       apps.forEach((one) => one.close());
-      await Promise.all([...routes.values()].map(({ pool }) => pool.destroy()));
+      for (const { pool } of routes.values()) pool.close();
     },
   };
 }

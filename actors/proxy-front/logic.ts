@@ -73,9 +73,11 @@ export function pathAndQuery(url: string, query: string): string {
   return query === '' ? url : `${url}?${query}`;
 }
 
-/** `http://host:port` for a `host:port` backend. */
-export function backendOrigin(backend: string): string {
-  return `http://${backend}`;
+/** Host and port of a `host:port` backend; an IPv6 host loses its brackets. */
+export function backendAddress(backend: string): { host: string; port: number } {
+  const colon = backend.lastIndexOf(':');
+  const host = backend.slice(0, colon);
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port: Number(backend.slice(colon + 1)) };
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
