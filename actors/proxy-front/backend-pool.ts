@@ -198,7 +198,9 @@ class BackendExchange implements ExchangeController {
     const body = request.body;
     body.on('data', (chunk: Buffer) => {
       this.bodyStarted = true;
-      const more = chunked ? socket.write(`${chunk.length.toString(16)}\r\n`) && socket.write(chunk) && socket.write('\r\n') : socket.write(chunk);
+      // Every write is queued whatever it returns; the last one's answer says whether to wait for 'drain'.
+      let more = true;
+      for (const part of chunked ? [`${chunk.length.toString(16)}\r\n`, chunk, '\r\n'] : [chunk]) more = socket.write(part);
       if (!more) {
         body.pause();
         socket.once('drain', () => body.resume());

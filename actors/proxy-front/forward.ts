@@ -45,8 +45,6 @@ class Exchange implements ExchangeHandler {
   private totalSize: number | undefined;
   /** A chunk uWS could not take whole, and the write offset where it started. */
   private pending: { chunk: Buffer; offset: number } | undefined;
-  /** Chunks that came while one was pending. */
-  private readonly backlog: Buffer[] = [];
 
   constructor(
     private readonly res: HttpResponse,
@@ -77,6 +75,8 @@ class Exchange implements ExchangeHandler {
       },
     });
     this.res.onData((chunk, isLast) => {
+      // The answer may be out already (the backend failed): the rest of the body is dropped.
+      if (this.aborted || this.finished) return;
       // uWS reuses the chunk's memory after this call returns: the stream gets a copy.
       const more = upload.push(Buffer.from(new Uint8Array(chunk)));
       if (isLast) upload.push(null);
@@ -118,11 +118,6 @@ class Exchange implements ExchangeHandler {
 
   onResponseData(controller: ExchangeController, chunk: Buffer): void {
     if (this.aborted || this.finished) return;
-    if (this.pending !== undefined) {
-      // The Pool may hand over what it had read before the pause took effect: kept in order.
-      this.backlog.push(chunk);
-      return;
-    }
     this.res.cork(() => {
       this.writeHead();
       if (this.totalSize !== undefined) this.sendPart(chunk);
@@ -182,8 +177,7 @@ class Exchange implements ExchangeHandler {
       if (!ok && !done) return false;
       this.pending = undefined;
     }
-    while (this.backlog.length > 0 && this.pending === undefined && !this.finished) this.sendPart(this.backlog.shift()!);
-    if (this.pending === undefined) this.controller?.resume();
+    this.controller?.resume();
     return true;
   }
 

@@ -1,6 +1,7 @@
 // A backend for proxy tests: a plain uWS server on a free loopback port that says who it is and
 // which headers it got (/whoami), hashes an upload as it streams in (/upload), streams a long
-// deterministic body with backpressure (/download?bytes=N), and echoes WebSocket messages.
+// deterministic body with backpressure (/download?bytes=N) or chunked (/chunked?bytes=N), refuses an
+// upload half-way (/refuse), never answers (/hang), and echoes WebSocket messages (/echo).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ExecutionContext } from 'ava';
@@ -55,6 +56,31 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
       });
     })
     .get('/download', (res, req) => streamOver(res, Number(new URLSearchParams(req.getQuery() ?? '').get('bytes'))))
+    // write() without a total length: uWS sends the body chunked. Small bodies only (buffered whole).
+    .get('/chunked', (res, req) => {
+      const bytes = Number(new URLSearchParams(req.getQuery() ?? '').get('bytes'));
+      res.onAborted(() => {});
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of downloadStream(bytes)) chunks.push(chunk as Buffer);
+        res.cork(() => {
+          for (const chunk of chunks) res.write(chunk);
+          res.end();
+        });
+      })();
+    })
+    // Answers 413 at the first piece of the body, without reading the rest.
+    .post('/refuse', (res) => {
+      let answered = false;
+      res.onAborted(() => (answered = true));
+      res.onData(() => {
+        if (answered) return;
+        answered = true;
+        res.cork(() => res.writeStatus('413 Payload Too Large').end('too large', true));
+      });
+    })
+    // Never answers: the proxy's wait for a response head runs out.
+    .get('/hang', (res) => void res.onAborted(() => {}))
     .ws('/echo', {
       message: (ws, message, isBinary) => void ws.send(message, isBinary),
     });

@@ -1,5 +1,6 @@
 // certhub-agent proxy over real sockets: two names on one port (two front threads), each with its own
 // certificate and backend; refusals; the 502 page; WebSocket relay; the HTTPS redirect; config errors.
+import { createHash } from 'node:crypto';
 import { createServer, type LookupFunction } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { Agent, WebSocket } from 'undici';
 import { proxyRoutesSchema } from '../../src/config/agent-exports.js';
 import { proxyConfigSchema } from '../../src/config/proxy.js';
 import { bodyText, curlResolve, presentedCertificate, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
-import { projectPath, runToEnd } from '../helpers/process.js';
-import { startProxyBackend } from '../helpers/proxy-backend.js';
+import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
+import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
 
 const token = 'chd_test_token';
 
@@ -76,6 +77,61 @@ test('a backend that is down gets a 502 page and a log line naming it; the other
   t.like(JSON.parse(await bodyText(up)), { name: 'alpha' });
 });
 
+test('chunked bodies both ways: a client upload without a length, a backend response without one', async (t) => {
+  const { proxy } = await twoDomainProxy(t, { threads: 1 });
+  const bytes = 3_000_000;
+  const text = 'chunked upload through the proxy\n'.repeat(100_000);
+  const upload = await runToEnd('curl', ['-sS', '-k', '--resolve', `alpha.test:${proxy.port}:127.0.0.1`, '-H', 'Transfer-Encoding: chunked', '--data-binary', '@-', `https://alpha.test:${proxy.port}/upload`], {}, text);
+  t.is(upload.code, 0, upload.stderr);
+  t.deepEqual(JSON.parse(upload.stdout), { name: 'alpha', bytes: text.length, sha256: createHash('sha256').update(text).digest('hex') });
+  const download = await proxiedRequest(proxy.port, 'beta.test', { path: `/chunked?bytes=${bytes}` });
+  t.is(download.headers['transfer-encoding'], 'chunked');
+  const hash = createHash('sha256');
+  for await (const chunk of download) hash.update(chunk as Buffer);
+  t.is(hash.digest('hex'), await downloadDigest(bytes));
+});
+
+test('clients and backends that stop half-way: the client gets what there is, and the proxy keeps serving', async (t) => {
+  const { proxy } = await twoDomainProxy(t, { threads: 1 });
+  // The backend answers 413 and closes while the upload is still coming. Whether its answer is read
+  // before its reset (502 otherwise), and whether the client sees it before its own connection is
+  // closed mid-upload, is up to TCP's timing; the proxy must only stay up.
+  const refused = await proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/refuse', headers: { 'content-length': String(50_000_000) }, body: downloadStream(50_000_000) }).catch(
+    (error: NodeJS.ErrnoException) => error,
+  );
+  if (refused instanceof Error) t.regex(refused.message, /ECONNRESET|EPIPE|socket hang up/);
+  else {
+    t.true([413, 502].includes(refused.statusCode!), `status ${refused.statusCode}`);
+    refused.resume();
+  }
+  // A client that leaves in the middle of a download.
+  const download = await proxiedRequest(proxy.port, 'alpha.test', { path: '/download?bytes=100000000' });
+  await new Promise((resolve) => download.once('data', resolve));
+  download.destroy();
+  // A client that leaves in the middle of an upload.
+  const body = downloadStream(100_000_000);
+  const upload = proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/upload', headers: { 'content-length': String(100_000_000) }, body });
+  upload.catch(() => {});
+  await new Promise((resolve) => body.once('data', resolve));
+  body.unpipe();
+  body.destroy();
+
+  for (const name of ['alpha', 'beta']) {
+    const after = await proxiedRequest(proxy.port, `${name}.test`, { path: '/whoami' });
+    t.is(after.statusCode, 200);
+    t.like(JSON.parse(await bodyText(after)), { name });
+  }
+  t.notRegex(proxy.process.stderr(), /crashed|restarting/);
+});
+
+test('a backend that accepts but does not answer within backend_timeout_seconds gets the client a 504', async (t) => {
+  const { proxy } = await twoDomainProxy(t, { threads: 1, backend_timeout_seconds: 1 });
+  const response = await proxiedRequest(proxy.port, 'alpha.test', { path: '/hang' });
+  t.is(response.statusCode, 504);
+  t.regex(await bodyText(response), /504 Gateway Timeout/);
+  await proxy.process.waitFor(/backend did not answer in time.*domain=alpha\.test/);
+});
+
 test('a WebSocket through the proxy: text and binary messages come back as sent, and a close is passed on', async (t) => {
   const { proxy } = await twoDomainProxy(t);
   const dispatcher = new Agent({
@@ -118,6 +174,23 @@ test('the plain listener redirects a routed name to HTTPS with path and query, a
     runToEnd('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '--resolve', `${name}:${redirectPort}:127.0.0.1`, `http://${name}:${redirectPort}${path}`]);
   t.is((await plain('alpha.test', '/a/b?c=d')).stdout, `308 https://alpha.test:${proxy.port}/a/b?c=d`);
   t.is((await plain('elsewhere.example', '/')).stdout, '404 ');
+});
+
+test('outpost run -c host.json runs the proxy role beside another role', async (t) => {
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', '0a');
+  const alpha = await startProxyBackend(t, 'alpha');
+  const dir = await temporaryDir(t, 'agent-proxy-host-');
+  const hostFile = join(dir, 'host.json');
+  const proxyRole = { server: 'https://certhub.example.test/', routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
+  await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }));
+  const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
+  const [, port] = await host.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
+  const [monitorUrl] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  const proxied = await curlResolve('alpha.test', Number(port), '/whoami');
+  t.is(proxied.code, 0, proxied.stderr);
+  t.like(JSON.parse(proxied.stdout), { name: 'alpha' });
+  t.is((await fetch(`${monitorUrl}api/snapshot`)).status, 200);
 });
 
 test('the Proxy JSON the panel exports is a valid proxy config as it is; bad options exit 2 naming their path', async (t) => {
