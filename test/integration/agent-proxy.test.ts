@@ -1,7 +1,8 @@
 // certhub-agent proxy over real sockets: two names on one port (two front threads), each with its own
 // certificate and backend; refusals; the 502 page; WebSocket relay; the HTTPS redirect; config errors.
 import { createHash } from 'node:crypto';
-import { createServer, type LookupFunction } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -122,6 +123,32 @@ test('clients and backends that stop half-way: the client gets what there is, an
     t.like(JSON.parse(await bodyText(after)), { name });
   }
   t.notRegex(proxy.process.stderr(), /crashed|restarting/);
+});
+
+test('a backend that closes kept-alive connections while idle: the proxy forgets them and opens new ones', async (t) => {
+  // node:http, and a connection closed by the backend 100 ms after each answer.
+  const backend = createHttpServer((request, response) => {
+    request.resume();
+    response.end(`seen on connection ${request.socket.remotePort}`, () => setTimeout(() => request.socket.destroy(), 100));
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => backend.close());
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', '0a');
+  const address = backend.address() as AddressInfo;
+  const proxy = await startAgentProxy(t, { server: 'https://certhub.example.test/', routes: { 'alpha.test': { backend: `127.0.0.1:${address.port}`, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 });
+  const ask = async () => {
+    const response = await proxiedRequest(proxy.port, 'alpha.test', { path: '/' });
+    t.is(response.statusCode, 200);
+    return bodyText(response);
+  };
+  const firstConnection = new Promise<Socket>((resolve) => backend.once('connection', resolve));
+  const first = await ask();
+  const socket = await firstConnection;
+  if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
+  const later = await ask();
+  t.not(later, first, 'the closed connection was forgotten and a new one opened');
+  t.notRegex(proxy.process.stderr(), /backend unreachable/);
 });
 
 test('a backend that accepts but does not answer within backend_timeout_seconds gets the client a 504', async (t) => {
