@@ -88,6 +88,9 @@ export class BackendPool {
     this.open++;
     const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true });
     socket.setKeepAlive(true, 30_000);
+    // The exchange or the idle watcher reports errors; this keeps a late one on a connection being
+    // discarded (no listener of theirs any more) from ending the thread.
+    socket.on('error', () => {});
     return socket;
   }
 

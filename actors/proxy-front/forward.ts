@@ -36,7 +36,7 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
 class Exchange implements ExchangeHandler {
   private aborted = false;
   /** The client has its whole answer (or as much as it will get). */
-  private finishedFlag = false;
+  private finished = false;
   private controller: ExchangeController | undefined;
   private upload: Readable | undefined;
   private head: { status: string; headers: [string, string][] } | undefined;
@@ -110,7 +110,7 @@ class Exchange implements ExchangeHandler {
         if (typeof length === 'string' && statusCode !== 204) this.res.endWithoutBody(Number(length));
         else this.res.endWithoutBody();
       });
-      this.finished = true;
+      this.finish();
       return;
     }
     this.totalSize = typeof length === 'string' ? Number(length) : undefined;
@@ -129,7 +129,7 @@ class Exchange implements ExchangeHandler {
   private sendPart(chunk: Buffer): void {
     const offset = this.res.getWriteOffset();
     const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
-    if (done) this.finished = true;
+    if (done) this.finish();
     else if (!ok) {
       this.pending = { chunk, offset };
       this.controller?.pause();
@@ -138,7 +138,7 @@ class Exchange implements ExchangeHandler {
 
   onResponseEnd(): void {
     if (this.aborted || this.finished) return;
-    this.finished = true;
+    this.finish();
     this.res.cork(() => {
       this.writeHead();
       this.res.end();
@@ -148,7 +148,7 @@ class Exchange implements ExchangeHandler {
   onResponseError(_controller: ExchangeController, error: BackendError): void {
     this.upload?.destroy();
     if (this.aborted || this.finished) return;
-    this.finished = true;
+    this.finish();
     if (this.head !== undefined) {
       // The status is on its way already: cutting the connection is the only way left to say the body is incomplete.
       this.log.warn('backend failed during a response', { domain: this.route.domain, backend: this.route.backend, error: error.message });
@@ -173,7 +173,7 @@ class Exchange implements ExchangeHandler {
     const pending = this.pending;
     if (pending !== undefined) {
       const [ok, done] = this.res.tryEnd(pending.chunk.subarray(offset - pending.offset), this.totalSize!);
-      if (done) this.finished = true;
+      if (done) this.finish();
       if (!ok && !done) return false;
       this.pending = undefined;
     }
@@ -181,13 +181,11 @@ class Exchange implements ExchangeHandler {
     return true;
   }
 
-  private get finished(): boolean {
-    return this.finishedFlag;
-  }
-
-  private set finished(value: boolean) {
-    if (value && !this.finishedFlag && !this.aborted) this.settled();
-    this.finishedFlag = value;
+  /** The client has its answer: the request no longer counts as in flight. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (!this.aborted) this.settled();
   }
 
   private writeHead(): void {
