@@ -6,6 +6,9 @@
 // the validated pair into a private folder first: a fetch rewriting the files meanwhile cannot hand uWS
 // a leaf and a key that do not match. A name is removed and added again to swap (adding a name that
 // exists keeps the old context), and removing a name drops its routes, so `mount` adds them again.
+// Re-adding a name on a live uWS listener was reported unsafe for kept-alive connections elsewhere;
+// here an idle kept-alive connection and a download in flight both outlive swaps
+// (test/integration/agent-proxy-streams.test.ts).
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
