@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [--seconds N] [--rounds N]`: runs one benchmark (or `all`) and prints its table.
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
+import { agentProxyBenchmark } from './agent-proxy.js';
 import { certFetchBenchmark } from './cert-fetch.js';
 import { certIssueBenchmark } from './cert-issue.js';
 import { certStoreBenchmark } from './cert-store.js';
@@ -18,6 +19,7 @@ interface BenchOptions {
 
 const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
   'actor-hop': actorHop,
+  'agent-proxy': agentProxyBenchmark,
   'cert-fetch': certFetchBenchmark,
   'cert-issue': certIssueBenchmark,
   'cert-store': certStoreBenchmark,

@@ -14,10 +14,13 @@ declare -A packages=(
 packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils openssl"
 # lego (the certhub issuance anchor).
 packages[bench]+=" lego"
+# nginx (the agent-proxy anchor).
+packages[bench]+=" nginx"
 # Packages whose install starts a system daemon, and its service name. The tests start their own
 # copies on free loopback ports; a system PowerDNS would hold port 53 and must never run.
 declare -A services=(
   [pdns-server]=pdns
+  [nginx]=nginx
 )
 
 wanted=()

@@ -3,12 +3,14 @@
 import { certRole } from './cert.js';
 import { monitorRole } from './monitor.js';
 import type { PlannedRole, RoleDefinition, RoleName } from './role.js';
+import { proxyRole } from './proxy.js';
 import { recvRole } from './recv.js';
 import { sendRole } from './send.js';
 import { speedtestRole } from './speedtest.js';
 
 export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
   cert: certRole,
+  proxy: proxyRole,
   monitor: monitorRole,
   speedtest: speedtestRole,
   send: sendRole,
@@ -17,6 +19,7 @@ export const implementedRoles: Partial<Record<RoleName, RoleDefinition>> = {
 
 export const plannedRoles: Record<RoleName, PlannedRole> = {
   cert: { name: 'cert', summary: 'certificate distribution server (certhub)' },
+  proxy: { name: 'proxy', summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)' },
   speedtest: { name: 'speedtest', summary: 'speed test server (netspeed)' },
   monitor: { name: 'monitor', summary: 'live machine dashboard (hostwatch)' },
   send: { name: 'send', summary: 'quantum random collector and diode sender (qpool collect)' },

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
 
-export const roleNames = ['cert', 'speedtest', 'monitor', 'send', 'recv'] as const;
+export const roleNames = ['cert', 'proxy', 'speedtest', 'monitor', 'send', 'recv'] as const;
 export type RoleName = (typeof roleNames)[number];
 
 /** A role: the slice of the host config it reads and the actors it asks the supervisor for. */

@@ -63,12 +63,6 @@ test('a bad host config names every bad path and exits 2', async (t) => {
   t.regex(missing.stderr, /cannot read config file .*nope\.json: ENOENT/);
 });
 
-test('a command that has not landed says so and exits 2', async (t) => {
-  const result = await run('certhub-agent', 'proxy');
-  t.is(result.code, 2);
-  t.regex(result.stderr, /certhub-agent proxy is not implemented in outpost .* yet/);
-});
-
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
   const demo = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'demo']);
   await demo.waitFor(/press Ctrl-C to stop/);

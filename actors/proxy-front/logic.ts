@@ -1,0 +1,89 @@
+// The pure parts of proxying: which headers cross to the backend and back, the X-Forwarded-* set,
+// the HTTPS redirect and the pages the proxy answers itself. No sockets here.
+
+/** Headers that describe one connection, not the message (RFC 9110 section 7.6.1): never forwarded. */
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** Set by this proxy from what it saw itself; a client's own values are dropped, not trusted. */
+const forwardedByProxy = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
+
+/** `Expect: 100-continue` is answered by the listener itself; the backend client refuses to send it. */
+const answeredByProxy = new Set(['expect']);
+
+/** The headers a WebSocket client library sets for its own handshake with the backend. */
+const webSocketHandshake = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol']);
+
+export interface ClientSide {
+  /** The client's IP address as the proxy's socket saw it. */
+  address: string;
+  /** The Host header the client sent, or the SNI name when it sent none. */
+  host: string;
+}
+
+/** Names listed in a Connection header are hop-by-hop for this message too. */
+function connectionTokens(headers: readonly (readonly [string, string])[]): Set<string> {
+  const tokens = new Set<string>();
+  for (const [name, value] of headers) {
+    if (name !== 'connection') continue;
+    for (const token of value.split(',')) tokens.add(token.trim().toLowerCase());
+  }
+  return tokens;
+}
+
+/** The request headers the backend receives (a flat name, value list); names are lower case. */
+export function backendRequestHeaders(incoming: readonly (readonly [string, string])[], client: ClientSide, options: { webSocket?: boolean } = {}): string[] {
+  const listed = connectionTokens(incoming);
+  const headers: string[] = [];
+  for (const [name, value] of incoming) {
+    if (hopByHop.has(name) || listed.has(name) || forwardedByProxy.has(name) || answeredByProxy.has(name)) continue;
+    if (options.webSocket === true && webSocketHandshake.has(name)) continue;
+    headers.push(name, value);
+  }
+  headers.push('x-forwarded-for', client.address, 'x-forwarded-proto', 'https', 'x-forwarded-host', client.host);
+  return headers;
+}
+
+/** Whether a backend response header is passed to the client; the proxy frames the body itself. */
+export function forwardsResponseHeader(name: string): boolean {
+  return !hopByHop.has(name) && name !== 'content-length' && name !== 'date';
+}
+
+/** The client's address without the IPv4-mapped IPv6 prefix. */
+export function clientAddress(text: string): string {
+  return text.startsWith('::ffff:') && text.includes('.') ? text.slice('::ffff:'.length) : text;
+}
+
+/** The name in a Host header: lower case, without the port; IPv6 literals keep their brackets. */
+export function hostName(hostHeader: string): string {
+  const host = hostHeader.trim().toLowerCase();
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/** The HTTPS URL a plain request for a routed name is sent to, or undefined for a name not routed here. */
+export function httpsRedirect(hostHeader: string, pathAndQuery: string, httpsPort: number, domains: ReadonlySet<string>): string | undefined {
+  const name = hostName(hostHeader);
+  if (!domains.has(name)) return undefined;
+  return `https://${name}${httpsPort === 443 ? '' : `:${httpsPort}`}${pathAndQuery}`;
+}
+
+/** The request line's target as the backend gets it. */
+export function pathAndQuery(url: string, query: string): string {
+  return query === '' ? url : `${url}?${query}`;
+}
+
+/** Host and port of a `host:port` backend; an IPv6 host loses its brackets. */
+export function backendAddress(backend: string): { host: string; port: number } {
+  const colon = backend.lastIndexOf(':');
+  const host = backend.slice(0, colon);
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port: Number(backend.slice(colon + 1)) };
+}
+
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The page a client gets when the proxy itself answers with an error status. */
+export function errorPage(status: number, title: string, detail: string): string {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (character) => escapes[character]!);
+  return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${status} ${escape(title)}</title></head>\n<body><h1>${status} ${escape(title)}</h1><p>${escape(detail)}</p></body></html>\n`;
+}

@@ -1,0 +1,184 @@
+// An HTTP/1.1 response parser for the backend side of the proxy: the head, then the body framed by
+// Content-Length, chunked transfer coding, or the end of the connection. Pure: bytes in, events out;
+// the caller owns the socket. The body is handed over in the slices it arrived in, never copied.
+
+export interface ResponseHead {
+  statusCode: number;
+  statusMessage: string;
+  /** Lower-case names; a name sent several times has every value, in order. */
+  headers: Record<string, string | string[]>;
+  /** Whether the connection may carry another request after this response. */
+  keepAlive: boolean;
+}
+
+export interface ResponseEvents {
+  head(head: ResponseHead): void;
+  /** Return false to stop parsing; call `resume` on the parser to go on. */
+  data(chunk: Buffer): boolean;
+  end(): void;
+}
+
+/** Head bytes accepted before the response is refused as malformed. */
+const maxHeadBytes = 64 * 1024;
+
+export class MalformedResponse extends Error {
+  override readonly name = 'MalformedResponse';
+}
+
+type State =
+  | { kind: 'head' }
+  | { kind: 'length'; left: number }
+  | { kind: 'chunk-size' }
+  | { kind: 'chunk-data'; left: number }
+  | { kind: 'chunk-end' }
+  | { kind: 'trailer' }
+  | { kind: 'until-close' }
+  | { kind: 'done' };
+
+export class ResponseParser {
+  private state: State = { kind: 'head' };
+  private buffered: Buffer = Buffer.alloc(0);
+  private paused = false;
+
+  /** `bodiless`: the request was HEAD, so no response has a body whatever its headers say. */
+  constructor(
+    private readonly events: ResponseEvents,
+    private readonly bodiless: boolean,
+  ) {}
+
+  get done(): boolean {
+    return this.state.kind === 'done';
+  }
+
+  /** Whether the response's end is the connection's end (no length, not chunked). */
+  get endsWithConnection(): boolean {
+    return this.state.kind === 'until-close';
+  }
+
+  /** Parses `bytes`; throws MalformedResponse on a response that cannot be read. */
+  feed(bytes: Buffer): void {
+    this.buffered = this.buffered.length === 0 ? bytes : Buffer.concat([this.buffered, bytes]);
+    this.run();
+  }
+
+  /** Goes on after a data event returned false. */
+  resume(): void {
+    this.paused = false;
+    this.run();
+  }
+
+  /** The connection ended: the end of an until-close body, or a truncated response. */
+  finish(): boolean {
+    if (this.state.kind === 'until-close') {
+      this.state = { kind: 'done' };
+      this.events.end();
+      return true;
+    }
+    return this.state.kind === 'done';
+  }
+
+  private run(): void {
+    while (!this.paused && this.buffered.length > 0 && this.state.kind !== 'done') {
+      if (!this.step()) return;
+    }
+    if (!this.paused && this.state.kind !== 'done' && this.state.kind === 'length' && this.state.left === 0) this.complete();
+  }
+
+  /** One step of the state machine; false when more bytes are needed. */
+  private step(): boolean {
+    const state = this.state;
+    switch (state.kind) {
+      case 'head':
+        return this.readHead();
+      case 'length':
+      case 'chunk-data':
+      case 'until-close': {
+        const size = state.kind === 'until-close' ? this.buffered.length : Math.min(state.left, this.buffered.length);
+        const chunk = this.buffered.subarray(0, size);
+        this.buffered = this.buffered.subarray(size);
+        if (state.kind !== 'until-close') state.left -= size;
+        if (state.kind === 'chunk-data' && state.left === 0) this.state = { kind: 'chunk-end' };
+        if (!this.events.data(chunk)) this.paused = true;
+        // The end waits until the consumer takes more: it may still be writing this chunk out.
+        if (state.kind === 'length' && state.left === 0 && !this.paused) this.complete();
+        return true;
+      }
+      case 'chunk-size': {
+        const line = this.takeLine();
+        if (line === undefined) return false;
+        const size = Number.parseInt(line.split(';')[0]!.trim(), 16);
+        if (!Number.isSafeInteger(size) || size < 0) throw new MalformedResponse(`bad chunk size ${JSON.stringify(line.slice(0, 40))}`);
+        this.state = size === 0 ? { kind: 'trailer' } : { kind: 'chunk-data', left: size };
+        return true;
+      }
+      case 'chunk-end': {
+        const line = this.takeLine();
+        if (line === undefined) return false;
+        if (line !== '') throw new MalformedResponse('a chunk is longer than its size');
+        this.state = { kind: 'chunk-size' };
+        return true;
+      }
+      case 'trailer': {
+        const line = this.takeLine();
+        if (line === undefined) return false;
+        if (line === '') this.complete();
+        return true;
+      }
+      case 'done':
+        return false;
+      default:
+        throw new Error(`unexpected parser state ${JSON.stringify(state satisfies never)}`);
+    }
+  }
+
+  private complete(): void {
+    this.state = { kind: 'done' };
+    this.events.end();
+  }
+
+  private takeLine(): string | undefined {
+    const end = this.buffered.indexOf('\r\n');
+    if (end === -1) {
+      if (this.buffered.length > maxHeadBytes) throw new MalformedResponse('a line is too long');
+      return undefined;
+    }
+    const line = this.buffered.toString('latin1', 0, end);
+    this.buffered = this.buffered.subarray(end + 2);
+    return line;
+  }
+
+  private readHead(): boolean {
+    const end = this.buffered.indexOf('\r\n\r\n');
+    if (end === -1) {
+      if (this.buffered.length > maxHeadBytes) throw new MalformedResponse('the response head is too large');
+      return false;
+    }
+    const lines = this.buffered.toString('latin1', 0, end).split('\r\n');
+    this.buffered = this.buffered.subarray(end + 4);
+    const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
+    if (status === null) throw new MalformedResponse(`bad status line ${JSON.stringify(lines[0]!.slice(0, 60))}`);
+    const statusCode = Number(status[2]);
+    const headers: Record<string, string | string[]> = {};
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new MalformedResponse(`bad header line ${JSON.stringify(line.slice(0, 60))}`);
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      const seen = headers[name];
+      headers[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    }
+    // 1xx heads (100 Continue, 103 Early Hints) come before the real one.
+    if (statusCode < 200) return true;
+    const connection = String(headers['connection'] ?? '').toLowerCase();
+    const keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+    const chunked = String(headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked');
+    const length = headers['content-length'];
+    if (this.bodiless || statusCode === 204 || statusCode === 304) this.state = { kind: 'length', left: 0 };
+    else if (chunked) this.state = { kind: 'chunk-size' };
+    else if (typeof length === 'string' && /^\d+$/.test(length)) this.state = { kind: 'length', left: Number(length) };
+    else if (length !== undefined) throw new MalformedResponse('bad content-length');
+    else this.state = { kind: 'until-close' };
+    this.events.head({ statusCode, statusMessage: status[3] ?? '', headers, keepAlive: keepAlive && this.state.kind !== 'until-close' });
+    return true;
+  }
+}

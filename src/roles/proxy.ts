@@ -1,0 +1,47 @@
+// The proxy role (certhub-agent proxy): TLS front threads sharing one port, each presenting every
+// route's certificate from the material folder and forwarding to the route's backend.
+//
+// Fetching joins here: the fetch watch loop becomes an actor of this role whose links are the fronts
+// (`proxyFrontRefs`), and calls `reload(domain)` on each after it writes new material. Until then each
+// front finds renewals itself by checking the files every `material_check_ms`.
+import { actorRef, actorSpec, type ActorRef } from '../actor/kind.js';
+import { proxyConfigSchema, type ProxyConfig } from '../config/proxy.js';
+import { reservePort } from '../http/port.js';
+import { proxyFrontActor } from '../../actors/proxy-front/kind.js';
+import type { ProxyFrontApi, ProxyFrontConfig } from '../../actors/proxy-front/protocol.js';
+import type { RoleDefinition } from './role.js';
+
+/** The references of the role's fronts, for an actor that calls reload(domain) on each. */
+export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
+  return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
+}
+
+/** Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them. */
+async function sharedPort(host: string, port: number, threads: number): Promise<number> {
+  return port === 0 && threads > 1 ? reservePort(host) : port;
+}
+
+export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
+  name: 'proxy',
+  summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
+  schema: proxyConfigSchema,
+  demoConfig: { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' },
+  claims: ({ host, port, redirect_port }) => ({
+    ports: [{ host, port, option: 'port' }, ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }])],
+  }),
+  async actors(config) {
+    const port = await sharedPort(config.host, config.port, config.threads);
+    const redirectPort = config.redirect_port === undefined ? undefined : await sharedPort(config.host, config.redirect_port, config.threads);
+    const front: ProxyFrontConfig = {
+      host: config.host,
+      port,
+      ...(redirectPort === undefined ? {} : { redirectPort }),
+      materialDir: config.material_dir,
+      materialCheckMs: config.material_check_ms,
+      routes: Object.entries(config.routes).map(([domain, { backend }]) => ({ domain, backend })),
+      backendConnections: config.backend_connections,
+      backendTimeoutMs: config.backend_timeout_seconds * 1000,
+    };
+    return proxyFrontRefs(config).map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 }));
+  },
+};

@@ -1,0 +1,109 @@
+// certhub-agent proxy in tests: material written as certhub-agent fetch writes it (real certificates
+// from certificates.ts), the proxy started as a real process on free ports, and clients that name the
+// server they want in SNI and Host while connecting to loopback (what `curl --resolve` does).
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { connect } from 'node:tls';
+import type { ExecutionContext } from 'ava';
+import { materialPaths } from '../../src/clients/certhub-agent/material-files.js';
+import { writeFileAtomic } from '../../src/store/atomic.js';
+import { testCertificate } from './certificates.js';
+import { projectPath, startProcess, type RunningProcess } from './process.js';
+
+export async function temporaryDir(t: ExecutionContext, prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes a fresh certificate for `domain` into `<dir>/<domain>/` the way fetch does: each file replaced atomically. */
+export async function writeTestMaterial(dir: string, domain: string, serialHex: string): Promise<void> {
+  const now = Date.now();
+  const { certPem, keyPem } = await testCertificate({ name: domain, serialHex, notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 30 * 86_400_000) });
+  const paths = materialPaths(dir, domain);
+  await mkdir(paths.folder, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(paths.cert, certPem);
+  await writeFileAtomic(paths.chain, '');
+  await writeFileAtomic(paths.key, keyPem, { mode: 0o600 });
+  await writeFileAtomic(paths.fullchain, certPem);
+}
+
+export interface AgentProxy {
+  process: RunningProcess;
+  port: number;
+  redirectPort?: number;
+}
+
+/** Starts `certhub-agent proxy -c <file>` with `config` written to a file; resolves once it listens. */
+export async function startAgentProxy(t: ExecutionContext, config: object): Promise<AgentProxy> {
+  const dir = await temporaryDir(t, 'agent-proxy-config-');
+  const file = join(dir, 'proxy.json');
+  await writeFile(file, JSON.stringify(config));
+  const proxy = startProcess(t, process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
+  const [, port] = await proxy.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
+  const redirect = 'redirect_port' in config ? (await proxy.waitFor(/^http:\/\/127\.0\.0\.1:(\d+)\/$/m))[1] : undefined;
+  return { process: proxy, port: Number(port), ...(redirect === undefined ? {} : { redirectPort: Number(redirect) }) };
+}
+
+export interface PresentedCertificate {
+  subject: string;
+  serialNumber: string;
+}
+
+/** Completes a TLS handshake naming `servername` and reports the certificate the server presented. */
+export function presentedCertificate(port: number, servername: string): Promise<PresentedCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      const certificate = socket.getPeerCertificate();
+      socket.end();
+      resolve({ subject: `CN=${String(certificate.subject.CN)}`, serialNumber: certificate.serialNumber });
+    });
+    socket.once('error', reject);
+  });
+}
+
+export interface CurlResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs curl for `https://<name>:<port><path>` with the name resolved to loopback; -k since the test CA is thrown away. */
+export function curlResolve(name: string, port: number, path: string, extra: readonly string[] = []): Promise<CurlResult> {
+  return new Promise((resolve) => {
+    execFile('curl', ['-sS', '-k', '-v', '--max-time', '20', '--resolve', `${name}:${port}:127.0.0.1`, ...extra, `https://${name}:${port}${path}`], { maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
+/** An HTTPS request to loopback naming `name` in SNI and Host; resolves with the response head, body unread. */
+export function proxiedRequest(port: number, name: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: Readable }): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({
+      host: '127.0.0.1',
+      port,
+      servername: name,
+      rejectUnauthorized: false,
+      method: options.method ?? 'GET',
+      path: options.path,
+      headers: { host: `${name}:${port}`, ...options.headers },
+    });
+    outgoing.once('response', resolve);
+    outgoing.once('error', reject);
+    if (options.body === undefined) outgoing.end();
+    else options.body.pipe(outgoing);
+  });
+}
+
+/** Reads a response body as text. */
+export async function bodyText(response: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of response.setEncoding('utf8')) text += chunk as string;
+  return text;
+}

@@ -1,0 +1,32 @@
+import test from 'ava';
+import { backendAddress, backendRequestHeaders, clientAddress, errorPage, hostName, httpsRedirect } from '../../actors/proxy-front/logic.js';
+
+test('the backend gets the proxy\'s X-Forwarded-* and none of the client\'s, nor hop-by-hop headers', (t) => {
+  const headers = backendRequestHeaders(
+    [
+      ['host', 'app.example.test'],
+      ['x-forwarded-for', '203.0.113.9'],
+      ['forwarded', 'for=203.0.113.9'],
+      ['connection', 'keep-alive, x-secret-hop'],
+      ['x-secret-hop', '1'],
+      ['expect', '100-continue'],
+      ['accept', 'text/html'],
+    ],
+    { address: '192.0.2.7', host: 'app.example.test' },
+  );
+  t.deepEqual(headers, ['host', 'app.example.test', 'accept', 'text/html', 'x-forwarded-for', '192.0.2.7', 'x-forwarded-proto', 'https', 'x-forwarded-host', 'app.example.test']);
+});
+
+test('names, addresses and the HTTPS redirect', (t) => {
+  t.is(clientAddress('::ffff:127.0.0.1'), '127.0.0.1');
+  t.is(clientAddress('::1'), '::1');
+  t.is(hostName('App.Example.Test:8443'), 'app.example.test');
+  t.is(hostName('[::1]:8443'), '[::1]');
+  t.deepEqual(backendAddress('[::1]:8080'), { host: '::1', port: 8080 });
+  t.deepEqual(backendAddress('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
+  const routed = new Set(['app.example.test']);
+  t.is(httpsRedirect('app.example.test:80', '/a?b', 443, routed), 'https://app.example.test/a?b');
+  t.is(httpsRedirect('app.example.test', '/', 8443, routed), 'https://app.example.test:8443/');
+  t.is(httpsRedirect('evil.example', '/', 443, routed), undefined);
+  t.notRegex(errorPage(502, 'Bad <Gateway>', 'x'), /<Gateway>/);
+});

@@ -1,0 +1,93 @@
+import test from 'ava';
+import { MalformedResponse, ResponseParser, type ResponseHead } from '../../actors/proxy-front/response-parser.js';
+
+interface Seen {
+  heads: ResponseHead[];
+  body: string;
+  ended: number;
+}
+
+function parser(options: { bodiless?: boolean; pauseEvery?: boolean } = {}): { parser: ResponseParser; seen: Seen } {
+  const seen: Seen = { heads: [], body: '', ended: 0 };
+  const instance = new ResponseParser(
+    {
+      head: (head) => seen.heads.push(head),
+      data: (chunk) => {
+        seen.body += chunk.toString('latin1');
+        return options.pauseEvery !== true;
+      },
+      end: () => seen.ended++,
+    },
+    options.bodiless === true,
+  );
+  return { parser: instance, seen };
+}
+
+/** Feeds `text` one byte at a time: every boundary a socket could cut at. */
+function feedBytes(target: ResponseParser, text: string): void {
+  for (const byte of Buffer.from(text, 'latin1')) target.feed(Buffer.from([byte]));
+}
+
+test('a Content-Length body, cut at every byte, arrives whole and ends once; keep-alive by default', (t) => {
+  const { parser: target, seen } = parser();
+  feedBytes(target, 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\nhello');
+  t.is(seen.heads.length, 1);
+  t.like(seen.heads[0], { statusCode: 200, statusMessage: 'OK', keepAlive: true });
+  t.deepEqual(seen.heads[0]!.headers['set-cookie'], ['a=1', 'b=2']);
+  t.is(seen.body, 'hello');
+  t.is(seen.ended, 1);
+  t.true(target.done);
+});
+
+test('a chunked body with extensions and trailers is decoded; 1xx heads are skipped', (t) => {
+  const { parser: target, seen } = parser();
+  feedBytes(target, 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nwiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\n\r\n');
+  t.is(seen.heads.length, 1);
+  t.is(seen.heads[0]!.statusCode, 201);
+  t.is(seen.body, 'wikipedia in \r\n\r\nchunks.');
+  t.is(seen.ended, 1);
+});
+
+test('no length and not chunked: the body runs to the end of the connection, which is not reused', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.0 200 OK\r\n\r\npart one, '));
+  target.feed(Buffer.from('part two'));
+  t.false(seen.heads[0]!.keepAlive);
+  t.is(seen.ended, 0);
+  t.true(target.finish());
+  t.is(seen.body, 'part one, part two');
+  t.is(seen.ended, 1);
+});
+
+test('HEAD, 204 and 304 have no body whatever their headers say', (t) => {
+  const head = parser({ bodiless: true });
+  head.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n'));
+  t.is(head.seen.ended, 1);
+  const noContent = parser();
+  noContent.parser.feed(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'));
+  t.is(noContent.seen.ended, 1);
+  t.true(noContent.seen.heads[0]!.keepAlive);
+});
+
+test('a consumer that pauses gets the rest, and the end, only after resume', (t) => {
+  const { parser: target, seen } = parser({ pauseEvery: true });
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc'));
+  t.is(seen.body, 'abc');
+  target.feed(Buffer.from('def'));
+  t.is(seen.body, 'abc', 'nothing is handed over while paused');
+  target.resume();
+  t.is(seen.body, 'abcdef');
+  t.is(seen.ended, 0, 'the end waits for the consumer to take more');
+  target.resume();
+  t.is(seen.ended, 1);
+});
+
+test('a truncated response does not end; malformed heads and chunk sizes throw', (t) => {
+  const truncated = parser();
+  truncated.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
+  t.false(truncated.parser.finish());
+  t.is(truncated.seen.ended, 0);
+  t.throws(() => parser().parser.feed(Buffer.from('SMTP ready\r\n\r\n')), { instanceOf: MalformedResponse });
+  t.throws(() => parser().parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n')), { instanceOf: MalformedResponse });
+  t.throws(() => parser().parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n')), { instanceOf: MalformedResponse });
+});
