@@ -76,7 +76,7 @@ export class DomainModel {
     return low;
   }
 
-  /** Binary search for the entry at this exact sort position (the name is part of it). */
+  /** Binary search for the entry at this exact sort position (the label is part of it). */
   private indexOf(domain: DomainView): number {
     let low = 0;
     let high = this.visible.length;
@@ -99,7 +99,7 @@ export class DomainModel {
     this.visible = visible.sort((a, b) => this.compare(a, b));
   }
 
-  /** Names are unique, so the order is total; the reverse direction is exactly the reverse list. */
+  /** Labels are unique, so the order is total; the reverse direction is exactly the reverse list. */
   private compare(a: DomainView, b: DomainView): number {
     const sign = this.sort.direction === 'asc' ? 1 : -1;
     if (this.sort.key === 'expires') {
@@ -108,6 +108,7 @@ export class DomainModel {
       const right = b.expires_at ?? '~';
       if (left !== right) return left < right ? -sign : sign;
     }
-    return a.name === b.name ? 0 : a.name < b.name ? -sign : sign;
+    // By label: every name ends in the base domain, and `shop` should come before `shop-admin`.
+    return a.label === b.label ? 0 : a.label < b.label ? -sign : sign;
   }
 }
