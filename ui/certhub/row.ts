@@ -25,7 +25,9 @@ export class RowView {
     main.append(this.checkbox, this.toggle, this.cellStatus, this.expires);
     this.node.append(main);
     this.node.dataset.name = domain.name;
-    this.toggle.textContent = domain.name;
+    // The label carries the name; the base domain, the same on every row, gives way on a phone.
+    this.toggle.append(element('span', 'row-label', domain.label), element('span', 'row-suffix', domain.name.slice(domain.label.length)));
+    this.toggle.setAttribute('aria-label', domain.name);
     this.checkbox.setAttribute('aria-label', `Select ${domain.name}`);
     this.update(domain);
   }
