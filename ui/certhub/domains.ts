@@ -183,8 +183,8 @@ export function startDomains(): void {
   let first = true;
   openStream('api/admin/events', {
     snapshot(data) {
-      const { domains } = JSON.parse(data) as { domains: DomainView[] };
       timed('snapshot', () => {
+        const { domains } = JSON.parse(data) as { domains: DomainView[] };
         for (const domain of domains.slice(0, 1)) baseDomain = domain.name.slice(domain.label.length + 1);
         model.replaceAll(domains);
         drawList();
