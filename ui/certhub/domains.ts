@@ -20,8 +20,15 @@ const count = byId('list-count');
 const empty = byId('rows-empty');
 let baseDomain = '';
 
+// The server pushes every change on the event stream before it answers the request that made it,
+// so an answer may be older than what the stream already showed (an added domain already issuing):
+// answers only fill in a domain the stream has not brought yet.
+const applyAnswer = (domain: DomainView) => {
+  if (!model.all.has(domain.name)) apply(domain);
+};
+
 const list = new DomainList(model, byId('rows-scroll'), byId('rows'), {
-  changed: (domain) => apply(domain),
+  changed: applyAnswer,
   removed: (name) => drop(name),
   selectionChanged: () => drawSelection(),
 });
@@ -158,7 +165,7 @@ function setUpAddForm(): void {
     submit.disabled = true;
     addDomain(name.value.trim(), target.value.trim())
       .then((domain) => {
-        apply(domain);
+        applyAnswer(domain);
         name.value = '';
         target.value = '';
         name.focus();
