@@ -4,7 +4,8 @@
 import test from 'ava';
 import { testAdminKey } from '../helpers/certhub.js';
 import { newPage } from '../helpers/browser.js';
-import { addDomains, demoCerthub, desktop, logIn, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
+import { eventually } from '../helpers/fixture-host.js';
+import { addDomains, demoCerthub, domainView, desktop, logIn, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
 
 test('login: a wrong key is refused with a message, the right one opens the panel; logout asks again', async (t) => {
   const server = await demoCerthub(t);
@@ -76,9 +77,11 @@ test('add: checked as typed, refused inline by the server, then added and issued
 
 test('sort by name and expiry, reversing with the indicator; the filter is case-insensitive and Esc clears it', async (t) => {
   const server = await demoCerthub(t);
-  // Issued one after the other, so expiry order is the order added: c, a, b.
+  // Each issued before the next is added, a second apart (certificate times are whole seconds), so
+  // expiry order is the order added: c, a, b.
   for (const name of ['charlie', 'alpha', 'bravo']) {
     await addDomains(server, [{ name, target: '203.0.113.7' }]);
+    t.true(await eventually(async () => (await domainView(server, name)).status === 'issued'));
     await new Promise((resolve) => setTimeout(resolve, 1100));
   }
   const { page, problems } = await openPanel(t, server);
