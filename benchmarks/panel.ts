@@ -32,6 +32,7 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
     await page.locator('#list-count', { hasText: `${domainCount.toLocaleString('en-US').replace(',', '')} domains` }).waitFor({ timeout: 60_000 });
 
     const firstRender: number[] = [];
+    const snapshotArrived: number[] = [];
     const snapshot: number[] = [];
     for (let round = 0; round < Math.max(1, options.rounds); round++) {
       await page.reload();
@@ -39,6 +40,7 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
       await page.waitForFunction(() => performance.getEntriesByName('panel:first-render').length > 0, undefined, { timeout: 60_000 });
       firstRender.push(await page.evaluate<number>(`performance.getEntriesByName('panel:first-render')[0].startTime`));
       snapshot.push(await page.evaluate<number>(`performance.getEntriesByName('panel:snapshot')[0].duration`));
+      snapshotArrived.push(await page.evaluate<number>(`performance.getEntriesByName('panel:snapshot')[0].startTime`));
     }
     await page.evaluate(`window.slowEvents = []; new PerformanceObserver((list) => window.slowEvents.push(...list.getEntries().filter((entry) => entry.name === 'click' || entry.name === 'keydown').map((entry) => [entry.name, entry.duration]))).observe({ type: 'event', durationThreshold: 16 })`);
 
@@ -61,15 +63,15 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
     };
     printTable(`certhub panel, ${domainCount.toLocaleString('en-US')} domains, Chromium (ms; ratio = worst / target)`, ['measure', 'samples', 'median', 'worst', 'target', 'ratio'], [
       row('first render (navigation start -> rows drawn)', firstRender, targets.firstRenderMs),
-      row('  of which the snapshot (parse, sort, draw)', snapshot, targets.firstRenderMs),
+      row('  of which: until the snapshot arrived', snapshotArrived, targets.firstRenderMs),
+      row('  of which: the snapshot parsed, sorted, drawn', snapshot, targets.firstRenderMs),
       row('sort click (Name / Expires)', sorts, targets.sortMs),
       row('filter keystroke (incl. Esc)', filters, targets.filterMs),
       row(`live domain event (${changed} target changes)`, events, targets.domainEventMs),
     ]);
     for (const kind of ['click', 'keydown']) {
       const durations = slow.filter(([name]) => name === kind).map(([, duration]) => duration);
-      const all = kind === 'click' ? sorts.length : filters.length;
-      console.log(`Event Timing, ${kind} to next paint: ${durations.length} of ${all} took 16 ms or more${durations.length === 0 ? '' : ` (median ${median(durations)} ms, worst ${Math.max(...durations)} ms)`}`);
+      console.log(`Event Timing, ${kind} to next paint: ${durations.length} took 16 ms or more${durations.length === 0 ? '' : ` (median ${median(durations)} ms, worst ${Math.max(...durations)} ms)`}`);
     }
   } finally {
     await browser.close();

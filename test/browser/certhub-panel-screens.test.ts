@@ -58,6 +58,8 @@ test('keyboard alone: log in, add a domain, expand it, tick it, export it', asyn
   const server = await demoCerthub(t);
   const { page, problems } = await newPage(t, desktop);
   await page.goto(server.url);
+  // The login opens with the key field focused: typing goes straight into it.
+  await page.locator('#login-key:focus').waitFor();
   await page.keyboard.type(testAdminKey);
   await page.keyboard.press('Enter');
   await page.locator('body[data-session="in"]').waitFor();

@@ -180,30 +180,36 @@ function setUpAddForm(): void {
   });
 }
 
-/** Applies the remembered sort and filter, then follows the server's domain events. */
-export function startDomains(): void {
-  model.sort = prefs.sort;
-  model.filter = prefs.filter;
-  filterInput.value = prefs.filter;
-  filterClear.hidden = prefs.filter === '';
-  drawSort();
+/**
+ * Follows the server's domain events from now, while the remembered sort and filter are still on
+ * their way (`prefsLoaded`): events wait for them, in order, so the first draw is already sorted and
+ * filtered as the user left it and the two requests do not wait on each other.
+ */
+export function startDomains(prefsLoaded: Promise<void>): void {
+  let ready = prefsLoaded.then(() => {
+    model.sort = prefs.sort;
+    model.filter = prefs.filter;
+    filterInput.value = prefs.filter;
+    filterClear.hidden = prefs.filter === '';
+    drawSort();
+  });
+  const inOrder = (work: () => void) => {
+    ready = ready.then(work);
+  };
   let first = true;
   openStream('api/admin/events', {
-    snapshot(data) {
-      timed('snapshot', () => {
-        const { domains } = JSON.parse(data) as { domains: DomainView[] };
-        for (const domain of domains.slice(0, 1)) baseDomain = domain.name.slice(domain.label.length + 1);
-        model.replaceAll(domains);
-        drawList();
-      });
-      if (first) performance.mark('panel:first-render');
-      first = false;
-    },
-    domain(data) {
-      timed('domain-event', () => apply(JSON.parse(data) as DomainView));
-    },
-    removed(data) {
-      drop((JSON.parse(data) as { name: string }).name);
-    },
+    snapshot: (data) =>
+      inOrder(() => {
+        timed('snapshot', () => {
+          const { domains } = JSON.parse(data) as { domains: DomainView[] };
+          for (const domain of domains.slice(0, 1)) baseDomain = domain.name.slice(domain.label.length + 1);
+          model.replaceAll(domains);
+          drawList();
+        });
+        if (first) performance.mark('panel:first-render');
+        first = false;
+      }),
+    domain: (data) => inOrder(() => timed('domain-event', () => apply(JSON.parse(data) as DomainView))),
+    removed: (data) => inOrder(() => drop((JSON.parse(data) as { name: string }).name)),
   });
 }

@@ -42,8 +42,12 @@ byId('logout').addEventListener('click', () => {
 async function start(): Promise<void> {
   if (!(await sessionAlive())) await askForKey(false);
   document.body.dataset.session = 'in';
-  adopt(await loadPrefs());
-  startDomains();
+  // Prefs that cannot be read leave the defaults (Name, no filter): the list must show regardless.
+  startDomains(
+    loadPrefs().then(adopt, () => {
+      document.body.dataset.prefs = 'unread';
+    }),
+  );
 }
 
 void start();
