@@ -9,6 +9,7 @@ import { coldStart } from './cold-start.js';
 import { eventsBenchmark } from './events.js';
 import { hostwatchBenchmark } from './hostwatch.js';
 import { netspeedBenchmark } from './netspeed.js';
+import { panelBenchmark } from './panel.js';
 import { qpoolCollectBenchmark } from './qpool-collect.js';
 import { qpoolServeBenchmark } from './qpool-serve.js';
 
@@ -27,6 +28,7 @@ const benchmarks: Record<string, (options: { seconds: number; rounds: number }) 
   events: eventsBenchmark,
   hostwatch: hostwatchBenchmark,
   netspeed: netspeedBenchmark,
+  panel: panelBenchmark,
   'qpool-collect': qpoolCollectBenchmark,
   'qpool-serve': qpoolServeBenchmark,
 };

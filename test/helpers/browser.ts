@@ -7,10 +7,10 @@ import type { ExecutionContext } from 'ava';
 import { chromium, type BrowserContextOptions, type Page } from 'playwright-core';
 import { projectPath } from './process.js';
 
-const chromiumPath = '/usr/bin/chromium';
+export const chromiumPath = '/usr/bin/chromium';
 // Quiet and self-contained: no sandbox (tests may run as root in a container), no GPU, and none of
 // the background traffic (updates, sync, first-run pages) a desktop profile would start.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface BrowserPage {
   page: Page;

@@ -1,7 +1,7 @@
 // The endpoint reference: one entry per endpoint with a curl line aimed at this page's own origin,
 // so what is copied works as it is from a shell that can reach the same address.
 import { element } from '../common/dom.js';
-import { copyButton } from './copy-button.js';
+import { copyButton } from '../common/copy-button.js';
 import { curlCommand, endpoints, type Endpoint } from './endpoints.js';
 
 export function renderReference(list: HTMLElement, baseUrl: HTMLElement, origin: string): void {

@@ -66,6 +66,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       },
       { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures' }, sameOrigin: true },
     )
+    // The panel asks on load whether its cookie still holds a session: an answer, not a 401, since
+    // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
+    .get('/api/admin/session', (request, reply) => {
+      const id = request.cookies.get(sessionCookie);
+      reply.json(200, { active: id !== undefined && sessions.check(id) }, { 'Cache-Control': 'no-store' });
+    })
     .post('/api/admin/logout', (request, reply) => {
       const id = request.cookies.get(sessionCookie);
       if (id !== undefined) sessions.close(id);

@@ -22,6 +22,7 @@ export function certhubHelpText(version: string, host: string | undefined): stri
     '',
     'ADMIN (Authorization: Bearer <admin_key>, or the session cookie)',
     '  POST   /api/admin/login                  {"key": "<admin_key>"} -> cookie',
+    '  GET    /api/admin/session                -> {"active": true|false} (the cookie\'s session)',
     '  POST   /api/admin/logout',
     '  GET    /api/admin/domains                every domain',
     '  POST   /api/admin/domains                {"name": "app", "target": "203.0.113.5"}',

@@ -79,6 +79,12 @@ export function certhubOpenApi(version: string) {
           responses: { '204': { description: 'logged in; the session cookie is set' }, ...adminErrors },
         },
       },
+      '/api/admin/session': {
+        get: {
+          summary: 'whether the request\'s session cookie holds a live panel session (no 401 when not)',
+          responses: { '200': { description: '`{"active": boolean}`', content: { 'application/json': { schema: { type: 'object', required: ['active'], properties: { active: { type: 'boolean' } } } } } } },
+        },
+      },
       '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' } } } },
       '/api/admin/domains': {
         get: { summary: 'every domain', security: admin, responses: { '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }), ...adminErrors } },

@@ -40,10 +40,19 @@ export class DomainReplica {
     for (const listener of this.listeners) listener(message);
   }
 
-  /** Applies a domain the owner returned to this front, ahead of its replica message (a rotated token is dead here at once). */
+  /**
+   * Applies a domain the owner returned to this front, ahead of its replica message (a rotated token
+   * is dead here at once). Listeners (the panel's event stream) are not told: the answer can overtake
+   * replica messages still on their way (an add answered `issuing` before the message saying
+   * `pending` arrives), and the stream must show a domain's changes in the order they happened. When
+   * the replica message came first, the entry already holds this change (same token and target) and
+   * perhaps later ones, and is kept.
+   */
   applyView(domain: DomainView): void {
     const entry = this.entries.get(domain.name);
-    this.apply({ type: 'domain', domain, material: entry?.material ?? null });
+    if (entry !== undefined && entry.domain.token === domain.token && entry.domain.target === domain.target) return;
+    this.entries.set(domain.name, { domain, material: entry?.material ?? null });
+    this.answers.delete(domain.name);
   }
 
   /** The domain `nameOrLabel` names: a full name under the base domain, or a label. */

@@ -1,7 +1,9 @@
-// certhub's HTTP site: the public API (a domain's material for its token), the admin API, and the
-// replica of the domains actor's state that both read from.
+// certhub's HTTP site: the admin panel at `/` (ui/certhub), the public API (a domain's material for
+// its token), the admin API, and the replica of the domains actor's state that both read from.
 import { domainReplicaTopic } from '../../../domains/kind.js';
+import { serveStatic } from '../../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
+import { roleUiAssets } from '../ui-assets.js';
 import { mountAdminRoutes } from './admin-routes.js';
 import { mountPublicRoutes } from './public-routes.js';
 import type { CerthubSite } from './protocol.js';
@@ -11,12 +13,12 @@ import { followTlsCertificate } from './tls-follow.js';
 // Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
 export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, mount: mountCerthubSite };
 
-function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
+async function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
   const replica = new DomainReplica(site.baseDomain);
   actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
   const domains = actor.peer(site.domains);
   mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
   mountAdminRoutes({ router, server, actor, site, replica, domains });
   if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
-  return Promise.resolve();
+  serveStatic(router, await roleUiAssets('certhub'));
 }

@@ -1,7 +1,7 @@
 // A "Copy" button beside a command. The clipboard API exists only in a secure context (https or
 // loopback); a page opened over plain http on a LAN address gets the command selected instead, so
 // one Ctrl+C (or the phone's own copy) finishes the job.
-import { element } from '../common/dom.js';
+import { element } from './dom.js';
 
 const resetAfterMs = 1800;
 

@@ -1,0 +1,44 @@
+// The certhub panel against the real stack (PowerDNS for records and challenges, Pebble as the CA):
+// a domain added through the panel's form goes pending -> issuing -> issued on screen, pushed by the
+// server, in the same document (no reload).
+import test from 'ava';
+import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
+import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
+import { openPanel, row, unexpected } from '../helpers/certhub-panel.js';
+
+/** Records every status the row of `name` shows, in order, from the moment it is drawn. */
+const watchStatuses = (name: string) => `(() => {
+  window.sameDocument = true;
+  window.seenStatuses = [];
+  const note = () => {
+    const status = document.querySelector('.row[data-name="${name}"]')?.dataset.status;
+    if (status !== undefined && window.seenStatuses.at(-1) !== status) window.seenStatuses.push(status);
+  };
+  new MutationObserver(note).observe(document.querySelector('#rows'), { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+})()`;
+
+test('a domain added in the panel goes pending -> issuing -> issued on screen without a reload (Pebble + PowerDNS)', async (t) => {
+  const stack = await startCertStack();
+  try {
+    const { powerdns, pebble } = stack;
+    const dataDir = await certhubDataDir(t, {
+      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
+      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile },
+      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 30 },
+    });
+    const server = await startCerthub(t, dataDir, []);
+    const { page, problems } = await openPanel(t, server);
+    await page.evaluate(watchStatuses('app.example.test'));
+    await page.getByLabel('Subdomain').fill('app');
+    await page.getByLabel('Target').fill('203.0.113.5');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const app = row(page, 'app.example.test');
+    await app.locator('.status', { hasText: /^(issued|error)$/ }).waitFor({ timeout: 90_000 });
+    t.deepEqual(await page.evaluate<string[]>('window.seenStatuses'), ['pending', 'issuing', 'issued'], `the row showed each status: ${(await app.textContent()) ?? ''}`);
+    t.true(await page.evaluate<boolean>('window.sameDocument === true'), 'the page was not reloaded');
+    t.regex((await app.locator('.row-expires').textContent()) ?? '', /^\d{4}-\d\d-\d\d$/);
+    t.deepEqual(unexpected(problems), []);
+  } finally {
+    await stopCertStack(stack);
+  }
+});

@@ -1,0 +1,73 @@
+// The certhub admin panel in Chromium against a real `certhub run --demo`: a server with a data
+// directory of its own, a page logged in through the login dialog, and the small reads every panel
+// test makes (a row by name, the rows in screen order).
+import type { ExecutionContext } from 'ava';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { newPage, type BrowserPage } from './browser.js';
+import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from './certhub.js';
+
+export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] };
+export const phone: BrowserContextOptions = { viewport: { width: 360, height: 760 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' };
+
+export interface DomainView {
+  name: string;
+  label: string;
+  target: string;
+  status: string;
+  error: string | null;
+  expires_at: string | null;
+  token: string;
+  last_fetch: { at: string; from: string } | null;
+}
+
+export async function demoCerthub(t: ExecutionContext): Promise<RunningCerthub> {
+  return startCerthub(t, await certhubDataDir(t));
+}
+
+/** Adds domains through the admin API (as a script would) and returns their views. */
+export async function addDomains(server: RunningCerthub, domains: ReadonlyArray<{ name: string; target: string }>): Promise<DomainView[]> {
+  const added: DomainView[] = [];
+  for (const domain of domains) {
+    const response = await server.admin('api/admin/domains', { method: 'POST', body: domain });
+    if (response.status !== 201) throw new Error(`adding ${domain.name}: HTTP ${response.status} ${await response.text()}`);
+    added.push((await response.json()) as DomainView);
+  }
+  return added;
+}
+
+export async function domainView(server: RunningCerthub, name: string): Promise<DomainView> {
+  return (await (await server.admin(`api/admin/domains/${name}`)).json()) as DomainView;
+}
+
+/** Types the admin key into the login dialog and waits for the domain list. */
+export async function logIn(page: Page, key = testAdminKey): Promise<void> {
+  await page.getByLabel('Admin key').fill(key);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.locator('body[data-session="in"]').waitFor();
+}
+
+/** A fresh browser at the panel, logged in, its list drawn from the server's snapshot. */
+export async function openPanel(t: ExecutionContext, server: RunningCerthub, options: BrowserContextOptions = desktop): Promise<BrowserPage> {
+  const opened = await newPage(t, options);
+  await opened.page.goto(server.url);
+  await logIn(opened.page);
+  await opened.page.locator('#list-count:not(:empty)').waitFor();
+  return opened;
+}
+
+export function row(page: Page, name: string): Locator {
+  return page.locator(`.row[data-name="${name}"]`);
+}
+
+/** The names of the drawn rows, top to bottom. */
+export async function shownNames(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('.row')].map((node) => node.dataset.name)`);
+}
+
+/**
+ * What a page that did its job still leaves in the console: Chromium logs every answer in the 4xx
+ * range as an error, and these tests provoke some on purpose (`statuses`).
+ */
+export function unexpected(problems: readonly string[], statuses: number[] = []): string[] {
+  return problems.filter((problem) => !statuses.some((status) => problem.includes(`the server responded with a status of ${status} `)));
+}

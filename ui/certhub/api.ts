@@ -1,0 +1,93 @@
+// The admin API as the page calls it, with the session cookie. A 401 means the session ended (expired,
+// logged out elsewhere, server restarted): the call waits for the login dialog to succeed and is then
+// sent again, so whatever the user was doing (and typing) carries on where it was.
+import type { DomainView } from '../../actors/domains/protocol.js';
+import type { Prefs } from '../../actors/domains/prefs-schema.js';
+
+/** What to do when the server says the session is gone; resolves once the user has logged in again. */
+let reauthenticate: () => Promise<void> = () => Promise.reject(new Error('not logged in'));
+
+export function onSessionLost(handler: () => Promise<void>): void {
+  reauthenticate = handler;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Paths are relative to the page, so the panel also works mounted under a path behind a proxy. */
+export async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  for (;;) {
+    const response = await fetch(path, {
+      method: init.method ?? 'GET',
+      cache: 'no-store',
+      ...(init.body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(init.body) }),
+    });
+    if (response.status === 401) {
+      await reauthenticate();
+      continue;
+    }
+    if (!response.ok) throw await apiError(response);
+    return response;
+  }
+}
+
+export async function apiError(response: Response): Promise<ApiError> {
+  let message = `HTTP ${response.status}`;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') message = body.error;
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  return new ApiError(response.status, message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+}
+
+export const domainPath = (name: string) => `api/admin/domains/${encodeURIComponent(name)}`;
+
+export async function addDomain(name: string, target: string): Promise<DomainView> {
+  return (await call('api/admin/domains', { method: 'POST', body: { name, target } })).json() as Promise<DomainView>;
+}
+
+export async function setTarget(name: string, target: string): Promise<DomainView> {
+  return (await call(domainPath(name), { method: 'PATCH', body: { target } })).json() as Promise<DomainView>;
+}
+
+export async function removeDomain(name: string): Promise<void> {
+  await call(domainPath(name), { method: 'DELETE' });
+}
+
+export async function rotateToken(name: string): Promise<DomainView> {
+  return (await call(`${domainPath(name)}/rotate`, { method: 'POST' })).json() as Promise<DomainView>;
+}
+
+export async function loadPrefs(): Promise<Prefs> {
+  return (await call('api/admin/prefs')).json() as Promise<Prefs>;
+}
+
+export async function savePrefs(update: Partial<Prefs>): Promise<Prefs> {
+  return (await call('api/admin/prefs', { method: 'PUT', body: update })).json() as Promise<Prefs>;
+}
+
+/** Whether the session cookie is still good, without the login dialog. */
+export async function sessionAlive(): Promise<boolean> {
+  const response = await fetch('api/admin/session', { cache: 'no-store' });
+  if (!response.ok) throw await apiError(response);
+  return ((await response.json()) as { active: boolean }).active;
+}
+
+export async function login(key: string): Promise<void> {
+  const response = await fetch('api/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key }) });
+  if (!response.ok) throw await apiError(response);
+}
+
+export async function logout(): Promise<void> {
+  await fetch('api/admin/logout', { method: 'POST' });
+}

@@ -1,0 +1,150 @@
+// What an expanded row shows: the target (editable), expiry, the token (masked; Show, Copy, Rotate),
+// the .crt and .key downloads, the last fetch, and Remove. Rotate and Remove ask first.
+import type { DomainView } from '../../actors/domains/protocol.js';
+import { copyButton } from '../common/copy-button.js';
+import { element } from '../common/dom.js';
+import { domainPath, removeDomain, rotateToken, setTarget } from './api.js';
+import { dateTime } from './format.js';
+import { targetProblem } from './validate.js';
+
+export interface DetailsActions {
+  changed(domain: DomainView): void;
+  removed(name: string): void;
+}
+
+const mask = '•'.repeat(16);
+
+export class DetailsView {
+  readonly node = element('div', 'details');
+  private readonly targetInput = element('input');
+  private readonly targetError = element('small', 'hint');
+  private readonly saveButton = element('button', '', 'Save');
+  private readonly recordType = element('span', 'muted');
+  private readonly expires = element('dd');
+  private readonly issued = element('dd');
+  private readonly error = element('dd', 'details-error');
+  private readonly errorRow = element('div');
+  private readonly token = element('code', 'token');
+  private readonly showButton = element('button', '', 'Show');
+  private readonly crt = element('a', 'button', 'Certificate (.crt)');
+  private readonly key = element('a', 'button', 'Key (.key)');
+  private readonly lastFetch = element('dd');
+  private readonly actionError = element('p', 'form-error');
+  private domain: DomainView;
+  private tokenShown = false;
+
+  constructor(domain: DomainView, actions: DetailsActions) {
+    this.domain = domain;
+    const id = `target-${domain.label}`;
+    const facts = element('dl', 'details-facts');
+    const targetForm = element('form', 'target-form');
+    const targetLabel = element('label', '', 'Target');
+    targetLabel.htmlFor = id;
+    this.targetInput.id = id;
+    this.targetInput.spellcheck = false;
+    this.targetInput.autocomplete = 'off';
+    this.targetError.setAttribute('aria-live', 'polite');
+    this.saveButton.type = 'submit';
+    targetForm.append(targetLabel, this.targetInput, this.saveButton, this.recordType, this.targetError);
+    this.targetInput.addEventListener('input', () => {
+      this.targetError.textContent = targetProblem(this.targetInput.value);
+    });
+    targetForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const target = this.targetInput.value.trim();
+      if (targetProblem(target) !== '' || target === '') return;
+      this.run(async () => actions.changed(await setTarget(this.domain.name, target)), this.targetError);
+    });
+
+    this.showButton.type = 'button';
+    this.showButton.setAttribute('aria-pressed', 'false');
+    this.showButton.setAttribute('aria-label', `Show the token of ${domain.name}`);
+    this.showButton.addEventListener('click', () => {
+      this.tokenShown = !this.tokenShown;
+      this.showButton.setAttribute('aria-pressed', String(this.tokenShown));
+      this.showButton.textContent = this.tokenShown ? 'Hide' : 'Show';
+      this.drawToken();
+    });
+    const copy = copyButton(`the token of ${domain.name}`, () => this.domain.token, this.token);
+    const rotate = element('button', '', 'Rotate…');
+    rotate.type = 'button';
+    rotate.setAttribute('aria-label', `Rotate the token of ${domain.name}`);
+    rotate.addEventListener('click', () => {
+      if (!confirm(`Rotate the token of ${domain.name}? Clients using the current token stop getting its certificate.`)) return;
+      this.run(async () => actions.changed(await rotateToken(this.domain.name)), this.actionError);
+    });
+    const tokenRow = element('dd', 'token-row');
+    tokenRow.append(this.token, this.showButton, copy, rotate);
+
+    this.crt.setAttribute('download', `${domain.name}.crt`);
+    this.key.setAttribute('download', `${domain.name}.key`);
+    const downloads = element('dd', 'downloads');
+    downloads.append(this.crt, this.key);
+
+    const remove = element('button', 'button-danger', 'Remove…');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', `Remove ${domain.name}`);
+    remove.addEventListener('click', () => {
+      if (!confirm(`Remove ${domain.name}? Its DNS record and certificate are deleted.`)) return;
+      this.run(async () => {
+        await removeDomain(this.domain.name);
+        actions.removed(this.domain.name);
+      }, this.actionError);
+    });
+
+    this.errorRow.append(element('dt', '', 'Last error'), this.error);
+    facts.append(
+      fact('Expires', this.expires),
+      fact('Issued', this.issued),
+      this.errorRow,
+      fact('Token', tokenRow),
+      fact('Download', downloads),
+      fact('Last fetch', this.lastFetch),
+    );
+    this.actionError.setAttribute('role', 'alert');
+    this.actionError.hidden = true;
+    this.node.append(targetForm, facts, this.actionError, remove);
+    this.targetInput.value = domain.target;
+    this.update(domain);
+  }
+
+  update(domain: DomainView): void {
+    const previous = this.domain;
+    this.domain = domain;
+    // A target being edited is left alone; one that still shows the old value follows the server.
+    if (document.activeElement !== this.targetInput && (this.targetInput.value === previous.target || this.targetInput.value === '')) this.targetInput.value = domain.target;
+    this.recordType.textContent = `${domain.record_type} record`;
+    this.expires.textContent = dateTime(domain.expires_at, 'not issued yet');
+    this.issued.textContent = dateTime(domain.issued_at, 'not yet');
+    this.errorRow.hidden = domain.error === null;
+    this.error.textContent = domain.error ?? '';
+    this.drawToken();
+    const issued = domain.expires_at !== null;
+    for (const [link, file] of [[this.crt, 'cert.crt'], [this.key, 'key.key']] as const) {
+      if (issued) link.href = `${domainPath(domain.name)}/${file}`;
+      else link.removeAttribute('href');
+      link.setAttribute('aria-disabled', String(!issued));
+    }
+    this.lastFetch.textContent = domain.last_fetch === null ? 'never' : `${dateTime(domain.last_fetch.at)} from ${domain.last_fetch.from}`;
+  }
+
+  private drawToken(): void {
+    this.token.textContent = this.tokenShown ? this.domain.token : mask;
+    this.token.dataset.masked = String(!this.tokenShown);
+  }
+
+  private run(action: () => Promise<void>, errorSlot: HTMLElement): void {
+    this.actionError.hidden = true;
+    errorSlot.textContent = '';
+    action().catch((error: unknown) => {
+      errorSlot.textContent = error instanceof Error ? error.message : String(error);
+      errorSlot.hidden = false;
+    });
+  }
+}
+
+function fact(term: string, value: HTMLElement): HTMLElement {
+  const row = element('div');
+  row.append(element('dt', '', term), value);
+  return row;
+}

@@ -1,0 +1,47 @@
+// The four export formats of the panel, exactly as certhub-agent reads them: the JSON shapes are the
+// agent's own types (src/config/agent-exports.ts), imported as types only, so the page and the agent
+// cannot disagree on a key name.
+import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../src/config/agent-exports.js';
+import type { DomainView } from '../../actors/domains/protocol.js';
+import type { Prefs } from '../../actors/domains/prefs-schema.js';
+
+export type ExportFormat = Prefs['export_format'];
+
+/**
+ * The backend every Proxy route gets, to be edited before use. The same value as agent-exports.ts's
+ * placeholderBackend (importing the value would bundle zod into the page); the panel tests check it.
+ */
+const placeholderBackend = '127.0.0.1:8080';
+
+type Exported = Pick<DomainView, 'name' | 'token'>;
+
+export const fileNames: Record<ExportFormat, string> = {
+  'fetch-json': 'certhub-fetch.json',
+  'fetch-cli': 'certhub-fetch.sh',
+  'proxy-json': 'certhub-proxy.json',
+  csv: 'certhub-tokens.csv',
+};
+
+export function exportText(format: ExportFormat, domains: readonly Exported[], server: string): string {
+  switch (format) {
+    case 'fetch-json': {
+      const [only] = domains;
+      if (domains.length === 1 && only !== undefined) return json({ server, domain: only.name, token: only.token } satisfies FetchOneExport);
+      return json({ server, domains: Object.fromEntries(domains.map((domain) => [domain.name, { token: domain.token }])) } satisfies FetchManyExport);
+    }
+    case 'fetch-cli':
+      return lines(domains.map((domain) => `certhub-agent fetch -s ${server} -t ${domain.token} -d ${domain.name}`));
+    case 'proxy-json':
+      return json({ server, routes: Object.fromEntries(domains.map((domain) => [domain.name, { backend: placeholderBackend, token: domain.token }])) } satisfies ProxyRoutesExport);
+    case 'csv':
+      return lines(domains.map((domain) => `${domain.token}, ${domain.name}`));
+  }
+}
+
+function json(value: FetchOneExport | FetchManyExport | ProxyRoutesExport): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function lines(list: string[]): string {
+  return list.map((line) => `${line}\n`).join('');
+}

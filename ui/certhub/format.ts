@@ -1,0 +1,18 @@
+// Dates as the panel shows them: UTC, ISO order, so every administrator reads the same thing.
+
+/** `2027-02-21`, or the dash for a date not known yet. */
+export function shortDate(iso: string | null): string {
+  return iso === null ? '—' : iso.slice(0, 10);
+}
+
+/** `2027-02-21 13:45 UTC`. */
+export function dateTime(iso: string | null, none = '—'): string {
+  if (iso === null) return none;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** `13:45:02` for a log line, local time (the log is read live, beside the user's clock). */
+export function clockTime(epochMs: number): string {
+  return new Date(epochMs).toLocaleTimeString([], { hour12: false });
+}
