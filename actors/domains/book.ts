@@ -99,8 +99,11 @@ export class DomainBook {
       throw error;
     }
     this.deps.log.info(`added ${name} -> ${target.target} (${target.record_type})`);
+    // The domain as it was added (pending), as the first replica message shows it: the order that
+    // plan() may start at once publishes its own changes after it, in order.
+    const added = domainView(domain.record);
     this.plan(domain);
-    return domainView(domain.record);
+    return added;
   }
 
   async setTarget(nameOrLabel: string, input: string): Promise<DomainView> {
