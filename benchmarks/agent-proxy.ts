@@ -80,7 +80,7 @@ async function writeMaterial(dir: string): Promise<{ fullchain: string; key: str
 async function startAgentProxy(dir: string, threads: number, backend: string): Promise<Listener> {
   const file = join(dir, `proxy-${threads}.json`);
   const port = await reservePort('127.0.0.1');
-  await writeFile(file, JSON.stringify({ server: 'https://certhub.invalid/', routes: { [domain]: { backend, token: 'unused' } }, host: '127.0.0.1', port, threads, material_dir: join(dir, 'material') }));
+  await writeFile(file, JSON.stringify({ server: 'https://certhub.invalid/', fetch: false, routes: { [domain]: { backend, token: 'unused' } }, host: '127.0.0.1', port, threads, material_dir: join(dir, 'material') }));
   const child = spawn(process.execPath, [new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', file, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';

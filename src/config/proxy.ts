@@ -25,6 +25,15 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   backend_connections: positiveInteger.max(1024).default(64),
   /** Seconds a backend may take to send its response head before the client gets a 504. */
   backend_timeout_seconds: positiveInteger.max(3600).default(60),
+  /**
+   * The proxy fetches its routes' material from `server` itself (with each route's token), as
+   * `certhub-agent fetch --watch` would. false: something else keeps material_dir current.
+   */
+  fetch: z.boolean().default(true),
+  /** Seconds between two fetches of a domain (sooner when half its lifetime has passed). */
+  fetch_interval_seconds: positiveInteger.max(604_800).default(3600),
+  /** A private CA (PEM file) trusted for `server` besides the system's roots. */
+  ca_file: z.string().min(1).optional(),
 });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;

@@ -1,12 +1,14 @@
 // The proxy role (certhub-agent proxy): TLS front threads sharing one port, each presenting every
 // route's certificate from the material folder and forwarding to the route's backend.
 //
-// Fetching joins here: the fetch watch loop becomes an actor of this role whose links are the fronts
-// (`proxyFrontRefs`), and calls `reload(domain)` on each after it writes new material. Until then each
-// front finds renewals itself by checking the files every `material_check_ms`.
+// The cert-fetcher actor fetches every route's material from the certhub server (the fetch watch
+// loop of certhub-agent) into the material folder and calls `reload(domain)` on each front after it
+// wrote new material. Each front also checks the files every `material_check_ms`, for material that
+// something else writes (`fetch: false`).
 import { actorRef, actorSpec, type ActorRef } from '../actor/kind.js';
 import { proxyConfigSchema, type ProxyConfig } from '../config/proxy.js';
 import { reservePort } from '../http/port.js';
+import { certFetcherActor } from '../../actors/cert-fetcher/kind.js';
 import { proxyFrontActor } from '../../actors/proxy-front/kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from '../../actors/proxy-front/protocol.js';
 import type { RoleDefinition } from './role.js';
@@ -42,6 +44,26 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       backendConnections: config.backend_connections,
       backendTimeoutMs: config.backend_timeout_seconds * 1000,
     };
-    return proxyFrontRefs(config).map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 }));
+    const fronts = proxyFrontRefs(config);
+    const routes = Object.entries(config.routes).map(([domain, { token }]) => ({ domain, token }));
+    const fetcher =
+      config.fetch && routes.length > 0
+        ? [
+            actorSpec(certFetcherActor, {
+              ref: actorRef(certFetcherActor, 'proxy/cert-fetcher'),
+              role: 'proxy',
+              config: {
+                server: config.server,
+                routes,
+                materialDir: config.material_dir,
+                intervalMs: config.fetch_interval_seconds * 1000,
+                ...(config.ca_file === undefined ? {} : { caFile: config.ca_file }),
+                fronts,
+              },
+              links: fronts,
+            }),
+          ]
+        : [];
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher];
   },
 };

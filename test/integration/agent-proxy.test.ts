@@ -22,6 +22,8 @@ async function twoDomainProxy(t: ExecutionContext, extra: object = {}) {
   const [alpha, beta] = await Promise.all([startProxyBackend(t, 'alpha'), startProxyBackend(t, 'beta')]);
   const proxy = await startAgentProxy(t, {
     server: 'https://certhub.example.test/',
+    // The tests write the material themselves: nothing is fetched from that server.
+    fetch: false,
     routes: { 'alpha.test': { backend: alpha.address, token }, 'beta.test': { backend: beta.address, token } },
     host: '127.0.0.1',
     port: 0,
@@ -136,7 +138,7 @@ test('a backend that closes kept-alive connections while idle: the proxy forgets
   const materialDir = await temporaryDir(t, 'agent-proxy-material-');
   await writeTestMaterial(materialDir, 'alpha.test', '0a');
   const address = backend.address() as AddressInfo;
-  const proxy = await startAgentProxy(t, { server: 'https://certhub.example.test/', routes: { 'alpha.test': { backend: `127.0.0.1:${address.port}`, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 });
+  const proxy = await startAgentProxy(t, { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: `127.0.0.1:${address.port}`, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 });
   const ask = async () => {
     const response = await proxiedRequest(proxy.port, 'alpha.test', { path: '/' });
     t.is(response.statusCode, 200);
@@ -209,7 +211,7 @@ test('outpost run -c host.json runs the proxy role beside another role', async (
   const alpha = await startProxyBackend(t, 'alpha');
   const dir = await temporaryDir(t, 'agent-proxy-host-');
   const hostFile = join(dir, 'host.json');
-  const proxyRole = { server: 'https://certhub.example.test/', routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
+  const proxyRole = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
   await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }));
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
   const [, port] = await host.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
