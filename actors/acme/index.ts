@@ -96,7 +96,7 @@ runActor(acmeActor, {
         const order = (withAccount: AcmeAccount) =>
           issueCertificate(
             { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
-            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(`acme: ${message}`) },
+            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(message) },
           );
         const used = await account();
         const issued = await order(used).catch(async (error: unknown) => {

@@ -58,7 +58,7 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
   proxyConfig.routes[api!.name]!.backend = apiBackend.address;
   const proxy = await startAgentProxy(t, { ...proxyConfig, host: '127.0.0.1', port: 0, threads: 1, material_dir: join(dir, 'proxy') });
   // The proxy fetches its routes' material itself once it runs, and has its fronts load it.
-  for (const domain of [web!, api!]) await proxy.process.waitFor(new RegExp(`fetch: ${domain.name.replaceAll('.', '\\.')} reloaded by the fronts: swapped`), 30_000);
+  for (const domain of [web!, api!]) await proxy.process.waitFor(new RegExp(`certificate served domain=${domain.name.replaceAll('.', '\\.')} `), 30_000);
   for (const [domain, name] of [[web!, 'web'], [api!, 'api']] as const) {
     const answered = await curlResolve(domain.name, proxy.port, '/whoami');
     t.is(answered.code, 0, answered.stderr);

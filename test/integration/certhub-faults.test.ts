@@ -77,6 +77,9 @@ test('PowerDNS down: the record cannot be written -> error with the reason, retr
 test('CA down: the order cannot reach Pebble -> error with the reason, retried; Pebble back -> issued', async (t) => {
   await withStack(t, (stack) => ({ dns: powerdnsSection(stack.powerdns), ...stackSections(stack) }), async (server, { powerdns, pebble }) => {
     const name = 'ca.example.test';
+    // The account is opened in the background at start: halting the CA after it is open makes the CA
+    // come back without it (the case checked below), not merely open it late.
+    await server.waitFor(/acme: account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+ at /, attemptDeadlineMs);
     await pebble.halt();
     const failed = await firstFailure(t, server, 'ca', '203.0.113.32', /cannot reach https:\/\/127\.0\.0\.1:\d+.*ECONNREFUSED/);
     t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.32'), 'the record is published, no challenge TXT is there');

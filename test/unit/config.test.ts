@@ -32,7 +32,7 @@ test('unknown keys are reported with a suggestion', (t) => {
 
 test('a role without what it needs is a clear error, and so is naming none', (t) => {
   t.true(problemsOf(hostConfigSchema, { roles: { cert: {} } }).some((problem) => /^roles\.cert\.data_dir is required/.test(problem)));
-  t.deepEqual(problemsOf(hostConfigSchema, { roles: {} }), ['roles must name at least one role (cert, speedtest, monitor, send, recv)']);
+  t.deepEqual(problemsOf(hostConfigSchema, { roles: {} }), ['roles must name at least one role (cert, proxy, speedtest, monitor, send, recv)']);
   t.deepEqual(problemsOf(hostConfigSchema, []), ['the config must be an object']);
 });
 
