@@ -3,6 +3,7 @@
 // server, in the same document (no reload).
 import test from 'ava';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
+import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
@@ -20,12 +21,8 @@ const watchStatuses = (name: string) => `(() => {
 test('a domain added in the panel goes pending -> issuing -> issued on screen without a reload (Pebble + PowerDNS)', async (t) => {
   const stack = await startCertStack();
   try {
-    const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, {
-      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile },
-      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 30 },
-    });
+    const { powerdns } = stack;
+    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
     const server = await startCerthub(t, dataDir, []);
     const { page, problems } = await openPanel(t, server);
     await page.evaluate(watchStatuses('app.example.test'));

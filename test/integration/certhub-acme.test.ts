@@ -3,6 +3,7 @@
 // its material, fetched with its token, verifies against Pebble's root.
 import test from 'ava';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
+import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { eventually } from '../helpers/fixture-host.js';
 import { opensslCheck } from '../helpers/openssl.js';
@@ -18,11 +19,7 @@ test('add with an IPv4 target -> A record answered by PowerDNS -> issued by Pebb
   const stack = await startCertStack();
   try {
     const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, {
-      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile },
-      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 30 },
-    });
+    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
     const server = await startCerthub(t, dataDir, []);
     const added = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } })).json()) as Domain;
     t.is(added.name, 'app.example.test');

@@ -6,6 +6,7 @@ import test from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { opensslCheck } from '../helpers/openssl.js';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
+import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain, materialState, rotateToken, runAgent, startAgent } from '../helpers/certhub-agent.js';
 import { eventually } from '../helpers/fixture-host.js';
@@ -15,11 +16,7 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
   const stack = await startCertStack();
   try {
     const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, {
-      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile },
-      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 30 },
-    });
+    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
     const server = await startCerthub(t, dataDir, []);
     const { name, token } = await addIssuedDomain(server, 'app', 60_000);
     const out = await tempDir(t, 'agent-');
