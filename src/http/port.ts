@@ -19,6 +19,14 @@ export function reservePort(host: string): Promise<number> {
 }
 
 /**
+ * The port to give listeners that must all bind the same concrete one (several front threads, or a
+ * TLS front that listens again for a new certificate): `port`, or a reserved free one when it is 0.
+ */
+export async function concretePort(host: string, port: number, mustBeConcrete: boolean): Promise<number> {
+  return port === 0 && mustBeConcrete ? reservePort(host) : port;
+}
+
+/**
  * Whether host:port can be listened on: binds it without SO_REUSEPORT and lets it go at once. A
  * socket of any process there, a SO_REUSEPORT one included, makes it fail: uSockets fronts would
  * otherwise join another process's port and split its requests with it. Resolves with the error code

@@ -3,7 +3,7 @@
 // So does a TLS front on its own, which listens a second time on its port for a new certificate.
 import { actorSpec, type ActorApi, type ActorRef } from '../actor/kind.js';
 import type { ActorSpec } from '../actor/spec.js';
-import { reservePort } from '../http/port.js';
+import { concretePort } from '../http/port.js';
 import { httpFrontActor } from '../../actors/http-front/kind.js';
 import type { HttpFrontConfig } from '../../actors/http-front/protocol.js';
 
@@ -17,7 +17,7 @@ export interface FrontsOptions {
 
 /** Specs of `threads` fronts: `<role>/http-front`, or `<role>/http-front#1..n` for several. */
 export async function frontSpecs({ role, threads, config, links = [] }: FrontsOptions): Promise<ActorSpec[]> {
-  const port = config.port === 0 && (threads > 1 || config.tls !== undefined) ? await reservePort(config.host) : config.port;
+  const port = await concretePort(config.host, config.port, threads > 1 || config.tls !== undefined);
   return Array.from({ length: threads }, (_, index) =>
     actorSpec(httpFrontActor, {
       ref: threads === 1 ? `${role}/http-front` : `${role}/http-front#${index + 1}`,

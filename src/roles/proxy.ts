@@ -7,7 +7,7 @@
 // something else writes (`fetch: false`).
 import { actorRef, actorSpec, type ActorRef } from '../actor/kind.js';
 import { proxyConfigSchema, type ProxyConfig } from '../config/proxy.js';
-import { reservePort } from '../http/port.js';
+import { concretePort } from '../http/port.js';
 import { certFetcherActor } from '../../actors/cert-fetcher/kind.js';
 import { proxyFrontActor } from '../../actors/proxy-front/kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from '../../actors/proxy-front/protocol.js';
@@ -16,11 +16,6 @@ import type { RoleDefinition } from './role.js';
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
   return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
-}
-
-/** Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them. */
-async function sharedPort(host: string, port: number, threads: number): Promise<number> {
-  return port === 0 && threads > 1 ? reservePort(host) : port;
 }
 
 export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
@@ -32,8 +27,9 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
     ports: [{ host, port, option: 'port' }, ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }])],
   }),
   async actors(config) {
-    const port = await sharedPort(config.host, config.port, config.threads);
-    const redirectPort = config.redirect_port === undefined ? undefined : await sharedPort(config.host, config.redirect_port, config.threads);
+    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
+    const port = await concretePort(config.host, config.port, config.threads > 1);
+    const redirectPort = config.redirect_port === undefined ? undefined : await concretePort(config.host, config.redirect_port, config.threads > 1);
     const front: ProxyFrontConfig = {
       host: config.host,
       port,

@@ -38,14 +38,21 @@ async function startReceiver(t: ExecutionContext): Promise<Receiver> {
   return receiver;
 }
 
-const settled = (check: () => boolean) => eventually(() => Promise.resolve(check()), 10_000, 10);
-
-test('failed renewals are posted, and the expiry notice is posted once when the certificate gets within 7 days', async (t) => {
+/** A book (90-day certificates, fake clock) whose notices go to a receiver answering `status`; its log kept. */
+async function bookWithWebhook(t: ExecutionContext, status: number) {
   const receiver = await startReceiver(t);
+  receiver.status = status;
   const logged: LogRecord[] = [];
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const notify = webhookNotices(receiver.url, loggerFrom('domains', (record) => logged.push(record)));
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day, notify });
+  return { receiver, logged, clock, harness };
+}
+
+const settled = (check: () => boolean) => eventually(() => Promise.resolve(check()), 10_000, 10);
+
+test('failed renewals are posted, and the expiry notice is posted once when the certificate gets within 7 days', async (t) => {
+  const { receiver, logged, clock, harness } = await bookWithWebhook(t, 204);
   harness.issuer.failures.push('the CA refused: rate limited');
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const failed = await harness.until('app', (view) => view.status === 'error');
@@ -78,12 +85,7 @@ test('failed renewals are posted, and the expiry notice is posted once when the 
 });
 
 test('a webhook that refuses is logged by its origin, and the domain goes on', async (t) => {
-  const receiver = await startReceiver(t);
-  receiver.status = 500;
-  const logged: LogRecord[] = [];
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const notify = webhookNotices(receiver.url, loggerFrom('domains', (record) => logged.push(record)));
-  const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day, notify });
+  const { receiver, logged, clock, harness } = await bookWithWebhook(t, 500);
   harness.issuer.failures.push('the CA is down');
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const failed = await harness.until('app', (view) => view.status === 'error');

@@ -2,6 +2,7 @@
 // once, then again on the schedule of watch-schedule.ts. A failure of any kind (server down, refused
 // token, an answer that is not good material, a disk error) leaves the files as they were and is
 // retried with backoff; only checked material ever replaces what is on disk. Ends when `signal` aborts.
+import { setTimeout as wait } from 'node:timers/promises';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { fetchCertificate } from './fetch-certificate.js';
 import { CertificateFetchError } from './fetch-failure.js';
@@ -76,14 +77,5 @@ async function notifyChange(material: CertificateMaterial, options: WatchOptions
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return wait(ms, undefined, { signal }).catch(() => {});
 }
