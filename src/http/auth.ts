@@ -30,24 +30,32 @@ export interface Authenticated<Principal> {
 /**
  * Who made the request under `scheme`; a 401 HttpRefusal when no valid credential came. A request
  * with an Authorization header is judged by it alone (a wrong token is not rescued by a cookie);
- * otherwise the session cookie counts.
+ * otherwise the session cookie counts. The verdict is given at once when the site's check answers at
+ * once (a token looked up in memory), so a request needs no promise to get past it.
  */
-export async function authenticate<Principal>(scheme: AuthScheme<Principal>, request: RequestInfo<unknown, unknown>): Promise<Authenticated<Principal>> {
+export function authenticate<Principal>(scheme: AuthScheme<Principal>, request: RequestInfo<unknown, unknown>): Authenticated<Principal> | Promise<Authenticated<Principal>> {
   const challenge: Headers = scheme.bearer === undefined ? {} : { 'WWW-Authenticate': 'Bearer' };
   const authorization = request.headers.get('authorization');
   if (scheme.bearer !== undefined && authorization !== undefined) {
     const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
     if (token === undefined) throw refusal('the Authorization header must be "Bearer <token>"', { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
-    const principal = await scheme.bearer(token, request);
-    if (principal === undefined) throw refusal('invalid token', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-    return { principal, by: 'bearer' };
+    return settled(scheme.bearer(token, request), (principal) => {
+      if (principal === undefined) throw refusal('invalid token', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      return { principal, by: 'bearer' };
+    });
   }
   const session = scheme.session;
   const cookie = session === undefined ? undefined : request.cookies.get(session.cookie);
   if (session !== undefined && cookie !== undefined && cookie !== '') {
-    const principal = await session.check(cookie, request);
-    if (principal === undefined) throw refusal('session expired or not valid; log in again', challenge);
-    return { principal, by: 'session' };
+    return settled(session.check(cookie, request), (principal) => {
+      if (principal === undefined) throw refusal('session expired or not valid; log in again', challenge);
+      return { principal, by: 'session' };
+    });
   }
   throw refusal('authentication required', challenge);
+}
+
+/** `then` for a value that may or may not be a promise: at once when it is not. */
+function settled<Value, Result>(value: Value | Promise<Value>, then: (value: Value) => Result): Result | Promise<Result> {
+  return value instanceof Promise ? value.then(then) : then(value);
 }

@@ -93,9 +93,9 @@ export interface RateLimitRule {
   key?: (request: RequestInfo<unknown, unknown>) => string;
   /**
    * `requests` (the default): every request takes from the allowance. `failures`: only answers 401
-   * and 403 do (wrong passwords, wrong tokens): each request holds one while it is answered and any
-   * other answer gives it back, so guesses sent all at once cannot slip past the count. A client
-   * with none left is refused before its credentials are checked.
+   * and 403 do (wrong passwords, wrong tokens): a request answered later holds one while it is
+   * answered and any other answer gives it back, so guesses sent all at once cannot slip past the
+   * count. A client with none left is refused before its credentials are checked.
    */
   count?: 'requests' | 'failures';
 }

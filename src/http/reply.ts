@@ -36,9 +36,11 @@ export interface ReplyOptions {
 export class Reply {
   private clientGone = false;
   private answered = false;
-  private finished = false;
+  private done = false;
   private readonly abortListeners: (() => void)[] = [];
   private readonly finishListeners: ((status: number) => void)[] = [];
+  /** Told the status just before an answer is written; made only when a route asks (see `onAnswer`). */
+  private answerListeners: ((status: number) => void)[] | undefined;
   /** Set-Cookie values for the next answer; made only when a route sets one (most never do). */
   private cookies: string[] | undefined;
   status = 0;
@@ -64,6 +66,11 @@ export class Reply {
     return this.clientGone || this.answered;
   }
 
+  /** True once the answer is complete or the client has gone; `status` is then final. */
+  get finished(): boolean {
+    return this.done;
+  }
+
   /** True when the request is a HEAD: the answer's body is left out (its length is still given). */
   get head(): boolean {
     return this.options.head;
@@ -76,8 +83,16 @@ export class Reply {
 
   /** Called with the final status once the answer is complete (499 when the client went first). */
   onFinish(listener: (status: number) => void): void {
-    if (this.finished) listener(this.status);
+    if (this.done) listener(this.status);
     else this.finishListeners.push(listener);
+  }
+
+  /**
+   * Called with the status just before the answer is written: the last moment the request may be
+   * asked about (its address), since uWS forbids touching a response once it is answered.
+   */
+  onAnswer(listener: (status: number) => void): void {
+    (this.answerListeners ??= []).push(listener);
   }
 
   /** Adds a `Set-Cookie` to the answer about to be given (HttpOnly, SameSite=Strict, Secure, Path=/ unless told). */
@@ -92,6 +107,7 @@ export class Reply {
 
   send(status: number, body: RecognizedString, headers: Headers | HeaderList = {}, closeConnection = false): void {
     if (this.closed) return;
+    this.answering(status);
     this.res.cork(() => {
       this.writeHead(status, headers);
       if (this.options.head) this.endHead(byteLength(body));
@@ -130,6 +146,7 @@ export class Reply {
    */
   stream(status: number, headers: Headers, totalSize: number, chunkAt: ChunkAt): void {
     if (this.closed) return;
+    this.answering(status);
     this.answered = true;
     this.status = status;
     if (this.options.head) {
@@ -150,6 +167,7 @@ export class Reply {
    */
   openStream(status: number, headers: Headers): BodyStream {
     const alreadyClosed = this.closed;
+    if (!alreadyClosed) this.answering(status);
     this.answered = true;
     this.status = status;
     if (!alreadyClosed) this.res.cork(() => this.writeHead(status, headers));
@@ -169,6 +187,11 @@ export class Reply {
     this.res.endWithoutBody();
   }
 
+  private answering(status: number): void {
+    if (this.answerListeners === undefined) return;
+    for (const listener of this.answerListeners.splice(0)) listener(status);
+  }
+
   private writeHead(status: number, headers: Headers | HeaderList): void {
     this.res.writeStatus(statusLine(status));
     for (const [name, value] of Object.entries(this.options.defaultHeaders)) this.res.writeHeader(name, value);
@@ -180,8 +203,8 @@ export class Reply {
 
   private finish(status: number): void {
     this.answered = true;
-    if (this.finished) return;
-    this.finished = true;
+    if (this.done) return;
+    this.done = true;
     this.status = status;
     this.options.onFinish(status);
     for (const listener of this.finishListeners.splice(0)) listener(status);

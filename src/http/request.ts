@@ -13,7 +13,8 @@ export interface RequestInfo<Body = Buffer | undefined, Auth = undefined> {
   method: string;
   /** The path, without the query string. */
   path: string;
-  query: URLSearchParams;
+  /** Parsed on first read. */
+  readonly query: URLSearchParams;
   /** Header names in lower case. */
   headers: ReadonlyMap<string, string>;
   /** Route parameters (`/api/cert/:domain`) by name, percent-decoded. */
@@ -38,7 +39,6 @@ export interface RequestInfo<Body = Buffer | undefined, Auth = undefined> {
 export class IncomingRequest implements RequestInfo<unknown, unknown> {
   readonly method: string;
   readonly path: string;
-  readonly query: URLSearchParams;
   readonly headers = new Map<string, string>();
   readonly params: Record<string, string> = {};
   /** The first route parameter that is not valid percent-encoding; the router answers 400 for it. */
@@ -46,6 +46,8 @@ export class IncomingRequest implements RequestInfo<unknown, unknown> {
   body: unknown = undefined;
   auth: unknown = undefined;
   private parsedCookies: ReadonlyMap<string, string> | undefined;
+  private readonly rawQuery: string;
+  private parsedQuery: URLSearchParams | undefined;
   private addressText: string | undefined;
 
   constructor(
@@ -56,7 +58,7 @@ export class IncomingRequest implements RequestInfo<unknown, unknown> {
     req.forEach((name, value) => this.headers.set(name, value));
     this.method = req.getCaseSensitiveMethod();
     this.path = req.getUrl();
-    this.query = new URLSearchParams(req.getQuery() ?? '');
+    this.rawQuery = req.getQuery() ?? '';
     let malformed: string | undefined;
     paramNames.forEach((name, index) => {
       const decoded = decodeParameter(req.getParameter(index) ?? '');
@@ -64,6 +66,11 @@ export class IncomingRequest implements RequestInfo<unknown, unknown> {
       else this.params[name] = decoded;
     });
     this.malformedParameter = malformed;
+  }
+
+  // Parsed on first read: most routes take no query, and a URLSearchParams a request adds up.
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
   }
 
   get cookies(): ReadonlyMap<string, string> {
@@ -84,6 +91,7 @@ export class IncomingRequest implements RequestInfo<unknown, unknown> {
 
 /** A percent-encoded route parameter as text, or undefined when its encoding is broken (`%E0%A4%A`). */
 function decodeParameter(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -133,8 +133,10 @@ export class Router extends Routes<undefined> {
     if (cors) path.corsMethods.push(method);
     this.paths.set(pattern, path);
 
+    const rateLimits = [group.rateLimit, route.rateLimit].filter((rule) => rule !== undefined);
     const admission: Admission = {
-      rateLimits: [group.rateLimit, route.rateLimit].filter((rule) => rule !== undefined),
+      rateLimits,
+      failureRules: rateLimits.filter((rule) => rule.count === 'failures'),
       sameOrigin: group.sameOrigin === true || route.sameOrigin === true,
       auth: group.auth,
       body: route.json !== undefined || route.bodyLimit !== undefined ? { limit: route.bodyLimit ?? defaultBodyLimit, schema: route.json } : undefined,

@@ -1,5 +1,6 @@
 // The front's copy of the domains actor's state, kept from the replica topic: every read of a domain
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
+import { matchesDigest, secretDigest } from '../../../../src/crypto/constant-time.js';
 import type { Material } from '../../../domains/material.js';
 import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
 import type { CertificateResponse } from './protocol.js';
@@ -11,13 +12,17 @@ export interface ReplicaEntry {
 
 /** Answers of GET /api/cert kept made: the domains fetched most, without a second copy of every certificate. */
 const cachedAnswers = 1024;
+/** What an unknown domain's token check compares with, so that it takes as long as a known one's. */
+const noTokenDigest = secretDigest('');
 
 export class DomainReplica {
   private readonly entries = new Map<string, ReplicaEntry>();
   private readonly chains = new Map<string, string>();
-  /** Domain name -> its GET /api/cert answer, least recently used first. */
-  private readonly answers = new Map<string, string>();
+  /** Domain name -> its GET /api/cert answer, encoded, least recently used first. */
+  private readonly answers = new Map<string, Buffer>();
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
+  /** Token digests of the domains fetched, made on first use; a changed domain is a new view, and drops its own. */
+  private readonly tokenDigests = new WeakMap<DomainView, Buffer>();
 
   constructor(private readonly baseDomain: string) {}
 
@@ -61,6 +66,20 @@ export class DomainReplica {
     return this.entries.get(name) ?? this.entries.get(`${name}.${this.baseDomain}`);
   }
 
+  /**
+   * The entry `nameOrLabel` names when `token` is its token. An unknown domain and a wrong token are
+   * refused alike, in the same time.
+   */
+  withToken(nameOrLabel: string, token: string): ReplicaEntry | undefined {
+    const entry = this.get(nameOrLabel);
+    let digest = noTokenDigest;
+    if (entry !== undefined) {
+      digest = this.tokenDigests.get(entry.domain) ?? secretDigest(entry.domain.token);
+      this.tokenDigests.set(entry.domain, digest);
+    }
+    return matchesDigest(token, digest) && entry !== undefined ? entry : undefined;
+  }
+
   /** The entry's material with its chain, or null before its certificate is issued. */
   material(entry: ReplicaEntry): Material | null {
     const { material } = entry;
@@ -71,8 +90,8 @@ export class DomainReplica {
     return { cert_pem: material.cert_pem, chain_pem: chain, key_pem: material.key_pem };
   }
 
-  /** The body of GET /api/cert for the entry, or null before its certificate is issued. */
-  certificateJson(entry: ReplicaEntry): string | null {
+  /** The body of GET /api/cert for the entry (JSON, UTF-8), or null before its certificate is issued. */
+  certificateBody(entry: ReplicaEntry): Buffer | null {
     const name = entry.domain.name;
     let answer = this.answers.get(name);
     if (answer !== undefined) {
@@ -82,7 +101,7 @@ export class DomainReplica {
     }
     const material = this.material(entry);
     if (material === null || entry.domain.expires_at === null) return null;
-    answer = JSON.stringify({ ...material, expires_at: entry.domain.expires_at } satisfies CertificateResponse);
+    answer = Buffer.from(JSON.stringify({ ...material, expires_at: entry.domain.expires_at } satisfies CertificateResponse));
     this.answers.set(name, answer);
     if (this.answers.size > cachedAnswers) this.answers.delete(this.answers.keys().next().value ?? '');
     return answer;
