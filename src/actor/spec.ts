@@ -19,4 +19,6 @@ export interface ActorSpec {
   front: boolean;
   /** Names of the actors this one calls (the serving ends of its links). */
   links: string[];
+  /** A cap on the thread's young generation, in MB; V8's default (up to 48 MB) when left out. */
+  youngGenerationMb?: number;
 }

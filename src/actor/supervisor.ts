@@ -21,14 +21,6 @@ import { exposeApi } from './rpc.js';
 import type { ActorSpec } from './spec.js';
 import type { SupervisorApi } from './supervisor-api.js';
 
-/**
- * The young generation of an actor behind the fronts, in MB. Such actors allocate in bursts (a store
- * of 10,000 domains loaded, a replica published), and V8 grows the young generation for a burst to
- * its default maximum (three 16 MB semi-spaces) and keeps it resident: 30 MB of a certhub's RSS in
- * its domains thread alone. Fronts keep the default: they allocate all the time, per request.
- */
-const backgroundYoungGenerationMb = 8;
-
 export interface SupervisorOptions {
   restart: RestartOptions;
   readyTimeoutMs: number;
@@ -163,7 +155,7 @@ export class Supervisor {
     const supervisorApi: SupervisorApi = { runJob: (name, input) => this.options.jobs.run(name, input) };
     exposeApi(supervisorApi, channel.port1);
     const workerData: ActorWorkerData = { name: spec.name, kind: spec.kind, instance: spec.instance, config: spec.config, supervisorPort: channel.port2 };
-    const resourceLimits = spec.front ? undefined : { maxYoungGenerationSizeMb: backgroundYoungGenerationMb };
+    const resourceLimits = spec.youngGenerationMb === undefined ? undefined : { maxYoungGenerationSizeMb: spec.youngGenerationMb };
     const worker = new Worker(spec.entry, { workerData, transferList: [channel.port2], resourceLimits });
     const system = new Mailbox<ActorToSupervisor, SupervisorToActor>(worker);
     Object.assign(slot, { worker, system, supervisorPort: channel.port1, state: 'starting', lastError: undefined, ready: undefined });
