@@ -8,6 +8,7 @@ import { safeEqual } from '../../../../src/crypto/constant-time.js';
 import { OutpostError } from '../../../../src/errors.js';
 import { expiredCookie, serializeCookie } from '../../../../src/http/cookies.js';
 import { RateLimiter } from '../../../../src/http/rate-limit.js';
+import { jsonType } from '../../../../src/http/reply.js';
 import type { Router } from '../../../../src/http/router.js';
 import type { HttpServer } from '../../../../src/http/server.js';
 import { EventStream } from '../../../../src/http/sse.js';
@@ -86,7 +87,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
   });
   admin
-    .get('/api/admin/domains', (_request, reply) => reply.json(200, { domains: replica.all() }, { 'Cache-Control': 'no-store' }))
+    .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .post(
       '/api/admin/domains',
       async (request, reply) => {
@@ -135,7 +136,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     })
     .get('/api/admin/events', (request, reply) => {
       const stream = new EventStream(request, reply, server);
-      stream.send(JSON.stringify({ domains: replica.all() }), 'snapshot');
+      stream.send(replica.listJson(), 'snapshot');
       const stop = replica.onChange((message) => {
         if (message.type === 'domain') stream.send(JSON.stringify(message.domain), 'domain');
         else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');

@@ -23,6 +23,8 @@ export class DomainReplica {
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
   /** Token digests of the domains fetched, made on first use; a changed domain is a new view, and drops its own. */
   private readonly tokenDigests = new WeakMap<DomainView, Buffer>();
+  /** `listJson()`, until the next change. */
+  private list: string | undefined;
 
   constructor(private readonly baseDomain: string) {}
 
@@ -34,10 +36,12 @@ export class DomainReplica {
       case 'domain':
         this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
         this.answers.delete(message.domain.name);
+        this.list = undefined;
         break;
       case 'removed':
         this.entries.delete(message.name);
         this.answers.delete(message.name);
+        this.list = undefined;
         break;
       default:
         throw new Error(`unknown replica message ${JSON.stringify(message satisfies never)}`);
@@ -58,6 +62,7 @@ export class DomainReplica {
     if (entry !== undefined && entry.domain.token === domain.token && entry.domain.target === domain.target) return;
     this.entries.set(domain.name, { domain, material: entry?.material ?? null });
     this.answers.delete(domain.name);
+    this.list = undefined;
   }
 
   /** The domain `nameOrLabel` names: a full name under the base domain, or a label. */
@@ -107,8 +112,17 @@ export class DomainReplica {
     return answer;
   }
 
+  /**
+   * `{"domains": [...]}` by name, as the admin list and the panel's first event give it: made once per
+   * change of the replica, not once per page opened (10,000 domains are 4 MB of JSON).
+   */
+  listJson(): string {
+    return (this.list ??= JSON.stringify({ domains: this.all() }));
+  }
+
   all(): DomainView[] {
-    return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => a.name.localeCompare(b.name));
+    // Names are lower-case ASCII (IDNs in their xn-- form): code-unit order, without the cost of localeCompare.
+    return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   onChange(listener: (message: ReplicaMessage) => void): () => void {
