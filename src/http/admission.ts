@@ -71,9 +71,7 @@ function proceed(admission: Admission, handler: AnyHandler, request: IncomingReq
   let authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined;
   try {
     authenticated = admission.auth === undefined ? undefined : authenticate(admission.auth, request);
-    if (!(authenticated instanceof Promise) && body === undefined) {
-      if (authenticated !== undefined) accept(request, authenticated);
-    }
+    if (authenticated !== undefined && !(authenticated instanceof Promise) && body === undefined) accept(request, authenticated);
   } catch (error) {
     refuse(reply, request, error, false);
     return;
