@@ -128,6 +128,42 @@ test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin
   t.deepEqual(await sessionState({ cookie: session }), { active: false });
 });
 
+test('logout closes the event and log streams its session opened; a stream opened with the admin key stays open', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  const session = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const open = async (path: string, headers: Record<string, string>) => {
+    const response = await fetch(`${server.url}${path}`, { headers });
+    t.is(response.status, 200, path);
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body!.getReader();
+    t.false((await reader.read()).done, `${path} sends its first event`);
+    return reader;
+  };
+  const sessionEvents = await open('api/admin/events', { cookie: session });
+  const sessionLogs = await open('api/admin/logs?backlog=5', { cookie: session });
+  const keyEvents = await open('api/admin/events', { authorization: `Bearer ${testAdminKey}` });
+
+  t.is((await fetch(`${server.url}api/admin/logout`, { method: 'POST', headers: { cookie: session } })).status, 204);
+  // Reads until each session stream ends: the server closes it, so this returns however long it takes.
+  const readToEnd = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+    while (!(await reader.read()).done);
+  };
+  await readToEnd(sessionEvents);
+  await readToEnd(sessionLogs);
+  t.pass('both streams of the session ended');
+
+  t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'after', target: '203.0.113.7' } })).status, 201);
+  let received = '';
+  const decoder = new TextDecoder();
+  while (!received.includes('after.example.test')) {
+    const { done, value } = await keyEvents.read();
+    t.false(done, 'the stream opened with the admin key is still open');
+    if (done) break;
+    received += decoder.decode(value, { stream: true });
+  }
+  await keyEvents.cancel();
+});
+
 test('version, help and an OpenAPI 3.0 spec that describes every admin endpoint', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   t.like(await (await fetch(`${server.url}api/version`)).json(), { product: 'certhub', api_version: 1 });

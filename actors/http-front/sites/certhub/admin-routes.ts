@@ -41,6 +41,11 @@ export interface AdminMount {
   domains: PeerLink<DomainsApi>;
 }
 
+/** Who made an admin request: the session it came with, or null for the admin key as a bearer token. */
+interface AdminPrincipal {
+  session: string | null;
+}
+
 export function mountAdminRoutes({ router, server, actor, site, replica, domains }: AdminMount): void {
   const sessions = new Sessions(sessionTtlSeconds * 1000);
   const cookieOptions = { secure: site.secureCookies };
@@ -54,6 +59,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     const pem = replica.material(entry);
     if (pem === null) throw new OutpostError('ERR_CONFLICT', `the certificate of ${entry.domain.name} is not issued yet (status: ${entry.domain.status})`);
     return { name: entry.domain.name, material: pem };
+  };
+
+  /** A stream opened under a session closes when the session ends; the page then asks for the key. */
+  const endWithSession = ({ session }: AdminPrincipal, stream: EventStream) => {
+    if (session !== null) stream.onClose(sessions.onEnd(session, () => stream.close()));
   };
 
   router
@@ -79,10 +89,10 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
     }, { sameOrigin: true });
 
-  const admin = router.group({
+  const admin = router.group<AdminPrincipal>({
     auth: {
-      bearer: (token) => (safeEqual(token, site.adminKey) ? 'admin' : undefined),
-      session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? 'admin' : undefined) },
+      bearer: (token) => (safeEqual(token, site.adminKey) ? { session: null } : undefined),
+      session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? { session: id } : undefined) },
     },
     rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
   });
@@ -133,6 +143,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       const backlog = Math.min(Number(request.query.get('backlog') ?? logBacklog) || 0, 1000);
       const unsubscribe = actor.subscribeLogs((record) => stream.send(JSON.stringify(record), 'log'), backlog);
       stream.onClose(unsubscribe);
+      endWithSession(request.auth, stream);
     })
     .get('/api/admin/events', (request, reply) => {
       const stream = new EventStream(request, reply, server);
@@ -142,5 +153,6 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
       });
       stream.onClose(stop);
+      endWithSession(request.auth, stream);
     });
 }
