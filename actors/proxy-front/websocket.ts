@@ -1,21 +1,16 @@
 // WebSocket upgrades through the proxy. uWS ends the client's WebSocket itself, so the proxy opens
-// its own WebSocket to the backend and relays messages both ways: text stays text, binary stays
-// binary, and a close on either side closes the other with the same code.
-//
-// Flow control: the backend side is a `ws` client because it can stop reading (pause), which the
-// WHATWG WebSocket of undici cannot: while the client has more than `clientHighWater` bytes waiting,
-// the backend socket is not read, so a slow client slows the backend down instead of filling the
-// proxy's memory (or, past uWS's limit, losing messages). uWS cannot stop reading a client's
-// WebSocket, so the other way is bounded instead: a backend that leaves more than
-// `backendBufferLimit` bytes unread has its client closed with 1013 (try again later), loudly.
+// its own WebSocket to the backend (undici's client) and relays messages both ways: text stays text,
+// binary stays binary, and a close on either side closes the other with the same code.
+import { WebSocket as BackendSocket } from 'undici';
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import { WebSocket as BackendSocket, type RawData } from 'ws';
 import type { Logger } from '../../src/log/record.js';
 import { backendRequestHeaders, clientAddress, errorPage, pathAndQuery } from './logic.js';
 
 export interface Relay {
   backend: BackendSocket;
   client?: WebSocket<RelayData>;
+  /** Backend messages that arrived before the client's side was open. */
+  early: (string | ArrayBuffer)[];
   clientClosed: boolean;
 }
 
@@ -28,47 +23,30 @@ export interface RelayData {
 }
 
 const maxMessageBytes = 16 * 1024 * 1024;
-/** Bytes waiting for the client above which the backend is not read. */
-const clientHighWater = 1024 * 1024;
-/** Bytes the backend may leave unread before its client is closed. */
-const backendBufferLimit = 2 * maxMessageBytes;
 const decoder = new TextDecoder();
 
 /** The uWS behaviour relaying upgrades on one route to `backend` (`host:port`). */
 export function webSocketRelay(domain: string, backend: string, log: Logger): WebSocketBehavior<RelayData> {
   return {
     maxPayloadLength: maxMessageBytes,
-    // Room for one largest message above the high-water mark: a send is never dropped.
-    maxBackpressure: clientHighWater + maxMessageBytes,
+    maxBackpressure: maxMessageBytes,
     idleTimeout: 0,
     upgrade: (res, req, context) => openBackend(res, req, context, domain, backend, log),
     open: (ws) => {
       const { relay } = ws.getUserData();
       relay.client = ws;
-      if (relay.backend.readyState !== BackendSocket.OPEN) {
+      if (relay.backend.readyState === BackendSocket.CLOSED) {
         relay.clientClosed = true;
         ws.end(1000);
         return;
       }
-      relay.backend.resume();
+      for (const message of relay.early.splice(0)) sendToClient(ws, message);
     },
     message: (ws, message, isBinary) => {
-      const { relay } = ws.getUserData();
-      const socket = relay.backend;
+      const socket = ws.getUserData().relay.backend;
       if (socket.readyState !== BackendSocket.OPEN) return;
-      if (socket.bufferedAmount > backendBufferLimit) {
-        log.warn('WebSocket closed: the backend does not read what its client sends', { domain, backend, buffered: socket.bufferedAmount });
-        relay.clientClosed = true;
-        ws.end(1013, 'backend too slow');
-        socket.close(1013, 'backend too slow');
-        return;
-      }
-      // uWS reuses the message's memory after this call, so it is copied; text goes on as its bytes
-      // (uWS has checked they are UTF-8).
-      socket.send(Buffer.from(message.slice(0)), { binary: isBinary });
-    },
-    drain: (ws) => {
-      if (ws.getBufferedAmount() < clientHighWater) ws.getUserData().relay.backend.resume();
+      // uWS reuses the message's memory after this call: text is decoded, binary copied.
+      socket.send(isBinary ? new Uint8Array(message.slice(0)) : decoder.decode(message));
     },
     close: (ws, code, message) => {
       const { relay } = ws.getUserData();
@@ -89,17 +67,17 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
   req.forEach((name, value) => incoming.push([name, value]));
   const host = req.getHeader('host');
   const flat = backendRequestHeaders(incoming, { address: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString()), host: host === '' ? domain : host }, { webSocket: true });
-  const headers: Record<string, string> = {};
-  for (let index = 0; index < flat.length; index += 2) headers[flat[index]!] = flat[index + 1]!;
+  const headers: [string, string][] = [];
+  for (let index = 0; index < flat.length; index += 2) headers.push([flat[index]!, flat[index + 1]!]);
 
   /** Set once the upgrade request is answered (upgraded, refused) or its client is gone. */
   let answered = false;
-  // No extension is offered: messages are relayed as they come, uncompressed.
-  const socket = new BackendSocket(`ws://${backend}${pathAndQuery(req.getUrl(), req.getQuery() ?? '')}`, protocols, { headers, perMessageDeflate: false, maxPayload: maxMessageBytes });
-  const relay: Relay = { backend: socket, clientClosed: false };
+  const socket = new BackendSocket(`ws://${backend}${pathAndQuery(req.getUrl(), req.getQuery() ?? '')}`, { protocols, headers });
+  socket.binaryType = 'arraybuffer';
+  const relay: Relay = { backend: socket, early: [], clientClosed: false };
   res.onAborted(() => {
     answered = true;
-    socket.terminate();
+    socket.close();
   });
   const refuse = (reason: string) => {
     if (answered) return;
@@ -109,34 +87,31 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
       res.writeStatus('502 Bad Gateway').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(502, 'Bad Gateway', `The service behind ${domain} did not accept the WebSocket connection.`));
     });
   };
-  socket.on('open', () => {
-    if (answered) return socket.terminate();
+  socket.addEventListener('open', () => {
+    if (answered) return socket.close();
     answered = true;
-    // Nothing is read from the backend until the client's side is open (uWS `open`).
-    socket.pause();
+    // No extension is offered back: messages are relayed as they come, uncompressed.
     res.cork(() => res.upgrade<RelayData>({ relay }, key, socket.protocol, '', context));
   });
-  socket.on('unexpected-response', (_request, response) => {
-    response.resume();
-    refuse(`the backend answered the upgrade with HTTP ${response.statusCode ?? 0}`);
-    socket.terminate();
+  socket.addEventListener('error', () => {
+    if (relay.client === undefined) refuse('the backend WebSocket failed to open');
   });
-  socket.on('error', (error) => {
-    if (relay.client === undefined) refuse(`the backend WebSocket failed to open: ${error.message}`);
+  socket.addEventListener('message', (event) => {
+    // binaryType 'arraybuffer': binary messages come as ArrayBuffer, text as string.
+    const data = event.data as string | ArrayBuffer;
+    if (relay.client === undefined) relay.early.push(data);
+    else if (!relay.clientClosed) sendToClient(relay.client, data);
   });
-  socket.on('message', (data: RawData, isBinary: boolean) => {
-    const client = relay.client;
-    if (client === undefined || relay.clientClosed) return;
-    // Text goes on as its bytes (ws has checked they are UTF-8).
-    client.send(Array.isArray(data) ? Buffer.concat(data) : data, isBinary);
-    if (client.getBufferedAmount() >= clientHighWater) socket.pause();
-  });
-  socket.on('close', (code: number, reason: Buffer) => {
-    if (relay.client === undefined) return refuse(`the backend closed the WebSocket (${code})`);
+  socket.addEventListener('close', (event) => {
+    if (relay.client === undefined) return refuse(`the backend closed the WebSocket (${event.code})`);
     if (relay.clientClosed) return;
     relay.clientClosed = true;
-    relay.client.end(sendableCode(code), reason.toString().slice(0, 120));
+    relay.client.end(sendableCode(event.code), event.reason);
   });
+}
+
+function sendToClient(ws: WebSocket<RelayData>, message: string | ArrayBuffer): void {
+  ws.send(message, typeof message !== 'string');
 }
 
 /** Codes 1005 and 1006 say that no code was sent; they may not be sent themselves. */

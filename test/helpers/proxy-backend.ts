@@ -1,8 +1,7 @@
 // A backend for proxy tests: a plain uWS server on a free loopback port that says who it is and
 // which headers it got (/whoami), hashes an upload as it streams in (/upload), streams a long
 // deterministic body with backpressure (/download?bytes=N) or chunked (/chunked?bytes=N), refuses an
-// upload half-way (/refuse), never answers (/hang), echoes WebSocket messages (/echo), and floods a
-// WebSocket with numbered messages as fast as the connection takes them (/flood?count=N&bytes=B).
+// upload half-way (/refuse), never answers (/hang), and echoes WebSocket messages (/echo).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ExecutionContext } from 'ava';
@@ -12,20 +11,8 @@ export interface ProxyBackend {
   name: string;
   /** `127.0.0.1:port`, as a route's backend. */
   address: string;
-  /** Messages /flood has handed to its socket so far (its latest connection). */
-  floodSent(): number;
   close(): void;
 }
-
-/** Message `index` of /flood: `bytes` long, its index in the first 4 bytes, then a pattern of it. */
-export function floodMessage(index: number, bytes: number): Buffer {
-  const message = Buffer.alloc(bytes, index & 0xff);
-  message.writeUInt32BE(index, 0);
-  return message;
-}
-
-/** What /flood keeps buffered at most before it waits for a drain. */
-const floodHighWater = 1024 * 1024;
 
 /** 64 KiB of fixed bytes; a download of N bytes repeats them. */
 const block = Buffer.alloc(64 * 1024, 0).map((_, index) => (index * 31 + (index >> 8) * 7) & 0xff);
@@ -51,7 +38,6 @@ export async function downloadDigest(bytes: number): Promise<string> {
 }
 
 export async function startProxyBackend(t: ExecutionContext, name: string): Promise<ProxyBackend> {
-  const flood = { sent: 0, send: () => {} };
   const app = App()
     .any('/whoami', (res, req) => {
       const headers: Record<string, string> = {};
@@ -97,23 +83,6 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
     .get('/hang', (res) => void res.onAborted(() => {}))
     .ws('/echo', {
       message: (ws, message, isBinary) => void ws.send(message, isBinary),
-    })
-    .ws<{ count: number; bytes: number }>('/flood', {
-      maxBackpressure: 64 * 1024 * 1024,
-      upgrade: (res, req, context) => {
-        const query = new URLSearchParams(req.getQuery() ?? '');
-        res.upgrade({ count: Number(query.get('count')), bytes: Number(query.get('bytes')) }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
-      },
-      open: (ws) => {
-        flood.sent = 0;
-        flood.send = () => {
-          const { count, bytes } = ws.getUserData();
-          while (flood.sent < count && ws.getBufferedAmount() < floodHighWater) ws.send(floodMessage(flood.sent++, bytes), true);
-        };
-        flood.send();
-      },
-      drain: () => flood.send(),
-      close: () => (flood.send = () => {}),
     });
   const socket = await new Promise<Exclude<Parameters<Parameters<typeof app.listen>[2]>[0], false>>((resolve, reject) =>
     app.listen('127.0.0.1', 0, (listening) => (listening === false ? reject(new Error('backend cannot listen')) : resolve(listening))),
@@ -126,7 +95,7 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
     app.close();
   };
   t.teardown(close);
-  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, floodSent: () => flood.sent, close };
+  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, close };
 }
 
 /**
