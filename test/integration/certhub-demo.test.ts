@@ -19,7 +19,7 @@ interface Domain {
 
 test('add -> issued demo certificate -> fetched with its token; the admin key is printed, not logged', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
-  t.regex(server.stdout(), new RegExp(`admin key: ${testAdminKey}`));
+  t.truthy(await server.waitFor(new RegExp(`^admin key: ${testAdminKey}$`, 'm')), 'the admin key is printed');
   const added = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } });
   t.is(added.status, 201);
   const domain = (await added.json()) as Domain;

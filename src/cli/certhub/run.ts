@@ -32,8 +32,8 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   return runHost(hostConfig, {
     ...options,
     onStarted: ({ urls }) => {
-      for (const url of urls) process.stdout.write(`${url}\n`);
-      process.stdout.write(`admin key: ${config.admin_key}\n`);
+      // One write: a reader that sees the address sees the key with it.
+      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n`);
     },
   });
 }
