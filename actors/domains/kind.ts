@@ -5,4 +5,4 @@ import type { DomainsApi, DomainsConfig, ReplicaMessage } from './protocol.js';
 export const domainsActor = declareActor<DomainsApi, DomainsConfig>('domains');
 
 /** The domains and their material, one key per domain name, pushed to every certhub front. */
-export const domainReplicaTopic = declareTopic<ReplicaMessage>('cert/domains');
+export const domainReplicaTopic = declareTopic<ReplicaMessage>('cert/domains', { keptBy: 'publisher' });

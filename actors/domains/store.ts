@@ -8,7 +8,7 @@
 // describe always change together, and a crash cannot pair a new certificate with an old key. It is
 // also what makes a restart fast: one read per domain (10,000 reads of 4 KB), where a folder of
 // files took three times the system calls. Removing a domain is one unlink, atomic by itself.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncDirectory } from '../../src/store/atomic.js';
@@ -61,6 +61,7 @@ export class DomainStore {
     const problems: string[] = [];
     // Every certificate of one CA carries the same chain: keep one copy of each chain text.
     const chains = new Map<string, string>();
+    const reader = new FileReader();
     for (const file of readdirSync(this.domainsDir)) {
       const path = join(this.domainsDir, file);
       // writeFileAtomic's temporary files (`.<name>.<hex>.tmp`), left by a crash mid-write.
@@ -69,7 +70,7 @@ export class DomainStore {
         continue;
       }
       if (!file.endsWith(fileSuffix)) continue;
-      const domain = readDomainFile(path, file.slice(0, -fileSuffix.length), problems);
+      const domain = readDomainFile(reader, path, file.slice(0, -fileSuffix.length), problems);
       if (domain === undefined) continue;
       if (domain.material !== undefined) {
         const chain = chains.get(domain.material.chain_pem) ?? domain.material.chain_pem;
@@ -131,10 +132,36 @@ export class DomainStore {
   }
 }
 
-function readDomainFile(path: string, expectedName: string, problems: string[]): StoredDomain | undefined {
+/**
+ * Reads whole files as text through one buffer. `readFileSync` allocates a buffer per file outside
+ * the JavaScript heap, freed only when a collection finds it dead: 10,000 of them left the thread's
+ * malloc arena at tens of MB that it kept for good.
+ */
+class FileReader {
+  private buffer = Buffer.allocUnsafeSlow(64 * 1024);
+
+  read(path: string): string {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(size);
+      let length = 0;
+      while (length < size) {
+        const read = readSync(fd, this.buffer, length, size - length, null);
+        if (read === 0) break;
+        length += read;
+      }
+      return this.buffer.toString('utf8', 0, length);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function readDomainFile(reader: FileReader, path: string, expectedName: string, problems: string[]): StoredDomain | undefined {
   let content: Partial<DomainFile>;
   try {
-    content = JSON.parse(readFileSync(path, 'utf8')) as Partial<DomainFile>;
+    content = JSON.parse(reader.read(path)) as Partial<DomainFile>;
   } catch (error) {
     problems.push(`${path} cannot be read: ${(error as Error).message}; skipped`);
     return undefined;

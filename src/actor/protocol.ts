@@ -37,6 +37,8 @@ export type SupervisorToActor =
   | { type: 'logs.records'; records: LogRecord[] }
   /** Events on topics this thread subscribed to. */
   | { type: 'events'; batches: EventBatch[] }
+  /** A late subscriber of a topic this thread publishes and keeps (topic.ts, keptBy) needs its state. */
+  | { type: 'events.snapshot'; topic: string; subscriber: string }
   | { type: 'health' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };

@@ -95,7 +95,10 @@ export class Supervisor {
     for (const slot of this.slots) this.slotsByName.set(slot.spec.name, slot);
     this.log = options.log.logger('supervisor');
     const post = (name: string, message: SupervisorToActor) => this.slotsByName.get(name)?.system?.post(message);
-    this.events = new EventRouter((name, batches) => post(name, { type: 'events', batches }));
+    this.events = new EventRouter(
+      (name, batches) => post(name, { type: 'events', batches }),
+      (publisher, topic, subscriber) => post(publisher, { type: 'events.snapshot', topic, subscriber }),
+    );
     this.logFanout = new LogFanout(options.log.ring, {
       backlog: (name, id, records) => post(name, { type: 'logs.backlog', id, records }),
       live: (name, records) => post(name, { type: 'logs.records', records }),
@@ -207,7 +210,7 @@ export class Supervisor {
         this.logFanout.unsubscribe(slot.spec.name, message.id);
         break;
       case 'events.publish':
-        this.events.publish(message.batches);
+        this.events.publish(slot.spec.name, message.batches);
         break;
       case 'events.subscribe':
         this.events.subscribe(slot.spec.name, message.topic);

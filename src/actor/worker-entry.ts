@@ -125,6 +125,9 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
       case 'events':
         events.deliver(message.batches);
         break;
+      case 'events.snapshot':
+        events.snapshot(message.topic, message.subscriber);
+        break;
       case 'health':
         system.post({
           type: 'health',

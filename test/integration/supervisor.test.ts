@@ -88,20 +88,23 @@ test('an actor runs CPU-heavy jobs on the shared pool', async (t) => {
   t.is(((await response.json()) as { key: string }).key, expected);
 });
 
-test('events reach every subscriber, and a restarted subscriber gets the latest of every key again', async (t) => {
-  const host = await startFixtureHost(t);
-  const publish = (key: string, text: string, retain = true) => fetch(`${host.url}notes?key=${key}&text=${encodeURIComponent(text)}${retain ? '' : '&retain=no'}`, { method: 'POST' });
-  const notes = async () => (await (await fetch(`${host.url}notes`)).json()) as { key: string; text: string }[];
-  for (const [key, text] of [['app', 'app v1'], ['www', 'www v1'], ['app', 'app v2'], ['old', 'old v1']] as const) t.is((await publish(key, text)).status, 202);
-  t.is((await publish('old', 'old removed', false)).status, 202);
-  t.true(await eventually(async () => (await notes()).length === 5), 'the subscriber receives every event in order');
-  t.deepEqual((await notes()).map((note) => note.text), ['app v1', 'www v1', 'app v2', 'old v1', 'old removed']);
+for (const keptBy of ['supervisor', 'publisher'] as const) {
+  test(`events reach every subscriber, and a restarted subscriber gets the latest of every key again (kept by the ${keptBy})`, async (t) => {
+    const host = await startFixtureHost(t);
+    const publish = (key: string, text: string, retain = true) =>
+      fetch(`${host.url}notes?key=${key}&text=${encodeURIComponent(text)}&kept=${keptBy}${retain ? '' : '&retain=no'}`, { method: 'POST' });
+    const notes = async () => (await (await fetch(`${host.url}notes`)).json()) as { key: string; text: string }[];
+    for (const [key, text] of [['app', 'app v1'], ['www', 'www v1'], ['app', 'app v2'], ['old', 'old v1']] as const) t.is((await publish(key, text)).status, 202);
+    t.is((await publish('old', 'old removed', false)).status, 202);
+    t.true(await eventually(async () => (await notes()).length === 5), 'the subscriber receives every event in order');
+    t.deepEqual((await notes()).map((note) => note.text), ['app v1', 'www v1', 'app v2', 'old v1', 'old removed']);
 
-  t.is((await fetch(`${host.url}crash-echo`, { method: 'POST' })).status, 202);
-  await host.waitFor(/restarting actor echo in \d+ms/);
-  t.true(await eventually(async () => (await notes()).length === 2), 'the restarted subscriber receives the kept state');
-  t.deepEqual((await notes()).map((note) => note.text), ['app v2', 'www v1']);
-});
+    t.is((await fetch(`${host.url}crash-echo`, { method: 'POST' })).status, 202);
+    await host.waitFor(/restarting actor echo in \d+ms/);
+    t.true(await eventually(async () => (await notes()).length === 2), 'the restarted subscriber receives the kept state');
+    t.deepEqual((await notes()).map((note) => note.text), ['app v2', 'www v1']);
+  });
+}
 
 test('a log stream gets the backlog it asks for, not the whole ring', async (t) => {
   const host = await startFixtureHost(t);
