@@ -4,7 +4,6 @@
 // is issued, a temporary self-signed certificate is served.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
 import type { CerthubTls } from '../../actors/http-front/sites/certhub/protocol.js';
 import type { CertConfig } from '../config/cert.js';
 import { ConfigError } from '../errors.js';
@@ -60,6 +59,9 @@ async function issuedMaterial(dataDir: string, name: string): Promise<TlsMateria
 }
 
 async function temporaryMaterial(name: string): Promise<TlsMaterial> {
+  // Loaded here, not with this module: the X.509 libraries took a quarter of a second of every
+  // process's start (every role's, `--version` included), for a certificate made only in this case.
+  const { createDemoCertificate } = await import('../../actors/domains/demo-certificate.js');
   const { cert_pem: certPem, key_pem: keyPem } = await createDemoCertificate(name, { now: Date.now() });
   return { certPem, keyPem };
 }
