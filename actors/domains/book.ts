@@ -138,6 +138,21 @@ export class DomainBook {
     return domainView(domain.record);
   }
 
+  /**
+   * The operator's retry: a domain in error starts again now rather than at its backoff time. Its
+   * failure count stays, so a failure after it waits as long as the next backoff would have.
+   */
+  async retryNow(nameOrLabel: string): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const { name, status } = domain.record;
+    if (status !== 'error') throw new OutpostError('ERR_CONFLICT', `${name} is ${status}: only a domain in error can be retried`);
+    await this.update(domain, retry(domain.record));
+    this.deps.log.info(`retrying ${name} now, as the operator asked`);
+    const retried = domainView(domain.record);
+    this.plan(domain);
+    return retried;
+  }
+
   recordFetch(name: string, from: string, at: number): void {
     const domain = this.domains.get(name);
     if (domain === undefined) return;

@@ -45,6 +45,7 @@ runActor(domainsActor, {
       setTarget: (name, target) => book.setTarget(name, target),
       remove: (name) => book.remove(name),
       rotate: (name) => book.rotate(name),
+      retry: (name) => book.retryNow(name),
       recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {

@@ -85,6 +85,8 @@ export interface DomainsApi {
   remove(name: string): Promise<void>;
   /** A new token; the old one is dead once this resolves (the replica changed first). */
   rotate(name: string): Promise<DomainView>;
+  /** A domain in error tries again now (409 in any other state). */
+  retry(name: string): Promise<DomainView>;
   /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
   recordFetches(fetches: FetchRecord[]): Promise<void>;
   prefs(): Promise<Prefs>;

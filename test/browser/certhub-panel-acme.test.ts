@@ -1,11 +1,12 @@
 // The certhub panel against the real stack (PowerDNS for records and challenges, Pebble as the CA):
 // a domain added through the panel's form goes pending -> issuing -> issued on screen, pushed by the
-// server, in the same document (no reload).
+// server, in the same document (no reload); a domain in error is retried from its row.
 import test from 'ava';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
 import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
-import { openPanel, row, unexpected } from '../helpers/certhub-panel.js';
+import { saveScreenshot } from '../helpers/browser.js';
+import { domainView, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Records every status the row of `name` shows, in order, from the moment it is drawn. */
 const watchStatuses = (name: string) => `(() => {
@@ -34,6 +35,42 @@ test('a domain added in the panel goes pending -> issuing -> issued on screen wi
     t.deepEqual(await page.evaluate<string[]>('window.seenStatuses'), ['pending', 'issuing', 'issued'], `the row showed each status: ${(await app.textContent()) ?? ''}`);
     t.true(await page.evaluate<boolean>('window.sameDocument === true'), 'the page was not reloaded');
     t.regex((await app.locator('.row-expires').textContent()) ?? '', /^\d{4}-\d\d-\d\d$/);
+    t.deepEqual(unexpected(problems), []);
+  } finally {
+    await stopCertStack(stack);
+  }
+});
+
+test('a domain in error shows its reason and Retry now; with the CA back, Retry now issues it at once (Pebble + PowerDNS)', async (t) => {
+  const stack = await startCertStack();
+  try {
+    const { powerdns, pebble } = stack;
+    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
+    const server = await startCerthub(t, dataDir, []);
+    // Halted once the account is open, so that the order is what fails, not the account.
+    await server.waitFor(/acme: account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+ at /, 60_000);
+    await pebble.halt();
+    const { page, problems } = await openPanel(t, server);
+    await page.getByLabel('Subdomain').fill('again');
+    await page.getByLabel('Target').fill('203.0.113.40');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const again = row(page, 'again.example.test');
+    await again.locator('.status', { hasText: /^error$/ }).waitFor({ timeout: 60_000 });
+    await again.getByRole('button', { name: 'again.example.test', exact: true }).click();
+    const details = again.locator('.details');
+    t.regex((await details.locator('.details-error').textContent()) ?? '', /ECONNREFUSED/);
+    const retry = details.getByRole('button', { name: 'Retry again.example.test now' });
+    await saveScreenshot(page, 'certhub-panel-retry-error');
+    t.true(await retry.isVisible());
+
+    await pebble.start();
+    const { next_attempt_at: plannedRetry } = await domainView(server, 'again');
+    await retry.click();
+    await again.locator('.status', { hasText: /^issued$/ }).waitFor({ timeout: 60_000 });
+    t.true(Date.now() < Date.parse(plannedRetry ?? ''), 'issued before the retry the backoff had planned');
+    t.false(await retry.isVisible(), 'no Retry once issued');
+    t.regex(server.stderr(), /retrying again\.example\.test now, as the operator asked/);
+    await saveScreenshot(page, 'certhub-panel-retry-issued');
     t.deepEqual(unexpected(problems), []);
   } finally {
     await stopCertStack(stack);

@@ -16,6 +16,7 @@ export interface DomainView {
   status: string;
   error: string | null;
   expires_at: string | null;
+  next_attempt_at: string | null;
   token: string;
   last_fetch: { at: string; from: string } | null;
 }

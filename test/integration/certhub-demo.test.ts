@@ -60,6 +60,17 @@ test('a wrong token and an unknown domain get the same 401; rotate kills the old
   t.is((await fetchCert('web', rotated.token)).status, 200);
 });
 
+test('retry asks a domain in error to try again now: one that is not in error gets 409 naming its state', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } })).status, 201);
+  t.true(await eventually(async () => ((await (await server.admin('api/admin/domains/app')).json()) as Domain).status === 'issued'));
+  const refused = await server.admin('api/admin/domains/app/retry', { method: 'POST' });
+  t.is(refused.status, 409);
+  t.deepEqual(await refused.json(), { error: 'app.example.test is issued: only a domain in error can be retried' });
+  t.is((await server.admin('api/admin/domains/nothere/retry', { method: 'POST' })).status, 404);
+  t.is((await fetch(`${server.url}api/admin/domains/app/retry`, { method: 'POST' })).status, 401, 'the admin key or a session is required');
+});
+
 test('bad input gets 4xx with {"error"} and stores nothing', async (t) => {
   const dataDir = await certhubDataDir(t);
   const server = await startCerthub(t, dataDir);
@@ -173,5 +184,5 @@ test('version, help and an OpenAPI 3.0 spec that describes every admin endpoint'
   const { Validator } = await import('@seriousme/openapi-schema-validator');
   const result = await new Validator().validate(spec);
   t.true(result.valid, JSON.stringify(result.errors));
-  for (const path of ['/api/cert/{domain}', '/api/admin/domains', '/api/admin/domains/{name}', '/api/admin/domains/{name}/rotate', '/api/admin/prefs', '/api/admin/logs', '/api/admin/events', '/api/admin/login']) t.truthy(spec.paths[path], path);
+  for (const path of ['/api/cert/{domain}', '/api/admin/domains', '/api/admin/domains/{name}', '/api/admin/domains/{name}/rotate', '/api/admin/domains/{name}/retry', '/api/admin/prefs', '/api/admin/logs', '/api/admin/events', '/api/admin/login']) t.truthy(spec.paths[path], path);
 });

@@ -68,6 +68,11 @@ export async function rotateToken(name: string): Promise<DomainView> {
   return (await call(`${domainPath(name)}/rotate`, { method: 'POST' })).json() as Promise<DomainView>;
 }
 
+/** A domain in error tries again now instead of at its backoff time. */
+export async function retryNow(name: string): Promise<DomainView> {
+  return (await call(`${domainPath(name)}/retry`, { method: 'POST' })).json() as Promise<DomainView>;
+}
+
 export async function loadPrefs(): Promise<Prefs> {
   return (await call('api/admin/prefs')).json() as Promise<Prefs>;
 }

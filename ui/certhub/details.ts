@@ -1,9 +1,10 @@
-// What an expanded row shows: the target (editable), expiry, the token (masked; Show, Copy, Rotate),
-// the .crt and .key downloads, the last fetch, and Remove. Rotate and Remove ask first.
+// What an expanded row shows: the target (editable), expiry, the last error (with Retry now while the
+// domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
+// fetch, and Remove. Rotate and Remove ask first.
 import type { DomainView } from '../../actors/domains/protocol.js';
 import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
-import { domainPath, removeDomain, rotateToken, setTarget } from './api.js';
+import { domainPath, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
 import { dateTime } from './format.js';
 import { targetProblem } from './validate.js';
 
@@ -22,7 +23,8 @@ export class DetailsView {
   private readonly recordType = element('span', 'muted');
   private readonly expires = element('dd');
   private readonly issued = element('dd');
-  private readonly error = element('dd', 'details-error');
+  private readonly error = element('span', 'details-error');
+  private readonly retryButton = element('button', '', 'Retry now');
   private readonly errorRow = element('div');
   private readonly token = element('code', 'token');
   private readonly showButton = element('button', '', 'Show');
@@ -92,7 +94,14 @@ export class DetailsView {
       }, this.actionError);
     });
 
-    this.errorRow.append(element('dt', '', 'Last error'), this.error);
+    this.retryButton.type = 'button';
+    this.retryButton.setAttribute('aria-label', `Retry ${domain.name} now`);
+    this.retryButton.addEventListener('click', () => {
+      this.run(async () => actions.changed(await retryNow(this.domain.name)), this.actionError);
+    });
+    const errorValue = element('dd', 'error-row');
+    errorValue.append(this.error, this.retryButton);
+    this.errorRow.append(element('dt', '', 'Last error'), errorValue);
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
@@ -118,6 +127,8 @@ export class DetailsView {
     this.issued.textContent = dateTime(domain.issued_at, 'not yet');
     this.errorRow.hidden = domain.error === null;
     this.error.textContent = domain.error ?? '';
+    // The error stays shown while its retry runs; the button only while the domain waits in error.
+    this.retryButton.hidden = domain.status !== 'error';
     this.drawToken();
     const issued = domain.expires_at !== null;
     for (const [link, file] of [[this.crt, 'cert.crt'], [this.key, 'key.key']] as const) {

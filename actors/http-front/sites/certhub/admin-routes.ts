@@ -128,6 +128,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       replica.applyView(domain);
       reply.json(200, domain);
     })
+    .post('/api/admin/domains/:name/retry', async (request, reply) => {
+      // Not applied to the replica ahead of its message: the order it starts publishes `issuing`
+      // after `pending`, and the stream must show them in that order.
+      reply.json(200, await domains.call((api) => api.retry(request.params.name ?? '')));
+    })
     .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
       const { name, material: pem } = material(request.params.name ?? '');
       reply.send(200, pem.cert_pem + pem.chain_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.crt"`, 'Cache-Control': 'no-store' });

@@ -30,6 +30,7 @@ export function certhubHelpText(version: string, host: string | undefined): stri
     '  PATCH  /api/admin/domains/<name>         {"target": "host.example.net"}',
     '  DELETE /api/admin/domains/<name>         record, material and token gone',
     '  POST   /api/admin/domains/<name>/rotate  a new token; the old one is dead',
+    '  POST   /api/admin/domains/<name>/retry   a domain in error tries again now',
     '  GET    /api/admin/domains/<name>/cert.crt and /key.key',
     '  GET|PUT /api/admin/prefs                 the panel\'s preferences',
     '  GET    /api/admin/logs                   live log (Server-Sent Events)',

@@ -110,6 +110,14 @@ export function certhubOpenApi(version: string) {
         parameters: [nameParameter],
         post: { summary: 'a new token; the old one is refused from now on', security: admin, responses: { '200': jsonResponse('the domain with its new token', domainRef), '404': errorResponse('no such domain'), ...adminErrors } },
       },
+      '/api/admin/domains/{name}/retry': {
+        parameters: [nameParameter],
+        post: {
+          summary: 'a domain in error tries again now instead of at its backoff time',
+          security: admin,
+          responses: { '200': jsonResponse('the domain, pending again', domainRef), '404': errorResponse('no such domain'), '409': errorResponse('the domain is not in error'), ...adminErrors },
+        },
+      },
       '/api/admin/domains/{name}/cert.crt': {
         parameters: [nameParameter],
         get: { summary: 'certificate and chain (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
