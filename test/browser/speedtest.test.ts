@@ -1,6 +1,8 @@
 // The speed test page in Chromium against the real netspeed server: a whole test from the Start button
 // (phases in order, each as long as the server says, the dial live and moving during download, plausible
 // figures in the summary), a test the server refuses halfway, and the phone layout before and after a test.
+import { createServer, request as forwardRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { SpeedtestInfo } from '../../actors/http-front/sites/speedtest/protocol.js';
@@ -185,11 +187,38 @@ test.serial('on a phone the dial and the summary fit the screen', async (t) => {
   t.log(await saveScreenshot(page, 'speedtest-phone-summary', { fullPage: true }));
 });
 
+/**
+ * A front for the netspeed server at `target` that refuses every upload with 503, as a server shutting
+ * down would, and passes everything else through. (Playwright's request interception missed some of
+ * the page's XMLHttpRequest uploads, which then succeeded.)
+ */
+async function refusingUploads(t: ExecutionContext, target: string): Promise<string> {
+  const upstream = new URL(target);
+  const front = createServer((request, response) => {
+    if (request.url?.startsWith('/api/upload') === true) {
+      request.resume();
+      response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'shutting down' }));
+      return;
+    }
+    const forwarded = forwardRequest({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    forwarded.on('error', () => response.destroy());
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    front.closeAllConnections();
+    front.close();
+  });
+  return `http://127.0.0.1:${(front.address() as AddressInfo).port}/`;
+}
+
 test.serial('a refused upload stops the test, says why, and offers a retry', async (t) => {
-  const { url } = await startNetspeed(t);
+  const { url: serverUrl } = await startNetspeed(t);
+  const url = await refusingUploads(t, serverUrl);
   const { page, problems } = await newPage(t, desktop);
-  // The server's answer to every upload replaced by a refusal, as from a server shutting down.
-  await page.route('**/api/upload*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'shutting down' }) }));
   await page.goto(url);
   await waitForPhase(page, 'idle');
   await page.locator('#start').click();

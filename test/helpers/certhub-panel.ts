@@ -45,6 +45,8 @@ export async function logIn(page: Page, key = testAdminKey): Promise<void> {
   await page.getByLabel('Admin key').fill(key);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.locator('body[data-session="in"]').waitFor();
+  // The session is in before the event stream's snapshot has drawn the list.
+  await page.locator('#list-count:not(:empty)').waitFor();
 }
 
 /** A fresh browser at the panel, logged in, its list drawn from the server's snapshot. */
@@ -52,7 +54,6 @@ export async function openPanel(t: ExecutionContext, server: RunningCerthub, opt
   const opened = await newPage(t, options);
   await opened.page.goto(server.url);
   await logIn(opened.page);
-  await opened.page.locator('#list-count:not(:empty)').waitFor();
   return opened;
 }
 
