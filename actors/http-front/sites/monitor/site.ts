@@ -20,6 +20,8 @@ async function mountMonitorSite({ router, server, actor: context, site }: SiteMo
   const sampler = context.peer(site.sampler);
   const streams = new Set<EventStream>();
   let latest: { json: SnapshotJson; at: number } | undefined;
+  /** Snapshots pushed so far: a stream's first snapshot must not repeat one pushed while it was asked for. */
+  let pushes = 0;
 
   const remember = (json: SnapshotJson) => {
     latest = { json, at: Date.now() };
@@ -47,11 +49,15 @@ async function mountMonitorSite({ router, server, actor: context, site }: SiteMo
         reportWatchers();
       });
       reportWatchers();
+      const pushesBefore = pushes;
       const json = await current();
-      if (stream.isOpen) stream.send(json, 'snapshot');
+      // A snapshot pushed meanwhile reached this stream already, and is as new as this one or newer:
+      // sent after it, this one would repeat it (a loaded test run saw the same timestamp twice).
+      if (stream.isOpen && pushes === pushesBefore) stream.send(json, 'snapshot');
     });
 
   context.subscribe(snapshotTopic, (snapshot) => {
+    pushes++;
     const json = remember(snapshot);
     for (const stream of streams) stream.send(json, 'snapshot');
   });
