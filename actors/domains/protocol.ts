@@ -44,6 +44,13 @@ export interface DomainView {
   renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
 }
 
+/**
+ * What the admin event stream says of a domain: what the panel's list shows, and no secret. The rest
+ * (token, target, fetches, renewal) is one `GET /api/admin/domains/<name>` away, so a panel that opens
+ * on 10,000 domains receives a quarter of the bytes and no token it was not asked to show.
+ */
+export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at'>;
+
 /** A change of one domain as the book makes it: its view and the material served to its token. */
 export type DomainChange = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
 

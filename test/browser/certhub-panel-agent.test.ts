@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { curlResolve, startAgentProxy, temporaryDir } from '../helpers/agent-proxy.js';
-import { addDomains, demoCerthub, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, openExportDialog, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 import { projectPath, runToEnd } from '../helpers/process.js';
 import { startProxyBackend } from '../helpers/proxy-backend.js';
 
@@ -25,7 +25,7 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
   ]);
   const { page, problems } = await openPanel(t, server);
   for (const name of ['web', 'api']) await row(page, `${name}.example.test`).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(page);
   const cli = await exported(page, 'Fetch CLI');
   const fetchJson = await exported(page, 'Fetch (JSON)');
   const proxyJson = await exported(page, 'Proxy (JSON)');

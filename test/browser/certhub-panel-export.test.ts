@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { fetchManySchema, fetchOneSchema, placeholderBackend, proxyRoutesSchema } from '../../src/config/agent-exports.js';
-import { addDomains, demoCerthub, openPanel, row, type DomainView, unexpected } from '../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, openExportDialog, openPanel, row, type DomainView, unexpected } from '../helpers/certhub-panel.js';
 
 const formats = { 'Fetch (JSON)': 'fetch-json', 'Fetch CLI': 'fetch-cli', 'Proxy (JSON)': 'proxy-json', CSV: 'csv' } as const;
 
@@ -48,7 +48,7 @@ test('export one domain and several: every format exactly, for the page origin a
   const origin = new URL(server.url).origin;
   await row(page, 'web.example.test').getByRole('checkbox', { name: 'Select web.example.test' }).check();
   t.is(await page.locator('#bulk-count').textContent(), '1 selected');
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(page);
   t.is(await page.locator('#export-title').textContent(), 'Export web.example.test');
   t.is(await page.getByLabel('Server URL').inputValue(), origin, 'the server URL starts as the page origin');
   await checkFormats(t, page, [web!], origin);
@@ -64,7 +64,7 @@ test('export one domain and several: every format exactly, for the page origin a
 
   for (const name of ['api', 'db']) await row(page, `${name}.example.test`).getByRole('checkbox').check();
   t.is(await page.locator('#bulk-count').textContent(), '3 selected');
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(page);
   t.is(await page.locator('#export-title').textContent(), 'Export 3 domains');
   await checkFormats(t, page, [api!, db!, web!], origin);
 
@@ -88,7 +88,7 @@ test('select-all under a filter ticks and exports only the rows shown', async (t
   await page.getByLabel('Filter domains').fill('SHOP');
   await page.getByLabel('Select all shown domains').check();
   t.is(await page.locator('#bulk-count').textContent(), '2 selected');
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(page);
   await page.getByLabel('CSV').check();
   const shop = added.filter((domain) => domain.label.startsWith('shop'));
   t.is(await page.locator('#export-output').inputValue(), expected('csv', shop, new URL(server.url).origin));

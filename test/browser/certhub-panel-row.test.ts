@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { eventually } from '../helpers/fixture-host.js';
-import { addDomains, demoCerthub, domainView, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Answers the next confirm() dialog. */
 function answerNextConfirm(page: Page, accept: boolean, seen: string[]): void {
@@ -23,9 +23,8 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
   await app.locator('.status', { hasText: 'issued' }).waitFor();
   const toggle = app.getByRole('button', { name: 'app.example.test', exact: true });
   t.is(await toggle.getAttribute('aria-expanded'), 'false');
-  await toggle.click();
+  const details = await expandRow(page, 'app.example.test');
   t.is(await toggle.getAttribute('aria-expanded'), 'true');
-  const details = app.locator('.details');
   const issued = await domainView(server, 'app');
   t.regex((await details.textContent()) ?? '', new RegExp(`Expires${issued.expires_at?.slice(0, 16).replace('T', ' ')} UTC`));
   t.regex((await details.textContent()) ?? '', /Last fetchnever/);
@@ -83,7 +82,7 @@ test('remove asks first; saying yes removes the domain from the server and the l
   await addDomains(server, [{ name: 'old', target: '203.0.113.8' }, { name: 'keep', target: '203.0.113.9' }]);
   const { page, problems } = await openPanel(t, server);
   const old = row(page, 'old.example.test');
-  await old.getByRole('button', { name: 'old.example.test', exact: true }).click();
+  await expandRow(page, 'old.example.test');
   const asked: string[] = [];
   answerNextConfirm(page, false, asked);
   await old.getByRole('button', { name: 'Remove old.example.test' }).click();

@@ -7,7 +7,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { saveScreenshot } from '../helpers/browser.js';
 import { newPage } from '../helpers/browser.js';
 import { testAdminKey } from '../helpers/certhub.js';
-import { addDomains, demoCerthub, desktop, openPanel, phone, row, unexpected } from '../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, desktop, expandRow, openExportDialog, openPanel, phone, row, unexpected } from '../helpers/certhub-panel.js';
 
 const screens: Array<[string, BrowserContextOptions]> = [
   ['desktop-dark', { ...desktop, colorScheme: 'dark' }],
@@ -34,14 +34,13 @@ test('screenshots of both tabs, an expanded row and the export dialog: desktop a
     await saveScreenshot(page, `certhub-panel-domains-${name}`, { fullPage: true });
     t.true(await noSidewaysScroll(page), `${name}: no sideways scrolling`);
 
-    await row(page, 'api.example.test').getByRole('button', { name: 'api.example.test', exact: true }).click();
-    await row(page, 'api.example.test').locator('.details').waitFor();
+    await expandRow(page, 'api.example.test');
     await saveScreenshot(page, `certhub-panel-expanded-${name}`, { fullPage: true });
     t.true(await noSidewaysScroll(page), `${name}: expanded row fits`);
 
     await row(page, 'www.example.test').getByRole('checkbox').check();
     await row(page, 'mail.example.test').getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Export…' }).click();
+    await openExportDialog(page);
     await page.getByLabel('Proxy (JSON)').check();
     await saveScreenshot(page, `certhub-panel-export-${name}`);
     await page.getByRole('button', { name: 'Close' }).click();
@@ -76,7 +75,7 @@ test('keyboard alone: log in, add a domain, expand it, tick it, export it', asyn
   await page.keyboard.press('Tab');
   t.is(await page.evaluate<string>('document.activeElement.textContent'), 'kbd.example.test');
   await page.keyboard.press('Enter');
-  await kbd.locator('.details').waitFor();
+  await kbd.locator('.details[aria-busy="false"]').waitFor();
   t.is(await page.evaluate<string>('document.activeElement.getAttribute("aria-expanded")'), 'true', 'focus stays on the expanded row');
   await page.getByRole('button', { name: 'Export…' }).focus();
   await page.keyboard.press('Enter');

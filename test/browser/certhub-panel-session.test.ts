@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { newPage } from '../helpers/browser.js';
 import { testAdminKey } from '../helpers/certhub.js';
-import { addDomains, demoCerthub, desktop, logIn, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, desktop, logIn, openExportDialog, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
 import { eventually } from '../helpers/fixture-host.js';
 
 test('sort, filter, export format and server URL survive a new browser context', async (t) => {
@@ -16,7 +16,7 @@ test('sort, filter, export format and server URL survive a new browser context',
   await first.page.locator('#sort-name').click();
   await first.page.getByLabel('Filter domains').fill('a');
   await row(first.page, 'alpha.example.test').getByRole('checkbox').check();
-  await first.page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(first.page);
   await first.page.getByLabel('Proxy (JSON)').check();
   await first.page.getByLabel('Server URL').fill('https://certs.example.com');
   const remembered = { export_format: 'proxy-json', export_server_url: 'https://certs.example.com', sort: { key: 'name', direction: 'desc' }, filter: 'a' };
@@ -28,7 +28,7 @@ test('sort, filter, export format and server URL survive a new browser context',
   t.deepEqual(await shownNames(second.page), ['gamma.example.test', 'delta.example.test', 'beta.example.test', 'alpha.example.test']);
   t.is(await second.page.locator('#sort-name .sort-mark').textContent(), '▼');
   await row(second.page, 'beta.example.test').getByRole('checkbox').check();
-  await second.page.getByRole('button', { name: 'Export…' }).click();
+  await openExportDialog(second.page);
   t.true(await second.page.getByLabel('Proxy (JSON)').isChecked());
   t.is(await second.page.getByLabel('Server URL').inputValue(), 'https://certs.example.com');
   t.deepEqual(unexpected([...first.problems, ...second.problems]), []);

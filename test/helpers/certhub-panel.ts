@@ -61,6 +61,21 @@ export function row(page: Page, name: string): Locator {
   return page.locator(`.row[data-name="${name}"]`);
 }
 
+/** Expands a row (a click on its name) and waits until its details have been read from the server. */
+export async function expandRow(page: Page, name: string): Promise<Locator> {
+  const line = row(page, name);
+  await line.getByRole('button', { name, exact: true }).click();
+  const details = line.locator('.details[aria-busy="false"]');
+  await details.waitFor();
+  return details;
+}
+
+/** Opens the Export dialog for the ticked rows and waits until it has read their tokens. */
+export async function openExportDialog(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.locator('#export[aria-busy="false"]').waitFor();
+}
+
 /** The names of the drawn rows, top to bottom. */
 export async function shownNames(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(`[...document.querySelectorAll('.row')].map((node) => node.dataset.name)`);

@@ -175,6 +175,40 @@ test('logout closes the event and log streams its session opened; a stream opene
   await keyEvents.cancel();
 });
 
+test('the event stream carries each domain\'s summary (what the list shows) and no token', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'before', target: '203.0.113.6' } })).status, 201);
+  const response = await fetch(`${server.url}api/admin/events`, { headers: { authorization: `Bearer ${testAdminKey}` } });
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let received = '';
+  /** The data of the next event of this type, read as far as it takes. */
+  const next = async (type: string): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const match = new RegExp(`event: ${type}\ndata: (.*)\n\n`).exec(received);
+      if (match !== null) {
+        received = received.slice(match.index + match[0].length);
+        return JSON.parse(match[1] ?? '') as Record<string, unknown>;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the stream ended before a ${type} event`);
+      received += decoder.decode(value, { stream: true });
+    }
+  };
+  const summaryKeys = ['error', 'expires_at', 'label', 'name', 'status'];
+  const { domains } = (await next('snapshot')) as { domains: Array<Record<string, unknown>> };
+  t.is(domains.length, 1);
+  t.deepEqual(Object.keys(domains[0] ?? {}).sort(), summaryKeys);
+  t.like(domains[0], { name: 'before.example.test', label: 'before', error: null });
+  t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'after', target: '203.0.113.7' } })).status, 201);
+  const added = await next('domain');
+  t.deepEqual(Object.keys(added).sort(), summaryKeys);
+  t.is(added.name, 'after.example.test');
+  const full = (await (await server.admin('api/admin/domains/after')).json()) as { token: string };
+  t.regex(full.token, /^chd_/, 'the full domain, token included, is one GET away');
+  await reader.cancel();
+});
+
 test('version, help and an OpenAPI 3.0 spec that describes every admin endpoint', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   t.like(await (await fetch(`${server.url}api/version`)).json(), { product: 'certhub', api_version: 1 });

@@ -1,7 +1,7 @@
 // The admin API as the page calls it, with the session cookie. A 401 means the session ended (expired,
 // logged out elsewhere, server restarted): the call waits for the login dialog to succeed and is then
 // sent again, so whatever the user was doing (and typing) carries on where it was.
-import type { DomainView } from '../../actors/domains/protocol.js';
+import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import type { Prefs } from '../../actors/domains/prefs-schema.js';
 
 /** What to do when the server says the session is gone; resolves once the user has logged in again. */
@@ -52,6 +52,17 @@ export async function apiError(response: Response): Promise<ApiError> {
 
 export const domainPath = (name: string) => `api/admin/domains/${encodeURIComponent(name)}`;
 
+export async function getDomain(name: string): Promise<DomainView> {
+  return (await call(domainPath(name))).json() as Promise<DomainView>;
+}
+
+/** The full views (tokens included) of `wanted`, in its order; any removed meanwhile are left out. */
+export async function fullViews(wanted: readonly DomainSummary[]): Promise<DomainView[]> {
+  const { domains } = (await (await call('api/admin/domains')).json()) as { domains: DomainView[] };
+  const byName = new Map(domains.map((domain) => [domain.name, domain]));
+  return wanted.flatMap((domain) => byName.get(domain.name) ?? []);
+}
+
 export async function addDomain(name: string, target: string): Promise<DomainView> {
   return (await call('api/admin/domains', { method: 'POST', body: { name, target } })).json() as Promise<DomainView>;
 }
@@ -81,9 +92,13 @@ export async function savePrefs(update: Partial<Prefs>): Promise<Prefs> {
   return (await call('api/admin/prefs', { method: 'PUT', body: update })).json() as Promise<Prefs>;
 }
 
-/** Whether the session cookie is still good, without the login dialog. */
+/**
+ * Whether the session cookie is still good, without the login dialog. The page's first call finds the
+ * answer already on its way (index.html preloads it, and a preload is only used by a request just
+ * like it: no `cache` option here; the server marks the answer no-store).
+ */
 export async function sessionAlive(): Promise<boolean> {
-  const response = await fetch('api/admin/session', { cache: 'no-store' });
+  const response = await fetch('api/admin/session');
   if (!response.ok) throw await apiError(response);
   return ((await response.json()) as { active: boolean }).active;
 }

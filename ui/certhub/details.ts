@@ -1,10 +1,11 @@
 // What an expanded row shows: the target (editable), expiry, the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
-// fetch, and Remove. Rotate and Remove ask first.
-import type { DomainView } from '../../actors/domains/protocol.js';
+// fetch, and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
+// (token included) is read when the row expands, and read again whenever the domain changes.
+import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
-import { domainPath, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
+import { domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
 import { dateTime } from './format.js';
 import { targetProblem } from './validate.js';
 
@@ -32,11 +33,14 @@ export class DetailsView {
   private readonly key = element('a', 'button', 'Key (.key)');
   private readonly lastFetch = element('dd');
   private readonly actionError = element('p', 'form-error');
-  private domain: DomainView;
+  private readonly name: string;
+  /** Undefined until the first read answers. */
+  private domain: DomainView | undefined;
+  /** Reads and answers so far: a read answers only if nothing newer came since it was sent. */
+  private generation = 0;
   private tokenShown = false;
 
-  constructor(domain: DomainView, actions: DetailsActions) {
-    this.domain = domain;
+  constructor(domain: DomainSummary, actions: DetailsActions) {
     const id = `target-${domain.label}`;
     const facts = element('dl', 'details-facts');
     const targetForm = element('form', 'target-form');
@@ -55,7 +59,7 @@ export class DetailsView {
       event.preventDefault();
       const target = this.targetInput.value.trim();
       if (targetProblem(target) !== '' || target === '') return;
-      this.run(async () => actions.changed(await setTarget(this.domain.name, target)), this.targetError);
+      this.run(async () => actions.changed(this.answered(await setTarget(domain.name, target))), this.targetError);
     });
 
     this.showButton.type = 'button';
@@ -67,13 +71,13 @@ export class DetailsView {
       this.showButton.textContent = this.tokenShown ? 'Hide' : 'Show';
       this.drawToken();
     });
-    const copy = copyButton(`the token of ${domain.name}`, () => this.domain.token, this.token);
+    const copy = copyButton(`the token of ${domain.name}`, () => this.domain?.token ?? '', this.token);
     const rotate = element('button', '', 'Rotate…');
     rotate.type = 'button';
     rotate.setAttribute('aria-label', `Rotate the token of ${domain.name}`);
     rotate.addEventListener('click', () => {
       if (!confirm(`Rotate the token of ${domain.name}? Clients using the current token stop getting its certificate.`)) return;
-      this.run(async () => actions.changed(await rotateToken(this.domain.name)), this.actionError);
+      this.run(async () => actions.changed(this.answered(await rotateToken(domain.name))), this.actionError);
     });
     const tokenRow = element('dd', 'token-row');
     tokenRow.append(this.token, this.showButton, copy, rotate);
@@ -89,15 +93,15 @@ export class DetailsView {
     remove.addEventListener('click', () => {
       if (!confirm(`Remove ${domain.name}? Its DNS record and certificate are deleted.`)) return;
       this.run(async () => {
-        await removeDomain(this.domain.name);
-        actions.removed(this.domain.name);
+        await removeDomain(domain.name);
+        actions.removed(domain.name);
       }, this.actionError);
     });
 
     this.retryButton.type = 'button';
     this.retryButton.setAttribute('aria-label', `Retry ${domain.name} now`);
     this.retryButton.addEventListener('click', () => {
-      this.run(async () => actions.changed(await retryNow(this.domain.name)), this.actionError);
+      this.run(async () => actions.changed(this.answered(await retryNow(domain.name))), this.actionError);
     });
     const errorValue = element('dd', 'error-row');
     errorValue.append(this.error, this.retryButton);
@@ -113,15 +117,40 @@ export class DetailsView {
     this.actionError.setAttribute('role', 'alert');
     this.actionError.hidden = true;
     this.node.append(targetForm, facts, this.actionError, remove);
-    this.targetInput.value = domain.target;
-    this.update(domain);
+    this.name = domain.name;
+    this.node.setAttribute('aria-busy', 'true');
+    this.reload();
   }
 
-  update(domain: DomainView): void {
+  /** Reads the domain again (it changed); an older read still on its way is then ignored. */
+  reload(): void {
+    const generation = ++this.generation;
+    getDomain(this.name).then(
+      (domain) => {
+        if (generation === this.generation) this.update(domain);
+      },
+      // A removed domain's row closes with the event that removed it; anything else is said here.
+      (error: unknown) => {
+        if (generation !== this.generation) return;
+        this.actionError.textContent = `Could not read ${this.name}: ${error instanceof Error ? error.message : String(error)}`;
+        this.actionError.hidden = false;
+      },
+    );
+  }
+
+  /** An action's answer: the domain as it is now, newer than any read still on its way. */
+  private answered(domain: DomainView): DomainView {
+    this.generation++;
+    this.update(domain);
+    return domain;
+  }
+
+  private update(domain: DomainView): void {
     const previous = this.domain;
     this.domain = domain;
+    this.node.setAttribute('aria-busy', 'false');
     // A target being edited is left alone; one that still shows the old value follows the server.
-    if (document.activeElement !== this.targetInput && (this.targetInput.value === previous.target || this.targetInput.value === '')) this.targetInput.value = domain.target;
+    if (document.activeElement !== this.targetInput && (previous === undefined || this.targetInput.value === previous.target || this.targetInput.value === '')) this.targetInput.value = domain.target;
     this.recordType.textContent = `${domain.record_type} record`;
     this.expires.textContent = dateTime(domain.expires_at, 'not issued yet');
     this.issued.textContent = dateTime(domain.issued_at, 'not yet');
@@ -140,7 +169,7 @@ export class DetailsView {
   }
 
   private drawToken(): void {
-    this.token.textContent = this.tokenShown ? this.domain.token : mask;
+    this.token.textContent = this.tokenShown ? (this.domain?.token ?? '') : mask;
     this.token.dataset.masked = String(!this.tokenShown);
   }
 

@@ -1,6 +1,7 @@
 // The Domains tab: the add form, the filter and sort controls, select-all and the bulk bar, and the
-// live list fed by /api/admin/events (a snapshot, then one event per changed or removed domain).
-import type { DomainView } from '../../actors/domains/protocol.js';
+// live list fed by /api/admin/events (a snapshot, then one event per changed or removed domain; each
+// carries a domain's summary, what a row shows).
+import type { DomainSummary } from '../../actors/domains/protocol.js';
 import { byId } from '../common/dom.js';
 import { addDomain } from './api.js';
 import { openExport } from './export-modal.js';
@@ -23,7 +24,7 @@ let baseDomain = '';
 // The server pushes every change on the event stream before it answers the request that made it,
 // so an answer may be older than what the stream already showed (an added domain already issuing):
 // answers only fill in a domain the stream has not brought yet.
-const applyAnswer = (domain: DomainView) => {
+const applyAnswer = (domain: DomainSummary) => {
   if (!model.all.has(domain.name)) apply(domain);
 };
 
@@ -71,12 +72,11 @@ function drawSort(): void {
   }
 }
 
-function apply(domain: DomainView): void {
+function apply(domain: DomainSummary): void {
   if (baseDomain === '') baseDomain = domain.name.slice(domain.label.length + 1);
-  const change = model.upsert(domain);
-  if (change.type === 'row') list.updateDomain(domain);
-  else if (change.type === 'list') drawList();
-  else list.updateDomain(domain);
+  if (model.upsert(domain).type === 'list') drawList();
+  // Also when it moved: its expanded details (drawn apart from the rows) follow it.
+  list.updateDomain(domain);
 }
 
 function drop(name: string): void {
@@ -201,7 +201,7 @@ export function startDomains(prefsLoaded: Promise<void>): void {
     snapshot: (data) =>
       inOrder(() => {
         timed('snapshot', () => {
-          const { domains } = JSON.parse(data) as { domains: DomainView[] };
+          const { domains } = JSON.parse(data) as { domains: DomainSummary[] };
           for (const domain of domains.slice(0, 1)) baseDomain = domain.name.slice(domain.label.length + 1);
           model.replaceAll(domains);
           drawList();
@@ -209,7 +209,7 @@ export function startDomains(prefsLoaded: Promise<void>): void {
         if (first) performance.mark('panel:first-render');
         first = false;
       }),
-    domain: (data) => inOrder(() => timed('domain-event', () => apply(JSON.parse(data) as DomainView))),
+    domain: (data) => inOrder(() => timed('domain-event', () => apply(JSON.parse(data) as DomainSummary))),
     removed: (data) => inOrder(() => drop((JSON.parse(data) as { name: string }).name)),
   });
 }

@@ -1,8 +1,10 @@
 // The Export dialog: the ticked domains in one of the four formats, for a server URL that defaults to
 // the page's origin. Format and server URL are remembered (prefs.json). Copy, or download as a file.
-import type { DomainView } from '../../actors/domains/protocol.js';
+// The list holds no tokens: the dialog reads them when it opens.
+import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import { copyButton } from '../common/copy-button.js';
 import { byId } from '../common/dom.js';
+import { fullViews } from './api.js';
 import { exportText, fileNames, type ExportFormat } from './exports.js';
 import { prefs, remember } from './prefs.js';
 
@@ -15,6 +17,8 @@ const output = byId<HTMLTextAreaElement>('export-output');
 const actions = byId('export-actions');
 const download = byId<HTMLButtonElement>('export-download');
 let domains: DomainView[] = [];
+/** Dialogs opened so far: the tokens read for one that was closed and opened again are dropped. */
+let openings = 0;
 
 actions.prepend(copyButton('the export', () => output.value, output));
 byId('export-close').addEventListener('click', () => dialog.close());
@@ -39,8 +43,25 @@ download.addEventListener('click', () => {
   setTimeout(() => URL.revokeObjectURL(link.href), 0);
 });
 
-export function openExport(selected: DomainView[]): void {
-  domains = selected;
+export function openExport(selected: DomainSummary[]): void {
+  const opening = ++openings;
+  domains = [];
+  dialog.setAttribute('aria-busy', 'true');
+  output.placeholder = 'Reading the tokens…';
+  fullViews(selected).then(
+    (views) => {
+      if (opening !== openings) return;
+      domains = views;
+      dialog.setAttribute('aria-busy', 'false');
+      output.placeholder = views.length === 0 ? 'The domains ticked are gone (removed meanwhile).' : '';
+      draw();
+    },
+    (error: unknown) => {
+      if (opening !== openings) return;
+      dialog.setAttribute('aria-busy', 'false');
+      output.placeholder = `Could not read the tokens: ${error instanceof Error ? error.message : String(error)}`;
+    },
+  );
   title.textContent = selected.length === 1 ? `Export ${selected[0]?.name ?? ''}` : `Export ${selected.length} domains`;
   for (const radio of form.querySelectorAll<HTMLInputElement>('input[name="format"]')) radio.checked = radio.value === prefs.export_format;
   serverInput.value = prefs.export_server_url ?? location.origin;
@@ -67,5 +88,5 @@ function serverProblem(text: string): string {
 }
 
 function draw(): void {
-  output.value = exportText(prefs.export_format, domains, serverUrl());
+  output.value = domains.length === 0 ? '' : exportText(prefs.export_format, domains, serverUrl());
 }

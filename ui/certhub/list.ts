@@ -1,7 +1,7 @@
 // The domain list, windowed: only the rows in (and just around) the scroll viewport exist in the
 // DOM, reused by name as the list scrolls, sorts or filters, so 10,000 domains cost as little as 40.
 // Rows are one fixed height; the one expanded row adds its measured details height below it.
-import type { DomainView } from '../../actors/domains/protocol.js';
+import type { DomainSummary } from '../../actors/domains/protocol.js';
 import { DetailsView, type DetailsActions } from './details.js';
 import type { DomainModel } from './model.js';
 import { RowView } from './row.js';
@@ -42,10 +42,10 @@ export class DomainList {
     });
   }
 
-  /** A domain changed without moving in the list: its row (if drawn) and details update in place. */
-  updateDomain(domain: DomainView): void {
+  /** A domain changed: its row (if drawn) updates in place, its details (if expanded) read it again. */
+  updateDomain(domain: DomainSummary): void {
     this.views.get(domain.name)?.update(domain);
-    if (this.expanded?.name === domain.name) this.expanded.details.update(domain);
+    if (this.expanded?.name === domain.name) this.expanded.details.reload();
   }
 
   forget(name: string): void {
@@ -137,7 +137,7 @@ export class DomainList {
     for (const [name, view] of this.views) view.setSelected(this.model.selected.has(name));
   }
 
-  private measureRowHeight(sample: DomainView): void {
+  private measureRowHeight(sample: DomainSummary): void {
     const probe = this.views.get(sample.name) ?? new RowView(sample);
     const attached = probe.node.isConnected;
     if (!attached) this.list.append(probe.node);

@@ -2,7 +2,7 @@
 // order, and the ticked ones. Changes keep `visible` sorted without sorting it again: a pushed status
 // change replaces one entry in place, a new or re-dated domain is moved by binary search, so a live
 // update costs microseconds even with 10,000 domains.
-import type { DomainView } from '../../actors/domains/protocol.js';
+import type { DomainSummary } from '../../actors/domains/protocol.js';
 import type { Prefs } from '../../actors/domains/prefs-schema.js';
 
 export type Sort = Prefs['sort'];
@@ -11,14 +11,14 @@ export type Sort = Prefs['sort'];
 export type Change = { type: 'row'; index: number } | { type: 'list' } | { type: 'none' };
 
 export class DomainModel {
-  readonly all = new Map<string, DomainView>();
-  visible: DomainView[] = [];
+  readonly all = new Map<string, DomainSummary>();
+  visible: DomainSummary[] = [];
   readonly selected = new Set<string>();
   sort: Sort = { key: 'name', direction: 'asc' };
   filter = '';
   private needle = '';
 
-  replaceAll(domains: readonly DomainView[]): void {
+  replaceAll(domains: readonly DomainSummary[]): void {
     this.all.clear();
     for (const domain of domains) this.all.set(domain.name, domain);
     for (const name of this.selected) if (!this.all.has(name)) this.selected.delete(name);
@@ -35,7 +35,7 @@ export class DomainModel {
     this.refresh();
   }
 
-  upsert(domain: DomainView): Change {
+  upsert(domain: DomainSummary): Change {
     const previous = this.all.get(domain.name);
     this.all.set(domain.name, domain);
     const index = previous !== undefined && this.matches(previous) ? this.indexOf(previous) : -1;
@@ -60,12 +60,12 @@ export class DomainModel {
   }
 
   /** The ticked domains in the list's order (ticked ones the filter hides now are still included). */
-  selectedDomains(): DomainView[] {
+  selectedDomains(): DomainSummary[] {
     return [...this.selected].flatMap((name) => this.all.get(name) ?? []).sort((a, b) => this.compare(a, b));
   }
 
   /** Where `domain` sits (or would sit) in `visible`: the first entry that sorts after it. */
-  private insertionPoint(domain: DomainView): number {
+  private insertionPoint(domain: DomainSummary): number {
     let low = 0;
     let high = this.visible.length;
     while (low < high) {
@@ -77,7 +77,7 @@ export class DomainModel {
   }
 
   /** Binary search for the entry at this exact sort position (the label is part of it). */
-  private indexOf(domain: DomainView): number {
+  private indexOf(domain: DomainSummary): number {
     let low = 0;
     let high = this.visible.length;
     while (low < high) {
@@ -88,19 +88,19 @@ export class DomainModel {
     return this.visible[low]?.name === domain.name ? low : -1;
   }
 
-  private matches(domain: DomainView): boolean {
+  private matches(domain: DomainSummary): boolean {
     return this.needle === '' || domain.label.includes(this.needle);
   }
 
   private refresh(): void {
     this.needle = this.filter.trim().toLowerCase();
-    const visible: DomainView[] = [];
+    const visible: DomainSummary[] = [];
     for (const domain of this.all.values()) if (this.matches(domain)) visible.push(domain);
     this.visible = visible.sort((a, b) => this.compare(a, b));
   }
 
   /** Labels are unique, so the order is total; the reverse direction is exactly the reverse list. */
-  private compare(a: DomainView, b: DomainView): number {
+  private compare(a: DomainSummary, b: DomainSummary): number {
     const sign = this.sort.direction === 'asc' ? 1 : -1;
     if (this.sort.key === 'expires') {
       // Not yet issued sorts after every date (as the far future), so reversing brings them first.

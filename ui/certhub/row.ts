@@ -1,7 +1,7 @@
 // One domain's line in the list: its checkbox, its name (the button that expands it), its status (with
 // the reason of an error) and its expiry. Built once per domain on screen and updated in place when
 // the server pushes a change, so focus and a half-typed target survive a live update.
-import type { DomainView } from '../../actors/domains/protocol.js';
+import type { DomainSummary } from '../../actors/domains/protocol.js';
 import { element } from '../common/dom.js';
 import { shortDate } from './format.js';
 
@@ -13,9 +13,9 @@ export class RowView {
   private readonly reason = element('span', 'status-reason');
   private readonly expires = element('span', 'row-expires');
   private readonly cellStatus = element('span', 'row-status');
-  private shown: DomainView | undefined;
+  private shown: DomainSummary | undefined;
 
-  constructor(domain: DomainView) {
+  constructor(domain: DomainSummary) {
     const main = element('div', 'row-main');
     this.checkbox.type = 'checkbox';
     this.checkbox.className = 'row-check';
@@ -32,7 +32,7 @@ export class RowView {
     this.update(domain);
   }
 
-  update(domain: DomainView): void {
+  update(domain: DomainSummary): void {
     if (this.shown === domain) return;
     this.shown = domain;
     this.node.dataset.status = domain.status;

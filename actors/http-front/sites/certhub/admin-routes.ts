@@ -15,7 +15,7 @@ import { EventStream } from '../../../../src/http/sse.js';
 import type { DomainsApi } from '../../../domains/protocol.js';
 import type { HttpFrontConfig } from '../../protocol.js';
 import type { CerthubSite } from './protocol.js';
-import type { DomainReplica, ReplicaEntry } from './replica.js';
+import { summaryOf, type DomainReplica, type ReplicaEntry } from './replica.js';
 import { sessionCookie, Sessions } from './sessions.js';
 
 const sessionTtlSeconds = 12 * 3600;
@@ -152,9 +152,9 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     })
     .get('/api/admin/events', (request, reply) => {
       const stream = new EventStream(request, reply, server);
-      stream.send(replica.listJson(), 'snapshot');
+      stream.send(replica.summariesJson(), 'snapshot');
       const stop = replica.onChange((message) => {
-        if (message.type === 'domain') stream.send(JSON.stringify(message.domain), 'domain');
+        if (message.type === 'domain') stream.send(JSON.stringify(summaryOf(message.domain)), 'domain');
         else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
       });
       stream.onClose(stop);

@@ -131,7 +131,7 @@ export function certhubOpenApi(version: string) {
         put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), '400': errorResponse('a bad field'), ...adminErrors } },
       },
       '/api/admin/logs': { get: { summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")', security: admin, parameters: [{ name: 'backlog', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000 } }], responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
-      '/api/admin/events': { get: { summary: 'domain changes: a "snapshot" event, then "domain" and "removed" events (Server-Sent Events)', security: admin, responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
+      '/api/admin/events': { get: { summary: 'domain changes: a "snapshot" event (name, label, status, error and expires_at of every domain), then "domain" (one such summary) and "removed" events (Server-Sent Events); the full domain, token included, is GET /api/admin/domains/{name}', security: admin, responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
     },
   };
 }

@@ -2,7 +2,7 @@
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import { matchesDigest, secretDigest } from '../../../../src/crypto/constant-time.js';
 import type { Material } from '../../../domains/material.js';
-import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
+import type { DomainSummary, DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
 import type { CertificateResponse } from './protocol.js';
 
 export interface ReplicaEntry {
@@ -23,8 +23,9 @@ export class DomainReplica {
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
   /** Token digests of the domains fetched, made on first use; a changed domain is a new view, and drops its own. */
   private readonly tokenDigests = new WeakMap<DomainView, Buffer>();
-  /** `listJson()`, until the next change. */
+  /** `listJson()` and `summariesJson()`, until the next change. */
   private list: string | undefined;
+  private summaries: string | undefined;
 
   constructor(private readonly baseDomain: string) {}
 
@@ -37,11 +38,13 @@ export class DomainReplica {
         this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
         this.answers.delete(message.domain.name);
         this.list = undefined;
+        this.summaries = undefined;
         break;
       case 'removed':
         this.entries.delete(message.name);
         this.answers.delete(message.name);
         this.list = undefined;
+        this.summaries = undefined;
         break;
       default:
         throw new Error(`unknown replica message ${JSON.stringify(message satisfies never)}`);
@@ -120,6 +123,11 @@ export class DomainReplica {
     return (this.list ??= JSON.stringify({ domains: this.all() }));
   }
 
+  /** The event stream's snapshot: every domain's summary, in name order. */
+  summariesJson(): string {
+    return (this.summaries ??= JSON.stringify({ domains: this.all().map(summaryOf) }));
+  }
+
   all(): DomainView[] {
     // Names are lower-case ASCII (IDNs in their xn-- form): code-unit order, without the cost of localeCompare.
     return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -129,4 +137,8 @@ export class DomainReplica {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+export function summaryOf({ name, label, status, error, expires_at }: DomainView): DomainSummary {
+  return { name, label, status, error, expires_at };
 }
