@@ -3,8 +3,7 @@
 // server, in the same document (no reload); a domain in error is retried from its row.
 import test from 'ava';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
-import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
-import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
+import { startCerthubOnStack } from '../helpers/certhub-domains.js';
 import { saveScreenshot } from '../helpers/browser.js';
 import { domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
@@ -22,9 +21,7 @@ const watchStatuses = (name: string) => `(() => {
 test('a domain added in the panel goes pending -> issuing -> issued on screen without a reload (Pebble + PowerDNS)', async (t) => {
   const stack = await startCertStack();
   try {
-    const { powerdns } = stack;
-    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
-    const server = await startCerthub(t, dataDir, []);
+    const server = await startCerthubOnStack(t, stack);
     const { page, problems } = await openPanel(t, server);
     await page.evaluate(watchStatuses('app.example.test'));
     await page.getByLabel('Subdomain').fill('app');
@@ -44,9 +41,8 @@ test('a domain added in the panel goes pending -> issuing -> issued on screen wi
 test('a domain in error shows its reason and Retry now; with the CA back, Retry now issues it at once (Pebble + PowerDNS)', async (t) => {
   const stack = await startCertStack();
   try {
-    const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
-    const server = await startCerthub(t, dataDir, []);
+    const { pebble } = stack;
+    const server = await startCerthubOnStack(t, stack);
     // Halted once the account is open, so that the order is what fails, not the account.
     await server.waitFor(/acme: account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+ at /, 60_000);
     await pebble.halt();

@@ -1,10 +1,11 @@
 // What the end-to-end certhub tests share: the provider sections of config.json for the real stack
 // (PowerDNS directly, or the Cloudflare double writing into it), adding a domain through the admin
 // API, waiting for its status, and reading what DNS holds for it.
+import type { ExecutionContext } from 'ava';
 import type { DomainView } from '../../actors/domains/protocol.js';
 import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import type { CertStack } from './cert-stack.js';
-import type { RunningCerthub } from './certhub.js';
+import { certhubDataDir, startCerthub, type RunningCerthub } from './certhub.js';
 import { eventually } from './fixture-host.js';
 import type { PowerDnsServer, RRset } from './powerdns.js';
 
@@ -24,6 +25,12 @@ export function stackSections(stack: CertStack, nameservers: string[] = [stack.p
     acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile },
     propagation: { nameservers, timeout_seconds: timeoutSeconds },
   };
+}
+
+/** A real certhub on the stack: records and challenges in PowerDNS, Pebble as the CA, propagation checked at PowerDNS for 30 s at most. */
+export async function startCerthubOnStack(t: ExecutionContext, stack: CertStack): Promise<RunningCerthub> {
+  const dataDir = await certhubDataDir(t, { dns: powerdnsSection(stack.powerdns), ...stackSections(stack, [stack.powerdns.nameserver], 30) });
+  return startCerthub(t, dataDir, []);
 }
 
 /** POST /api/admin/domains; fails the test's promise unless certhub answers 201. */

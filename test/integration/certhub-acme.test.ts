@@ -3,8 +3,7 @@
 // its material, fetched with its token, verifies against Pebble's root.
 import test from 'ava';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
-import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
-import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
+import { startCerthubOnStack } from '../helpers/certhub-domains.js';
 import { eventually } from '../helpers/fixture-host.js';
 import { opensslCheck } from '../helpers/openssl.js';
 
@@ -19,8 +18,7 @@ test('add with an IPv4 target -> A record answered by PowerDNS -> issued by Pebb
   const stack = await startCertStack();
   try {
     const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
-    const server = await startCerthub(t, dataDir, []);
+    const server = await startCerthubOnStack(t, stack);
     const added = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } })).json()) as Domain;
     t.is(added.name, 'app.example.test');
 

@@ -6,7 +6,7 @@ import test from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { opensslCheck } from '../helpers/openssl.js';
 import { stopCertStack, startCertStack } from '../helpers/cert-stack.js';
-import { powerdnsSection, stackSections } from '../helpers/certhub-domains.js';
+import { startCerthubOnStack } from '../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain, materialState, rotateToken, runAgent, startAgent } from '../helpers/certhub-agent.js';
 import { eventually } from '../helpers/fixture-host.js';
@@ -15,9 +15,8 @@ import { tempDir } from '../helpers/qpool.js';
 test('a Pebble certificate fetched to disk verifies with openssl; a rotated token and a stopped server leave the files as they were', async (t) => {
   const stack = await startCertStack();
   try {
-    const { powerdns, pebble } = stack;
-    const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack, [powerdns.nameserver], 30) });
-    const server = await startCerthub(t, dataDir, []);
+    const { pebble } = stack;
+    const server = await startCerthubOnStack(t, stack);
     const { name, token } = await addIssuedDomain(server, 'app', 60_000);
     const out = await tempDir(t, 'agent-');
 
