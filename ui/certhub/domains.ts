@@ -1,7 +1,8 @@
 // The Domains tab: the add form, the filter and sort controls, select-all and the bulk bar, and the
 // live list fed by /api/admin/events (a snapshot, then one event per changed or removed domain; each
 // carries a domain's summary, what a row shows).
-import type { DomainSummary } from '../../actors/domains/protocol.js';
+import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
+import { summaryOf } from '../../actors/domains/summary.js';
 import { byId } from '../common/dom.js';
 import { addDomain } from './api.js';
 import { openExport } from './export-modal.js';
@@ -24,8 +25,8 @@ let baseDomain = '';
 // The server pushes every change on the event stream before it answers the request that made it,
 // so an answer may be older than what the stream already showed (an added domain already issuing):
 // answers only fill in a domain the stream has not brought yet.
-const applyAnswer = (domain: DomainSummary) => {
-  if (!model.all.has(domain.name)) apply(domain);
+const applyAnswer = (domain: DomainView) => {
+  if (!model.all.has(domain.name)) apply(summaryOf(domain));
 };
 
 const list = new DomainList(model, byId('rows-scroll'), byId('rows'), {

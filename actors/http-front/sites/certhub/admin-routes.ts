@@ -13,9 +13,10 @@ import type { Router } from '../../../../src/http/router.js';
 import type { HttpServer } from '../../../../src/http/server.js';
 import { EventStream } from '../../../../src/http/sse.js';
 import type { DomainsApi } from '../../../domains/protocol.js';
+import { summaryOf } from '../../../domains/summary.js';
 import type { HttpFrontConfig } from '../../protocol.js';
 import type { CerthubSite } from './protocol.js';
-import { summaryOf, type DomainReplica, type ReplicaEntry } from './replica.js';
+import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookie, Sessions } from './sessions.js';
 
 const sessionTtlSeconds = 12 * 3600;

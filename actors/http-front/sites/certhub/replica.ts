@@ -2,7 +2,8 @@
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import { matchesDigest, secretDigest } from '../../../../src/crypto/constant-time.js';
 import type { Material } from '../../../domains/material.js';
-import type { DomainSummary, DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
+import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../../../domains/protocol.js';
+import { summaryOf } from '../../../domains/summary.js';
 import type { CertificateResponse } from './protocol.js';
 
 export interface ReplicaEntry {
@@ -137,8 +138,4 @@ export class DomainReplica {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-export function summaryOf({ name, label, status, error, expires_at }: DomainView): DomainSummary {
-  return { name, label, status, error, expires_at };
 }
