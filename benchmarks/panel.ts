@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../test/helpers/browser.js';
 import { median, printTable } from './harness.js';
-import { addDomain, startCerthub, writeCerthubConfig, type CerthubServer } from './certhub-server.js';
+import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer } from './certhub-server.js';
 
 const domainCount = 10_000;
 /** Adds in flight at once while filling the server. */
@@ -24,6 +24,8 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
   try {
     const fillMs = await fill(server);
     console.log(`added ${domainCount.toLocaleString('en-US')} domains through the admin API in ${(fillMs / 1000).toFixed(1)} s (${addConcurrency} at a time, ${Math.round(domainCount / (fillMs / 1000))} per second)`);
+    const settleMs = await allIssued(server);
+    console.log(`every domain issued ${(settleMs / 1000).toFixed(1)} s after the last add: the page loads are measured against a server at rest`);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url);
     const { admin_key: adminKey } = JSON.parse(await readFile(join(dataDir, 'config.json'), 'utf8')) as { admin_key: string };
@@ -91,6 +93,21 @@ async function fill(server: CerthubServer): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: addConcurrency }, worker));
+  return performance.now() - startedAt;
+}
+
+/**
+ * Waits until the demo has issued every domain added; milliseconds waited. Until then the server
+ * makes a key and a certificate a domain, and a page load measured meanwhile competes with that for
+ * the two cores instead of measuring the panel.
+ */
+async function allIssued(server: CerthubServer): Promise<number> {
+  const startedAt = performance.now();
+  const deadline = startedAt + 300_000;
+  while ((await listDomains(server)).some((domain) => domain.status !== 'issued')) {
+    if (performance.now() > deadline) throw new Error('the demo did not issue every domain within 5 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   return performance.now() - startedAt;
 }
 
