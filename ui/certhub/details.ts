@@ -5,6 +5,7 @@
 import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
+import { messageOf } from '../common/errors.js';
 import { domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
 import { dateTime } from './format.js';
 import { targetProblem } from './validate.js';
@@ -132,7 +133,7 @@ export class DetailsView {
       // A removed domain's row closes with the event that removed it; anything else is said here.
       (error: unknown) => {
         if (generation !== this.generation) return;
-        this.actionError.textContent = `Could not read ${this.name}: ${error instanceof Error ? error.message : String(error)}`;
+        this.actionError.textContent = `Could not read ${this.name}: ${messageOf(error)}`;
         this.actionError.hidden = false;
       },
     );
@@ -177,7 +178,7 @@ export class DetailsView {
     this.actionError.hidden = true;
     errorSlot.textContent = '';
     action().catch((error: unknown) => {
-      errorSlot.textContent = error instanceof Error ? error.message : String(error);
+      errorSlot.textContent = messageOf(error);
       errorSlot.hidden = false;
     });
   }

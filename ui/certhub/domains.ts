@@ -4,6 +4,7 @@
 import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import { summaryOf } from '../../actors/domains/summary.js';
 import { byId } from '../common/dom.js';
+import { messageOf } from '../common/errors.js';
 import { addDomain } from './api.js';
 import { openExport } from './export-modal.js';
 import { DomainList } from './list.js';
@@ -75,14 +76,14 @@ function drawSort(): void {
 
 function apply(domain: DomainSummary): void {
   if (baseDomain === '') baseDomain = domain.name.slice(domain.label.length + 1);
-  if (model.upsert(domain).type === 'list') drawList();
+  if (model.upsert(domain)) drawList();
   // Also when it moved: its expanded details (drawn apart from the rows) follow it.
   list.updateDomain(domain);
 }
 
 function drop(name: string): void {
   list.forget(name);
-  if (model.remove(name).type === 'list') drawList();
+  if (model.remove(name)) drawList();
   else drawSelection();
 }
 
@@ -172,7 +173,7 @@ function setUpAddForm(): void {
         name.focus();
       })
       .catch((failure: unknown) => {
-        error.textContent = failure instanceof Error ? failure.message : String(failure);
+        error.textContent = messageOf(failure);
         error.hidden = false;
       })
       .finally(() => {

@@ -4,6 +4,7 @@
 import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
 import { copyButton } from '../common/copy-button.js';
 import { byId } from '../common/dom.js';
+import { messageOf } from '../common/errors.js';
 import { fullViews } from './api.js';
 import { exportText, fileNames, type ExportFormat } from './exports.js';
 import { prefs, remember } from './prefs.js';
@@ -59,7 +60,7 @@ export function openExport(selected: DomainSummary[]): void {
     (error: unknown) => {
       if (opening !== openings) return;
       dialog.setAttribute('aria-busy', 'false');
-      output.placeholder = `Could not read the tokens: ${error instanceof Error ? error.message : String(error)}`;
+      output.placeholder = `Could not read the tokens: ${messageOf(error)}`;
     },
   );
   title.textContent = selected.length === 1 ? `Export ${selected[0]?.name ?? ''}` : `Export ${selected.length} domains`;

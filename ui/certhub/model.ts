@@ -7,9 +7,6 @@ import type { Prefs } from '../../actors/domains/prefs-schema.js';
 
 export type Sort = Prefs['sort'];
 
-/** What a change did to the visible list, so the view redraws only what it must. */
-export type Change = { type: 'row'; index: number } | { type: 'list' } | { type: 'none' };
-
 export class DomainModel {
   readonly all = new Map<string, DomainSummary>();
   visible: DomainSummary[] = [];
@@ -35,28 +32,30 @@ export class DomainModel {
     this.refresh();
   }
 
-  upsert(domain: DomainSummary): Change {
+  /** Whether the visible list changed shape (an entry added, moved or removed): the view then redraws it. */
+  upsert(domain: DomainSummary): boolean {
     const previous = this.all.get(domain.name);
     this.all.set(domain.name, domain);
     const index = previous !== undefined && this.matches(previous) ? this.indexOf(previous) : -1;
     if (previous !== undefined && index >= 0 && this.compare(previous, domain) === 0) {
       this.visible[index] = domain;
-      return { type: 'row', index };
+      return false;
     }
     if (index >= 0) this.visible.splice(index, 1);
     if (this.matches(domain)) this.visible.splice(this.insertionPoint(domain), 0, domain);
-    return index >= 0 || this.matches(domain) ? { type: 'list' } : { type: 'none' };
+    return index >= 0 || this.matches(domain);
   }
 
-  remove(name: string): Change {
+  /** Whether the visible list lost an entry. */
+  remove(name: string): boolean {
     const previous = this.all.get(name);
-    if (previous === undefined) return { type: 'none' };
+    if (previous === undefined) return false;
     this.all.delete(name);
     this.selected.delete(name);
     const index = this.matches(previous) ? this.indexOf(previous) : -1;
-    if (index < 0) return { type: 'none' };
+    if (index < 0) return false;
     this.visible.splice(index, 1);
-    return { type: 'list' };
+    return true;
   }
 
   /** The ticked domains in the list's order (ticked ones the filter hides now are still included). */

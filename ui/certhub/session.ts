@@ -2,6 +2,7 @@
 // every form, filter and expanded row as it was behind it; once the key is accepted the calls that
 // found the session gone are sent again (api.ts).
 import { byId } from '../common/dom.js';
+import { messageOf } from '../common/errors.js';
 import { ApiError, login } from './api.js';
 
 const dialog = byId<HTMLDialogElement>('login');
@@ -50,7 +51,7 @@ function showError(error: unknown): void {
     const seconds = error.retryAfterSeconds ?? 30;
     const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString();
     errorText.textContent = `Too many wrong keys. Try again in ${seconds} s (at ${at}).`;
-  } else errorText.textContent = `Could not log in: ${error instanceof Error ? error.message : String(error)}`;
+  } else errorText.textContent = `Could not log in: ${messageOf(error)}`;
   keyInput.select();
 }
 

@@ -4,6 +4,7 @@
 import type { SpeedtestInfo } from '../../actors/http-front/sites/speedtest/protocol.js';
 import { fetchInfo } from './api.js';
 import { byId } from '../common/dom.js';
+import { messageOf } from '../common/errors.js';
 import { formatMbps, formatMs, megabits } from './format.js';
 import { Gauge, type GaugeUnit } from './gauge.js';
 import { LiveGraph } from './live-graph.js';
@@ -80,7 +81,7 @@ async function run(): Promise<void> {
   } catch (error) {
     steps.fail();
     gauge.rest('Test failed');
-    showProblem(`The test stopped: ${error instanceof Error ? error.message : String(error)}`);
+    showProblem(`The test stopped: ${messageOf(error)}`);
     startButton.textContent = 'Retry';
     enter('failed');
   } finally {
@@ -98,6 +99,6 @@ const readyForStart = () => {
 };
 loadInfo().then(readyForStart, (error: unknown) => {
   // Start asks again, so a server that was still starting up needs no reload.
-  showProblem(`Cannot reach the server: ${error instanceof Error ? error.message : String(error)}`);
+  showProblem(`Cannot reach the server: ${messageOf(error)}`);
   readyForStart();
 });
