@@ -66,10 +66,16 @@ runActor(poolActor, {
         statusChanged();
         return Promise.resolve(result);
       },
-      take: async (count) => {
-        const batch = await service.take(count);
+      take: async ({ count, hold, holding }) => {
+        if (holding !== undefined) service.report(holding);
+        const batch = await service.take(count, holding === undefined || hold === undefined ? undefined : { count: hold, holding });
         statusChanged();
         return { ...batch, changes };
+      },
+      report: (holding, returned) => {
+        service.report(holding, returned === undefined ? undefined : asBuffer(returned));
+        statusChanged();
+        return Promise.resolve(service.status());
       },
       status: () => Promise.resolve(service.status()),
       readyToStore: () => service.readyToStore(),

@@ -3,11 +3,13 @@
 // wait and go together in the next one (group commit), so one fdatasync answers a whole batch.
 // A failed write answers 503 and consumes nothing; the files are rewritten before the next commit.
 // A long journal is compacted in the background while commits go on (see pool-files.ts).
+// Without a pool file a take may also hand its front values to hold (holders.ts).
 import type { Clock } from '../../src/actor/clock.js';
 import type { Logger } from '../../src/log/record.js';
 import type { JournalRecord, SnapshotContent } from './codec.js';
 import type { ValuePool } from './memory.js';
-import type { IngestResult, PoolStatus, TakeBatch } from './protocol.js';
+import { Holders } from './holders.js';
+import type { Holding, IngestResult, PoolStatus, TakeBatch } from './protocol.js';
 import { entryBytes, entryCount, entryKey } from './value-batch.js';
 
 /** The durable side of the pool; absent when `pool_file` is not set. */
@@ -27,8 +29,15 @@ export interface PoolServiceOptions {
   retryAfterFailureMs: number;
 }
 
+/** Values a front would hold, and which front. */
+export interface HoldRequest {
+  count: number;
+  holding: Holding;
+}
+
 interface PendingTake {
   count: number;
+  hold: HoldRequest | undefined;
   resolve: (batch: TakeBatch) => void;
 }
 
@@ -38,6 +47,7 @@ const failureLogIntervalMs = 5000;
 
 export class PoolService {
   private pendingTakes: PendingTake[] = [];
+  private readonly holders = new Holders();
   /** Callers of readyToStore() waiting for the files to be tried. */
   private readyWaiters: ((ready: boolean) => void)[] = [];
   /** Batches of values added since the last journal record. */
@@ -67,7 +77,7 @@ export class PoolService {
     const result: IngestResult = { added: 0, duplicates: 0, evicted: 0 };
     const count = entryCount(batch);
     for (let index = 0; index < count; index++) {
-      const outcome = this.pool.add(batch, index);
+      const outcome = this.pool.add(batch, index, this.holders.total);
       if (outcome === 'duplicate') {
         result.duplicates++;
         continue;
@@ -86,11 +96,19 @@ export class PoolService {
     return result;
   }
 
-  take(count: number): Promise<TakeBatch> {
+  /** Values for `count` requests; with no pool file, also up to `hold.count` values for the front to hold. */
+  take(count: number, hold?: HoldRequest): Promise<TakeBatch> {
     return new Promise((resolve) => {
-      this.pendingTakes.push({ count, resolve });
+      this.pendingTakes.push({ count, hold, resolve });
       this.pump();
     });
+  }
+
+  /** Counts the held values a front served as served, and puts back on top those it gives back (newest first). */
+  report(holding: Holding, returned?: Buffer): void {
+    const count = returned === undefined ? 0 : entryCount(returned);
+    this.servedTotal += this.holders.report(holding, count);
+    if (returned !== undefined) this.pool.putBack(returned, count, this.holders.total);
   }
 
   /**
@@ -110,7 +128,7 @@ export class PoolService {
   status(): PoolStatus {
     const range = this.pool.ageRange();
     return {
-      available: this.pool.size,
+      available: this.pool.size + this.holders.total,
       capacity: this.pool.capacity,
       ...(range === undefined ? {} : { oldest: new Date(range.oldest).toISOString(), newest: new Date(range.newest).toISOString() }),
       served_total: this.servedTotal,
@@ -212,9 +230,13 @@ export class PoolService {
     const takes = this.pendingTakes;
     this.pendingTakes = [];
     const wanted = takes.reduce((sum, take) => sum + take.count, 0);
-    const taken = Buffer.allocUnsafe(wanted * entryBytes);
+    // Held values are served without asking again, so only a pool with nothing on disk hands them over.
+    const holdWanted = this.durability === undefined ? takes.reduce((sum, take) => sum + (take.hold?.count ?? 0), 0) : 0;
+    const taken = Buffer.allocUnsafe((wanted + holdWanted) * entryBytes);
     let count = 0;
     while (count < wanted && this.pool.takeNewest(taken, count)) count++;
+    let heldCount = 0;
+    while (heldCount < holdWanted && this.pool.takeNewest(taken, count + heldCount)) heldCount++;
     const keys = Array.from({ length: count }, (_, index) => entryKey(taken, index));
     if (count > 0 && this.durability !== undefined) {
       try {
@@ -228,16 +250,28 @@ export class PoolService {
       }
     }
     for (const key of keys) this.pool.markServed(key);
+    for (let index = count; index < count + heldCount; index++) this.pool.markServed(entryKey(taken, index));
     this.servedTotal += count;
-    // Each take gets its share in a buffer of its own: it is copied to the front whole.
+    // Each take gets its shares in buffers of their own: they are copied to the front whole.
+    let heldLeft = heldCount;
+    const heldShares = takes.map(({ hold }) => {
+      const share = Math.min(hold?.count ?? 0, heldLeft);
+      heldLeft -= share;
+      if (hold !== undefined && share > 0) this.holders.grant(hold.holding, share);
+      return share;
+    });
+    const left = this.pool.size + this.holders.total;
     let next = 0;
-    for (const take of takes) {
+    let nextHeld = count;
+    takes.forEach((take, index) => {
       const share = Math.min(take.count, count - next);
-      const values = new Uint8Array(share * entryBytes);
-      values.set(taken.subarray(next * entryBytes, (next + share) * entryBytes));
+      const heldShare = heldShares[index] ?? 0;
+      const values = copyOf(taken, next, share);
       next += share;
-      take.resolve({ values, available: this.pool.size + count - next });
-    }
+      const held = heldShare > 0 ? copyOf(taken, nextHeld, heldShare) : undefined;
+      nextHeld += heldShare;
+      take.resolve({ values, available: left + count - next, ...(held === undefined ? {} : { held }) });
+    });
   }
 
   private answerReadyWaiters(ready: boolean): void {
@@ -258,4 +292,11 @@ export class PoolService {
     this.lastFailureLog = now;
     this.failuresSinceLog = 0;
   }
+}
+
+/** Entries `from` to `from + count` of a batch, in a buffer of their own. */
+function copyOf(batch: Buffer, from: number, count: number): Uint8Array {
+  const copy = new Uint8Array(count * entryBytes);
+  copy.set(batch.subarray(from * entryBytes, (from + count) * entryBytes));
+  return copy;
 }

@@ -28,12 +28,15 @@ export class ValuePool {
     return this.count;
   }
 
-  /** Adds entry `index` of `batch` on top; at capacity the oldest is dropped first. */
-  add(batch: Buffer, index: number): AddOutcome {
+  /**
+   * Adds entry `index` of `batch` on top; at capacity the oldest is dropped first. `heldOutside`
+   * values the fronts hold count toward the capacity (holders.ts).
+   */
+  add(batch: Buffer, index: number, heldOutside = 0): AddOutcome {
     const key = entryKey(batch, index);
     if (this.inPool.has(key) || this.served.has(key)) return 'duplicate';
     let outcome: AddOutcome = 'added';
-    if (this.count === this.capacity) {
+    if (this.count > 0 && this.count + heldOutside >= this.capacity) {
       this.inPool.delete(entryKey(this.ring, this.bottom));
       this.bottom = (this.bottom + 1) % this.capacity;
       this.count--;
@@ -61,9 +64,15 @@ export class ValuePool {
     return true;
   }
 
-  /** Puts the first `count` entries of `taken` back on top, the first ending up newest (a commit that failed). */
-  putBack(taken: Buffer, count: number): void {
-    for (let index = count - 1; index >= 0; index--) this.add(taken, index);
+  /**
+   * Puts the first `count` entries of `taken` back on top, the first ending up newest: a commit that
+   * failed, or values a front held and gives back (no longer served, so they are forgotten as such).
+   */
+  putBack(taken: Buffer, count: number, heldOutside = 0): void {
+    for (let index = count - 1; index >= 0; index--) {
+      this.served.forget(entryKey(taken, index));
+      this.add(taken, index, heldOutside);
+    }
   }
 
   markServed(key: number): void {
@@ -107,32 +116,49 @@ export class ValuePool {
   }
 }
 
-/** The last `capacity` served keys: a ring for the order, a set for lookups. */
+/** The last `capacity` served keys: a ring for the order, a map of each key to its slot for lookups. */
 class ServedHistory {
   private readonly ring: Float64Array;
   private next = 0;
   private filled = 0;
-  private readonly set = new Set<number>();
+  private readonly slots = new Map<number, number>();
 
   constructor(private readonly capacity: number) {
     this.ring = new Float64Array(capacity);
   }
 
   has(key: number): boolean {
-    return this.set.has(key);
+    return this.slots.has(key);
   }
 
   remember(key: number): void {
-    if (this.capacity === 0 || this.set.has(key)) return;
-    if (this.filled === this.capacity) this.set.delete(this.ring[this.next] ?? -1);
-    else this.filled++;
+    if (this.capacity === 0 || this.slots.has(key)) return;
+    if (this.filled === this.capacity) {
+      const oldest = this.ring[this.next] ?? -1;
+      // A key forgotten and remembered again lives in a newer slot: this one is stale.
+      if (this.slots.get(oldest) === this.next) this.slots.delete(oldest);
+    } else {
+      this.filled++;
+    }
     this.ring[this.next] = key;
-    this.set.add(key);
+    this.slots.set(key, this.next);
     this.next = (this.next + 1) % this.capacity;
   }
 
+  /** A value held by a front and given back unserved. Its slot stays in the ring, as stale. */
+  forget(key: number): void {
+    this.slots.delete(key);
+  }
+
+  /** Keys still remembered, oldest first. */
   keys(): number[] {
     const start = this.filled === this.capacity ? this.next : 0;
-    return Array.from({ length: this.filled }, (_, index) => this.ring[(start + index) % this.capacity] ?? 0);
+    const keys: number[] = [];
+    for (let index = 0; index < this.filled; index++) {
+      const slot = (start + index) % this.capacity;
+      const key = this.ring[slot] ?? 0;
+      if (this.slots.get(key) === slot) keys.push(key);
+    }
+    return keys;
   }
 }

@@ -16,7 +16,7 @@ export interface ValueRecord {
 
 /** GET /api/status */
 export interface PoolStatus {
-  /** Values currently in the pool. */
+  /** Values currently in the pool, those the fronts hold ready to serve included. */
   available: number;
   /** Pool capacity (`server.max_entries`). */
   capacity: number;
@@ -31,14 +31,41 @@ export interface PoolStatus {
 }
 
 /**
+ * A front that holds values (memory-only pools, see holders.ts), as it names itself to the pool with
+ * each take and report.
+ */
+export interface Holding {
+  /** The front's actor name. */
+  front: string;
+  /** Made anew each time the front starts: a front started again holds nothing of its last run. */
+  start: string;
+  /** Held values it served since its last report. */
+  served: number;
+}
+
+/** One message of a front to the pool: values for the requests waiting now, and maybe some to hold. */
+export interface TakeRequest {
+  /** Requests waiting, one value each; served before anything is held. */
+  count: number;
+  /** Values more the front would hold; only a memory-only pool hands them over (a pool file answers each take on disk first). */
+  hold?: number;
+  holding?: Holding;
+}
+
+/**
  * The answer to one take of `count` values: the values taken, as a value batch (value-batch.ts),
  * newest first. Fewer than `count` means the pool ran empty; the requests left over are answered
  * "pool empty". With `failure` set nothing was taken: the pool could not be committed to disk.
  */
 export interface TakeBatch {
   values: Uint8Array;
-  /** Values left in the pool after the last value here was taken; value `i` of `n` saw `available + n - 1 - i`. */
+  /**
+   * Values left after the last value here was taken, those the fronts hold included; value `i` of
+   * `n` saw `available + n - 1 - i`.
+   */
   available: number;
+  /** Values handed over to hold, newest first, after `values`; absent when none. */
+  held?: Uint8Array;
   failure?: string;
 }
 
@@ -67,8 +94,13 @@ export interface IngestResult {
 export interface PoolApi {
   /** Adds a batch of validated values (value-batch.ts), newest last. */
   ingest(batch: Uint8Array): Promise<IngestResult>;
-  /** Takes `count` values at once (one request each), recorded as served on disk before this resolves. */
-  take(count: number): Promise<TakeAnswer>;
+  /** Takes values for `count` requests at once, recorded as served on disk before this resolves, and maybe values to hold. */
+  take(request: TakeRequest): Promise<TakeAnswer>;
+  /**
+   * A front's report of the held values it served, and of those it gives back unserved (`returned`,
+   * a value batch, newest first); answers the status that includes it.
+   */
+  report(holding: Holding, returned?: Uint8Array): Promise<PoolStatus>;
   status(): Promise<PoolStatus>;
   /**
    * Whether values handed over now would be stored: the pool has loaded and, with a pool file, its

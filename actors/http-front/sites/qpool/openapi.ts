@@ -15,7 +15,7 @@ const valueRecordProperties: Record<keyof ValueRecord, object> = {
 };
 
 const poolStatusProperties: Record<keyof PoolStatus, object> = {
-  available: { ...integer, description: 'values currently in the pool' },
+  available: { ...integer, description: 'values currently in the pool, those the front threads hold ready to serve included' },
   capacity: { ...integer, description: 'pool capacity (`server.max_entries`)' },
   oldest: { ...dateTime, description: 'collection time of the oldest value; absent when the pool is empty' },
   newest: { ...dateTime, description: 'collection time of the newest value (the next one served); absent when the pool is empty' },
@@ -39,7 +39,7 @@ const headers = {
   'X-Quantum-Source': header('Where the value came from; `demo` means the OS CSPRNG of a beta build, not quantum.', { enum: [...valueSources] }),
   'X-Quantum-Bits': header('Size of the value in bits; always 1024.', { type: 'integer', const: 1024 }),
   'X-Quantum-Format': header('How the body is written.', { enum: ['json', 'hex', 'base64', 'binary'] satisfies ValueFormat[] }),
-  'X-Quantum-Available': header('Values left in the pool after this one was taken.', integer),
+  'X-Quantum-Available': header('Values left in the pool after this one was taken (with several front threads: as far as the answering front knows).', integer),
   'Cache-Control': header('Always `no-store`: a value is served once and must not be replayed by a cache, nor a pool figure shown stale.', { type: 'string', const: 'no-store' }),
   'Retry-After': header('Seconds to wait before asking again.', integer),
   'X-Quantum-Demo': {

@@ -1,26 +1,21 @@
-// qpool's HTTP site: one value per request from the pool actor. Requests that arrive in the same
-// turn go to the pool as one take (one message, one disk commit); /api/status and the rest are light.
+// qpool's HTTP site: one value per request from the pool actor, through the front's pool client
+// (pool-client.ts: one take per turn, values held under load); /api/status and the rest are light.
 //
 // No CORS on this site: the API has no authentication, and `Access-Control-Allow-Origin: *` would let
 // any web page a user opens read values from a pool on their loopback.
-import { batched } from '../../../../src/actor/batch.js';
 import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../../src/http/reply.js';
 import { urlFor } from '../../../../src/http/server.js';
 import { serveStatic } from '../../../../src/http/static.js';
 import { version } from '../../../../src/version.js';
-import { poolStatusTopic } from '../../../pool/kind.js';
-import type { PoolStatus, PublishedStatus, TakeBatch } from '../../../pool/protocol.js';
-import { asBuffer, entryCount, entryHex, entrySource, entryTimestamp, recordAt, valueBytes, entryBytes } from '../../../pool/value-batch.js';
+import { entryBytes, entryHex, entrySource, entryTimestamp, recordAt, valueBytes } from '../../../pool/value-batch.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import { qpoolHelpText } from './help.js';
 import { qpoolOpenApi } from './openapi.js';
+import { PoolClient, type TakenValue, type TakeResult } from './pool-client.js';
 import type { QpoolSite } from './protocol.js';
 
 type ValueFormat = 'json' | 'hex' | 'base64' | 'binary';
-
-/** What one request gets: entry `index` of a batch the pool handed over, or why there is none. */
-type TakeResult = { type: 'value'; values: Buffer; index: number; available: number } | { type: 'empty' } | { type: 'unavailable'; message: string };
 
 const noStore = { 'Cache-Control': 'no-store' } as const;
 /** Seconds a client should wait after a 503: values arrive in batches, rarely within seconds. */
@@ -30,37 +25,26 @@ const retryAfterSeconds = '30';
 export const qpoolSite: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
 
 async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolSite>): Promise<void> {
-  const pool = context.peer(site.pool);
-  // The pool publishes its status after every change; /api/status answers from the latest here once
-  // it includes every take this front answered (a client reading its status after its own take sees it).
-  let latest: PublishedStatus | undefined;
-  let answeredChanges = 0;
-  context.subscribe(poolStatusTopic, (published) => {
-    if (latest === undefined || published.changes > latest.changes) latest = published;
-  });
-  const currentStatus = async (): Promise<PoolStatus> => {
-    if (latest !== undefined && latest.changes >= answeredChanges) return latest.status;
-    return pool.call((api) => api.status());
-  };
-  const take = batched<null, TakeResult>(async (requests) => {
-    const answer = await pool.call((api) => api.take(requests.length));
-    answeredChanges = Math.max(answeredChanges, answer.changes);
-    return perRequest(answer, requests.length);
-  });
+  const pool = new PoolClient(context.peer(site.pool), context);
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
   const listenUrl = urlFor(context.config.host, context.config.port).replace(/\/$/, '');
   const versionJson = JSON.stringify({ product: 'qpool', version });
 
-  const serveValue = (format: ValueFormat) => async (_request: unknown, reply: Reply) => {
+  const serveValue = (format: ValueFormat) => (_request: unknown, reply: Reply) => {
+    const taken = pool.take();
+    if (taken instanceof Promise) return answerTaken(format, reply, taken);
+    answerValue(reply, format, taken);
+  };
+  const answerTaken = async (format: ValueFormat, reply: Reply, taking: Promise<TakeResult>) => {
     let result: TakeResult;
     try {
-      result = await take(null);
+      result = await taking;
     } catch (error) {
       context.log.warn('the pool did not answer', { error: String(error) });
       result = { type: 'unavailable', message: 'pool unavailable' };
     }
-    if (result.type === 'value') answerValue(reply, format, result.values, result.index, result.available);
+    if (result.type === 'value') answerValue(reply, format, result);
     else answerUnavailable(reply, format, result.type === 'empty' ? 'pool empty' : result.message);
   };
 
@@ -73,7 +57,7 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
     .get('/api/random/base64', serveValue('base64'), takesValue)
     .get('/api/random/binary', serveValue('binary'), takesValue)
     .get('/api/status', async (_request, reply) => {
-      const status = await currentStatus();
+      const status = await pool.status();
       reply.send(200, JSON.stringify(status), statusHeaders);
     })
     .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
@@ -87,14 +71,6 @@ const hostHeader = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45
 /** The URL the curl lines of /api/help use: the one the client reached (a proxy's, too), else the listen address. */
 function helpBase(host: string | undefined, listenUrl: string): string {
   return host !== undefined && hostHeader.test(host) ? `http://${host}` : listenUrl;
-}
-
-/** Fans one take's answer out to the requests that made it, in order. */
-function perRequest(batch: TakeBatch, requests: number): TakeResult[] {
-  if (batch.failure !== undefined) return Array.from({ length: requests }, () => ({ type: 'unavailable', message: batch.failure ?? '' }));
-  const values = asBuffer(batch.values);
-  const taken = entryCount(values);
-  return Array.from({ length: requests }, (_, index) => (index < taken ? { type: 'value', values, index, available: batch.available + taken - 1 - index } : { type: 'empty' }));
 }
 
 const contentTypes: Record<ValueFormat, string> = { json: jsonType, hex: textType, base64: textType, binary: 'application/octet-stream' };
@@ -119,7 +95,7 @@ function timestampText(millis: number): string {
   return lastTimestamp.text;
 }
 
-function answerValue(reply: Reply, format: ValueFormat, values: Buffer, index: number, available: number): void {
+function answerValue(reply: Reply, format: ValueFormat, { values, index, available }: TakenValue): void {
   const headers: HeaderList = [
     ...fixedHeaders[format],
     [timestampName, timestampText(entryTimestamp(values, index))],
