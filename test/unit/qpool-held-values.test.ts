@@ -95,6 +95,15 @@ function answer(held: Buffer | undefined, available: number): TakeBatch {
   return { values: new Uint8Array(0), available, ...(held === undefined ? {} : { held }) };
 }
 
+/** A front's holding once a refill came back with `held` after `arrivals` requests arrived during its round trip. */
+function holdingAfter(arrivals: number, held: Buffer, available: number): HeldValues {
+  const holding = new HeldValues();
+  const mark = holding.mark;
+  for (let index = 0; index < arrivals; index++) holding.arrived();
+  holding.answered(answer(held, available), mark, 0);
+  return holding;
+}
+
 test('a front holds nothing for one request at a time, and four times the demand of a round trip under load', (t) => {
   const holding = new HeldValues();
   holding.arrived();
@@ -111,11 +120,8 @@ test('a front holds nothing for one request at a time, and four times the demand
 });
 
 test('held values are served newest first across batches, with the count left, and reported once', (t) => {
-  const holding = new HeldValues();
-  const mark = holding.mark;
-  for (let index = 0; index < 8; index++) holding.arrived();
   const first = fresh(3);
-  holding.answered(answer(first, 20), mark, 0);
+  const holding = holdingAfter(8, first, 20);
   t.is(holding.wanted, 29, 'three held of a target of 32');
   t.true(holding.low);
   t.false(holding.reportDue);
@@ -181,11 +187,8 @@ test('the served history forgets a value given back exactly, and keeps the rest 
 });
 
 test('a front gives back what it holds after a pause and can keep it again if the pool was away', (t) => {
-  const holding = new HeldValues();
-  const mark = holding.mark;
-  for (let index = 0; index < 8; index++) holding.arrived();
   const first = fresh(4);
-  holding.answered(answer(first, 20), mark, 0);
+  const holding = holdingAfter(8, first, 20);
   holding.take();
   const returned = holding.giveBack();
   t.deepEqual(hexes(returned), [1, 2, 3].map((index) => entryHex(first, index)));
