@@ -11,7 +11,10 @@
 // rewritten atomically (tmp, fsync, rename, fsync dir) per served value, its requests/s ceiling
 // (encryption left out, so the anchor flatters it); (b) a bare fdatasync'd 600-byte append, the floor
 // of any durable commit made one per request; the HTTP ceiling of this machine, a front thread
-// answering a constant (the actor-hop host), wrk on the same cores.
+// answering a constant (the actor-hop host), wrk on the same cores; (d) the same front answering a
+// constant value as qpool answers one (headers and all): what a value costs without its take.
+// With `--before DIR` (the dist folder of an earlier build), that build's memory-only server is
+// measured in the same rounds, against the same ceiling.
 // Targets, defaults otherwise (max_entries 100000, one front): with pool_file at least 10,000 values/s
 // (aim 20,000) and p99 under 20 ms; without pool_file at least 30,000 values/s; a full pool of 100,000
 // values costs under 60 MB (the spec: roughly 100 MB).
@@ -20,7 +23,8 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -51,6 +55,8 @@ interface Case {
   label: string;
   poolFile: boolean;
   threads: number;
+  /** The qpool executable of an earlier build (`--before`); this build's otherwise. */
+  bin?: URL;
 }
 
 const cases: Case[] = [
@@ -119,7 +125,7 @@ interface Server {
   memory: Memory;
 }
 
-export async function qpoolServeBenchmark(options: { seconds: number; rounds: number }): Promise<void> {
+export async function qpoolServeBenchmark(options: { seconds: number; rounds: number; before?: string }): Promise<void> {
   await ensureTools(['wrk', 'bash']);
   const seconds = Math.min(options.seconds, maxRoundSeconds);
   if (options.seconds > maxRoundSeconds) console.log(`qpool-serve: rounds last ${maxRoundSeconds} s, so that 100,000 values are not all served`);
@@ -127,9 +133,11 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
   const servers: Server[] = [];
   let ceiling: StartedServer | undefined;
   try {
-    for (const [index, spec] of cases.entries()) servers.push(await startServe(dir, index, spec));
+    const before: Case[] = options.before === undefined ? [] : [{ label: `build before (${options.before}), memory only, 1 front`, poolFile: false, threads: 1, bin: pathToFileURL(join(resolve(options.before), 'bin', 'qpool.js')) }];
+    for (const [index, spec] of [...cases, ...before].entries()) servers.push(await startServe(dir, index, spec));
     ceiling = await startServer(new URL('./hosts/actor-hop-host.js', import.meta.url));
     const ceilingUrl = `${ceiling.urls[0]}direct`;
+    const valueUrl = `${ceiling.urls[0]}value`;
     // The same front without a take: how much of a value's cost is the take and its hop to the pool.
     const versionServer = servers.find((server) => !server.spec.poolFile && server.spec.threads === 1)!;
 
@@ -156,6 +164,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
     const appends: OpRate[] = [];
     const ceilingRounds: CpuLoad[] = [];
     const versionRounds: CpuLoad[] = [];
+    const valueRounds: CpuLoad[] = [];
     const compactions: Compaction[] = [];
     const loadBefore = loadavg()[0] ?? 0;
     for (let round = 0; round < options.rounds; round++) {
@@ -164,6 +173,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
       compactions.push(...(await fullPoolCompactions(dir, round, 3)));
       ceilingRounds.push(await loadWithCpu(ceilingUrl, ceiling.child.pid!, seconds));
       versionRounds.push(await loadWithCpu(`${versionServer.url}api/version`, versionServer.pid, seconds));
+      valueRounds.push(await loadWithCpu(valueUrl, ceiling.child.pid!, seconds));
       for (const server of servers) {
         await fill(server, false);
         server.rounds.push(await measureRound(server, seconds));
@@ -171,7 +181,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
     }
     for (const server of servers) server.memory.afterRounds = residentBytes(server.pid);
     const live = livePoolBytes();
-    report({ seconds, rounds: options.rounds, servers, rewrites, appends, ceilingRounds, versionRounds, compactions, live, loadBefore });
+    report({ seconds, rounds: options.rounds, servers, rewrites, appends, ceilingRounds, versionRounds, valueRounds, compactions, live, loadBefore });
   } finally {
     await ceiling?.stop();
     for (const server of servers) {
@@ -198,7 +208,7 @@ async function startServe(dir: string, index: number, spec: Case): Promise<Serve
   const configPath = await writeConfig(poolDir, config);
   // startServer spawns with this process's environment, read when it is called.
   const server = await withEnv({ ...double.env, APP_POOL_KEY: passphrase }, () =>
-    startServer(new URL('../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath]),
+    startServer(spec.bin ?? new URL('../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath]),
   );
   const pid = server.child.pid!;
   // The fronts start after the pool and the receiver are ready: the last threads made before the URL.
@@ -579,35 +589,27 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function report(run: { seconds: number; rounds: number; servers: Server[]; rewrites: OpRate[]; appends: OpRate[]; ceilingRounds: CpuLoad[]; versionRounds: CpuLoad[]; compactions: Compaction[]; live: number; loadBefore: number }): void {
+function report(run: { seconds: number; rounds: number; servers: Server[]; rewrites: OpRate[]; appends: OpRate[]; ceilingRounds: CpuLoad[]; versionRounds: CpuLoad[]; valueRounds: CpuLoad[]; compactions: Compaction[]; live: number; loadBefore: number }): void {
   const rewriteRate = median(run.rewrites.map((entry) => entry.perSecond));
   const appendRate = median(run.appends.map((entry) => entry.perSecond));
   const ceilingRate = median(run.ceilingRounds.map((entry) => entry.valuesPerSecond));
   const medianOf = (rounds: RoundFigures[], pick: (round: RoundFigures) => number) => median(rounds.map(pick));
   const dash = '-';
   const ratios = (rate: number) => [rate / rewriteRate, rate / appendRate, rate / ceilingRate];
+  const loadRow = (label: string, rounds: CpuLoad[]) => {
+    const rate = median(rounds.map((entry) => entry.valuesPerSecond));
+    const errors = rounds.reduce((sum, entry) => sum + entry.non2xx + entry.socketErrors, 0);
+    return [label, rate, median(rounds.map((entry) => entry.latencyP50Ms)), median(rounds.map((entry) => entry.latencyP99Ms)), errors, ...ratios(rate)];
+  };
   printTable(
     `qpool-serve: wrk -t1 -c${connections} GET /api/random/hex on a full pool (100,000), ${run.rounds} rounds of ${run.seconds}s, median (Node ${process.versions.node}, ${availableParallelism()} CPUs, load average ${run.loadBefore.toFixed(1)} when the rounds began)`,
     ['case', 'values/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to spec design', 'ratio to bare append', 'of HTTP ceiling'],
     [
       ['spec design: 3.5 MB atomic rewrite per value (anchor a)', rewriteRate, median(run.rewrites.map((entry) => entry.p50Ms)), median(run.rewrites.map((entry) => entry.p99Ms)), dash, ...ratios(rewriteRate)],
       ['bare fdatasync 600 B append per value (anchor b)', appendRate, median(run.appends.map((entry) => entry.p50Ms)), median(run.appends.map((entry) => entry.p99Ms)), dash, ...ratios(appendRate)],
-      [
-        'HTTP ceiling: front thread answers a constant',
-        ceilingRate,
-        median(run.ceilingRounds.map((entry) => entry.latencyP50Ms)),
-        median(run.ceilingRounds.map((entry) => entry.latencyP99Ms)),
-        run.ceilingRounds.reduce((sum, entry) => sum + entry.non2xx + entry.socketErrors, 0),
-        ...ratios(ceilingRate),
-      ],
-      [
-        'qpool serve GET /api/version: same front, no take',
-        median(run.versionRounds.map((entry) => entry.valuesPerSecond)),
-        median(run.versionRounds.map((entry) => entry.latencyP50Ms)),
-        median(run.versionRounds.map((entry) => entry.latencyP99Ms)),
-        run.versionRounds.reduce((sum, entry) => sum + entry.non2xx + entry.socketErrors, 0),
-        ...ratios(median(run.versionRounds.map((entry) => entry.valuesPerSecond))),
-      ],
+      loadRow('HTTP ceiling: front thread answers a constant', run.ceilingRounds),
+      loadRow('qpool serve GET /api/version: same front, no take', run.versionRounds),
+      loadRow('a value answered as qpool does, no take (anchor d): the ceiling front', run.valueRounds),
       ...run.servers.map((server) => {
         const rate = medianOf(server.rounds, (round) => round.valuesPerSecond);
         return [
@@ -631,6 +633,7 @@ function report(run: { seconds: number; rounds: number; servers: Server[]; rewri
     [
       ['HTTP ceiling: front thread answers a constant', dash, dash, dash, dash, micros(ceilingCpu), dash, dash],
       ['qpool serve GET /api/version (memory only, 1 front)', dash, dash, dash, dash, micros(median(run.versionRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
+      ['a value answered as qpool does, no take (anchor d)', dash, dash, dash, dash, micros(median(run.valueRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
       ...run.servers.map((server) => {
         const clean = server.rounds.filter((round) => !round.rewritten);
         const commits = clean.length === 0 || !server.spec.poolFile ? Number.NaN : median(clean.map((round) => round.commits / round.seconds));
@@ -712,7 +715,7 @@ function report(run: { seconds: number; rounds: number; servers: Server[]; rewri
   console.log(`live data of a full pool in the pool thread (in process, after GC): ${mb(run.live).toFixed(1)} MB; the rest of a pool cost above is garbage of the arrival that V8 has not handed back (when it does varies from run to run)`);
 
   const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
-  const byLabel = (poolFile: boolean, threads: number) => run.servers.find((server) => server.spec.poolFile === poolFile && server.spec.threads === threads)!;
+  const byLabel = (poolFile: boolean, threads: number) => run.servers.find((server) => server.spec.poolFile === poolFile && server.spec.threads === threads && server.spec.bin === undefined)!;
   const durable = byLabel(true, 1);
   const memoryOnly = byLabel(false, 1);
   const dry = run.servers.filter((server) => server.rounds.some((round) => round.non2xx > 0 || round.availableAfter === 0));
@@ -724,7 +727,17 @@ function report(run: { seconds: number; rounds: number; servers: Server[]; rewri
   console.log(
     `with pool_file: ${Math.round(durableRate)} values/s (target: at least 10,000) -> ${verdict(durableRate >= 10_000)}; aim 20,000 -> ${verdict(durableRate >= 20_000)}; p99 ${durableP99.toFixed(1)} ms (target: under 20 ms) -> ${verdict(durableP99 < 20)}`,
   );
-  console.log(`without pool_file: ${Math.round(memoryRate)} values/s (target: at least 30,000) -> ${verdict(memoryRate >= 30_000)}`);
+  const valueRate = median(run.valueRounds.map((entry) => entry.valuesPerSecond));
+  console.log(
+    `without pool_file: ${Math.round(memoryRate)} values/s (target: at least 30,000) -> ${verdict(memoryRate >= 30_000)}; ${(memoryRate / ceilingRate).toFixed(2)} of the HTTP ceiling, ${(memoryRate / valueRate).toFixed(2)} of the same answer without a take (${(valueRate / ceilingRate).toFixed(2)} of the ceiling)`,
+  );
+  const earlier = run.servers.find((server) => server.spec.bin !== undefined);
+  if (earlier !== undefined) {
+    const earlierRate = medianOf(earlier.rounds, (round) => round.valuesPerSecond);
+    console.log(
+      `the ${earlier.spec.label}: ${Math.round(earlierRate)} values/s, ${(earlierRate / ceilingRate).toFixed(2)} of the same HTTP ceiling; this build ${(memoryRate / ceilingRate).toFixed(2)}, ${(memoryRate / earlierRate).toFixed(2)} times its values/s`,
+    );
+  }
   console.log(
     `full pool with pool_file: ${cost.toFixed(1)} MB over the empty server, both after ${memoryIdleMs / 1000} s idle, ${mb(durable.memory.settled).toFixed(1)} MB in all (target: under 60 MB) -> ${verdict(cost < 60)}; right after filling ${mb(durable.memory.full - durable.memory.empty).toFixed(1)} MB over empty, peak ${mb(durable.memory.peak).toFixed(1)} MB; memory only: ${mb(memoryOnly.memory.settled - memoryOnly.memory.empty).toFixed(1)} MB -> ${verdict(mb(memoryOnly.memory.settled - memoryOnly.memory.empty) < 60)}`,
   );

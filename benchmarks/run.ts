@@ -1,4 +1,4 @@
-// `npm run bench -- <name> [--seconds N] [--rounds N]`: runs one benchmark (or `all`) and prints its table.
+// `npm run bench -- <name> [--seconds N] [--rounds N] [--before DIST]`: runs one benchmark (or `all`) and prints its table.
 import { Command } from 'commander';
 import { actorHop } from './actor-hop.js';
 import { agentProxyBenchmark } from './agent-proxy.js';
@@ -16,9 +16,10 @@ import { qpoolServeBenchmark } from './qpool-serve.js';
 interface BenchOptions {
   seconds: string;
   rounds: string;
+  before?: string;
 }
 
-const benchmarks: Record<string, (options: { seconds: number; rounds: number }) => Promise<void>> = {
+const benchmarks: Record<string, (options: { seconds: number; rounds: number; before?: string }) => Promise<void>> = {
   'actor-hop': actorHop,
   'agent-proxy': agentProxyBenchmark,
   'cert-fetch': certFetchBenchmark,
@@ -37,12 +38,13 @@ const program = new Command('bench')
   .argument('<name>', `benchmark to run: ${[...Object.keys(benchmarks), 'all'].join(', ')}`)
   .option('--seconds <n>', 'seconds of load per measurement', '5')
   .option('--rounds <n>', 'measurements per case (the median is shown)', '3')
+  .option('--before <dist>', 'qpool-serve: the dist folder of an earlier build, measured in the same rounds')
   .action(async (name: string, options: BenchOptions) => {
     const selected = name === 'all' ? Object.keys(benchmarks) : [name];
     for (const benchmark of selected) {
       const run = benchmarks[benchmark];
       if (run === undefined) program.error(`unknown benchmark ${benchmark}; known: ${Object.keys(benchmarks).join(', ')}`, { exitCode: 2 });
-      else await run({ seconds: Number(options.seconds), rounds: Number(options.rounds) });
+      else await run({ seconds: Number(options.seconds), rounds: Number(options.rounds), ...(options.before === undefined ? {} : { before: options.before }) });
     }
   });
 await program.parseAsync();

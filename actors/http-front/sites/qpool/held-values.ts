@@ -7,19 +7,13 @@
 // exact count of what is left.
 import type { TakeBatch } from '../../../pool/protocol.js';
 import { asBuffer, entryBytes, entryCount } from '../../../pool/value-batch.js';
+import type { ValueToAnswer } from './value-answer.js';
 
 /** Fewer value requests than this during a round trip hold nothing. */
 const minimumDemand = 4;
 /** Held values per request that arrived during a round trip: a refill goes at half, so it comes back before they run out. */
 const demandFactor = 4;
 const maximumHeld = 1024;
-
-/** A held value: entry `index` of `values`, and the values left after it as far as this front knows. */
-export interface HeldValue {
-  values: Buffer;
-  index: number;
-  available: number;
-}
 
 export class HeldValues {
   /** Newest first: a batch handed over later lay below the ones before it in the pool. */
@@ -44,7 +38,7 @@ export class HeldValues {
   }
 
   /** Takes the newest held value; undefined when none is held. */
-  take(): HeldValue | undefined {
+  take(): ValueToAnswer | undefined {
     const values = this.batches[0];
     if (values === undefined) return undefined;
     const index = this.next++;

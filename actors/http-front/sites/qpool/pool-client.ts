@@ -10,13 +10,11 @@ import { poolStatusTopic } from '../../../pool/kind.js';
 import type { Holding, PoolApi, PoolStatus, PublishedStatus, TakeAnswer, TakeBatch } from '../../../pool/protocol.js';
 import { asBuffer, entryCount } from '../../../pool/value-batch.js';
 import { HeldValues } from './held-values.js';
+import type { ValueToAnswer } from './value-answer.js';
 
-/** A value for one request: entry `index` of `values`, and the values left after it. */
-export interface TakenValue {
+/** A value for one request. */
+export interface TakenValue extends ValueToAnswer {
   type: 'value';
-  values: Buffer;
-  index: number;
-  available: number;
 }
 
 /** What one request gets: a value, or why there is none. */
