@@ -7,9 +7,8 @@ import { PoolService } from './logic.js';
 import { ValuePool } from './memory.js';
 import { PoolFiles, poolFilePaths } from './pool-files.js';
 import { poolActor, poolStatusTopic } from './kind.js';
-import type { PoolApi } from './protocol.js';
 import { restorePool } from './restore.js';
-import { asBuffer } from './value-batch.js';
+import { poolApi } from './api.js';
 
 /** The longest a published status lags the pool. */
 const statusIntervalMs = 50;
@@ -53,33 +52,14 @@ runActor(poolActor, {
     let changes = 0;
     let statusTimer: NodeJS.Timeout | undefined;
     const statusChanged = () => {
-      changes++;
       statusTimer ??= setTimeout(() => {
         statusTimer = undefined;
         context.publish(poolStatusTopic, { changes, status: service.status() });
       }, statusIntervalMs);
+      return ++changes;
     };
     statusChanged();
-    const api: PoolApi = {
-      ingest: (batch) => {
-        const result = service.ingest(asBuffer(batch));
-        statusChanged();
-        return Promise.resolve(result);
-      },
-      take: async ({ count, hold, holding }) => {
-        if (holding !== undefined) service.report(holding);
-        const batch = await service.take(count, holding === undefined || hold === undefined ? undefined : { count: hold, holding });
-        statusChanged();
-        return { ...batch, changes };
-      },
-      report: (holding, returned) => {
-        service.report(holding, returned === undefined ? undefined : asBuffer(returned));
-        statusChanged();
-        return Promise.resolve(service.status());
-      },
-      status: () => Promise.resolve(service.status()),
-      readyToStore: () => service.readyToStore(),
-    };
+    const api = poolApi(service, statusChanged);
     return {
       api,
       async stop() {

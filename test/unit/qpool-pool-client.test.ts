@@ -13,7 +13,8 @@ import { PoolClient, type TakenValue, type TakeResult } from '../../actors/http-
 import { PoolService } from '../../actors/pool/logic.js';
 import { ValuePool } from '../../actors/pool/memory.js';
 import type { PoolApi } from '../../actors/pool/protocol.js';
-import { asBuffer, ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import { ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import { poolApi } from '../../actors/pool/api.js';
 
 function client(t: ExecutionContext, values: number) {
   const service = new PoolService(new ValuePool(1000, 1000), 0, undefined, undefined, { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, { clock: new ManualClock(0), log: loggerFrom('pool', () => {}) });
@@ -21,14 +22,14 @@ function client(t: ExecutionContext, values: number) {
   for (let index = 0; index < values; index++) builder.push(randomBytes(128), index, 'keyed');
   service.ingest(builder.finish());
   const calls = { take: 0, report: 0, returned: 0, refuseReports: 0 };
-  // The pool actor's API as actors/pool/index.ts builds it, with counters.
+  // The pool actor's own API, with counters, and a report refused while `refuseReports` lasts.
+  let changes = 0;
+  const real = poolApi(service, () => ++changes);
   const api: PoolApi = {
-    ingest: (batch) => Promise.resolve(service.ingest(asBuffer(batch))),
-    take: async ({ count, hold, holding }) => {
+    ...real,
+    take: (request) => {
       calls.take++;
-      if (holding !== undefined) service.report(holding);
-      const batch = await service.take(count, holding === undefined || hold === undefined ? undefined : { count: hold, holding });
-      return { ...batch, changes: calls.take };
+      return real.take(request);
     },
     report: (holding, returned) => {
       calls.report++;
@@ -37,11 +38,8 @@ function client(t: ExecutionContext, values: number) {
         return Promise.reject(new OutpostError('ERR_ACTOR_UNAVAILABLE', 'the pool restarts'));
       }
       if (returned !== undefined) calls.returned += returned.byteLength / 137;
-      service.report(holding, returned === undefined ? undefined : asBuffer(returned));
-      return Promise.resolve(service.status());
+      return real.report(holding, returned);
     },
-    status: () => Promise.resolve(service.status()),
-    readyToStore: () => Promise.resolve(true),
   };
   const { port1, port2 } = new MessageChannel();
   exposeApi(api, port2);
