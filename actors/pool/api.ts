@@ -18,8 +18,7 @@ export function poolApi(service: PoolService, changed: () => number): PoolApi {
     },
     report: (holding, returned) => {
       service.report(holding, returned === undefined ? undefined : asBuffer(returned));
-      changed();
-      return Promise.resolve(service.status());
+      return Promise.resolve({ changes: changed(), status: service.status() });
     },
     status: () => Promise.resolve(service.status()),
     readyToStore: () => service.readyToStore(),

@@ -98,9 +98,9 @@ export interface PoolApi {
   take(request: TakeRequest): Promise<TakeAnswer>;
   /**
    * A front's report of the held values it served, and of those it gives back unserved (`returned`,
-   * a value batch, newest first); answers the status that includes it.
+   * a value batch, newest first); answers the status that includes it, with its change count.
    */
-  report(holding: Holding, returned?: Uint8Array): Promise<PoolStatus>;
+  report(holding: Holding, returned?: Uint8Array): Promise<PublishedStatus>;
   status(): Promise<PoolStatus>;
   /**
    * Whether values handed over now would be stored: the pool has loaded and, with a pool file, its

@@ -38,6 +38,7 @@ export class PoolClient {
   private settleTimer: NodeJS.Timeout | undefined;
   /** A held value was served since the settle timer last ran. */
   private busy = false;
+  /** Calls on their way to the pool with a report of held values served (takes, refills, reports). */
   private reportsInFlight = 0;
   private readonly takeBatched = batched<null, TakeResult>(async (requests) => {
     const results = perRequest(await this.ask(requests.length), requests.length);
@@ -70,8 +71,9 @@ export class PoolClient {
   }
 
   async status(): Promise<PoolStatus> {
-    // Values served from the holding are in no status until reported; a report on its way is
-    // overtaken by none sent after it, so the status that answers a new one includes it.
+    // Values served from the holding are in no status until reported; a report on its way (with a
+    // take, a refill or alone) is overtaken by no call sent after it, so the status that answers a
+    // new report includes it.
     if (this.held.reportDue || this.reportsInFlight > 0) return this.report();
     if (this.latest !== undefined && this.latest.changes >= this.answeredChanges) return this.latest.status;
     return this.pool.call((api) => api.status());
@@ -90,11 +92,16 @@ export class PoolClient {
   /** Runs `send` with the held values served so far reported; a report that fails goes with the next. */
   private async reporting<Result>(send: (holding: Holding) => Promise<Result>): Promise<Result> {
     const served = this.held.takeReport();
+    // Only a report of values served can be missing from a status (a pool file's fronts send none).
+    const counted = served > 0 ? 1 : 0;
+    this.reportsInFlight += counted;
     try {
       return await send({ front: this.context.name, start: this.start, served });
     } catch (error) {
       this.held.unreport(served);
       throw error;
+    } finally {
+      this.reportsInFlight -= counted;
     }
   }
 
@@ -126,12 +133,10 @@ export class PoolClient {
 
   /** Reports the held values served so far, and gives back `returned`; answers the status that includes them. */
   private async report(returned?: Buffer): Promise<PoolStatus> {
-    this.reportsInFlight++;
-    try {
-      return await this.reporting((holding) => this.pool.call((api) => api.report(holding, returned)));
-    } finally {
-      this.reportsInFlight--;
-    }
+    const answer = await this.reporting((holding) => this.pool.call((api) => api.report(holding, returned)));
+    // A published status from before this report would miss what it counted.
+    this.answeredChanges = Math.max(this.answeredChanges, answer.changes);
+    return answer.status;
   }
 
   private settleSoon(): void {
