@@ -31,6 +31,11 @@ export interface DomainBookDeps {
   parallelOrders: number;
   /** Where failures and near expiries are told (notify.webhook_url); none by default. */
   notify?: Notify;
+  /**
+   * Whether timed steps run (renewals, ARI checks, expiry notices, retries after a failure); default
+   * true. `--demo` turns them off: the spec has it skip the renewal task and contact nothing.
+   */
+  scheduled?: boolean;
 }
 
 /** Loaded on first use, not at start (see renewal-plan.ts). */
@@ -77,7 +82,7 @@ export class DomainBook {
       this.deps.publish(domainChange(domain));
       this.plan(domain);
     }
-    this.wakeups.start();
+    if (this.deps.scheduled !== false) this.wakeups.start();
     this.updating = this.bringUpToDate(outdated);
     return Promise.resolve();
   }

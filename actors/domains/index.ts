@@ -36,7 +36,9 @@ runActor(domainsActor, {
       publish: (change) => replica.change(change),
       budget,
       parallelOrders: 8,
-      notify: config.webhookUrl === undefined ? noNotices : webhookNotices(config.webhookUrl, log),
+      // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
+      notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
+      scheduled: !config.demo,
     });
     await book.resume();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);

@@ -69,7 +69,8 @@ export const certRole: RoleDefinition<typeof certSchema> = {
           keyType: config.acme.key_type,
           ...(issuers === undefined ? {} : { issuers }),
           ...(budget === undefined ? {} : { budget }),
-          ...(config.notify.webhook_url === undefined ? {} : { webhookUrl: config.notify.webhook_url }),
+          // `--demo` contacts no external service: the webhook is not handed to it.
+          ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
         },
         links: issuers === undefined ? [] : [dnsRef, acmeRef],
         // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.

@@ -91,7 +91,7 @@ export interface BookHarness {
 
 export const baseDomain = 'example.com';
 
-export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify }): Promise<BookHarness> {
+export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean }): Promise<BookHarness> {
   const { dataDir, clock } = options;
   const { store, loaded } = await DomainStore.open(dataDir);
   const issuer = new FakeIssuer(clock, options.lifetimeMs);
@@ -111,6 +111,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
     budget: options.budget ?? unlimitedBudget,
     parallelOrders: 4,
     ...(options.notify === undefined ? {} : { notify: options.notify }),
+    ...(options.scheduled === undefined ? {} : { scheduled: options.scheduled }),
   });
   t.teardown(() => book.stop());
   await book.resume();
