@@ -172,6 +172,8 @@ export class DomainBook {
       if (this.stopped) return;
       if (this.domains.get(domain.record.name) !== domain) continue;
       domain.record = (await renewalPlan()).withRenewalPlanned(domain.record, domain.material);
+      // Removed while the planner loaded: its file must not come back.
+      if (this.domains.get(domain.record.name) !== domain) continue;
       this.wakeups.track(domain.record);
       try {
         await this.deps.store.write(domain);
@@ -197,8 +199,13 @@ export class DomainBook {
     return domain;
   }
 
-  /** Writes the domain's file, then tells the fronts. */
+  /**
+   * Writes the domain's file, then tells the fronts. A domain removed meanwhile (by a call that ran
+   * while its caller awaited) is not written: its file, and its token with it, would come back at
+   * the next restart. The check is enough: writes and the removal's unlink run in call order (store.ts).
+   */
   private async save(domain: StoredDomain): Promise<void> {
+    if (this.domains.get(domain.record.name) !== domain) return;
     await this.deps.store.write(domain);
     if (this.domains.get(domain.record.name) === domain) this.deps.publish(domainChange(domain));
   }
