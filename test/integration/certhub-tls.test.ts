@@ -114,3 +114,20 @@ test('a tls pair that does not belong together, or a file that is missing, is re
   t.is(missing.code, 2);
   t.regex(missing.stderr, /tls\.cert_file: .*nothing\.pem cannot be read/);
 });
+
+test('tls from files: a pair caught half-written is refused, and the complete pair with the same certificate is then served (issue 22 item 12)', async (t) => {
+  const dir = await tempDir(t, 'certhub-tls-half-');
+  const first = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
+  const certFile = join(dir, 'fullchain.pem');
+  const keyFile = join(dir, 'key.pem');
+  await writeFile(certFile, first.certPem);
+  await writeFile(keyFile, first.keyPem, { mode: 0o600 });
+  const server = await startCerthub(t, await certhubDataDir(t, { tls: { cert_file: certFile, key_file: keyFile } }));
+  const second = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
+  // The tool writes the certificate first: certhub reads it beside the old key and refuses the pair.
+  await writeFile(certFile, second.certPem);
+  t.truthy(await server.waitFor(/https: the certificate from .*fullchain\.pem was not put in place/, 30_000), 'the half-written pair is refused');
+  await writeFile(keyFile, second.keyPem, { mode: 0o600 });
+  const secondPrint = new X509Certificate(second.certPem).fingerprint256;
+  t.true(await eventually(async () => (await peerCertificate(server.url, 'localhost')).fingerprint256 === secondPrint, 30_000, 200), 'the complete pair is served');
+});

@@ -16,14 +16,24 @@ const fileCheckMs = 5000;
 export function followTlsCertificate(tls: CerthubTls, server: HttpServer, replica: DomainReplica, actor: ActorContext<HttpFrontConfig>): void {
   const initial = actor.config.tls?.material;
   if (initial === undefined) return;
+  // What is served is recorded only once the swap succeeded: a pair refused (a certificate read beside
+  // the old key while a tool rewrites them) must not hide the same certificate with its right key.
   let serving = initial.certPem;
+  /** The pair being put in place, so a check during the swap does not start it twice. */
+  let swapping: TlsMaterial | undefined;
   const replace = (material: TlsMaterial, source: string) => {
     if (material.certPem === serving) return;
-    serving = material.certPem;
+    if (swapping !== undefined && swapping.certPem === material.certPem && swapping.keyPem === material.keyPem) return;
+    swapping = material;
     server.replaceCertificate(material).then(
-      () => actor.log.info(`https: now serving the certificate from ${source}`),
+      () => {
+        serving = material.certPem;
+        actor.log.info(`https: now serving the certificate from ${source}`);
+      },
       (error: unknown) => actor.log.error(`https: the certificate from ${source} was not put in place, the previous one stays: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    ).finally(() => {
+      if (swapping === material) swapping = undefined;
+    });
   };
 
   const { follow } = tls;
