@@ -1,7 +1,7 @@
 // certhub's own HTTPS (config `tls`): from files an operator keeps, re-read when they change, and from
 // one of its own domains, served as soon as it is issued; a new certificate is put in place without a
 // restart and without closing open connections. Refusals of a bad pair name the option.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { Agent, request } from 'node:https';
@@ -130,4 +130,43 @@ test('tls from files: a pair caught half-written is refused, and the complete pa
   await writeFile(keyFile, second.keyPem, { mode: 0o600 });
   const secondPrint = new X509Certificate(second.certPem).fingerprint256;
   t.true(await eventually(async () => (await peerCertificate(server.url, 'localhost')).fingerprint256 === secondPrint, 30_000, 200), 'the complete pair is served');
+});
+
+/** An HTTPS call that does not verify certhub's certificate (the test reads answers, not the chain). */
+function call(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: options.method ?? 'GET', rejectUnauthorized: false, headers: options.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+test('tls.domain: its token is never shown and its certificate and key are refused to a token fetch (issue 22 item 11)', async (t) => {
+  const dataDir = await certhubDataDir(t, { tls: { domain: 'hub' } });
+  const server = await startCerthub(t, dataDir);
+  const admin = { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' };
+  const added = await call(`${server.url}api/admin/domains`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'hub', target: '127.0.0.1' }) });
+  t.is(added.status, 201);
+  t.is((JSON.parse(added.body) as { token: string }).token, '', 'the add answer withholds the token');
+  const other = await call(`${server.url}api/admin/domains`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'app', target: '127.0.0.1' }) });
+  t.regex((JSON.parse(other.body) as { token: string }).token, /^chd_/, 'any other domain shows its token');
+  const shown = async () => {
+    const list = JSON.parse((await call(`${server.url}api/admin/domains`, { headers: admin })).body) as { domains: { name: string; token: string; status: string }[] };
+    return list.domains.find((domain) => domain.name === 'hub.example.test');
+  };
+  t.true(await eventually(async () => (await shown())?.status === 'issued', 30_000, 100), 'hub is issued');
+  t.is((await shown())?.token, '', 'the list withholds it');
+  const tokenIn = (answer: { body: string }) => (JSON.parse(answer.body) as { token: string }).token;
+  t.is(tokenIn(await call(`${server.url}api/admin/domains/hub`, { headers: admin })), '', 'the domain view withholds it');
+  t.is(tokenIn(await call(`${server.url}api/admin/domains/hub/rotate`, { method: 'POST', headers: admin })), '', 'a rotation withholds the new one');
+  // The token as stored (e.g. from before the upgrade that withholds it) opens nothing.
+  const stored = JSON.parse(await readFile(join(dataDir, 'domains', 'hub.example.test.json'), 'utf8')) as { record: { token: string } };
+  const fetched = await call(`${server.url}api/cert/hub`, { headers: { authorization: `Bearer ${stored.record.token}` } });
+  t.is(fetched.status, 403);
+  t.regex((JSON.parse(fetched.body) as { error: string }).error, /certhub's own tls\.domain/);
+  t.notRegex(fetched.body, /PRIVATE KEY/);
 });

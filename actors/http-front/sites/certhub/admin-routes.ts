@@ -104,17 +104,17 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       async (request, reply) => {
         const domain = await domains.call((api) => api.add(request.body));
         replica.applyView(domain);
-        reply.json(201, domain);
+        reply.json(201, replica.shown(domain));
       },
       { json: newDomainBody },
     )
-    .get('/api/admin/domains/:name', (request, reply) => reply.json(200, find(request.params.name ?? '').domain, { 'Cache-Control': 'no-store' }))
+    .get('/api/admin/domains/:name', (request, reply) => reply.json(200, replica.shown(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }))
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
         const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target));
         replica.applyView(domain);
-        reply.json(200, domain);
+        reply.json(200, replica.shown(domain));
       },
       { json: targetBody },
     )
@@ -127,12 +127,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .post('/api/admin/domains/:name/rotate', async (request, reply) => {
       const domain = await domains.call((api) => api.rotate(request.params.name ?? ''));
       replica.applyView(domain);
-      reply.json(200, domain);
+      reply.json(200, replica.shown(domain));
     })
     .post('/api/admin/domains/:name/retry', async (request, reply) => {
       // Not applied to the replica ahead of its message: the order it starts publishes `issuing`
       // after `pending`, and the stream must show them in that order.
-      reply.json(200, await domains.call((api) => api.retry(request.params.name ?? '')));
+      reply.json(200, replica.shown(await domains.call((api) => api.retry(request.params.name ?? ''))));
     })
     .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
       const { name, material: pem } = material(request.params.name ?? '');

@@ -45,6 +45,8 @@ export function mountPublicRoutes(router: Router, replica: DomainReplica, domain
     })
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;
+      // The key certhub serves with: whoever holds it could pose as certhub (issue 22 item 11).
+      if (replica.isOwnDomain(domain.name)) throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: its certificate and key are not given out for a token`);
       const certificateBody = replica.certificateBody(request.auth);
       if (certificateBody === null) {
         throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);

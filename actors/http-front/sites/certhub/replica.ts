@@ -28,7 +28,24 @@ export class DomainReplica {
   private list: string | undefined;
   private summaries: string | undefined;
 
-  constructor(private readonly baseDomain: string) {}
+  /**
+   * `ownDomain`: certhub's own `tls.domain`, whose key it serves with. Its token is never shown
+   * (the admin views carry an empty one) and its certificate is never given out for a token.
+   */
+  constructor(
+    private readonly baseDomain: string,
+    private readonly ownDomain?: string,
+  ) {}
+
+  /** Whether `name` is certhub's own tls.domain. */
+  isOwnDomain(name: string): boolean {
+    return name === this.ownDomain;
+  }
+
+  /** The view as the admin API shows it: the own domain's token withheld. */
+  shown(view: DomainView): DomainView {
+    return this.isOwnDomain(view.name) ? { ...view, token: '' } : view;
+  }
 
   apply(message: ReplicaMessage): void {
     switch (message.type) {
@@ -121,7 +138,7 @@ export class DomainReplica {
    * change of the replica, not once per page opened (10,000 domains are 4 MB of JSON).
    */
   listJson(): string {
-    return (this.list ??= JSON.stringify({ domains: this.all() }));
+    return (this.list ??= JSON.stringify({ domains: this.all().map((view) => this.shown(view)) }));
   }
 
   /** The event stream's snapshot: every domain's summary, in name order. */

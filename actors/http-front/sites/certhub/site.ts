@@ -14,7 +14,8 @@ import { followTlsCertificate } from './tls-follow.js';
 export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, mount: mountCerthubSite };
 
 async function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
-  const replica = new DomainReplica(site.baseDomain);
+  const ownDomain = site.tls !== undefined && 'domain' in site.tls.follow ? site.tls.follow.domain : undefined;
+  const replica = new DomainReplica(site.baseDomain, ownDomain);
   actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
   const domains = actor.peer(site.domains);
   mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
