@@ -1,8 +1,8 @@
 // Per-domain retry delays after a failure: exponential (2 min, 4, 8, ... up to 6 h), up to a fifth
 // earlier at random so that domains that failed together do not retry together, and never sooner
-// than the CA's Retry-After. Starting at 2 minutes keeps a domain that fails every time at about
+// than a refusal's Retry-After (the CA's or the DNS provider's), which is followed up to 7 days. Starting at 2 minutes keeps a domain that fails every time at about
 // five validations in its first hour, Let's Encrypt's limit of failed validations per hostname.
-import { clampRetryAfter } from '../renewal/retry-after.js';
+import { clampRefusalRetryAfter } from '../renewal/retry-after.js';
 
 export interface BackoffSettings {
   baseMs: number;
@@ -27,10 +27,10 @@ export interface NextAttempt {
   reason: 'backoff' | 'retry_after';
 }
 
-/** When to try again after the `failures`-th failure in a row at `now`; `retryAfterMs` from the CA's answer, if any. */
+/** When to try again after the `failures`-th failure in a row at `now`; `retryAfterMs` from the refusal (CA or DNS provider), if any. */
 export function nextAttempt(failures: number, now: number, retryAfterMs?: number, settings: BackoffSettings = defaultBackoff, random: () => number = Math.random): NextAttempt {
   const delay = backoffDelay(failures, settings, random);
   if (retryAfterMs === undefined) return { at: now + delay, reason: 'backoff' };
-  const asked = clampRetryAfter(retryAfterMs);
+  const asked = clampRefusalRetryAfter(retryAfterMs);
   return asked > delay ? { at: now + asked, reason: 'retry_after' } : { at: now + delay, reason: 'backoff' };
 }

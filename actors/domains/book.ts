@@ -300,8 +300,8 @@ export class DomainBook {
       if (this.domains.get(name) !== domain) return;
       const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error));
       const reason = error instanceof Error ? error.message : String(error);
-      await this.update(domain, markFailed(domain.record, reason, next.at));
-      this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}`);
+      await this.update(domain, markFailed(domain.record, reason, next));
+      this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);
       this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
       this.plan(domain);
     }

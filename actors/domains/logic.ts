@@ -3,6 +3,7 @@
 // Status changes go through the lifecycle table (lifecycle.ts); a change it does not allow throws
 // ERR_CONFLICT.
 import { OutpostError } from '../../src/errors.js';
+import type { NextAttempt } from './backoff.js';
 import { nextStatus, type DomainEvent } from './lifecycle.js';
 import { classifyTarget, parseDomainName } from './names.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
@@ -89,13 +90,13 @@ export function markIssued(record: DomainRecord, certificate: IssuedCertificate)
   };
 }
 
-/** A failure (publishing the record, or the order): the reason is kept, the next attempt at `retryAt` (backoff.ts). */
-export function markFailed(record: DomainRecord, reason: string, retryAt: number): DomainRecord {
+/** A failure (publishing the record, or the order): the reason is kept, the next attempt when backoff.ts says, and why. */
+export function markFailed(record: DomainRecord, reason: string, next: NextAttempt): DomainRecord {
   return {
     ...record,
     status: statusAfter(record, 'failed'),
     error: reason,
-    retry: { failures: record.retry.failures + 1, next_attempt_at: isoTime(retryAt), waiting_for: 'backoff' },
+    retry: { failures: record.retry.failures + 1, next_attempt_at: isoTime(next.at), waiting_for: next.reason },
   };
 }
 

@@ -17,6 +17,7 @@ export function domainView(record: DomainRecord): DomainView {
     token: record.token,
     last_fetch: record.last_fetch,
     next_attempt_at: record.retry.next_attempt_at,
+    waiting_for: record.retry.waiting_for,
     renewal: { due_at: record.renewal.due_at, basis: record.renewal.basis },
   };
 }

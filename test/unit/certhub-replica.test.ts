@@ -7,7 +7,7 @@ import { DomainReplica } from '../../actors/http-front/sites/certhub/replica.js'
 function view(changes: Partial<DomainView>): DomainView {
   return {
     name: 'app.example.test', label: 'app', target: '203.0.113.5', record_type: 'A', status: 'pending', error: null,
-    created_at: '2026-11-23T12:00:00.000Z', issued_at: null, expires_at: null, token: 'chd_one', last_fetch: null, next_attempt_at: null, renewal: { due_at: null, basis: null }, ...changes,
+    created_at: '2026-11-23T12:00:00.000Z', issued_at: null, expires_at: null, token: 'chd_one', last_fetch: null, next_attempt_at: null, waiting_for: null, renewal: { due_at: null, basis: null }, ...changes,
   };
 }
 

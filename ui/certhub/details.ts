@@ -7,7 +7,7 @@ import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';
 import { domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
-import { dateTime } from './format.js';
+import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
 
 export interface DetailsActions {
@@ -28,6 +28,8 @@ export class DetailsView {
   private readonly error = element('span', 'details-error');
   private readonly retryButton = element('button', '', 'Retry now');
   private readonly errorRow = element('div');
+  private readonly nextAttempt = element('dd');
+  private readonly nextAttemptRow = element('div');
   private readonly token = element('code', 'token');
   private readonly showButton = element('button', '', 'Show');
   private readonly crt = element('a', 'button', 'Certificate (.crt)');
@@ -107,10 +109,13 @@ export class DetailsView {
     const errorValue = element('dd', 'error-row');
     errorValue.append(this.error, this.retryButton);
     this.errorRow.append(element('dt', '', 'Last error'), errorValue);
+    this.nextAttempt.className = 'next-attempt';
+    this.nextAttemptRow.append(element('dt', '', 'Next attempt'), this.nextAttempt);
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
       this.errorRow,
+      this.nextAttemptRow,
       fact('Token', tokenRow),
       fact('Download', downloads),
       fact('Last fetch', this.lastFetch),
@@ -159,6 +164,8 @@ export class DetailsView {
     this.error.textContent = domain.error ?? '';
     // The error stays shown while its retry runs; the button only while the domain waits in error.
     this.retryButton.hidden = domain.status !== 'error';
+    this.nextAttemptRow.hidden = domain.next_attempt_at === null;
+    this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
     this.drawToken();
     const issued = domain.expires_at !== null;
     for (const [link, file] of [[this.crt, 'cert.crt'], [this.key, 'key.key']] as const) {

@@ -21,6 +21,7 @@ const domainProperties: Record<keyof DomainView, object> = {
   token: { type: 'string', description: 'the per-domain token for GET /api/cert/{domain}' },
   last_fetch: { type: 'object', nullable: true, required: ['at', 'from'], properties: { at: dateTime, from: string } },
   next_attempt_at: nullableDateTime,
+  waiting_for: { type: 'string', enum: ['backoff', 'retry_after', 'budget'], nullable: true, description: "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot" },
   renewal: {
     type: 'object',
     required: ['due_at', 'basis'],
