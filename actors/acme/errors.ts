@@ -4,6 +4,9 @@ import { OutpostError } from '../../src/errors.js';
 /** The CA does not know the account that signed the request (RFC 8555 §7.3.1): a CA that lost its state, such as a restarted Pebble. */
 export const accountDoesNotExist = 'urn:ietf:params:acme:error:accountDoesNotExist';
 
+/** A CA enforcing ARI refuses a second order replacing the same certificate (boulder's validateReplacementOrder). */
+export const alreadyReplaced = 'urn:ietf:params:acme:error:alreadyReplaced';
+
 export class AcmeOrderError extends OutpostError {
   constructor(
     message: string,

@@ -9,6 +9,7 @@ import type { KeyType } from '../../src/config/key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
 import { openAcmeAccount, type AcmeAccount } from './account.js';
 import { ChallengeJournal } from './challenge-journal.js';
+import { OrderJournal } from './order-journal.js';
 import { accountDoesNotExist, AcmeOrderError } from './errors.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate, type ChallengeRecords } from './order.js';
@@ -90,13 +91,15 @@ runActor(acmeActor, {
         }
       }
     })();
+    // Orders a failed or cut attempt left open at the CA, resumed by the next attempt for the same name.
+    const orders = await OrderJournal.open(join(config.dataDir, 'acme', 'orders.json'));
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
       async issue(name, replaces) {
         const order = (withAccount: AcmeAccount) =>
           issueCertificate(
             { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
-            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, log: (message) => log.info(message) },
+            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, orders, log: (message) => log.info(message) },
           );
         const used = await account();
         const issued = await order(used).catch(async (error: unknown) => {

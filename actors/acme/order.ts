@@ -4,14 +4,16 @@
 // in `finally` whatever happens, and a refusal carries the CA's Retry-After. Plain async code, no
 // threads: the acme actor calls it; tests call it directly.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import acme, { type Authorization } from 'acme-client';
+import acme, { type Authorization, type Order } from 'acme-client';
 import { OutpostError } from '../../src/errors.js';
 import type { KeyType } from '../../src/jobs/private-key.js';
 import type { AuthoritativeDns, PropagationWait } from '../dns/propagation.js';
 import type { DnsProvider } from '../dns/providers/provider.js';
 import { messageOf, type AcmeAccount } from './account.js';
 import type { CaCallState } from './ca-connection.js';
-import { AcmeOrderError } from './errors.js';
+import { alreadyReplaced, AcmeOrderError } from './errors.js';
+import type { OrderLedger } from './order-journal.js';
+import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -31,6 +33,10 @@ export interface IssueContext {
   propagation: PropagationWait;
   generateKey: (keyType: KeyType) => Promise<string>;
   log?: (message: string) => void;
+  /** Where orders in flight are kept, so a failed or cut attempt resumes its order (order-journal.ts); none: every attempt orders afresh. */
+  orders?: OrderLedger;
+  /** How long, and how often, an authorization is polled once its challenge is answered; validation-poll.ts has the defaults. */
+  validation?: Partial<ValidationPolling>;
 }
 
 export interface IssuedCertificate {
@@ -53,31 +59,93 @@ interface ChallengeRecord {
 }
 
 export async function issueCertificate(request: IssueRequest, context: IssueContext): Promise<IssuedCertificate> {
-  const { account, log = () => {} } = context;
+  const { account, log = () => {}, orders } = context;
   const name = request.name.replace(/\.$/, '').toLowerCase();
   // The key is made in the job pool while the DNS work goes on.
-  const keyPem = context.generateKey(request.keyType);
-  keyPem.catch(() => {});
+  const freshKey = context.generateKey(request.keyType);
+  freshKey.catch(() => {});
   return account.connection.run(async (state) => {
     const step = <T>(label: string, operation: () => Promise<T>) => caStep(state, `${label} for ${name}`, operation);
-    const orderRequest = { identifiers: [{ type: 'dns', value: name }], ...(request.replaces === undefined ? {} : { replaces: request.replaces }) };
     // Removals of challenge records, started as soon as their challenge is settled and waited for
     // before the order ends, whatever its outcome.
     const removals: Promise<void>[] = [];
     try {
-      const order = await step('creating the order', () => account.client.createOrder(orderRequest));
-      const authorizations = await step('reading the authorizations', () => account.client.getAuthorizations(order));
-      for (const authorization of authorizations) await satisfyAuthorization(authorization, context, state, removals);
-      const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: [name] }, await keyPem);
-      const finalized = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
-      const fullChain = await step('downloading the certificate', () => account.client.getCertificate(finalized));
-      const issued = readIssued(name, fullChain, await keyPem);
+      const resumed = await resumableOrder(name, context, state);
+      let order = resumed?.order ?? (await newOrder(name, request.replaces, context, state));
+      let keyPem = resumed?.keyPem;
+      if (order.status === 'pending') {
+        const authorizations = await step('reading the authorizations', () => account.client.getAuthorizations(order));
+        for (const authorization of authorizations) await satisfyAuthorization(authorization, context, state, removals);
+        order = await step('reading the order', () => account.client.getOrder(order));
+      }
+      if (order.status === 'pending' || order.status === 'ready') {
+        keyPem = await freshKey;
+        // Kept before finalize: if the answer is lost, the order issued for this key.
+        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), keyPem });
+        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: [name] }, keyPem);
+        order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
+      }
+      if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
+      const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order));
+      const issued = readIssued(name, fullChain, keyPem);
+      await orders?.delete(name);
       log(`acme: ${name} issued, valid until ${issued.notAfter}`);
       return issued;
     } finally {
       await Promise.all(removals);
     }
   });
+}
+
+/**
+ * The order a previous attempt for `name` left open, when the CA still has it in a state this one can
+ * carry on: pending or ready (validate, finalize), or processing or valid when its key is known
+ * (download). Anything else (invalid, expired, unknown to the CA, a finalized order whose key was
+ * lost) is forgotten, and a new order is made.
+ */
+async function resumableOrder(name: string, context: IssueContext, state: CaCallState): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
+  const { orders, account, log = () => {} } = context;
+  const entry = orders?.get(name);
+  if (orders === undefined || entry === undefined) return undefined;
+  let order: Order | undefined;
+  try {
+    order = await caStep(state, `reading the order left open for ${name}`, () => account.client.getOrder({ url: entry.url } as Order));
+  } catch (error) {
+    log(`acme: the order left open for ${name} (${entry.url}) cannot be read, ordering afresh: ${messageOf(error)}`);
+  }
+  const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
+  const usable = order !== undefined && !expired && (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
+  if (order === undefined || !usable) {
+    if (order !== undefined) log(`acme: the order left open for ${name} is ${expired ? 'expired' : order.status}, ordering afresh`);
+    await orders.delete(name);
+    return undefined;
+  }
+  log(`acme: resuming the ${order.status} order ${entry.url} for ${name}`);
+  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? entry.keyPem : undefined };
+}
+
+/**
+ * A new order, naming the certificate it replaces when there is one. A CA enforcing ARI refuses it
+ * with alreadyReplaced while another order replacing the same certificate lives (boulder's
+ * validateReplacementOrder); that order cannot be resumed here (its URL was lost), so the order is
+ * made again without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it.
+ */
+async function newOrder(name: string, replaces: string | undefined, context: IssueContext, state: CaCallState): Promise<Order> {
+  const { account, orders, log = () => {} } = context;
+  const create = (withReplaces: string | undefined) =>
+    caStep(state, `creating the order for ${name}`, () => account.client.createOrder({ identifiers: [{ type: 'dns', value: name }], ...(withReplaces === undefined ? {} : { replaces: withReplaces }) }));
+  let order: Order;
+  let named = replaces;
+  try {
+    order = await create(replaces);
+  } catch (error) {
+    if (replaces === undefined || !(error instanceof AcmeOrderError) || error.problemType !== alreadyReplaced) throw error;
+    log(`acme: the CA already has an order replacing the certificate of ${name} that cannot be resumed; ordering without "replaces"`);
+    named = undefined;
+    order = await create(undefined);
+  }
+  await orders?.set(name, { url: order.url, ...(named === undefined ? {} : { replaces: named }) });
+  return order;
 }
 
 /** Proves control of one name with dns-01; the removal of its TXT record, started once the challenge is settled either way, joins `removals`. */
@@ -98,8 +166,11 @@ async function satisfyAuthorization(authorization: Authorization, context: Issue
     await context.dns.addTxt(recordName, value);
     log(`acme: TXT ${recordName} written, waiting for the authoritative nameservers`);
     await context.authoritative.waitForTxt(recordName, value, context.propagation);
-    await caStep(state, `completing the challenge for ${name}`, () => client.completeChallenge(challenge));
-    await caStep(state, `validating ${name}`, () => client.waitForValidStatus(challenge));
+    // A challenge a resumed order already answered is not answered again: the CA is validating it.
+    if (challenge.status === 'pending') await caStep(state, `completing the challenge for ${name}`, () => client.completeChallenge(challenge));
+    // The record stays until the authorization is final: removed while the CA still validates, it
+    // fails a validation that counts against the CA's limit of failed validations per name.
+    await caStep(state, `validating ${name}`, () => pollUntilFinal(client, authorization.url, { ...context.validation }, log));
   } finally {
     removals.push(removeChallengeRecords(context.dns, written, log));
   }

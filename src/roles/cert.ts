@@ -10,6 +10,7 @@ import { dnsDuties, type CertConfig, type DnsDuties } from '../config/cert.js';
 import { loadCertConfig } from '../config/cert-load.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { acmeActor } from '../../actors/acme/kind.js';
+import { defaultValidationPolling } from '../../actors/acme/validation-deadline.js';
 import { dnsActor } from '../../actors/dns/kind.js';
 import { bindAddress, port } from '../config/rules.js';
 import { ConfigError } from '../errors.js';
@@ -101,8 +102,8 @@ export const certRole: RoleDefinition<typeof certSchema> = {
 
 const dnsRef = actorRef(dnsActor, 'cert/dns');
 const acmeRef = actorRef(acmeActor, 'cert/acme');
-/** What an order may take beyond waiting for propagation: the CA's validation, finalizing, downloading. */
-const orderMarginMs = 120_000;
+/** What an order may take beyond waiting for propagation: the CA's validation (up to its deadline), finalizing, downloading. */
+const orderMarginMs = defaultValidationPolling.deadlineMs + 120_000;
 
 /** The actors that publish records and run ACME orders. */
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {

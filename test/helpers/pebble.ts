@@ -20,6 +20,9 @@ export interface PebbleServer {
   managementUrl: string;
   /** PEM file of the CA that signs Pebble's HTTPS certificate. */
   caFile: string;
+  /** Pebble's HTTPS certificate and key (for 127.0.0.1), which a layer in front of it may serve with too. */
+  tlsCertFile: string;
+  tlsKeyFile: string;
   /** The root that issues this run's certificates (`/roots/0`; Pebble makes a new one at every start). */
   root(): Promise<string>;
   /** An HTTPS GET trusting `caFile`: status and body. */
@@ -79,6 +82,8 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
       directoryUrl,
       managementUrl,
       caFile,
+      tlsCertFile: join(dir, 'cert.pem'),
+      tlsKeyFile: join(dir, 'key.pem'),
       get,
       async root() {
         const { status, body } = await get(`${managementUrl}/roots/0`);
