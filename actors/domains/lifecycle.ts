@@ -23,7 +23,6 @@ export const domainTransitions: readonly DomainTransition[] = [
   { from: 'issuing', event: 'failed', to: 'error', when: 'the order failed; the reason is kept, a retry is scheduled with backoff, old material is still served' },
   { from: 'issuing', event: 'interrupted', to: 'pending', when: 'a restart found the order in flight; it starts again' },
   { from: 'issued', event: 'renew', to: 'issuing', when: 'renewal is due (ARI window, or a third of the lifetime left); the old material is served until the new arrives' },
-  { from: 'issued', event: 'failed', to: 'error', when: 'the record could not be changed to a new target' },
   { from: 'error', event: 'retry', to: 'pending', when: 'the backoff delay has passed, or the operator asked for a retry (`POST /api/admin/domains/<name>/retry`)' },
   ...domainStatuses.map((from): DomainTransition => ({ from, event: 'remove', to: 'removed', when: 'removed: record and material deleted, token dead at once' })),
 ];

@@ -1,9 +1,11 @@
 // Issue 22 item 10: a domain removed while the book awaited something for it stays removed: no write
-// after the removal brings its file (and its token) back for the next restart.
+// after the removal brings its file (and its token) back for the next restart. A refused record change
+// leaves an issued domain issued, as README's lifecycle table says.
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
+import { nextStatus } from '../../actors/domains/lifecycle.js';
 import { DomainStore } from '../../actors/domains/store.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook, type BookHarness } from '../helpers/domain-book.js';
@@ -36,4 +38,24 @@ test('a domain removed while its expiry notice goes out is not written back: its
   await t.throwsAsync(access(file), { code: 'ENOENT' }, 'the file is gone');
   const { loaded } = await DomainStore.open(dataDir);
   t.false(loaded.domains.has('app.example.com'), 'a restart does not bring it back');
+});
+
+test('a refused record change leaves an issued domain issued, as the lifecycle table says (issue 22 item 10)', async (t) => {
+  const clock = new ManualClock(start);
+  const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day });
+  await harness.book.add({ name: 'app', target: '203.0.113.5' });
+  await harness.until('app', (view) => view.status === 'issued');
+  const refused = new Promise<void>((resolve) => {
+    harness.issuer.publishRecord = () => {
+      resolve();
+      return Promise.reject(new Error('the DNS provider refused the change'));
+    };
+  });
+  const changed = await harness.book.setTarget('app', '203.0.113.9');
+  await refused;
+  await new Promise((resolve) => setImmediate(resolve));
+  t.like(changed, { status: 'issued', target: '203.0.113.9' });
+  t.is(harness.replica.get('app.example.com')?.domain.status, 'issued');
+  t.like((await harness.storedRecord('app')).published, { target: '203.0.113.5' }, 'what DNS holds is still the old target, to be written again');
+  t.throws(() => nextStatus('issued', 'failed'), { message: /cannot take the event "failed"/ }, 'the table has no issued -> error on a record change');
 });
