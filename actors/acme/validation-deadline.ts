@@ -11,4 +11,4 @@ export interface ValidationPolling {
 }
 
 /** Five minutes: Let's Encrypt validates in seconds; a CA still busy after that is treated as failed. */
-export const defaultValidationPolling: ValidationPolling = { deadlineMs: 5 * 60_000, minMs: 250, maxMs: 5000 };
+export const defaultValidationPolling: ValidationPolling = { deadlineMs: 5 * 60_000, minMs: 100, maxMs: 5000 };
