@@ -76,6 +76,8 @@ export interface RawAnswer {
   statuses: number[];
   /** The server closed the connection (rather than going quiet). */
   closed: boolean;
+  /** Date.now() when the first byte of the answer came; undefined when none did. */
+  firstByteAt?: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export function rawExchange(port: number, text: string | Buffer, options: { serv
   const quietMs = options.quietMs ?? 1500;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let firstByteAt: number | undefined;
     const write = () => socket.write(typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
     const socket: Socket =
       options.servername === undefined ? connect(port, '127.0.0.1', write) : connectTls({ host: '127.0.0.1', port, servername: options.servername, rejectUnauthorized: false }, write);
@@ -95,9 +98,10 @@ export function rawExchange(port: number, text: string | Buffer, options: { serv
       socket.destroy();
       const bytes = Buffer.concat(chunks);
       const statuses = [...bytes.toString('latin1').matchAll(/(?:^|\r\n\r\n)HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
-      resolve({ bytes, statuses, closed });
+      resolve({ bytes, statuses, closed, ...(firstByteAt === undefined ? {} : { firstByteAt }) });
     };
     socket.on('data', (chunk: Buffer) => {
+      firstByteAt ??= Date.now();
       chunks.push(chunk);
       clearTimeout(quiet);
       quiet = setTimeout(() => done(false), quietMs);
