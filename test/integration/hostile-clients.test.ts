@@ -127,16 +127,19 @@ test('oversized and slowloris heads: 431 or a closed connection, the backend see
 
   // A head sent a line a second: the listener's head timeout closes it, however long the trickle would go on.
   const slow = await new Promise<{ closed: boolean; lines: number; answer: string }>((resolve) => {
-    const socket = connectTls({ host: '127.0.0.1', port: proxy.port, servername: 'alpha.test', rejectUnauthorized: false }, () => socket.write('GET /whoami HTTP/1.1\r\nHost: alpha.test\r\n'));
     let answer = '';
     let lines = 0;
-    const trickle = setInterval(() => {
-      if (++lines > 60) {
-        clearInterval(trickle);
-        socket.destroy();
-        resolve({ closed: false, lines, answer });
-      } else socket.write(`X-Slow-${lines}: y\r\n`);
-    }, 1000);
+    let trickle: NodeJS.Timeout | undefined;
+    const socket = connectTls({ host: '127.0.0.1', port: proxy.port, servername: 'alpha.test', rejectUnauthorized: false }, () => {
+      socket.write('GET /whoami HTTP/1.1\r\nHost: alpha.test\r\n');
+      trickle = setInterval(() => {
+        if (++lines > 60) {
+          clearInterval(trickle);
+          socket.destroy();
+          resolve({ closed: false, lines, answer });
+        } else socket.write(`X-Slow-${lines}: y\r\n`);
+      }, 1000);
+    });
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -288,19 +291,21 @@ test('a full backend queue answers 503 with Retry-After; a queued request\'s dea
 test('an upload slower than the floor is dropped with 408; a fast one passes', async (t) => {
   const { proxy } = await hostileProxy(t, { upload_min_bytes_per_second: 1000, upload_window_seconds: 1 });
   const answer = await new Promise<{ closed: boolean; text: string; sent: number }>((resolve) => {
-    const socket = connectTls({ host: '127.0.0.1', port: proxy.port, servername: 'alpha.test', rejectUnauthorized: false }, () =>
-      socket.write('POST /upload HTTP/1.1\r\nHost: alpha.test\r\nContent-Length: 100000\r\n\r\n'),
-    );
     let text = '';
     let sent = 0;
-    const trickle = setInterval(() => {
-      sent += 10;
-      if (sent > 600) {
-        clearInterval(trickle);
-        socket.destroy();
-        resolve({ closed: false, text, sent });
-      } else socket.write('x'.repeat(10));
-    }, 200);
+    let trickle: NodeJS.Timeout | undefined;
+    // The body trickles only once the head is out: written before the handshake ends, it would go first.
+    const socket = connectTls({ host: '127.0.0.1', port: proxy.port, servername: 'alpha.test', rejectUnauthorized: false }, () => {
+      socket.write('POST /upload HTTP/1.1\r\nHost: alpha.test\r\nContent-Length: 100000\r\n\r\n');
+      trickle = setInterval(() => {
+        sent += 10;
+        if (sent > 600) {
+          clearInterval(trickle);
+          socket.destroy();
+          resolve({ closed: false, text, sent });
+        } else socket.write('x'.repeat(10));
+      }, 200);
+    });
     socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
     socket.on('error', () => {});
     socket.on('close', () => {
