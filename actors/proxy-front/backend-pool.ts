@@ -32,8 +32,11 @@ export class BackendError extends Error {
   override readonly name = 'BackendError';
   constructor(
     message: string,
-    /** `timeout`: no response head in time; `failed`: unreachable, reset or malformed. */
-    readonly kind: 'timeout' | 'failed',
+    /**
+     * `timeout`: no response head in time (counted from the request's arrival); `failed`: unreachable,
+     * reset or malformed; `busy`: every connection is taken and the queue is full.
+     */
+    readonly kind: 'timeout' | 'failed' | 'busy',
   ) {
     super(message);
   }
@@ -43,35 +46,81 @@ export interface BackendPoolOptions {
   host: string;
   port: number;
   connections: number;
+  /** From the request's arrival (queued time included) to the response head. */
   headersTimeoutMs: number;
+  /** Requests that may wait for a connection; more are refused at once (`busy`). */
+  maxQueued: number;
 }
+
+/** A request waiting for a connection. */
+interface Queued {
+  start: () => void;
+  timer: NodeJS.Timeout;
+}
+
+/** For the failures reported before a request has a connection: nothing to pause or abort yet. */
+const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
 
 export class BackendPool {
   private readonly idle: Socket[] = [];
   /** What an idle connection does when the backend closes it or sends something unasked. */
   private readonly idleWatchers = new Map<Socket, () => void>();
   private open = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Queued[] = [];
   private closed = false;
 
   constructor(private readonly options: BackendPoolOptions) {}
 
-  dispatch(request: BackendRequest, handler: ExchangeHandler): void {
-    if (this.open < this.options.connections || this.idle.length > 0) this.start(request, handler, false);
-    else this.waiting.push(() => this.start(request, handler, false));
+  /** Requests waiting for a connection now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * Sends the request on a free connection, or queues it; returns what withdraws it while it waits
+   * (its client went away). A full queue fails it at once, and the wait counts toward its deadline.
+   */
+  dispatch(request: BackendRequest, handler: ExchangeHandler): () => void {
+    const deadline = Date.now() + this.options.headersTimeoutMs;
+    if (this.open < this.options.connections || this.idle.length > 0) {
+      this.start(request, handler, false, deadline);
+      return () => {};
+    }
+    if (this.waiting.length >= this.options.maxQueued) {
+      handler.onResponseError(unstarted, new BackendError(`${this.options.connections} connections busy and ${this.options.maxQueued} requests waiting`, 'busy'));
+      return () => {};
+    }
+    const withdraw = () => {
+      clearTimeout(entry.timer);
+      const index = this.waiting.indexOf(entry);
+      if (index !== -1) this.waiting.splice(index, 1);
+    };
+    const entry: Queued = {
+      start: () => {
+        clearTimeout(entry.timer);
+        this.start(request, handler, false, deadline);
+      },
+      timer: setTimeout(() => {
+        withdraw();
+        handler.onResponseError(unstarted, new BackendError(`no connection free within ${this.options.headersTimeoutMs} ms`, 'timeout'));
+      }, this.options.headersTimeoutMs),
+    };
+    this.waiting.push(entry);
+    return withdraw;
   }
 
   close(): void {
     this.closed = true;
     for (const socket of this.idle.splice(0)) socket.destroy();
+    for (const entry of this.waiting.splice(0)) clearTimeout(entry.timer);
   }
 
   /** `fresh`: a new connection even when one is idle (the retry after a stale one). */
-  private start(request: BackendRequest, handler: ExchangeHandler, fresh: boolean): void {
+  private start(request: BackendRequest, handler: ExchangeHandler, fresh: boolean, deadline: number): void {
     const reused = fresh ? undefined : this.idle.pop();
     if (reused !== undefined) this.unwatch(reused);
     const socket = reused ?? this.connect();
-    new BackendExchange(socket, request, handler, this.options.headersTimeoutMs, (outcome) => {
+    new BackendExchange(socket, request, handler, deadline, (outcome) => {
       if (outcome === 'reusable' && !this.closed) this.release(socket);
       else {
         socket.destroy();
@@ -80,7 +129,7 @@ export class BackendPool {
       }
       // A kept-alive connection the backend closed just before this request went out: one try on a
       // new connection (only a reused connection is found stale, and only before any body was read).
-      if (outcome === 'stale') this.start(request, handler, true);
+      if (outcome === 'stale') this.start(request, handler, true, deadline);
     }).send(reused !== undefined);
   }
 
@@ -119,8 +168,7 @@ export class BackendPool {
   }
 
   private next(): void {
-    const start = this.waiting.shift();
-    if (start !== undefined) start();
+    this.waiting.shift()?.start();
   }
 }
 
@@ -144,7 +192,8 @@ class BackendExchange implements ExchangeController {
     private readonly socket: Socket,
     private readonly request: BackendRequest,
     private readonly handler: ExchangeHandler,
-    private readonly headersTimeoutMs: number,
+    /** Date.now() by which the response head must have come. */
+    private readonly deadline: number,
     private readonly finished: (outcome: Outcome) => void,
   ) {
     this.parser = new ResponseParser(
@@ -172,7 +221,7 @@ class BackendExchange implements ExchangeController {
     const { socket, request } = this;
     this.handler.onRequestStart(this);
     if (this.settled) return;
-    this.timer = setTimeout(() => this.fail(new BackendError(`no response head within ${this.headersTimeoutMs} ms`, 'timeout'), 'closed'), this.headersTimeoutMs);
+    this.timer = setTimeout(() => this.fail(new BackendError('no response head before the deadline', 'timeout'), 'closed'), Math.max(0, this.deadline - Date.now()));
     this.listen('data', (bytes: Buffer) => {
       try {
         this.parser.feed(bytes);

@@ -5,29 +5,36 @@
 import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../src/actor/actor.js';
 import { formatHostPort } from '../../src/http/server.js';
+import { tlsCipherPolicy } from '../../src/http/tls-material.js';
 import { BackendPool } from './backend-pool.js';
 import { forwardRequest, type Route } from './forward.js';
 import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { ServedCertificates } from './served-certificates.js';
 import { webSocketRelay } from './websocket.js';
+import { WebSocketLimits } from './websocket-limits.js';
 
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;
-  const app = SSLApp({});
+  // The app's own context serves no name; each route's (served-certificates.ts) has the same policy.
+  const app = SSLApp({ ssl_ciphers: tlsCipherPolicy });
   const apps: TemplatedApp[] = [app];
   context.onThreadExit(() => apps.forEach((one) => one.close()));
   const routes = new Map<string, Route>(
-    config.routes.map(({ domain, backend }) => [
+    config.routes.map(({ domain, backend, hsts }) => [
       domain,
       {
         domain,
         backend,
+        ...(hsts === undefined ? {} : { hsts }),
+        uploadFloor: config.limits.uploadFloor,
         // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
-        pool: new BackendPool({ ...backendAddress(backend), connections: config.backendConnections, headersTimeoutMs: config.backendTimeoutMs }),
+        pool: new BackendPool({ ...backendAddress(backend), connections: config.backendConnections, headersTimeoutMs: config.backendTimeoutMs, maxQueued: config.limits.backendQueue }),
       },
     ]),
   );
+  const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
+  context.onThreadExit(() => webSocketLimits.close());
 
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -50,7 +57,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         if (host !== '' && hostName(host) !== domain) return misdirected(res, domain);
         forwardRequest(res, req, route, log, begin());
       })
-      .ws('/*', webSocketRelay(domain, route.backend, log));
+      .ws('/*', webSocketRelay({ domain, backend: route.backend, log, limits: webSocketLimits, maxBufferedBytes: config.limits.webSocket.maxBufferedBytes, misdirected }));
   };
   const certificates = new ServedCertificates(app, config.materialDir, [...routes.keys()], mount, log);
   context.onThreadExit(() => certificates.close());
@@ -86,6 +93,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
       }
       apps.forEach((one) => one.close());
       for (const { pool } of routes.values()) pool.close();
+      webSocketLimits.close();
     },
   };
 }

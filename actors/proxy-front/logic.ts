@@ -7,8 +7,12 @@ const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy
 /** Set by this proxy from what it saw itself; a client's own values are dropped, not trusted. */
 const forwardedByProxy = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
 
-/** `Expect: 100-continue` is answered by the listener itself; the backend client refuses to send it. */
-const answeredByProxy = new Set(['expect']);
+/**
+ * `Expect: 100-continue` is answered by the listener itself; the backend client refuses to send it.
+ * `Content-Length` is the proxy's own, from the length it checked (request-framing.ts): a client's
+ * length is never passed on beside a body the proxy frames.
+ */
+const answeredByProxy = new Set(['expect', 'content-length']);
 
 /** The headers a WebSocket client library sets for its own handshake with the backend. */
 const webSocketHandshake = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol']);
@@ -43,9 +47,17 @@ export function backendRequestHeaders(incoming: readonly (readonly [string, stri
   return headers;
 }
 
-/** Whether a backend response header is passed to the client; the proxy frames the body itself. */
-export function forwardsResponseHeader(name: string): boolean {
-  return !hopByHop.has(name) && name !== 'content-length' && name !== 'date';
+/**
+ * The backend response headers passed to the client, without hop-by-hop ones (those its Connection
+ * header lists too) nor its framing: the proxy frames the body itself. With `hsts`, the route's
+ * Strict-Transport-Security replaces the backend's.
+ */
+export function clientResponseHeaders(headers: Readonly<Record<string, string | string[]>>, hsts?: string): [string, string][] {
+  const pairs = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]));
+  const listed = connectionTokens(pairs);
+  const forwarded = pairs.filter(([name]) => !hopByHop.has(name) && !listed.has(name) && name !== 'content-length' && name !== 'date' && !(hsts !== undefined && name === 'strict-transport-security'));
+  if (hsts !== undefined) forwarded.push(['strict-transport-security', hsts]);
+  return forwarded;
 }
 
 /** The client's address without the IPv4-mapped IPv6 prefix. */

@@ -5,6 +5,16 @@ export interface ProxyRoute {
   domain: string;
   /** `host:port` of the plain HTTP/1.1 backend; IPv6 in brackets. */
   backend: string;
+  /** The Strict-Transport-Security value the route's answers carry; none when absent. */
+  hsts?: string;
+}
+
+/** The bounds that keep slow or hostile clients from holding a route (README, "The proxy's limits"). */
+export interface ProxyLimits {
+  /** Requests per route and thread that may wait for a backend connection; more get 503. */
+  backendQueue: number;
+  uploadFloor: { bytesPerSecond: number; windowMs: number };
+  webSocket: { maxPerClient: number; maxTotal: number; idleTimeoutMs: number; maxBufferedBytes: number };
 }
 
 export interface ProxyFrontConfig {
@@ -17,7 +27,9 @@ export interface ProxyFrontConfig {
   materialCheckMs: number;
   routes: ProxyRoute[];
   backendConnections: number;
+  /** From a request's arrival to its response head. */
   backendTimeoutMs: number;
+  limits: ProxyLimits;
 }
 
 /** What a reload found for a domain. */

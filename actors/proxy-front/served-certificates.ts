@@ -18,6 +18,7 @@ import { createSecureContext } from 'node:tls';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../../src/log/record.js';
 import { materialPaths } from '../../src/clients/certhub-agent/material-files.js';
+import { tlsCipherPolicy } from '../../src/http/tls-material.js';
 import type { ReloadOutcome } from './protocol.js';
 
 interface Served {
@@ -85,7 +86,7 @@ export class ServedCertificates {
     await Promise.all([writeFile(`${copy}-fullchain.pem`, fullchain, { mode: 0o600 }), writeFile(`${copy}-privkey.pem`, key, { mode: 0o600 })]);
     try {
       if (served.digest !== undefined) this.app.removeServerName(domain);
-      this.app.addServerName(domain, { cert_file_name: `${copy}-fullchain.pem`, key_file_name: `${copy}-privkey.pem` });
+      this.app.addServerName(domain, { cert_file_name: `${copy}-fullchain.pem`, key_file_name: `${copy}-privkey.pem`, ssl_ciphers: tlsCipherPolicy });
       this.mount(domain);
     } finally {
       rmSync(`${copy}-fullchain.pem`, { force: true });

@@ -8,7 +8,20 @@ import { bindAddress, port, positiveInteger } from './rules.js';
 /** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
 export const defaultMaterialDir = '/var/lib/certhub-agent';
 
+/** Strict-Transport-Security for one route: browsers then refuse plain HTTP for the name (RFC 6797). */
+const hstsSchema = z.strictObject({
+  /** Seconds the browser remembers; two years, Mozilla's recommendation, by default. */
+  max_age_seconds: z.int().min(0).max(2 ** 31 - 1).default(63_072_000),
+  include_subdomains: z.boolean().default(false),
+});
+
+/** A route as exported by the panel, plus the proxy's own optional keys. */
+const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType.extend({
+  hsts: hstsSchema.optional(),
+});
+
 export const proxyConfigSchema = proxyRoutesSchema.extend({
+  routes: z.record(z.string().min(1).max(253), proxyRouteSchema),
   /** Address the TLS listener binds. */
   host: bindAddress.default('0.0.0.0'),
   /** TLS port. */
@@ -23,8 +36,21 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
   /** Open connections kept to each backend, per front thread. */
   backend_connections: positiveInteger.max(1024).default(64),
-  /** Seconds a backend may take to send its response head before the client gets a 504. */
+  /** Seconds from a request's arrival (its wait for a connection included) to the backend's response head; past it, 504. */
   backend_timeout_seconds: positiveInteger.max(3600).default(60),
+  /** Requests per route and thread that may wait for a backend connection; more get 503 with Retry-After. */
+  backend_queue: positiveInteger.max(100_000).default(256),
+  /** An upload slower than this (averaged over upload_window_seconds) is dropped with 408. */
+  upload_min_bytes_per_second: positiveInteger.max(1 << 30).default(1024),
+  upload_window_seconds: positiveInteger.max(3600).default(10),
+  /** Relayed WebSockets one client address may hold, per thread. */
+  websocket_max_per_client: positiveInteger.max(100_000).default(64),
+  /** Relayed WebSockets per thread (each holds a backend connection too). */
+  websocket_max_total: positiveInteger.max(1_000_000).default(10_000),
+  /** Seconds a relayed WebSocket may stay silent both ways before it is closed (1001). */
+  websocket_idle_seconds: positiveInteger.max(86_400).default(300),
+  /** Bytes waiting for a slow side of a relayed WebSocket before it is closed (1013). */
+  websocket_max_buffered_bytes: positiveInteger.max(1 << 30).default(1 << 20),
   /**
    * The proxy fetches its routes' material from `server` itself (with each route's token), as
    * `certhub-agent fetch --watch` would. false: something else keeps material_dir current.

@@ -1,6 +1,15 @@
 // The certificate a front serves over HTTPS, as it travels in an actor's config (no Node module here:
 // the http-front protocol, which the pages type-check, refers to it).
 
+/**
+ * The TLS 1.2 suites every TLS server of the project offers: Mozilla's "intermediate" policy, cut to
+ * one suite per key type. uWS links BoringSSL and exposes no server-preference option, so with several
+ * suites the client's order would decide; with one per key type the server's choice is the only one.
+ * ECDHE (forward secrecy) and AES-GCM (no CBC: no LUCKY13) only. TLS 1.0 and 1.1 are off in uWS
+ * itself; TLS 1.3's suites are BoringSSL's fixed AEAD set (AES-GCM, ChaCha20-Poly1305), all ECDHE.
+ */
+export const tlsCipherPolicy = 'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256';
+
 export interface TlsMaterial {
   /** The certificate, then the chain that follows it, PEM. */
   certPem: string;

@@ -18,6 +18,10 @@ export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<P
   return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
 }
 
+function hstsValue({ max_age_seconds, include_subdomains }: { max_age_seconds: number; include_subdomains: boolean }): string {
+  return `max-age=${max_age_seconds}${include_subdomains ? '; includeSubDomains' : ''}`;
+}
+
 export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
   name: 'proxy',
   summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
@@ -36,9 +40,19 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       ...(redirectPort === undefined ? {} : { redirectPort }),
       materialDir: config.material_dir,
       materialCheckMs: config.material_check_ms,
-      routes: Object.entries(config.routes).map(([domain, { backend }]) => ({ domain, backend })),
+      routes: Object.entries(config.routes).map(([domain, { backend, hsts }]) => ({ domain, backend, ...(hsts === undefined ? {} : { hsts: hstsValue(hsts) }) })),
       backendConnections: config.backend_connections,
       backendTimeoutMs: config.backend_timeout_seconds * 1000,
+      limits: {
+        backendQueue: config.backend_queue,
+        uploadFloor: { bytesPerSecond: config.upload_min_bytes_per_second, windowMs: config.upload_window_seconds * 1000 },
+        webSocket: {
+          maxPerClient: config.websocket_max_per_client,
+          maxTotal: config.websocket_max_total,
+          idleTimeoutMs: config.websocket_idle_seconds * 1000,
+          maxBufferedBytes: config.websocket_max_buffered_bytes,
+        },
+      },
     };
     const fronts = proxyFrontRefs(config);
     const routes = Object.entries(config.routes).map(([domain, { token }]) => ({ domain, token }));

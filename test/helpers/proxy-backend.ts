@@ -1,16 +1,19 @@
 // A backend for proxy tests: a plain uWS server on a free loopback port that says who it is and
 // which headers it got (/whoami), hashes an upload as it streams in (/upload), streams a long
 // deterministic body with backpressure (/download?bytes=N) or chunked (/chunked?bytes=N), refuses an
-// upload half-way (/refuse), never answers (/hang), and echoes WebSocket messages (/echo).
+// upload half-way (/refuse), never answers (/hang), and echoes WebSocket messages (/echo). Every
+// request it gets is listed in `requests` (method and path), so a test sees one it was never sent.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ExecutionContext } from 'ava';
-import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse } from 'uWebSockets.js';
+import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse } from 'uWebSockets.js';
 
 export interface ProxyBackend {
   name: string;
   /** `127.0.0.1:port`, as a route's backend. */
   address: string;
+  /** `METHOD /path` of every request received, in order (WebSocket upgrades included). */
+  requests: string[];
   close(): void;
 }
 
@@ -38,13 +41,17 @@ export async function downloadDigest(bytes: number): Promise<string> {
 }
 
 export async function startProxyBackend(t: ExecutionContext, name: string): Promise<ProxyBackend> {
+  const requests: string[] = [];
+  const seen = (req: HttpRequest) => requests.push(`${req.getCaseSensitiveMethod()} ${req.getUrl()}`);
   const app = App()
     .any('/whoami', (res, req) => {
+      seen(req);
       const headers: Record<string, string> = {};
       req.forEach((key, value) => (headers[key] = value));
       res.writeHeader('content-type', 'application/json').end(JSON.stringify({ name, method: req.getMethod(), url: req.getUrl(), headers }));
     })
-    .post('/upload', (res) => {
+    .post('/upload', (res, req) => {
+      seen(req);
       const hash = createHash('sha256');
       let bytes = 0;
       let aborted = false;
@@ -55,9 +62,13 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
         if (isLast && !aborted) res.cork(() => res.writeHeader('content-type', 'application/json').end(JSON.stringify({ name, bytes, sha256: hash.digest('hex') })));
       });
     })
-    .get('/download', (res, req) => streamOver(res, Number(new URLSearchParams(req.getQuery() ?? '').get('bytes'))))
+    .get('/download', (res, req) => {
+      seen(req);
+      streamOver(res, Number(new URLSearchParams(req.getQuery() ?? '').get('bytes')));
+    })
     // write() without a total length: uWS sends the body chunked. Small bodies only (buffered whole).
     .get('/chunked', (res, req) => {
+      seen(req);
       const bytes = Number(new URLSearchParams(req.getQuery() ?? '').get('bytes'));
       res.onAborted(() => {});
       void (async () => {
@@ -70,7 +81,8 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
       })();
     })
     // Answers 413 at the first piece of the body, without reading the rest.
-    .post('/refuse', (res) => {
+    .post('/refuse', (res, req) => {
+      seen(req);
       let answered = false;
       res.onAborted(() => (answered = true));
       res.onData(() => {
@@ -80,9 +92,20 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
       });
     })
     // Never answers: the proxy's wait for a response head runs out.
-    .get('/hang', (res) => void res.onAborted(() => {}))
+    .get('/hang', (res, req) => {
+      seen(req);
+      res.onAborted(() => {});
+    })
     .ws('/echo', {
+      upgrade: (res, req, context) => {
+        seen(req);
+        res.upgrade({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+      },
       message: (ws, message, isBinary) => void ws.send(message, isBinary),
+    })
+    .any('/*', (res, req) => {
+      seen(req);
+      res.writeStatus('404 Not Found').end('no such path');
     });
   const socket = await new Promise<Exclude<Parameters<Parameters<typeof app.listen>[2]>[0], false>>((resolve, reject) =>
     app.listen('127.0.0.1', 0, (listening) => (listening === false ? reject(new Error('backend cannot listen')) : resolve(listening))),
@@ -95,7 +118,7 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
     app.close();
   };
   t.teardown(close);
-  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, close };
+  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, requests, close };
 }
 
 /**

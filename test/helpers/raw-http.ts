@@ -2,6 +2,7 @@
 // (so a body sent where none belongs shows up as garbage before the next answer), exact header
 // bytes, and a client that stops reading.
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 
 export interface RawResponse {
   status: number;
@@ -65,5 +66,48 @@ export function stalledClient(port: number, text: string): Promise<Socket> {
       resolve(socket);
     });
     socket.on('error', reject);
+  });
+}
+
+/** What a server answered to bytes written on one connection. */
+export interface RawAnswer {
+  bytes: Buffer;
+  /** Each answer's status, in order (a status line at the start of the bytes or after a blank line). */
+  statuses: number[];
+  /** The server closed the connection (rather than going quiet). */
+  closed: boolean;
+  /** Date.now() when the first byte of the answer came; undefined when none did. */
+  firstByteAt?: number;
+}
+
+/**
+ * Writes `text` on a new connection (plain, or TLS naming `servername`), then reads until the server
+ * closes it or sends nothing for `quietMs`.
+ */
+export function rawExchange(port: number, text: string | Buffer, options: { servername?: string; quietMs?: number } = {}): Promise<RawAnswer> {
+  const quietMs = options.quietMs ?? 1500;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let firstByteAt: number | undefined;
+    const write = () => socket.write(typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
+    const socket: Socket =
+      options.servername === undefined ? connect(port, '127.0.0.1', write) : connectTls({ host: '127.0.0.1', port, servername: options.servername, rejectUnauthorized: false }, write);
+    let quiet = setTimeout(() => done(false), quietMs);
+    const done = (closed: boolean) => {
+      clearTimeout(quiet);
+      socket.destroy();
+      const bytes = Buffer.concat(chunks);
+      const statuses = [...bytes.toString('latin1').matchAll(/(?:^|\r\n\r\n)HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+      resolve({ bytes, statuses, closed, ...(firstByteAt === undefined ? {} : { firstByteAt }) });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      firstByteAt ??= Date.now();
+      chunks.push(chunk);
+      clearTimeout(quiet);
+      quiet = setTimeout(() => done(false), quietMs);
+    });
+    // A reset after the server refused is a close too; a failure to connect is not.
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? done(true) : reject(error)));
+    socket.on('close', () => done(true));
   });
 }

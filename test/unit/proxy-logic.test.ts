@@ -10,6 +10,7 @@ test('the backend gets the proxy\'s X-Forwarded-* and none of the client\'s, nor
       ['connection', 'keep-alive, x-secret-hop'],
       ['x-secret-hop', '1'],
       ['expect', '100-continue'],
+      ['content-length', '7'],
       ['accept', 'text/html'],
     ],
     { address: '192.0.2.7', host: 'app.example.test' },
