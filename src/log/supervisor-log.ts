@@ -1,5 +1,6 @@
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
+import { jsonLogLine } from './json-line.js';
 import { redactFields } from './redact.js';
 import { LogRing } from './ring.js';
 
@@ -88,8 +89,7 @@ function recordOf(info: WinstonInfo): LogRecord {
 
 function jsonLine(): winston.Logform.Format {
   return winston.format.printf((info: WinstonInfo) => {
-    const record = recordOf(info);
-    return JSON.stringify({ time: new Date(record.time).toISOString(), level: record.level, source: record.source, message: record.message, ...record.fields });
+    return jsonLogLine(recordOf(info));
   });
 }
 

@@ -90,7 +90,7 @@ test('outpost run starts the roles a host config names', async (t) => {
   const [url] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
   t.like(await (await fetch(`${url}api/info`)).json(), { name: 'From host.json' });
   const ready = host.stderr().split('\n').find((line) => line.includes('all actors ready'));
-  t.like(JSON.parse(ready!) as object, { level: 'info', source: 'supervisor' });
+  t.like(JSON.parse(ready!) as object, { level: 'info', actor: 'supervisor' });
   host.child.kill('SIGTERM');
   t.is(await host.exited, 0);
 });

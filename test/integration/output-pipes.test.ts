@@ -53,7 +53,7 @@ test('a server whose stdout and stderr readers went away goes on serving and log
   }
   host.child.kill('SIGTERM');
   t.is(await host.exited, 0);
-  t.regex(await readFile(logFile, 'utf8'), /"message":"stopped"/);
+  t.regex(await readFile(logFile, 'utf8'), /"msg":"stopped"/);
 });
 
 async function waitForFile(path: string, accept: (text: string) => boolean, timeoutMs = 10_000): Promise<void> {
