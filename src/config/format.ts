@@ -62,7 +62,7 @@ interface SchemaDef {
 }
 
 /** The keys the object schema at `path` accepts, looking through optional and default wrappers. */
-function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
   const unwrap = () => {
     while (def.innerType !== undefined) def = def.innerType._zod.def;

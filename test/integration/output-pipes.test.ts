@@ -41,7 +41,7 @@ test('a server whose stdout and stderr readers went away goes on serving and log
   const config = join(dir, 'host.json');
   await writeFile(config, JSON.stringify({ roles: { speedtest: { host: '127.0.0.1', port: 0, threads: 2 } }, log: { file: logFile } }));
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', config]);
-  const [url] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  const [, url] = await host.waitFor(/^speedtest +(http:\/\/127\.0\.0\.1:\d+\/)$/m);
   host.child.stdout!.destroy();
   host.child.stderr!.destroy();
   // Each request is logged: to stderr, whose pipe is now closed, and to the file.
