@@ -86,7 +86,7 @@ function suggestion(key: string, known: string[]): string {
   return best === undefined ? '' : ` (did you mean ${best.key}?)`;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
