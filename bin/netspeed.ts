@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { InvalidArgumentError, Option } from 'commander';
 import { defaultTimeoutSeconds, runClient, type OutputMode } from '../src/clients/netspeed/run.js';
-import { defaultServerPort } from '../src/clients/netspeed/server-url.js';
+import { defaultServerPort, serverAddress } from '../src/clients/netspeed/server-url.js';
+import { editDistance } from '../src/config/format.js';
 import { hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
@@ -31,7 +32,7 @@ withLogOptions(program.command('server').description('run the speed test server 
 program
   .command('client', { isDefault: true })
   .description('measure ping, download and upload against SERVER (the default command)')
-  .argument('<SERVER>', `server URL, host:port or host; without a scheme, http:// is assumed, and without a port ${defaultServerPort}`)
+  .argument('<SERVER>', `server URL, host:port or host; without a scheme, http:// is assumed, and without a port ${defaultServerPort}`, checkedServer)
   .addOption(new Option('-c, --compact', 'one line: ping <x.x> ms / down <x.xx> Mbps / up <x.xx> Mbps').conflicts('json'))
   .option('-j, --json', 'JSON output')
   .option('--timeout <seconds>', 'give up when connecting, the first byte of an answer or the next byte of a transfer takes longer', positiveSeconds, defaultTimeoutSeconds)
@@ -40,10 +41,34 @@ program
     await runClient(server, { mode, timeoutSeconds: options.timeout });
   });
 
+/** A SERVER that cannot be one is a usage error (exit 2), as a bad option is; a near-miss of `server` says so. */
+function checkedServer(value: string): string {
+  const problem = serverProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return value;
+}
+
+function serverProblem(value: string): string | undefined {
+  if (value !== 'server' && editDistance(value, 'server') <= 2) return `${value} is not a command or a server address; did you mean netspeed server?`;
+  try {
+    serverAddress(value);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 function positiveSeconds(value: string): number {
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError('must be a positive number of seconds');
   return seconds;
 }
+
+// `netspeed serve -p 1` would otherwise stop at the client's unknown -p before its SERVER is looked at.
+program.hook('preSubcommand', (_program, command) => {
+  const [first] = _program.args;
+  const problem = command.name() === 'client' && first !== undefined ? serverProblem(first) : undefined;
+  if (problem !== undefined) program.error(`error: ${problem}`, { exitCode: 2 });
+});
 
 runProgram(program);

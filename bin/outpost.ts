@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 import { hostConfigSchema } from '../src/config/host.js';
-import { loadConfigFile, validateConfig } from '../src/config/load.js';
-import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
+import { configName, validateConfig } from '../src/config/load.js';
+import { configFileOption, createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
-import { demoHostConfig, describeRoles } from '../src/cli/host-commands.js';
+import { checkHostFiles, loadHostConfig } from '../src/cli/host-check.js';
+import { demoHostConfig, describeRoles, printEndpoints } from '../src/cli/host-commands.js';
+import { roleNames } from '../src/roles/role.js';
 
-const program = createProgram('outpost', 'Run any set of outpost roles (cert, speedtest, monitor, send, recv) in one supervisor process.');
+const program = createProgram('outpost', `Run any set of outpost roles (${roleNames.join(', ')}) in one supervisor process.`);
 
 withLogOptions(program.command('run').description('run the roles a host config names'))
-  .requiredOption('-c, --config <file>', 'host config file (JSON): {"roles": {"monitor": {...}}}')
+  .addOption(configFileOption('host config file (JSON): {"roles": {"monitor": {...}}}; - reads standard input').makeOptionMandatory())
   .action(async (options: LogFlags & { config: string }) => {
-    const config = await loadConfigFile(hostConfigSchema, options.config);
-    await runHost(config, { ...options, onStarted: ({ urls }) => printUrls(urls) });
+    const { config, roles } = await loadHostConfig(options.config);
+    await runHost(config, { ...options, file: options.config, roles, onStarted: ({ endpoints }) => printEndpoints(endpoints, roles) });
   });
 
 withLogOptions(program.command('demo').description('run every implemented role on loopback with safe settings and print each URL'))
@@ -23,18 +25,21 @@ withLogOptions(program.command('demo').description('run every implemented role o
     }
     const config = validateConfig(hostConfigSchema, input);
     await runHost(config, { ...options, onStarted: ({ endpoints, startupMs }) => {
-      for (const { role, url } of endpoints) process.stdout.write(`${role.padEnd(10)} ${url}\n`);
+      printEndpoints(endpoints, roleNames);
       process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
     } });
   });
 
 program
   .command('check')
-  .description('validate a host config and exit (0 when valid, 2 with every problem otherwise)')
-  .requiredOption('-c, --config <file>', 'host config file (JSON)')
-  .action(async (options: { config: string }) => {
-    await loadConfigFile(hostConfigSchema, options.config);
-    process.stdout.write(`${options.config}: valid\n`);
+  .description('check host configs as `run` would, binding nothing: exit 0 when every one is valid, 2 with every problem otherwise')
+  .addOption(configFileOption('host config file (JSON); - reads standard input'))
+  .argument('[files...]', 'more host config files')
+  .action(async (more: string[], options: { config?: string }) => {
+    const files = [...(options.config === undefined ? [] : [options.config]), ...more];
+    if (files.length === 0) program.error('error: check needs a config file: outpost check -c host.json [more.json ...]', { exitCode: 2 });
+    await checkHostFiles(files);
+    for (const file of files) process.stdout.write(`${configName(file)}: valid\n`);
   });
 
 program
@@ -45,7 +50,3 @@ program
   });
 
 runProgram(program);
-
-function printUrls(urls: readonly string[]): void {
-  for (const url of urls) process.stdout.write(`${url}\n`);
-}

@@ -27,9 +27,11 @@ program
   .command('stats')
   .description('print pool depth, age range and served totals of the running server')
   .requiredOption('-c, --config <file>', 'the config qpool serve runs with (server.listen is read)')
-  .action(async (options: { config: string }) => {
+  .option('--json', "print the server's /api/status answer as JSON, for scripts")
+  .action(async (options: { config: string; json?: boolean }) => {
     const { server } = await loadConfigFile(serveFileSchema, options.config);
-    process.stdout.write(formatStatus(await fetchStatus(statusUrl(server.listen))));
+    const status = await fetchStatus(statusUrl(server.listen));
+    process.stdout.write(options.json === true ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
   });
 
 program

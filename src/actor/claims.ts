@@ -52,15 +52,9 @@ const probeFailures: Record<string, string> = {
  * two roles of one config ask for the same port, ClaimRefused when another process holds one.
  */
 export async function holdClaims(roles: readonly { role: string; claims: RoleClaims }[]): Promise<void> {
-  const ports = roles.flatMap(({ role, claims }) => (claims.ports ?? []).filter(({ port }) => port !== 0).map((claim) => ({ ...claim, role })));
-  const clashes: string[] = [];
-  for (const [index, claim] of ports.entries()) {
-    const first = ports.findIndex((other) => other.host === claim.host && other.port === claim.port);
-    const other = ports[first]!;
-    if (first !== index) clashes.push(`roles.${other.role}.${other.option} and roles.${claim.role}.${claim.option} both listen on ${formatHostPort(claim.host, claim.port)}`);
-  }
+  const clashes = portClashes(roles);
   if (clashes.length > 0) throw new ConfigError(clashes);
-  for (const { host, port } of ports) {
+  for (const { host, port } of claimedPorts(roles)) {
     const address = formatHostPort(host, port);
     const name = `port/${address}`;
     if (!(await bindClaim(name))) throw new ClaimRefused(`cannot listen on ${address}: address in use by ${describe(await askHolder(name))}`);
@@ -72,6 +66,22 @@ export async function holdClaims(roles: readonly { role: string; claims: RoleCla
     const name = `store/${createHash('sha256').update(await canonicalPath(path)).digest('hex')}`;
     if (!(await bindClaim(name))) throw new ClaimRefused(`cannot use the ${what} ${path}: it is in use by ${describe(await askHolder(name))}`);
   }
+}
+
+/** Two roles of one config on one port, each as a sentence naming both options; checked without binding. */
+export function portClashes(roles: readonly { role: string; claims: RoleClaims }[]): string[] {
+  const ports = claimedPorts(roles);
+  const clashes: string[] = [];
+  for (const [index, claim] of ports.entries()) {
+    const first = ports.findIndex((other) => other.host === claim.host && other.port === claim.port);
+    const other = ports[first]!;
+    if (first !== index) clashes.push(`roles.${other.role}.${other.option} and roles.${claim.role}.${claim.option} both listen on ${formatHostPort(claim.host, claim.port)}`);
+  }
+  return clashes;
+}
+
+function claimedPorts(roles: readonly { role: string; claims: RoleClaims }[]): (PortClaim & { role: string })[] {
+  return roles.flatMap(({ role, claims }) => (claims.ports ?? []).filter(({ port }) => port !== 0).map((claim) => ({ ...claim, role })));
 }
 
 function describe(holder: Holder | undefined): string {

@@ -3,7 +3,7 @@
 //
 // Commander's exits (after --version, --help, a usage error) and --license throw a CommanderError
 // instead of exiting, so that runProgram exits once the output has reached a pipe (see output.ts).
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { exitCodes } from '../errors.js';
 import { version } from '../version.js';
 import { exitWithError } from './fail.js';
@@ -23,6 +23,8 @@ export function createProgram(name: string, description: string): Command {
       process.stdout.write(licenseText());
       throw new CommanderError(exitCodes.ok, 'outpost.license', '(license printed)');
     })
+    // One voice: every error line starts with the program's name, as exitWithError's do, not commander's `error:`.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, `${name}: `)) })
     .showSuggestionAfterError(true)
     .showHelpAfterError(`(run "${name} --help" for usage)`)
     .exitOverride((error: CommanderError) => {
@@ -51,5 +53,16 @@ export function runProgram(program: Command, argv = process.argv): void {
     // Commander has printed what it had to say (help, version, the usage error).
     if (error instanceof CommanderError) return exitAfterOutput(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage);
     return exitWithError(program.name(), error);
+  });
+}
+
+/**
+ * A `-c, --config <file>` option given at most once: commander keeps the last of a repeated option,
+ * which would run with one of two files the user named without a word.
+ */
+export function configFileOption(description: string): Option {
+  return new Option('-c, --config <file>', description).argParser((value: string, previous: string | undefined) => {
+    if (previous !== undefined) throw new InvalidArgumentError(`-c can be given once (it was already ${previous})`);
+    return value;
   });
 }

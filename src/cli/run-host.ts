@@ -1,30 +1,29 @@
 // Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
-import { holdClaims, type RoleClaims } from '../actor/claims.js';
+import { holdClaims } from '../actor/claims.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
+import { inConfigFile } from '../config/load.js';
+import { ConfigError } from '../errors.js';
 import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
 import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
-import { roleDefinition } from '../roles/registry.js';
-import { roleNames, type RoleName } from '../roles/role.js';
+import type { RoleName } from '../roles/role.js';
+import { prepareHost, type PrepareOptions } from './host-check.js';
+import { prepareLogFile } from './log-file.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import type { LogFlags } from './program.js';
 
-export interface RunHostOptions extends LogFlags {
+export interface RunHostOptions extends LogFlags, PrepareOptions {
   /** Called once every front listens, with their URLs. */
   onStarted?: (result: StartResult) => void;
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
-  const specs: ActorSpec[] = [];
-  const claims: { role: RoleName; claims: RoleClaims }[] = [];
-  for (const name of roleNames) {
-    const roleConfig: unknown = config.roles[name];
-    const role = roleDefinition(name);
-    if (roleConfig === undefined || role === undefined) continue;
-    specs.push(...(await role.actors(roleConfig)));
-    if (role.claims !== undefined) claims.push({ role: name, claims: role.claims(roleConfig) });
+  const { specs, claims } = await prepareHost(config, options);
+  if (config.log.file !== undefined) {
+    const problems = await prepareLogFile(config.log.file);
+    if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
   }
   // Before any actor runs: a refused claim leaves the holder's files and port untouched.
   await holdClaims(claims);
@@ -63,7 +62,11 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
   supervisor.start().then(
-    (result) => onStarted?.(result),
+    (result) => {
+      const startLog = log.logger('supervisor');
+      for (const { role, url } of result.endpoints) startLog.info(`${role} listening on ${url}`, { url });
+      onStarted?.(result);
+    },
     // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},
   );

@@ -62,7 +62,7 @@ interface SchemaDef {
 }
 
 /** The keys the object schema at `path` accepts, looking through optional and default wrappers. */
-function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
   const unwrap = () => {
     while (def.innerType !== undefined) def = def.innerType._zod.def;
@@ -86,7 +86,7 @@ function suggestion(key: string, known: string[]): string {
   return best === undefined ? '' : ` (did you mean ${best.key}?)`;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

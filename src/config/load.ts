@@ -2,6 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { formatIssues } from './format.js';
+import { parseConfigJson } from './json-text.js';
+
+/** The config file name that means standard input (`outpost check -c -`). */
+export const stdinName = '-';
 
 /** Validates `input` against `schema`; every problem is reported at once, each naming its option path. */
 export function validateConfig<Schema extends z.ZodType>(schema: Schema, input: unknown, prefix: readonly PropertyKey[] = []): Readonly<z.output<Schema>> {
@@ -10,26 +14,45 @@ export function validateConfig<Schema extends z.ZodType>(schema: Schema, input: 
   return deepFreeze(result.data);
 }
 
-/** Reads a JSON config file and validates it. */
-export async function loadConfigFile<Schema extends z.ZodType>(schema: Schema, path: string): Promise<Readonly<z.output<Schema>>> {
+/** What messages call a config file: its path as given, or `<stdin>`. */
+export function configName(path: string): string {
+  return path === stdinName ? '<stdin>' : path;
+}
+
+/** Reads a JSON config file (`-`: standard input) as it is, before any validation. */
+export async function readConfigInput(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = path === stdinName ? await readStdin() : await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError([`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
+    throw new ConfigError([`cannot read config file ${configName(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
   }
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError([`${path} is not valid JSON: ${(error as Error).message}`]);
-  }
+  return parseConfigJson(text, configName(path));
+}
+
+/** Validates a config read by readConfigInput; each problem starts with the file's name. */
+export function validateConfigInput<Schema extends z.ZodType>(schema: Schema, path: string, input: unknown): Readonly<z.output<Schema>> {
   try {
     return validateConfig(schema, input);
   } catch (error) {
-    if (error instanceof ConfigError) throw new ConfigError(error.problems.map((problem) => `${path}: ${problem}`));
-    throw error;
+    throw inConfigFile(path, error);
   }
+}
+
+/** Reads a JSON config file and validates it. */
+export async function loadConfigFile<Schema extends z.ZodType>(schema: Schema, path: string): Promise<Readonly<z.output<Schema>>> {
+  return validateConfigInput(schema, path, await readConfigInput(path));
+}
+
+/** `error` with each problem starting with the config file's name, when it is a ConfigError. */
+export function inConfigFile(path: string, error: unknown): unknown {
+  return error instanceof ConfigError ? new ConfigError(error.problems.map((problem) => `${configName(path)}: ${problem}`)) : error;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function deepFreeze<T>(value: T): T {

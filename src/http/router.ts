@@ -175,7 +175,7 @@ export class Router extends Routes<undefined> {
       log: this.options.log,
       onFinish: (status) => {
         end();
-        requestLog?.info(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
+        requestLog?.debug(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
     });
     return { request, reply };

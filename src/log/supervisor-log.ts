@@ -1,5 +1,8 @@
+import { basename } from 'node:path';
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
+import { jsonLogLine } from './json-line.js';
+import { LogFileTransport } from './log-file-transport.js';
 import { redactFields } from './redact.js';
 import { LogRing } from './ring.js';
 
@@ -31,6 +34,7 @@ export class SupervisorLog {
   /** Records above this rank (less severe) are dropped before the ring and every transport. */
   private readonly maxRank: number;
   private console: winston.transport | undefined;
+  private readonly file: LogFileTransport | undefined;
 
   constructor(options: LogOptions) {
     this.ring = new LogRing(options.ringCapacity ?? 1000);
@@ -41,7 +45,8 @@ export class SupervisorLog {
     });
     const transports: winston.transport[] = [this.console];
     if (options.file !== undefined) {
-      transports.push(new winston.transports.File({ filename: options.file, format: jsonLine(), options: { mode: 0o600 } }));
+      this.file = new LogFileTransport(options.file, jsonLine(), (error) => reportLostFile(options.file!, error));
+      transports.push(this.file);
     }
     const level: LogLevel = options.quiet ? 'warn' : options.debug ? 'debug' : 'info';
     this.maxRank = levelRank[level];
@@ -71,9 +76,17 @@ export class SupervisorLog {
   /** Waits until every transport has written what it was given. */
   async flush(): Promise<void> {
     const finished = new Promise<void>((resolve) => this.winston.on('finish', () => resolve()));
+    const file = this.file;
+    const fileFinished = file === undefined ? Promise.resolve() : new Promise<void>((resolve) => file.on('finish', () => resolve()));
     this.winston.end();
-    await finished;
+    await Promise.all([finished, fileFinished]);
   }
+}
+
+/** Said once, on stderr, which is the console's own stream: the file has stopped and the service goes on. */
+function reportLostFile(path: string, error: NodeJS.ErrnoException): void {
+  const program = basename(process.argv[1] ?? 'outpost').replace(/\.js$/, '');
+  process.stderr.write(`${program}: cannot write the log file ${path} (${error.code ?? error.message}); going on without it, logging to the console only\n`);
 }
 
 interface WinstonInfo {
@@ -88,8 +101,7 @@ function recordOf(info: WinstonInfo): LogRecord {
 
 function jsonLine(): winston.Logform.Format {
   return winston.format.printf((info: WinstonInfo) => {
-    const record = recordOf(info);
-    return JSON.stringify({ time: new Date(record.time).toISOString(), level: record.level, source: record.source, message: record.message, ...record.fields });
+    return jsonLogLine(recordOf(info));
   });
 }
 

@@ -62,5 +62,5 @@ test('two roles of one host config on one port are a configuration error (exit 2
   await writeFile(file, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port }, speedtest: { host: '127.0.0.1', port, threads: 1 } } }));
   const result = await runToEnd(process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', file]);
   t.is(result.code, 2);
-  t.is(result.stderr, `outpost: invalid configuration:\n  roles.speedtest.port and roles.monitor.port both listen on 127.0.0.1:${port}\n`);
+  t.is(result.stderr, `outpost: invalid configuration:\n  ${file}: roles.monitor.port and roles.speedtest.port both listen on 127.0.0.1:${port}\n`);
 });

@@ -93,6 +93,10 @@ test('values collected from ANU are served over HTTP in all four formats, byte-i
   t.regex(stats.stdout, /^pool +0 of 100000 values$/m);
   t.regex(stats.stdout, /^served +42 in total$/m);
   t.regex(stats.stdout, /^last ingest +\d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s ago\)$/m);
+  // For scripts: the server's own status, as JSON (issue 25 item 8).
+  const json = await runToEnd(process.execPath, [qpoolBin, 'stats', '-c', config, '--json']);
+  t.is(json.code, 0, json.stderr);
+  t.like(JSON.parse(json.stdout) as object, { available: 0, capacity: 100000, served_total: 42 });
 });
 
 test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS; stats without a server fails clearly', async (t) => {

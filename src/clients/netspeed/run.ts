@@ -65,7 +65,8 @@ async function serverInfo(target: Target): Promise<SpeedtestInfo> {
   try {
     const response = await exchange(apiUrl(target.url, '/api/info'), agent, deadlineOf(target, 'server check'));
     const body = (await response.body()) ?? Buffer.alloc(0);
-    const info = response.status === 200 ? parsedJson(body) : undefined;
+    if (response.status !== 200) throw new Error(`${target.shown} answered ${response.status} at /api/info: not a netspeed server?`);
+    const info = parsedJson(body);
     if (!isSpeedtestInfo(info)) throw new Error(`${target.shown} is not a netspeed server (its /api/info does not say so)`);
     return info;
   } finally {
