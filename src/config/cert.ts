@@ -136,6 +136,8 @@ export function certConfigSchema(options: CertSchemaOptions) {
       acme: acmeSchema.prefault({}),
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
+      /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
+      insecure_http: z.boolean().default(false),
       notify: notifySchema.prefault({}),
     })
     .superRefine((config, context) => {

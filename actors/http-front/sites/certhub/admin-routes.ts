@@ -15,7 +15,7 @@ import { EventStream } from '../../../../src/http/sse.js';
 import type { DomainsApi } from '../../../domains/protocol.js';
 import { summaryOf } from '../../../domains/summary.js';
 import type { HttpFrontConfig } from '../../protocol.js';
-import type { CerthubSite } from './protocol.js';
+import type { CerthubServerInfo, CerthubSite } from './protocol.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookie, Sessions } from './sessions.js';
 
@@ -97,7 +97,9 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     },
     rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
   });
+  const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
+    .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .post(
       '/api/admin/domains',

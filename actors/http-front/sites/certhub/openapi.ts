@@ -126,6 +126,13 @@ export function certhubOpenApi(version: string) {
         parameters: [nameParameter],
         get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
       },
+      '/api/admin/server': {
+        get: {
+          summary: 'how certhub is served: `pin` (sha256: fingerprint of its self-signed certificate, else null) and `insecure_http` (plain HTTP off loopback)',
+          security: admin,
+          responses: { '200': jsonResponse('how it is served', { type: 'object', required: ['pin', 'insecure_http'], properties: { pin: { type: 'string', nullable: true }, insecure_http: { type: 'boolean' } } }), ...adminErrors },
+        },
+      },
       '/api/admin/prefs': {
         get: { summary: "the panel's preferences (prefs.json)", security: admin, responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors } },
         put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), '400': errorResponse('a bad field'), ...adminErrors } },
