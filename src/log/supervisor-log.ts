@@ -1,5 +1,6 @@
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
+import { escapeLogRecord } from './escape.js';
 import { redactFields } from './redact.js';
 import { LogRing } from './ring.js';
 
@@ -59,7 +60,7 @@ export class SupervisorLog {
       this.winston.remove(this.console);
       this.console = undefined;
     }
-    const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
+    const safe = escapeLogRecord(record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) });
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });
   }
