@@ -136,6 +136,8 @@ export function certConfigSchema(options: CertSchemaOptions) {
       acme: acmeSchema.prefault({}),
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
+      /** Reverse proxies (IP addresses) whose `X-Forwarded-For` says who the client is, for failure limits and logs. */
+      trusted_proxies: z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]),
       /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
       insecure_http: z.boolean().default(false),
       notify: notifySchema.prefault({}),

@@ -89,6 +89,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
             secureCookies: serving.front !== undefined,
             demo: settings.demo,
             insecureHttp: serving.insecureHttp,
+            trustedProxies: [...config.trusted_proxies],
             ...(serving.pin === undefined ? {} : { pin: serving.pin }),
             ...(serving.follow === undefined ? {} : { tls: serving.follow }),
           },

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import test from 'ava';
 import { certhubBin, certhubDataDir, requestTrusting, startCerthub, startCerthubOffLoopback, testAdminKey } from '../helpers/certhub.js';
+import { eventually } from '../helpers/fixture-host.js';
 import { runToEnd } from '../helpers/process.js';
 import { modeOf } from '../helpers/qpool.js';
 
@@ -75,3 +76,31 @@ function servedCertificate(url: string): Promise<PeerCertificate> {
     socket.on('error', reject);
   });
 }
+
+test('failure limits: past 10 wrong keys and 20 wrong tokens the right key and token still pass; limits are per client behind a trusted proxy; failures are logged without the credential', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t, { trusted_proxies: ['127.0.0.1'] }));
+  const added = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: '203.0.113.1' } })).json()) as { token: string };
+  const from = (client: string) => ({ 'x-forwarded-for': `198.51.100.200, ${client}` });
+  const login = (key: string, client: string) => fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...from(client) }, body: JSON.stringify({ key }) }).then((response) => response.status);
+  const fetchCert = (token: string, client: string) => fetch(`${server.url}api/cert/web.example.test`, { headers: { authorization: `Bearer ${token}`, ...from(client) } }).then((response) => response.status);
+  t.true(await eventually(async () => (await fetchCert(added.token, '203.0.113.50')) === 200, 30_000), 'the demo certificate is issued');
+
+  const wrongKey = 'cha_wrong-admin-key-that-must-never-be-logged';
+  const logins = [];
+  for (let index = 0; index < 11; index++) logins.push(await login(wrongKey, '203.0.113.9'));
+  t.deepEqual(logins, [...Array<number>(10).fill(401), 429]);
+  t.is(await login(testAdminKey, '203.0.113.9'), 204, 'the right key passes whatever failed before');
+  t.is(await login(wrongKey, '203.0.113.9'), 429, 'and the allowance is not given back by it');
+  t.is(await login(wrongKey, '203.0.113.10'), 401, 'another client behind the same proxy has its own allowance');
+
+  const wrongToken = 'chd_wrong-token-that-must-never-be-logged';
+  const fetches = [];
+  for (let index = 0; index < 21; index++) fetches.push(await fetchCert(wrongToken, '203.0.113.9'));
+  t.deepEqual(fetches, [...Array<number>(20).fill(401), 429]);
+  t.is(await fetchCert(added.token, '203.0.113.9'), 200, 'the right token passes whatever failed before');
+
+  const log = server.stdout() + server.stderr();
+  t.regex(log, /certhub: failed admin login client=203\.0\.113\.9\n/);
+  t.regex(log, /certhub: failed certificate fetch client=203\.0\.113\.9 domain=web\.example\.test\n/);
+  t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token), 'no credential in the log');
+});

@@ -1,6 +1,7 @@
 // The admin API, for the panel and for scripts: `Authorization: Bearer <admin_key>`, or the session
 // cookie from POST /api/admin/login. Reads come from this front's replica; changes go to the domains
-// actor, the one owner of the state. Logins and failed admin credentials are rate limited per address.
+// actor, the one owner of the state. Failed logins and failed admin credentials are rate limited per
+// client and logged (the client's address, never the key).
 import { z } from 'zod';
 import type { ActorContext } from '../../../../src/actor/actor.js';
 import type { PeerLink } from '../../../../src/actor/rpc.js';
@@ -16,6 +17,7 @@ import type { DomainsApi } from '../../../domains/protocol.js';
 import { summaryOf } from '../../../domains/summary.js';
 import type { HttpFrontConfig } from '../../protocol.js';
 import type { CerthubServerInfo, CerthubSite } from './protocol.js';
+import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookie, Sessions } from './sessions.js';
 
@@ -40,14 +42,18 @@ export interface AdminMount {
   site: CerthubSite;
   replica: DomainReplica;
   domains: PeerLink<DomainsApi>;
+  clients: ClientAddresses;
 }
+
+/** The line a wrong admin key writes; README documents it for fail2ban. */
+export const failedLoginMessage = 'certhub: failed admin login';
 
 /** Who made an admin request: the session it came with, or null for the admin key as a bearer token. */
 interface AdminPrincipal {
   session: string | null;
 }
 
-export function mountAdminRoutes({ router, server, actor, site, replica, domains }: AdminMount): void {
+export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
   const sessions = new Sessions(sessionTtlSeconds * 1000);
   const cookieOptions = { secure: site.secureCookies };
   const find = (name: string): ReplicaEntry => {
@@ -71,12 +77,15 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .post(
       '/api/admin/login',
       (request, reply) => {
-        if (!safeEqual(request.body.key, site.adminKey)) throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        if (!safeEqual(request.body.key, site.adminKey)) {
+          actor.log.warn(failedLoginMessage, { client: clients.of(request) });
+          throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        }
         const id = sessions.open();
-        actor.log.info('admin logged in', { from: request.remoteAddress });
+        actor.log.info('admin logged in', { client: clients.of(request) });
         reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessionTtlSeconds }) });
       },
-      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures' }, sameOrigin: true },
+      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures', key: clients.key }, sameOrigin: true },
     )
     // The panel asks on load whether its cookie still holds a session: an answer, not a 401, since
     // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
@@ -92,10 +101,14 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
 
   const admin = router.group<AdminPrincipal>({
     auth: {
-      bearer: (token) => (safeEqual(token, site.adminKey) ? { session: null } : undefined),
+      bearer: (token, request) => {
+        if (safeEqual(token, site.adminKey)) return { session: null };
+        actor.log.warn(failedLoginMessage, { client: clients.of(request), with: 'bearer' });
+        return undefined;
+      },
       session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? { session: id } : undefined) },
     },
-    rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
+    rateLimit: { limiter: failedAdminCredentials, count: 'failures', key: clients.key },
   });
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin

@@ -13,6 +13,8 @@ export interface CerthubSite {
   demo: boolean;
   /** The fingerprint of the self-signed certificate served for want of a `tls` (exports carry it). */
   pin?: string;
+  /** Addresses whose `X-Forwarded-For` gives the client's address (config `trusted_proxies`). */
+  trustedProxies: string[];
   /** Plain HTTP off loopback (`insecure_http`): the panel says so in red. */
   insecureHttp: boolean;
   /** What certhub's own HTTPS (config `tls`) follows; absent: no `tls`. */
