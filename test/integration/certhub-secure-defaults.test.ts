@@ -104,3 +104,28 @@ test('failure limits: past 10 wrong keys and 20 wrong tokens the right key and t
   t.regex(log, /certhub: failed certificate fetch client=203\.0\.113\.9 domain=web\.example\.test\n/);
   t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token), 'no credential in the log');
 });
+
+test('sessions over HTTPS: a __Host- cookie (Secure, Path=/, no Domain); a logout ends every session; on loopback HTTP the plain name', async (t) => {
+  const dataDir = await certhubDataDir(t);
+  const server = await startCerthubOffLoopback(t, dataDir);
+  const certPem = await readFile(join(dataDir, 'self-signed.crt'), 'utf8');
+  const origin = server.url.replace(/\/$/, '');
+  const call = (path: string, init: { method?: string; cookie?: string; body?: string } = {}) =>
+    requestTrusting(`${server.url}${path}`, certPem, 'example.test', { method: init.method ?? 'GET', headers: { origin, 'content-type': 'application/json', ...(init.cookie === undefined ? {} : { cookie: init.cookie }) }, ...(init.body === undefined ? {} : { body: init.body }) });
+  const logIn = async () => {
+    const answer = await call('api/admin/login', { method: 'POST', body: JSON.stringify({ key: testAdminKey }) });
+    t.is(answer.status, 204);
+    return String(answer.headers['set-cookie']);
+  };
+  const first = await logIn();
+  t.regex(first, /^__Host-certhub_session=[\w-]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+  const cookies = [first, await logIn()].map((setCookie) => setCookie.split(';')[0] ?? '');
+  const active = async (cookie: string) => (JSON.parse((await call('api/admin/session', { cookie })).body) as { active: boolean }).active;
+  t.deepEqual([await active(cookies[0] ?? ''), await active(cookies[1] ?? '')], [true, true]);
+  t.is((await call('api/admin/logout', { method: 'POST', cookie: cookies[0] ?? '' })).status, 204);
+  t.deepEqual([await active(cookies[0] ?? ''), await active(cookies[1] ?? '')], [false, false], 'the other session ended too');
+
+  const plain = await startCerthub(t, await certhubDataDir(t));
+  const login = await fetch(`${plain.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  t.regex(login.headers.get('set-cookie') ?? '', /^certhub_session=/, 'browsers refuse a __Host- cookie without Secure, which plain HTTP cannot have');
+});

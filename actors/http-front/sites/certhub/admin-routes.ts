@@ -19,9 +19,10 @@ import type { HttpFrontConfig } from '../../protocol.js';
 import type { CerthubServerInfo, CerthubSite } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
-import { sessionCookie, Sessions } from './sessions.js';
+import { sessionCookieName, Sessions } from './sessions.js';
 
-const sessionTtlSeconds = 12 * 3600;
+/** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
+const sessionIdleMs = 2 * 3_600_000;
 /** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
 const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
 /**
@@ -54,8 +55,9 @@ interface AdminPrincipal {
 }
 
 export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
-  const sessions = new Sessions(sessionTtlSeconds * 1000);
+  const sessions = new Sessions(sessionIdleMs);
   const cookieOptions = { secure: site.secureCookies };
+  const sessionCookie = sessionCookieName(site.secureCookies);
   const find = (name: string): ReplicaEntry => {
     const entry = replica.get(name);
     if (entry === undefined) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
@@ -83,7 +85,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         }
         const id = sessions.open();
         actor.log.info('admin logged in', { client: clients.of(request) });
-        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessionTtlSeconds }) });
+        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
       },
       { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures', key: clients.key }, sameOrigin: true },
     )
@@ -93,9 +95,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       const id = request.cookies.get(sessionCookie);
       reply.json(200, { active: id !== undefined && sessions.check(id) }, { 'Cache-Control': 'no-store' });
     })
+    // Every session, not only this one: a logout is also how an operator who suspects a copied cookie
+    // throws it out. A request without a live session cannot log the others out.
     .post('/api/admin/logout', (request, reply) => {
       const id = request.cookies.get(sessionCookie);
-      if (id !== undefined) sessions.close(id);
+      if (id !== undefined && sessions.check(id)) sessions.closeAll();
       reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
     }, { sameOrigin: true });
 

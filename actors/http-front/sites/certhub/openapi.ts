@@ -47,7 +47,7 @@ export function certhubOpenApi(version: string) {
       securitySchemes: {
         domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
         adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
-        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login' },
+        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS' },
       },
       schemas: {
         Error: error,
