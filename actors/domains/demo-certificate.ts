@@ -24,6 +24,8 @@ export interface DemoOptions {
   now: number;
   keyType?: KeyType;
   lifetimeMs?: number;
+  /** The subject (and issuer) distinguished name; the demo's by default. */
+  subject?: string;
 }
 
 function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams {
@@ -48,7 +50,7 @@ export async function createDemoCertificate(name: string, options: DemoOptions):
   serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01; // positive, and never a leading zero byte
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial.toString('hex'),
-    name: `CN=${demoIssuerName}, O=certhub demo`,
+    name: options.subject ?? `CN=${demoIssuerName}, O=certhub demo`,
     notBefore: new Date(notBefore),
     notAfter: new Date(notAfter),
     signingAlgorithm: { ...keyAlgorithm, hash: 'SHA-256' },

@@ -4,6 +4,7 @@
 // domain. Nested names (`a.b.example.com`) are refused: with them, `app.other.org` would silently
 // become `app.other.org.example.com` instead of being refused as a name outside the base domain.
 import { isIPv4, isIPv6 } from 'node:net';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { OutpostError } from '../../src/errors.js';
 
 /** RFC 1035 §2.3.4: a name is at most 253 characters in its usual dotted form. */
@@ -36,6 +37,17 @@ export function labelProblem(label: string): string | undefined {
   if (!labelPattern.test(label)) return `has the label "${label}", but labels hold only letters, digits and hyphens, and neither start nor end with a hyphen`;
   // RFC 5891 §4.2.3.1 reserves "??--" for IDNA; certificate authorities refuse every such label but xn--.
   if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return `has the label "${label}", with "--" in its third and fourth characters, which is reserved (only xn-- labels may)`;
+  return punycodeProblem(label);
+}
+
+/**
+ * Why an `xn--` label is not the ASCII form of an international label (RFC 5891 §5.4: it must decode,
+ * to something not plain ASCII, and encode back to itself), or undefined.
+ */
+function punycodeProblem(label: string): string | undefined {
+  if (!label.startsWith('xn--')) return undefined;
+  const unicode = domainToUnicode(label);
+  if (unicode === '' || unicode === label || !/[\u0080-\u{10ffff}]/u.test(unicode) || domainToASCII(unicode) !== label) return `has the label "${label}", which is not a valid xn-- (punycode) label`;
   return undefined;
 }
 
@@ -52,9 +64,15 @@ export function hostNameProblem(name: string, minLabels = 2): string | undefined
   return undefined;
 }
 
-/** Lower case, one trailing dot (the root) dropped. */
+/**
+ * Lower case, one trailing dot (the root) dropped, an international name in its `xn--` form (UTS #46,
+ * as browsers and CAs see it: `bücher` is `xn--bcher-kva`). A name that cannot be converted is left
+ * as it is, for the label checks to refuse.
+ */
 export function normalizeName(text: string): string {
-  return (text.endsWith('.') ? text.slice(0, -1) : text).toLowerCase();
+  const name = (text.endsWith('.') ? text.slice(0, -1) : text).toLowerCase();
+  if (!/[\u0080-\u{10ffff}]/u.test(name)) return name;
+  return domainToASCII(name) || name;
 }
 
 /**
@@ -109,7 +127,7 @@ function targetHostProblem(host: string): string | undefined {
   const labels = host.split('.');
   if (labels.length < 2) return 'must be fully qualified (e.g. host.example.net)';
   const bad = labels.find((label) => !targetLabelPattern.test(label));
-  if (bad === undefined) return undefined;
+  if (bad === undefined) return labels.map(punycodeProblem).find((problem) => problem !== undefined);
   if (bad === '') return 'has an empty label';
   if (bad.length > 63) return 'has a label longer than 63 characters';
   return `has the label "${bad}"; labels hold letters, digits, hyphens and underscores`;

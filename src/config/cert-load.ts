@@ -1,6 +1,9 @@
-// Reading certhub's config at start: legacy keys migrated first, then the file validated, every
-// problem naming its option path (the CLI prints them and exits 2).
+// Reading certhub's config at start: its mode checked first (it holds the admin key and the provider
+// tokens), legacy keys migrated, then the file validated, every problem naming its option path (the
+// CLI prints them and exits 2).
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError } from '../errors.js';
 import { loadConfigFile } from './load.js';
 import { certConfigSchema, type CertConfig, type CertSchemaOptions } from './cert.js';
 import { migrateLegacyConfig, type LegacyMigration } from './cert-legacy.js';
@@ -16,7 +19,25 @@ export interface LoadedCertConfig {
 }
 
 export async function loadCertConfig(dataDir: string, options: CertSchemaOptions): Promise<LoadedCertConfig> {
+  await assertPrivateConfig(certConfigPath(dataDir));
   const migration = await migrateLegacyConfig(dataDir);
   const config = await loadConfigFile(certConfigSchema(options), certConfigPath(dataDir));
   return { config, migration };
+}
+
+/**
+ * Refuses a config that group or others may read, as ssh refuses such a key: its secrets may already
+ * have been read, and starting would hide that. A file that cannot be looked at is left to the reader,
+ * which says why.
+ */
+async function assertPrivateConfig(path: string): Promise<void> {
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError([`${path} is readable by group or others (mode ${mode.toString(8).padStart(4, '0')}); it holds the admin key and the DNS provider tokens: run chmod 600 ${path}`]);
+  }
 }

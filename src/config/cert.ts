@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { hostNameProblem, normalizeName, parseDomainName } from '../../actors/domains/names.js';
+import { isLoopbackOnly } from '../../actors/sampler/ports.js';
 import { bindAddress, port, positiveInteger } from './rules.js';
 
 export const letsEncryptDirectories = {
@@ -42,13 +43,24 @@ const cloudflareSchema = z.strictObject({
   api_url: httpUrl.default(cloudflareApiUrl),
 });
 
-const powerdnsSchema = z.strictObject({
-  provider: z.literal('powerdns'),
-  /** The PowerDNS webserver, e.g. http://127.0.0.1:8081 (the API lives under /api/v1). */
-  server_url: httpUrl,
-  api_token: secretText,
-  zone: domainName,
-});
+const powerdnsSchema = z
+  .strictObject({
+    provider: z.literal('powerdns'),
+    /** The PowerDNS webserver, e.g. http://127.0.0.1:8081 (the API lives under /api/v1). */
+    server_url: httpUrl,
+    api_token: secretText,
+    zone: domainName,
+    /** Allow an http:// server_url off loopback, where the API key travels in clear. */
+    insecure_http: z.boolean().default(false),
+  })
+  .superRefine((powerdns, context) => {
+    if (!URL.canParse(powerdns.server_url)) return;
+    const url = new URL(powerdns.server_url);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (url.protocol === 'http:' && host !== 'localhost' && !isLoopbackOnly(host) && !powerdns.insecure_http) {
+      context.addIssue({ code: 'custom', path: ['server_url'], message: `is http:// to ${url.host}, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider` });
+    }
+  });
 
 export const dnsProviderSchema = z.discriminatedUnion('provider', [cloudflareSchema, powerdnsSchema], {
   error: (issue) => (issue.code === 'invalid_union' ? 'must be "cloudflare" or "powerdns"' : undefined),
@@ -136,6 +148,10 @@ export function certConfigSchema(options: CertSchemaOptions) {
       acme: acmeSchema.prefault({}),
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
+      /** Reverse proxies (IP addresses) whose `X-Forwarded-For` says who the client is, for failure limits and logs. */
+      trusted_proxies: z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]),
+      /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
+      insecure_http: z.boolean().default(false),
       notify: notifySchema.prefault({}),
     })
     .superRefine((config, context) => {

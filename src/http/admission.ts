@@ -1,9 +1,10 @@
 // What happens to a request between its arrival and its handler, for a route that asked for more than
 // the bare handler: rate limits, the same-origin rule, authentication, and reading and validating its
-// body. The order is the cheapest refusal first: a client out of allowance is refused before its
-// credentials are checked (so guessing costs it the allowance, not us the check), and a body is
-// only parsed once its sender is known.
+// body. The order is the cheapest refusal first, and a body is only parsed once its sender is known.
+// A client out of its `failures` allowance still has its credentials checked: valid ones always pass
+// (a NAT or a proxy full of guessers must not lock the operator out, issue 23), wrong ones get 429.
 import type { z } from 'zod';
+import { OutpostError } from '../errors.js';
 import { authenticate, type Authenticated, type AuthScheme } from './auth.js';
 import { assertJsonContentType, parseJsonBody } from './json-body.js';
 import { clientAddressKey, rateLimited, type RateLimitRule } from './rate-limit.js';
@@ -37,8 +38,11 @@ export function needsAdmission(admission: Admission): boolean {
  */
 export function admit(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply): void {
   let body: Promise<Buffer> | undefined;
+  /** Seconds until the client may fail again; while above 0, a credential refusal is answered 429. */
+  let exhausted = 0;
+  const fail: Fail = (error, close) => reply.error(exhausted > 0 && isCredentialRefusal(error) ? rateLimited(exhausted) : error, close);
   try {
-    for (const rule of admission.rateLimits) checkAllowance(rule, request);
+    for (const rule of admission.rateLimits) exhausted = Math.max(exhausted, checkAllowance(rule, request));
     if (admission.sameOrigin) assertSameOrigin(request);
     if (admission.body !== undefined) {
       if (admission.body.schema !== undefined) assertJsonContentType(request.headers.get('content-type'));
@@ -48,11 +52,11 @@ export function admit(admission: Admission, handler: AnyHandler, request: Incomi
       body.catch(() => {});
     }
   } catch (error) {
-    refuse(reply, request, error, false);
+    refuse(fail, request, error, false);
     return;
   }
   if (admission.failureRules.length === 0) {
-    proceed(admission, handler, request, reply, body);
+    proceed(admission, handler, request, reply, fail, body);
     return;
   }
   // A 401 or 403 given within this call is counted as it is written: uWS allows reading the address
@@ -61,26 +65,26 @@ export function admit(admission: Admission, handler: AnyHandler, request: Incomi
   reply.onAnswer((status) => {
     if (admitting && isFailure(status)) for (const rule of admission.failureRules) rule.limiter.take(limitKey(rule, request));
   });
-  proceed(admission, handler, request, reply, body);
+  proceed(admission, handler, request, reply, fail, body);
   admitting = false;
   if (!reply.finished) for (const rule of admission.failureRules) holdUntilAnswered(rule, request, reply);
 }
 
 /** Authenticates, then runs the handler: at once when nothing is pending, else when it has settled. */
-function proceed(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, body: Promise<Buffer> | undefined): void {
+function proceed(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, fail: Fail, body: Promise<Buffer> | undefined): void {
   let authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined;
   try {
     authenticated = admission.auth === undefined ? undefined : authenticate(admission.auth, request);
     if (authenticated !== undefined && !(authenticated instanceof Promise) && body === undefined) accept(request, authenticated);
   } catch (error) {
-    refuse(reply, request, error, false);
+    refuse(fail, request, error, false);
     return;
   }
-  if (authenticated instanceof Promise || body !== undefined) void complete(admission, handler, request, reply, authenticated, body);
-  else run(handler, request, reply);
+  if (authenticated instanceof Promise || body !== undefined) void complete(admission, handler, request, reply, fail, authenticated, body);
+  else run(handler, request, reply, fail);
 }
 
-async function complete(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined, body: Promise<Buffer> | undefined): Promise<void> {
+async function complete(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, fail: Fail, authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined, body: Promise<Buffer> | undefined): Promise<void> {
   let bodyRead = false;
   try {
     if (authenticated !== undefined) accept(request, await authenticated);
@@ -90,11 +94,11 @@ async function complete(admission: Admission, handler: AnyHandler, request: Inco
       request.body = admission.body.schema === undefined ? bytes : parseJsonBody(bytes, admission.body.schema);
     }
   } catch (error) {
-    refuse(reply, request, error, bodyRead);
+    refuse(fail, request, error, bodyRead);
     return;
   }
   if (reply.closed) return;
-  run(handler, request, reply);
+  run(handler, request, reply, fail);
 }
 
 /** Records who made the request; a cookie rides along on requests other sites make, a bearer token never does. */
@@ -107,8 +111,8 @@ function accept(request: IncomingRequest, { principal, by }: Authenticated<unkno
  * A request refused before its handler. When the refusal comes before its body was read to the end,
  * the connection is closed: the rest of the body would otherwise have to be received for nothing.
  */
-function refuse(reply: Reply, request: IncomingRequest, error: unknown, bodyRead: boolean): void {
-  reply.error(error, !bodyRead && declaresBody(request) ? true : undefined);
+function refuse(fail: Fail, request: IncomingRequest, error: unknown, bodyRead: boolean): void {
+  fail(error, !bodyRead && declaresBody(request) ? true : undefined);
 }
 
 function declaresBody(request: RequestInfo<unknown, unknown>): boolean {
@@ -117,15 +121,25 @@ function declaresBody(request: RequestInfo<unknown, unknown>): boolean {
 }
 
 /**
- * Refuses a client with none of the rule's allowance left. A `requests` rule takes its share now; a
- * `failures` rule only looks, and skips even the client's address while nobody has failed (an
- * unknown client has its whole allowance).
+ * A `requests` rule takes the request's share now, and refuses a client with none left. A `failures`
+ * rule only looks (skipping even the client's address while nobody has failed): it returns the seconds
+ * until the client may fail again, 0 while it has allowance left.
  */
-function checkAllowance(rule: RateLimitRule, request: IncomingRequest): void {
-  if (rule.count === 'failures' && rule.limiter.size === 0) return;
-  const key = limitKey(rule, request);
-  const wait = rule.count === 'failures' ? rule.limiter.retryAfter(key) : rule.limiter.take(key);
+function checkAllowance(rule: RateLimitRule, request: IncomingRequest): number {
+  if (rule.count === 'failures') return rule.limiter.size === 0 ? 0 : rule.limiter.retryAfter(limitKey(rule, request));
+  const wait = rule.limiter.take(limitKey(rule, request));
   if (wait > 0) throw rateLimited(wait);
+  return 0;
+}
+
+/**
+ * How a refused request is answered: `reply.error`, except that a credential refused (401, 403) to a
+ * client out of its failures allowance becomes the 429 that tells it to wait.
+ */
+type Fail = (error: unknown, closeConnection?: boolean) => void;
+
+function isCredentialRefusal(error: unknown): boolean {
+  return error instanceof OutpostError && (error.code === 'ERR_UNAUTHORIZED' || error.code === 'ERR_FORBIDDEN');
 }
 
 /**
@@ -135,7 +149,8 @@ function checkAllowance(rule: RateLimitRule, request: IncomingRequest): void {
  */
 function holdUntilAnswered(rule: RateLimitRule, request: IncomingRequest, reply: Reply): void {
   const key = limitKey(rule, request);
-  rule.limiter.take(key);
+  // A client out of allowance holds nothing, and so has nothing to give back.
+  if (rule.limiter.take(key) > 0) return;
   reply.onFinish((status) => {
     if (!isFailure(status)) rule.limiter.refund(key);
   });
@@ -150,11 +165,11 @@ function isFailure(status: number): boolean {
 }
 
 /** Calls a handler; whatever it throws, now or later, becomes the error answer. */
-export function run(handler: AnyHandler, request: RequestInfo<unknown, unknown>, reply: Reply): void {
+export function run(handler: AnyHandler, request: RequestInfo<unknown, unknown>, reply: Reply, fail: Fail = (error) => reply.error(error)): void {
   try {
     const result = handler(request, reply);
-    if (result instanceof Promise) result.catch((error: unknown) => reply.error(error));
+    if (result instanceof Promise) result.catch((error: unknown) => fail(error));
   } catch (error) {
-    reply.error(error);
+    fail(error);
   }
 }

@@ -2,6 +2,7 @@
 // evenly over `windowMs` (so `limit` requests may come at once, then one per windowMs/limit). Memory
 // is bounded: past `maxKeys` the key touched longest ago is forgotten, which only ever gives that
 // key a full bucket again.
+import { isIP } from 'node:net';
 import { HttpRefusal } from './refusal.js';
 import type { RequestInfo } from './request.js';
 
@@ -105,15 +106,57 @@ export interface RateLimitRule {
  * socket), IPv6 by its /64, since one host commonly holds a whole /64.
  */
 export function clientAddressKey(request: Pick<RequestInfo<unknown, unknown>, 'remoteAddress'>): string {
-  const address = request.remoteAddress;
-  const mapped = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (mapped !== null) {
-    const high = parseInt(mapped[1] ?? '0', 16);
-    const low = parseInt(mapped[2] ?? '0', 16);
+  return addressKey(request.remoteAddress);
+}
+
+export function addressKey(address: string): string {
+  const plain = unmapped(address);
+  if (!plain.includes(':')) return plain;
+  return `${expandedIpv6(plain).split(':').slice(0, 4).join(':')}::/64`;
+}
+
+/** IPv4 as itself when shown IPv4-mapped (`::ffff:a.b.c.d` or uWS's hexadecimal form), else the text given. */
+function unmapped(address: string): string {
+  const hex = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex !== null) {
+    const high = parseInt(hex[1] ?? '0', 16);
+    const low = parseInt(hex[2] ?? '0', 16);
     return [high >> 8, high & 255, low >> 8, low & 255].join('.');
   }
-  if (!address.includes(':')) return address;
-  return `${address.split(':').slice(0, 4).join(':')}::/64`;
+  const dotted = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  return dotted?.[1] ?? address;
+}
+
+/** Eight groups of four hexadecimal digits, lower case: one text per IPv6 address, however it was written. */
+function expandedIpv6(address: string): string {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
+  return [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups].map((group) => group.padStart(4, '0')).join(':');
+}
+
+/** One text per address (IPv4 unmapped, IPv6 in eight full groups), to compare addresses written differently. */
+export function canonicalAddress(address: string): string {
+  const plain = unmapped(address);
+  return plain.includes(':') ? expandedIpv6(plain) : plain;
+}
+
+/**
+ * Who sent a request: its peer, or, when the peer is one of `trustedProxies` (canonical addresses), the
+ * nearest address in its `X-Forwarded-For` that is not a trusted proxy. Read from the right: each proxy
+ * appends the address it received from, and whatever stands left of the first untrusted hop may be forged.
+ */
+export function forwardedClient(request: Pick<RequestInfo<unknown, unknown>, 'remoteAddress' | 'headers'>, trustedProxies: ReadonlySet<string>): string {
+  const peer = canonicalAddress(request.remoteAddress);
+  if (!trustedProxies.has(peer)) return peer;
+  const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim());
+  for (let index = hops.length - 1; index >= 0; index--) {
+    const hop = canonicalAddress(hops[index] ?? '');
+    if (isIP(hop) === 0) return peer;
+    if (!trustedProxies.has(hop)) return hop;
+  }
+  return peer;
 }
 
 /** The 429 for a request over its allowance, with `Retry-After` in whole seconds. */

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
+import { escapeLogRecord } from './escape.js';
 import { jsonLogLine } from './json-line.js';
 import { LogFileTransport } from './log-file-transport.js';
 import { redactFields } from './redact.js';
@@ -64,7 +65,7 @@ export class SupervisorLog {
       this.winston.remove(this.console);
       this.console = undefined;
     }
-    const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
+    const safe = escapeLogRecord(record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) });
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });
   }

@@ -1,18 +1,67 @@
 // certhub's own HTTPS (config `tls`): the certificate it starts with, and what it follows afterwards.
 // `tls.cert_file` + `tls.key_file`: files kept by something else (certbot, an operator), re-read when
 // they change. `tls.domain`: one of certhub's own domains, issued and renewed like any other; until it
-// is issued, a temporary self-signed certificate is served.
+// is issued, a temporary self-signed certificate is served. Without `tls`, off loopback: certhub's own
+// self-signed certificate (cert-self-signed.ts), unless `insecure_http` asks for plain HTTP.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isLoopbackOnly } from '../../actors/sampler/ports.js';
 import type { CerthubTls } from '../../actors/http-front/sites/certhub/protocol.js';
 import type { CertConfig } from '../config/cert.js';
 import { ConfigError } from '../errors.js';
 import { checkTlsMaterial } from '../http/tls-app.js';
 import type { FrontTls, TlsMaterial } from '../http/tls-material.js';
+import { selfSignedTls } from './cert-self-signed.js';
 
 export interface CerthubTlsSetup {
   front: FrontTls;
   site: CerthubTls;
+}
+
+/** How certhub serves on `host`: which certificate, if any, and what the start line and the panel show. */
+export interface CerthubServing {
+  /** The front's HTTPS; undefined: plain HTTP. */
+  front: FrontTls | undefined;
+  /** What the configured `tls` follows after start. */
+  follow: CerthubTls | undefined;
+  /** The fingerprint of the self-signed certificate served in place of a `tls`. */
+  pin: string | undefined;
+  /** Plain HTTP off loopback, as `insecure_http` allowed. */
+  insecureHttp: boolean;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || isLoopbackOnly(host);
+}
+
+type ServingConfig = Pick<CertConfig, 'tls' | 'insecure_http' | 'base_domain'>;
+
+/**
+ * `tls`: the configured certificate. `loopback-http`: plain HTTP nobody else can reach. `insecure-http`:
+ * plain HTTP off loopback, as asked. `self-signed`: off loopback without `tls`, the secure default.
+ */
+export function servingKind(config: ServingConfig, host: string): 'tls' | 'loopback-http' | 'insecure-http' | 'self-signed' {
+  if (config.tls !== undefined) return 'tls';
+  if (isLoopbackHost(host)) return 'loopback-http';
+  return config.insecure_http ? 'insecure-http' : 'self-signed';
+}
+
+export async function certhubServing(dataDir: string, config: ServingConfig, host: string): Promise<CerthubServing> {
+  const kind = servingKind(config, host);
+  switch (kind) {
+    case 'tls': {
+      if (config.tls === undefined) throw new Error('servingKind says tls');
+      const { front, site } = await certhubTls(dataDir, config.tls);
+      return { front, follow: site, pin: undefined, insecureHttp: false };
+    }
+    case 'loopback-http':
+    case 'insecure-http':
+      return { front: undefined, follow: undefined, pin: undefined, insecureHttp: kind === 'insecure-http' };
+    case 'self-signed': {
+      const { material, pin } = await selfSignedTls(dataDir, config.base_domain);
+      return { front: { material, scratchDir: dataDir }, follow: undefined, pin, insecureHttp: false };
+    }
+  }
 }
 
 export async function certhubTls(dataDir: string, tls: NonNullable<CertConfig['tls']>): Promise<CerthubTlsSetup> {

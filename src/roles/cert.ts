@@ -19,7 +19,7 @@ import { writeSecretFile } from '../store/secret.js';
 import { isBetaBuild, version } from '../version.js';
 import { domainsActor } from '../../actors/domains/kind.js';
 import { newAdminKey } from '../../actors/domains/token.js';
-import { certhubTls } from './cert-tls.js';
+import { certhubServing } from './cert-tls.js';
 import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
 
@@ -50,10 +50,10 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
     if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
     const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
-    const tls = config.tls === undefined ? undefined : await certhubTls(dataDir, config.tls);
     const duties = settings.demo ? undefined : dnsDuties(config);
     const domains = actorRef(domainsActor, 'cert/domains');
     const host = settings.bind ?? config.bind;
+    const serving = await certhubServing(dataDir, config, host);
     const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
     const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
     const { certificates, window_hours } = config.acme.certificate_budget;
@@ -88,11 +88,14 @@ export const certRole: RoleDefinition<typeof certSchema> = {
             domains,
             baseDomain: config.base_domain,
             adminKey: config.admin_key,
-            secureCookies: tls !== undefined,
+            secureCookies: serving.front !== undefined,
             demo: settings.demo,
-            ...(tls === undefined ? {} : { tls: tls.site }),
+            insecureHttp: serving.insecureHttp,
+            trustedProxies: [...config.trusted_proxies],
+            ...(serving.pin === undefined ? {} : { pin: serving.pin }),
+            ...(serving.follow === undefined ? {} : { tls: serving.follow }),
           },
-          ...(tls === undefined ? {} : { tls: tls.front }),
+          ...(serving.front === undefined ? {} : { tls: serving.front }),
         },
         links: [domains],
       })),

@@ -1,5 +1,7 @@
 // A real `certhub run` on a free loopback port, with a data directory made for the test.
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { projectPath, startProcess, type RunningProcess } from './process.js';
@@ -38,4 +40,26 @@ export async function startCerthub(t: ExecutionContext, dataDir: string, args: s
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       }),
   };
+}
+
+/** The admin key and the certificate fingerprint a `certhub run` off loopback printed. */
+export async function startCerthubOffLoopback(t: ExecutionContext, dataDir: string, args: string[] = ['--demo']): Promise<RunningCerthub & { pin: string | undefined }> {
+  // Bound to every interface (the default bind); the test talks to it on 127.0.0.1 only.
+  const server = await startCerthub(t, dataDir, [...args, '-H', '0.0.0.0']);
+  await server.waitFor(/^admin key: /m);
+  return { ...server, pin: /^certificate: (sha256:[0-9a-f]{64}) /m.exec(server.stdout())?.[1] };
+}
+
+/** A request to certhub over HTTPS trusting only `caPem` (its self-signed certificate), for `servername`. */
+export function requestTrusting(url: string, caPem: string, servername: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const call = httpsRequest(url, { method: init.method ?? 'GET', ca: caPem, servername, headers: init.headers ?? {} }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+    });
+    call.on('error', reject);
+    call.end(init.body);
+  });
 }

@@ -130,3 +130,13 @@ test('the base domain needs two labels', (t) => {
   t.deepEqual(problems({ base_domain: 'localhost', admin_key: adminKey }, demo), ['base_domain must have at least 2 labels (e.g. example.com)']);
   t.deepEqual(problems({ admin_key: adminKey }, demo), ['base_domain must be a string']);
 });
+
+test('powerdns: an http:// server_url off loopback is refused unless insecure_http allows it (the API key would travel in clear)', (t) => {
+  const base = { base_domain: 'example.com', admin_key: adminKey };
+  t.deepEqual(problems({ ...base, dns: { ...powerdns, server_url: 'http://192.0.2.53:8081' } }), ['dns.server_url is http:// to 192.0.2.53:8081, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider']);
+  t.deepEqual(problems({ ...base, dns_acme: cloudflare, dns_records: { ...powerdns, server_url: 'http://pdns.example.net' } }).length, 1);
+  for (const server_url of ['http://127.0.0.1:8081', 'http://[::1]:8081', 'http://localhost:8081', 'https://pdns.example.net']) {
+    t.notThrows(() => validateConfig(strict, { ...base, dns: { ...powerdns, server_url } }), server_url);
+  }
+  t.like(validateConfig(strict, { ...base, dns: { ...powerdns, server_url: 'http://192.0.2.53:8081', insecure_http: true } }).dns, { insecure_http: true });
+});

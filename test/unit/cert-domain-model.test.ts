@@ -108,3 +108,13 @@ test('a new record is pending with nothing published or issued, and matches the 
   t.deepEqual(domainRecordSchema.parse(JSON.parse(JSON.stringify(record))), record);
   t.false(domainRecordSchema.safeParse({ ...record, status: 'done' }).success);
 });
+
+test('international names become their xn-- form; an xn-- label that is not valid punycode is refused', (t) => {
+  t.deepEqual(parseDomainName('Bücher', base), { name: 'xn--bcher-kva.example.com', label: 'xn--bcher-kva' });
+  t.deepEqual(parseDomainName('bücher.example.com', base), { name: 'xn--bcher-kva.example.com', label: 'xn--bcher-kva' });
+  t.deepEqual(parseDomainName('xn--bcher-kva', base), { name: 'xn--bcher-kva.example.com', label: 'xn--bcher-kva' });
+  for (const label of ['xn--zz', 'xn--abc', 'xn--a']) t.is(refusal(() => parseDomainName(label, base)), `name "${label}" has the label "${label}", which is not a valid xn-- (punycode) label`);
+  t.regex(refusal(() => parseDomainName('a\u200db', base)), /labels hold only letters, digits and hyphens/);
+  t.deepEqual(classifyTarget('www.bücher.de'), { target: 'www.xn--bcher-kva.de', record_type: 'CNAME' });
+  t.regex(refusal(() => classifyTarget('xn--zz.example.net')), /not a valid xn-- \(punycode\) label/);
+});

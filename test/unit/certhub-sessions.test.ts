@@ -43,3 +43,22 @@ test('a session in use is extended and keeps its listeners', (t) => {
   sessions.prune();
   t.true(ended);
 });
+
+test('a session kept busy still ends at its absolute lifetime', (t) => {
+  let now = 0;
+  const sessions = new Sessions(1000, () => now, 5000);
+  const id = sessions.open();
+  for (now = 500; now < 5000; now += 500) t.true(sessions.check(id), `in use at ${now} ms`);
+  t.false(sessions.check(id), 'over at 5000 ms, though used every 500 ms');
+  t.is(sessions.lifetimeSeconds, 5);
+});
+
+test('closeAll ends every session and closes what each kept open', (t) => {
+  const sessions = new Sessions(60_000);
+  const ids = [sessions.open(), sessions.open(), sessions.open()];
+  const ended: string[] = [];
+  for (const id of ids) sessions.onEnd(id, () => ended.push(id));
+  sessions.closeAll();
+  t.deepEqual(ended, ids);
+  for (const id of ids) t.false(sessions.check(id));
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { clientAddressKey, RateLimiter } from '../../src/http/rate-limit.js';
+import { canonicalAddress, clientAddressKey, forwardedClient, RateLimiter } from '../../src/http/rate-limit.js';
 
 function limiterAt(options: { limit: number; windowMs: number; maxKeys?: number }) {
   const clock = { now: 1_000_000 };
@@ -71,4 +71,15 @@ test('a refund gives back one request, never past the limit, and never for a key
   t.true(limiter.take('a') > 0, 'refunds filled the bucket to its limit, no further');
   limiter.refund('unknown');
   t.is(limiter.size, 1);
+});
+
+test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that is not a proxy; from anyone else the header is ignored', (t) => {
+  const trusted = new Set(['10.0.0.1', '10.0.0.2'].map(canonicalAddress));
+  const request = (remoteAddress: string, forwarded?: string) => ({ remoteAddress, headers: new Map(forwarded === undefined ? [] : [['x-forwarded-for', forwarded]]) });
+  t.is(forwardedClient(request('10.0.0.1', '203.0.113.7'), trusted), '203.0.113.7');
+  t.is(forwardedClient(request('0000:0000:0000:0000:0000:ffff:0a00:0001', '198.51.100.1, 203.0.113.7, 10.0.0.2'), trusted), '203.0.113.7', 'a forged left part and a second proxy are passed over');
+  t.is(forwardedClient(request('10.0.0.1', '2001:db8::7'), trusted), '2001:0db8:0000:0000:0000:0000:0000:0007');
+  t.is(forwardedClient(request('192.0.2.9', '203.0.113.7'), trusted), '192.0.2.9', 'an untrusted peer says nothing about anyone');
+  t.is(forwardedClient(request('10.0.0.1'), trusted), '10.0.0.1', 'no header: the proxy itself');
+  t.is(forwardedClient(request('10.0.0.1', 'not-an-address'), trusted), '10.0.0.1', 'garbage: the proxy itself');
 });

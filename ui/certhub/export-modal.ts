@@ -8,6 +8,7 @@ import { messageOf } from '../common/errors.js';
 import { fullViews } from './api.js';
 import { exportText, fileNames, type ExportFormat } from './exports.js';
 import { prefs, remember } from './prefs.js';
+import { serverInfo } from './server-info.js';
 
 const dialog = byId<HTMLDialogElement>('export');
 const title = byId('export-title');
@@ -18,6 +19,8 @@ const output = byId<HTMLTextAreaElement>('export-output');
 const actions = byId('export-actions');
 const download = byId<HTMLButtonElement>('export-download');
 let domains: DomainView[] = [];
+/** The fingerprint of the server's self-signed certificate, which every export carries. */
+let pin: string | undefined;
 /** Dialogs opened so far: the tokens read for one that was closed and opened again are dropped. */
 let openings = 0;
 
@@ -49,10 +52,11 @@ export function openExport(selected: DomainSummary[]): void {
   domains = [];
   dialog.setAttribute('aria-busy', 'true');
   output.placeholder = 'Reading the tokens…';
-  fullViews(selected).then(
-    (views) => {
+  Promise.all([fullViews(selected), serverInfo()]).then(
+    ([views, info]) => {
       if (opening !== openings) return;
       domains = views;
+      pin = info.pin ?? undefined;
       dialog.setAttribute('aria-busy', 'false');
       output.placeholder = views.length === 0 ? 'The domains ticked are gone (removed meanwhile).' : '';
       draw();
@@ -89,5 +93,5 @@ function serverProblem(text: string): string {
 }
 
 function draw(): void {
-  output.value = domains.length === 0 ? '' : exportText(prefs.export_format, domains, serverUrl());
+  output.value = domains.length === 0 ? '' : exportText(prefs.export_format, domains, serverUrl(), pin);
 }

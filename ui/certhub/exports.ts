@@ -1,7 +1,10 @@
 // The four export formats of the panel, exactly as certhub-agent reads them: the JSON shapes are the
 // agent's own types (src/config/agent-exports.ts), imported as types only, so the page and the agent
-// cannot disagree on a key name.
+// cannot disagree on a key name. Every format but the CSV (tokens and names only) carries the pin of
+// the self-signed certificate the server is served with, when it is.
 import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../src/config/agent-exports.js';
+// A pure function with no Node module: safe in the page's bundle.
+import { shellQuote } from '../../src/cli/shell-quote.js';
 import type { DomainView } from '../../actors/domains/protocol.js';
 import type { Prefs } from '../../actors/domains/prefs-schema.js';
 
@@ -22,20 +25,31 @@ export const fileNames: Record<ExportFormat, string> = {
   csv: 'certhub-tokens.csv',
 };
 
-export function exportText(format: ExportFormat, domains: readonly Exported[], server: string): string {
+/** `server` is an http(s) URL; `pin` the `sha256:...` fingerprint to trust, when the server has no `tls`. */
+export function exportText(format: ExportFormat, domains: readonly Exported[], typedServer: string, pin?: string): string {
+  const server = normalServerUrl(typedServer);
+  const pinned = pin === undefined ? {} : { pin };
   switch (format) {
     case 'fetch-json': {
       const [only] = domains;
-      if (domains.length === 1 && only !== undefined) return json({ server, domain: only.name, token: only.token } satisfies FetchOneExport);
-      return json({ server, domains: Object.fromEntries(domains.map((domain) => [domain.name, { token: domain.token }])) } satisfies FetchManyExport);
+      if (domains.length === 1 && only !== undefined) return json({ server, ...pinned, domain: only.name, token: only.token } satisfies FetchOneExport);
+      return json({ server, ...pinned, domains: Object.fromEntries(domains.map((domain) => [domain.name, { token: domain.token }])) } satisfies FetchManyExport);
     }
-    case 'fetch-cli':
-      return lines(domains.map((domain) => `certhub-agent fetch -s ${server} -t ${domain.token} -d ${domain.name}`));
+    case 'fetch-cli': {
+      // Each argument quoted for a POSIX shell: a typed URL or a name must never run as a command.
+      const pinArgument = pin === undefined ? [] : ['--pin', pin];
+      return lines(domains.map((domain) => ['certhub-agent', 'fetch', '-s', server, ...pinArgument, '-t', domain.token, '-d', domain.name].map(shellQuote).join(' ')));
+    }
     case 'proxy-json':
-      return json({ server, routes: Object.fromEntries(domains.map((domain) => [domain.name, { backend: placeholderBackend, token: domain.token }])) } satisfies ProxyRoutesExport);
+      return json({ server, ...pinned, routes: Object.fromEntries(domains.map((domain) => [domain.name, { backend: placeholderBackend, token: domain.token }])) } satisfies ProxyRoutesExport);
     case 'csv':
       return lines(domains.map((domain) => `${domain.token}, ${domain.name}`));
   }
+}
+
+/** The URL as the WHATWG parser normalises it (lower-case scheme and host, no default port), without a trailing slash. */
+export function normalServerUrl(server: string): string {
+  return new URL(server).href.replace(/\/+$/, '');
 }
 
 function json(value: FetchOneExport | FetchManyExport | ProxyRoutesExport): string {

@@ -5,6 +5,7 @@ import { loadPrefs, logout, onSessionLost, sessionAlive } from './api.js';
 import { startDomains } from './domains.js';
 import { startLogs } from './logs.js';
 import { adopt } from './prefs.js';
+import { showServerInfo } from './server-info.js';
 import { askForKey } from './session.js';
 
 const tabs = [
@@ -42,6 +43,7 @@ byId('logout').addEventListener('click', () => {
 async function start(): Promise<void> {
   if (!(await sessionAlive())) await askForKey(false);
   document.body.dataset.session = 'in';
+  void showServerInfo();
   // Prefs that cannot be read leave the defaults (Name, no filter): the list must show regardless.
   startDomains(
     loadPrefs().then(adopt, () => {

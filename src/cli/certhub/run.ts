@@ -1,8 +1,10 @@
 // `certhub run -d DIR`: the cert role alone, its settings from config.json in the data directory.
-// The admin key is printed on the terminal at start, never written to the log.
+// The admin key is printed on the terminal at start, never written to the log, with the fingerprint
+// of the self-signed certificate served off loopback without `tls`.
 import { loadCertConfig } from '../../config/cert-load.js';
 import { ConfigError } from '../../errors.js';
-import { isLoopbackOnly } from '../../../actors/sampler/ports.js';
+import { selfSignedTls } from '../../roles/cert-self-signed.js';
+import { servingKind } from '../../roles/cert-tls.js';
 import { isBetaBuild, version } from '../../version.js';
 import { hostConfigFromFlags } from '../role-flags.js';
 import type { LogFlags } from '../program.js';
@@ -26,14 +28,19 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
     { data_dir: options.dataDir, demo, bind: host, port: options.port === undefined ? config.port : Number(options.port) },
     { bind: '-H, --host', port: '-p, --port', data_dir: '-d, --data-dir' },
   );
-  if (config.tls === undefined && host !== 'localhost' && !isLoopbackOnly(host)) {
-    process.stderr.write(`certhub: warning: serving plain HTTP on ${host}: tokens, keys and the admin key would cross the network in clear; set tls in config.json or bind to 127.0.0.1 behind a TLS proxy\n`);
-  }
+  const kind = servingKind(config, host);
+  // Made (first start) or read here, before the role reads it again: the start line shows its fingerprint.
+  const pin = kind === 'self-signed' ? (await selfSignedTls(options.dataDir, config.base_domain)).pin : undefined;
+  const serving = pin !== undefined ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n` : kind === 'insecure-http' ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n` : '';
   return runHost(hostConfig, {
     ...options,
     onStarted: ({ urls }) => {
-      // One write: a reader that sees the address sees the key with it.
-      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n`);
+      // One write: a reader that sees the address sees the key (and what to pin) with it.
+      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n${serving}`);
     },
   });
+}
+
+function red(text: string): string {
+  return process.stdout.isTTY ? `\x1b[31m${text}\x1b[39m` : text;
 }

@@ -1,6 +1,7 @@
 // The admin API, for the panel and for scripts: `Authorization: Bearer <admin_key>`, or the session
 // cookie from POST /api/admin/login. Reads come from this front's replica; changes go to the domains
-// actor, the one owner of the state. Logins and failed admin credentials are rate limited per address.
+// actor, the one owner of the state. Failed logins and failed admin credentials are rate limited per
+// client and logged (the client's address, never the key).
 import { z } from 'zod';
 import type { ActorContext } from '../../../../src/actor/actor.js';
 import type { PeerLink } from '../../../../src/actor/rpc.js';
@@ -15,11 +16,13 @@ import { EventStream } from '../../../../src/http/sse.js';
 import type { DomainsApi } from '../../../domains/protocol.js';
 import { summaryOf } from '../../../domains/summary.js';
 import type { HttpFrontConfig } from '../../protocol.js';
-import type { CerthubSite } from './protocol.js';
+import type { CerthubServerInfo, CerthubSite } from './protocol.js';
+import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
-import { sessionCookie, Sessions } from './sessions.js';
+import { sessionCookieName, Sessions } from './sessions.js';
 
-const sessionTtlSeconds = 12 * 3600;
+/** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
+const sessionIdleMs = 2 * 3_600_000;
 /** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
 const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
 /**
@@ -40,16 +43,21 @@ export interface AdminMount {
   site: CerthubSite;
   replica: DomainReplica;
   domains: PeerLink<DomainsApi>;
+  clients: ClientAddresses;
 }
+
+/** The line a wrong admin key writes; README documents it for fail2ban. */
+export const failedLoginMessage = 'certhub: failed admin login';
 
 /** Who made an admin request: the session it came with, or null for the admin key as a bearer token. */
 interface AdminPrincipal {
   session: string | null;
 }
 
-export function mountAdminRoutes({ router, server, actor, site, replica, domains }: AdminMount): void {
-  const sessions = new Sessions(sessionTtlSeconds * 1000);
+export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
+  const sessions = new Sessions(sessionIdleMs);
   const cookieOptions = { secure: site.secureCookies };
+  const sessionCookie = sessionCookieName(site.secureCookies);
   const find = (name: string): ReplicaEntry => {
     const entry = replica.get(name);
     if (entry === undefined) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
@@ -71,12 +79,15 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .post(
       '/api/admin/login',
       (request, reply) => {
-        if (!safeEqual(request.body.key, site.adminKey)) throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        if (!safeEqual(request.body.key, site.adminKey)) {
+          actor.log.warn(failedLoginMessage, { client: clients.of(request) });
+          throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        }
         const id = sessions.open();
-        actor.log.info('admin logged in', { from: request.remoteAddress });
-        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessionTtlSeconds }) });
+        actor.log.info('admin logged in', { client: clients.of(request) });
+        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
       },
-      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures' }, sameOrigin: true },
+      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures', key: clients.key }, sameOrigin: true },
     )
     // The panel asks on load whether its cookie still holds a session: an answer, not a 401, since
     // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
@@ -84,20 +95,28 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       const id = request.cookies.get(sessionCookie);
       reply.json(200, { active: id !== undefined && sessions.check(id) }, { 'Cache-Control': 'no-store' });
     })
+    // Every session, not only this one: a logout is also how an operator who suspects a copied cookie
+    // throws it out. A request without a live session cannot log the others out.
     .post('/api/admin/logout', (request, reply) => {
       const id = request.cookies.get(sessionCookie);
-      if (id !== undefined) sessions.close(id);
+      if (id !== undefined && sessions.check(id)) sessions.closeAll();
       reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
     }, { sameOrigin: true });
 
   const admin = router.group<AdminPrincipal>({
     auth: {
-      bearer: (token) => (safeEqual(token, site.adminKey) ? { session: null } : undefined),
+      bearer: (token, request) => {
+        if (safeEqual(token, site.adminKey)) return { session: null };
+        actor.log.warn(failedLoginMessage, { client: clients.of(request), with: 'bearer' });
+        return undefined;
+      },
       session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? { session: id } : undefined) },
     },
-    rateLimit: { limiter: failedAdminCredentials, count: 'failures' },
+    rateLimit: { limiter: failedAdminCredentials, count: 'failures', key: clients.key },
   });
+  const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
+    .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .post(
       '/api/admin/domains',

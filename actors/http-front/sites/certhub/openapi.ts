@@ -48,7 +48,7 @@ export function certhubOpenApi(version: string) {
       securitySchemes: {
         domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
         adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
-        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login' },
+        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS' },
       },
       schemas: {
         Error: error,
@@ -126,6 +126,13 @@ export function certhubOpenApi(version: string) {
       '/api/admin/domains/{name}/key.key': {
         parameters: [nameParameter],
         get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+      },
+      '/api/admin/server': {
+        get: {
+          summary: 'how certhub is served: `pin` (sha256: fingerprint of its self-signed certificate, else null) and `insecure_http` (plain HTTP off loopback)',
+          security: admin,
+          responses: { '200': jsonResponse('how it is served', { type: 'object', required: ['pin', 'insecure_http'], properties: { pin: { type: 'string', nullable: true }, insecure_http: { type: 'boolean' } } }), ...adminErrors },
+        },
       },
       '/api/admin/prefs': {
         get: { summary: "the panel's preferences (prefs.json)", security: admin, responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors } },

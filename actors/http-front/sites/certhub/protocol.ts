@@ -11,7 +11,13 @@ export interface CerthubSite {
   /** Session cookies carry `Secure` (false only for plain HTTP, where browsers would drop them). */
   secureCookies: boolean;
   demo: boolean;
-  /** certhub's own HTTPS; absent: plain HTTP. */
+  /** The fingerprint of the self-signed certificate served for want of a `tls` (exports carry it). */
+  pin?: string;
+  /** Addresses whose `X-Forwarded-For` gives the client's address (config `trusted_proxies`). */
+  trustedProxies: string[];
+  /** Plain HTTP off loopback (`insecure_http`): the panel says so in red. */
+  insecureHttp: boolean;
+  /** What certhub's own HTTPS (config `tls`) follows; absent: no `tls`. */
   tls?: CerthubTls;
 }
 
@@ -27,6 +33,14 @@ export interface CerthubVersion {
   product: 'certhub';
   api_version: 1;
   version: string;
+}
+
+/** GET /api/admin/server: how the panel is served, for its header and its exports. */
+export interface CerthubServerInfo {
+  /** `sha256:...` of the self-signed certificate served; null with a `tls` or over plain HTTP. */
+  pin: string | null;
+  /** Plain HTTP although bound off loopback. */
+  insecure_http: boolean;
 }
 
 /** GET /api/cert/<domain> */

@@ -1,7 +1,8 @@
 // certhub's routes without the admin key: version, spec, help, and a domain's material for its token.
 // A wrong token and an unknown domain answer the same 401, so tokens cannot be used to list domains;
-// failed attempts are rate limited per client address.
+// failed attempts are rate limited per client and logged (client and domain, never the token).
 import type { PeerLink } from '../../../../src/actor/rpc.js';
+import type { Logger } from '../../../../src/log/record.js';
 import { OutpostError } from '../../../../src/errors.js';
 import { RateLimiter } from '../../../../src/http/rate-limit.js';
 import { jsonType, prepareHeaders, textType } from '../../../../src/http/reply.js';
@@ -11,6 +12,7 @@ import type { DomainsApi, FetchRecord } from '../../../domains/protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
 import type { CerthubVersion } from './protocol.js';
+import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica } from './replica.js';
 
 /** Failed token checks a client address may make: 20 at once, then one every 3 s. */
@@ -20,13 +22,24 @@ const failedFetches = new RateLimiter({ limit: 20, windowMs: 60_000 });
 const fetchReportMs = 1000;
 const certificateHeaders = prepareHeaders({ 'Content-Type': jsonType, 'Cache-Control': 'no-store' });
 
-export function mountPublicRoutes(router: Router, replica: DomainReplica, domains: PeerLink<DomainsApi>, onFetchError: (error: unknown) => void): void {
+export interface PublicMount {
+  router: Router;
+  replica: DomainReplica;
+  domains: PeerLink<DomainsApi>;
+  clients: ClientAddresses;
+  log: Logger;
+}
+
+/** The line a failed fetch writes; README documents it for fail2ban. */
+export const failedFetchMessage = 'certhub: failed certificate fetch';
+
+export function mountPublicRoutes({ router, replica, domains, clients, log }: PublicMount): void {
   const fetches = new Map<string, FetchRecord>();
   const report = setInterval(() => {
     if (fetches.size === 0) return;
     const batch = [...fetches.values()];
     fetches.clear();
-    domains.call((api) => api.recordFetches(batch)).catch(onFetchError);
+    domains.call((api) => api.recordFetches(batch)).catch((error: unknown) => log.debug('a fetch was not recorded', { error: String(error) }));
   }, fetchReportMs);
   report.unref();
   const versionJson = JSON.stringify({ product: 'certhub', api_version: 1, version } satisfies CerthubVersion);
@@ -39,9 +52,13 @@ export function mountPublicRoutes(router: Router, replica: DomainReplica, domain
   router
     .group({
       auth: {
-        bearer: (token, request) => replica.withToken(request.params.domain ?? '', token),
+        bearer: (token, request) => {
+          const found = replica.withToken(request.params.domain ?? '', token);
+          if (found === undefined) log.warn(failedFetchMessage, { client: clients.of(request), domain: request.params.domain ?? '' });
+          return found;
+        },
       },
-      rateLimit: { limiter: failedFetches, count: 'failures' },
+      rateLimit: { limiter: failedFetches, count: 'failures', key: clients.key },
     })
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;

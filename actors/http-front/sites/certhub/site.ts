@@ -5,6 +5,7 @@ import { serveStatic } from '../../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
 import { mountAdminRoutes } from './admin-routes.js';
+import { ClientAddresses } from './client-addresses.js';
 import { mountPublicRoutes } from './public-routes.js';
 import type { CerthubSite } from './protocol.js';
 import { DomainReplica } from './replica.js';
@@ -18,8 +19,9 @@ async function mountCerthubSite({ router, server, actor, site }: SiteMount<Certh
   const replica = new DomainReplica(site.baseDomain, ownDomain);
   actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
   const domains = actor.peer(site.domains);
-  mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
-  mountAdminRoutes({ router, server, actor, site, replica, domains });
+  const clients = new ClientAddresses(site.trustedProxies);
+  mountPublicRoutes({ router, replica, domains, clients, log: actor.log });
+  mountAdminRoutes({ router, server, actor, site, replica, domains, clients });
   if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
   serveStatic(router, await roleUiAssets('certhub'));
 }
