@@ -8,6 +8,7 @@ import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
 import { roleNames, type RoleName } from '../roles/role.js';
+import { removeTemporaryDirs } from '../store/temporary-dirs.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import type { LogFlags } from './program.js';
 
@@ -72,7 +73,9 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
   await log.flush();
   if (stuckFronts.length > 0) {
     // A uWS front that will not stop cannot be torn down from outside without aborting the process
-    // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit.
+    // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit. SIGKILL runs no
+    // 'exit' listener: the demo's secrets go first.
+    removeTemporaryDirs();
     process.kill(process.pid, 'SIGKILL');
   }
   return exitAfterOutput(exitCode, settings.shutdown_grace_ms);
