@@ -24,7 +24,7 @@ test('an output folder that cannot be made (/proc/nope, /proc/nope/deeper): exit
   const server = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(server, 'app');
   for (const out of ['/proc/nope', '/proc/nope/deeper']) {
-    const agent = startAgent(t, ['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+    const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
     t.is(await exitWithin(agent), 1, `-o ${out}: ${agent.stderr()}`);
     t.regex(agent.stderr(), new RegExp(`app\\.example\\.test: cannot write ${out}/app\\.example\\.test: no such file or directory \\(ENOENT\\)`));
   }
@@ -36,7 +36,7 @@ test('a file of the set that cannot be replaced (fullchain.pem is a folder): exi
   const out = await tempDir(t, 'agent-');
   await mkdir(join(out, name, 'fullchain.pem'), { recursive: true });
 
-  const agent = startAgent(t, ['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+  const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(await exitWithin(agent), 1, agent.stderr());
   t.regex(agent.stderr(), new RegExp(`cannot write ${out}/app\\.example\\.test/fullchain\\.pem: illegal operation on a directory \\(EISDIR\\)`));
   t.deepEqual(await readdir(join(out, name)), ['fullchain.pem'], 'no key, no certificate, no temporary file left');

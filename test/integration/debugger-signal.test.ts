@@ -54,7 +54,7 @@ test('SIGUSR1 to outpost run, certhub run and certhub-agent fetch --watch opens 
 
   const certhub = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(certhub, 'app');
-  const agent = startAgent(t, ['fetch', '-s', certhub.url, '-t', token, '-d', name, '-o', join(dir, 'certs'), '--watch']);
+  const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', certhub.url, '-t', token, '-d', name, '-o', join(dir, 'certs'), '--watch']);
   await agent.waitFor(/app\.example\.test: written/, 30_000);
 
   await Promise.all([signalAndCheck(t, 'outpost run', outpost, waitMs), signalAndCheck(t, 'certhub run', certhub, waitMs), signalAndCheck(t, 'certhub-agent fetch --watch', agent, waitMs)]);
