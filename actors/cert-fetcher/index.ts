@@ -2,6 +2,7 @@
 // changed is reloaded by every front before its next fetch is planned.
 import { readFile } from 'node:fs/promises';
 import { runActor } from '../../src/actor/worker-entry.js';
+import { trustAnchors } from '../../src/clients/certhub-agent/material-trust.js';
 import { watchCertificates, type WatchEvent } from '../../src/clients/certhub-agent/watch.js';
 import { certFetcherActor } from './kind.js';
 
@@ -9,6 +10,7 @@ runActor(certFetcherActor, {
   async start(context) {
     const { config, log } = context;
     const ca = config.caFile === undefined ? undefined : await readFile(config.caFile, 'utf8');
+    const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const fronts = config.fronts.map((ref) => context.peer(ref));
     const server = new URL(config.server);
     const stop = new AbortController();
@@ -28,7 +30,9 @@ runActor(certFetcherActor, {
       }
     };
     const watching = watchCertificates({
-      targets: config.routes.map(({ domain, token }) => ({ server, domain, token })),
+      targets: config.routes.map(({ domain, token }) => ({ server, domain, token, pin: config.pin })),
+      // The material is checked as certhub-agent fetch checks it: a chain to a trusted root, unless allowed.
+      trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
       dir: config.materialDir,
       intervalMs: config.intervalMs,
       ...(ca === undefined ? {} : { ca }),

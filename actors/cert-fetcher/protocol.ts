@@ -14,6 +14,12 @@ export interface CertFetcherConfig {
   intervalMs: number;
   /** A private CA (PEM file) trusted for the server besides the system's roots. */
   caFile?: string;
+  /** `sha256:<hex>` of certhub's own certificate: trusted instead of any CA. */
+  pin?: string;
+  /** The CAs (PEM file) the material may chain to besides the system's roots. */
+  caBundleFile?: string;
+  /** Material whose chain leads to no trusted root is written too (certhub --demo). */
+  allowUntrusted: boolean;
   fronts: ActorRef<ProxyFrontApi>[];
 }
 

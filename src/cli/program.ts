@@ -1,16 +1,19 @@
 // The commander setup every executable shares: `--version` as `<name> <version>`, `--license`,
-// suggestions after a typo, and exit code 2 for any usage error (commander's own default is 1).
+// suggestions after a typo, exit code 2 for any usage error (commander's own default is 1), and no
+// debugger on SIGUSR1 (debugger-signal.ts).
 //
 // Commander's exits (after --version, --help, a usage error) and --license throw a CommanderError
 // instead of exiting, so that runProgram exits once the output has reached a pipe (see output.ts).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { exitCodes } from '../errors.js';
 import { version } from '../version.js';
+import { ignoreDebuggerSignal } from './debugger-signal.js';
 import { exitWithError } from './fail.js';
 import { licenseText } from './license.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 
 export function createProgram(name: string, description: string): Command {
+  ignoreDebuggerSignal();
   surviveClosedOutput();
   const program = new Command(name);
   // exitOverride and output settings are copied to subcommands made after this point.

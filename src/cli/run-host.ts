@@ -11,6 +11,7 @@ import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import type { RoleName } from '../roles/role.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
+import { removeTemporaryDirs } from '../store/temporary-dirs.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import type { LogFlags } from './program.js';
 
@@ -75,7 +76,9 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
   await log.flush();
   if (stuckFronts.length > 0) {
     // A uWS front that will not stop cannot be torn down from outside without aborting the process
-    // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit.
+    // (see src/actor/supervisor.ts); the bound on shutdown wins over a clean exit. SIGKILL runs no
+    // 'exit' listener: the demo's secrets go first.
+    removeTemporaryDirs();
     process.kill(process.pid, 'SIGKILL');
   }
   return exitAfterOutput(exitCode, settings.shutdown_grace_ms);

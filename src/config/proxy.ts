@@ -2,6 +2,7 @@
 // listening and material options with defaults, so an exported file runs unchanged.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { isRemotePlainHttp } from '../clients/certhub-agent/fetch-targets.js';
 import { proxyRoutesSchema } from './agent-exports.js';
 import { bindAddress, port, positiveInteger } from './rules.js';
 
@@ -60,6 +61,18 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   fetch_interval_seconds: positiveInteger.max(604_800).default(3600),
   /** A private CA (PEM file) trusted for `server` besides the system's roots. */
   ca_file: z.string().min(1).optional(),
+  /** The CAs (PEM file) the fetched certificates may chain to besides the system's roots. */
+  ca_bundle: z.string().min(1).optional(),
+  /** Write material whose chain leads to no trusted root (certhub --demo certificates). */
+  allow_untrusted: z.boolean().default(false),
+  /** Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear). */
+  insecure_http: z.boolean().default(false),
+}).superRefine((config, context) => {
+  if (config.fetch && !config.insecure_http && isRemotePlainHttp(new URL(config.server))) {
+    context.addIssue({ code: 'custom', path: ['server'], message: 'is plain http:// to another machine: the tokens and the private keys would cross the network in clear; use https:// (or set insecure_http: true)' });
+  }
+  if (config.allow_untrusted && config.ca_bundle !== undefined) context.addIssue({ code: 'custom', path: ['allow_untrusted'], message: 'cannot be true with a ca_bundle' });
+  if (config.pin !== undefined && !config.server.startsWith('https:')) context.addIssue({ code: 'custom', path: ['pin'], message: "needs the server's https:// address" });
 });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;

@@ -1,8 +1,6 @@
 // The cert role (certhub): the domains actor owning every domain, token and certificate, and the
 // HTTP front serving the certhub site from its replica. The role's own settings say where the data
 // directory is; everything else is in that directory's config.json.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../actor/kind.js';
@@ -16,6 +14,7 @@ import { bindAddress, port } from '../config/rules.js';
 import { ConfigError } from '../errors.js';
 import { formatHostPort } from '../http/server.js';
 import { writeSecretFile } from '../store/secret.js';
+import { makeTemporaryDir } from '../store/temporary-dirs.js';
 import { isBetaBuild, version } from '../version.js';
 import { domainsActor } from '../../actors/domains/kind.js';
 import { newAdminKey } from '../../actors/domains/token.js';
@@ -131,9 +130,9 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
   ];
 }
 
-/** `outpost demo`: a fresh data directory with a demo config, gone with the temp folder. */
+/** `outpost demo`: a fresh data directory with a demo config, removed when the process exits. */
 async function demoDataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'certhub-demo-'));
+  const dir = await makeTemporaryDir('certhub-demo-');
   await writeSecretFile(join(dir, 'config.json'), `${JSON.stringify({ base_domain: 'demo.test', admin_key: newAdminKey() }, null, 2)}\n`);
   return dir;
 }

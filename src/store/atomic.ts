@@ -12,8 +12,23 @@ export interface AtomicWriteOptions {
 
 /** `data` may come in pieces, written in order (a large file need not be joined in memory first). */
 export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions = {}): Promise<void> {
-  const dir = dirname(path);
-  const temporary = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = await stageFile(path, data, options);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/**
+ * The first half of an atomic write: the new content of `path` in a temporary file beside it, written
+ * and synced, whose name is returned for the caller to rename over `path` (or remove). Several files
+ * that belong together are all staged before any is renamed, so a failure leaves none replaced.
+ */
+export async function stageFile(path: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions = {}): Promise<string> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temporary, 'wx', options.mode ?? 0o644);
   try {
     // writeFile on a handle writes from the current position, all of it.
@@ -28,13 +43,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
     throw error;
   }
   await file.close();
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await syncDirectory(dir);
+  return temporary;
 }
 
 export async function syncDirectory(dir: string): Promise<void> {

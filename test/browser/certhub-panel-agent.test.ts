@@ -38,7 +38,7 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
   for (const line of lines) {
     const [command, subcommand, ...args] = line.split(' ');
     t.is(`${command} ${subcommand}`, 'certhub-agent fetch');
-    const result = await runToEnd(process.execPath, [agent, 'fetch', ...args, '-o', join(dir, 'cli')]);
+    const result = await runToEnd(process.execPath, [agent, 'fetch', '--allow-untrusted', ...args, '-o', join(dir, 'cli')]);
     t.is(result.code, 0, result.stderr);
   }
   const served = async (domain: { name: string; token: string }) =>
@@ -47,7 +47,7 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
 
   const fetchFile = join(dir, 'fetch.json');
   await writeFile(fetchFile, fetchJson, { mode: 0o600 });
-  const fromFile = await runToEnd(process.execPath, [agent, 'fetch', '-c', fetchFile, '-o', join(dir, 'json')]);
+  const fromFile = await runToEnd(process.execPath, [agent, 'fetch', '--allow-untrusted', '-c', fetchFile, '-o', join(dir, 'json')]);
   t.is(fromFile.code, 0, fromFile.stderr);
   for (const domain of [web!, api!]) t.is(await readFile(join(dir, 'json', domain.name, 'cert.pem'), 'utf8'), await served(domain));
 
@@ -56,7 +56,7 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
   const proxyConfig = JSON.parse(proxyJson) as { server: string; routes: Record<string, { backend: string; token: string }> };
   proxyConfig.routes[web!.name]!.backend = webBackend.address;
   proxyConfig.routes[api!.name]!.backend = apiBackend.address;
-  const proxy = await startAgentProxy(t, { ...proxyConfig, host: '127.0.0.1', port: 0, threads: 1, material_dir: join(dir, 'proxy') });
+  const proxy = await startAgentProxy(t, { ...proxyConfig, host: '127.0.0.1', port: 0, threads: 1, material_dir: join(dir, 'proxy'), allow_untrusted: true });
   // The proxy fetches its routes' material itself once it runs, and has its fronts load it.
   for (const domain of [web!, api!]) await proxy.process.waitFor(new RegExp(`certificate served domain=${domain.name.replaceAll('.', '\\.')} `), 30_000);
   for (const [domain, name] of [[web!, 'web'], [api!, 'api']] as const) {

@@ -1,7 +1,8 @@
 // certhub-agent fetch against certhub on the real stack (PowerDNS + Pebble): the files it writes hold
 // a chain that openssl verifies against Pebble's root and the key of the leaf; a rotated token and a
 // stopped server during --watch leave those files exactly as they were.
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { opensslCheck } from '../helpers/openssl.js';
@@ -19,8 +20,15 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
     const server = await startCerthubOnStack(t, stack);
     const { name, token } = await addIssuedDomain(server, 'app', 60_000);
     const out = await tempDir(t, 'agent-');
+    // Pebble's root is this run's own: the agent trusts it as it would a private CA.
+    const bundle = join(await tempDir(t, 'agent-ca-'), 'pebble-root.pem');
+    await writeFile(bundle, await pebble.root());
+    const untrusted = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+    t.is(untrusted.code, 1);
+    t.regex(untrusted.stderr, /does not lead to a trusted root .*--ca-bundle FILE/);
+    t.deepEqual(await readdir(out), [], 'material of an unknown CA is not written');
 
-    const fetched = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', 'app', '-o', out]);
+    const fetched = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out, '--ca-bundle', bundle]);
     t.is(fetched.code, 0, fetched.stderr);
     const written = await materialState(out, name);
     t.not(written.chain.content, '', 'Pebble hands out a chain');
@@ -30,12 +38,12 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
     t.true(verdict.keyMatches);
 
     const newToken = await rotateToken(server, 'app');
-    const refused = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', 'app', '-o', out]);
+    const refused = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out, '--ca-bundle', bundle]);
     t.is(refused.code, 1);
-    t.regex(refused.stderr, /refused the token for app \(HTTP 401\): the token is wrong or was rotated/);
+    t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): the token is wrong or was rotated/);
     t.deepEqual(await materialState(out, name), written);
 
-    const agent = startAgent(t, ['fetch', '--watch', '--interval', '1', '-s', server.url, '-t', newToken, '-d', 'app', '-o', out]);
+    const agent = startAgent(t, ['fetch', '--watch', '--interval', '1', '-s', server.url, '-t', newToken, '-d', name, '-o', out, '--ca-bundle', bundle]);
     await agent.waitFor(/app\.example\.test: unchanged \(expires/);
     server.child.kill('SIGTERM');
     await server.exited;
@@ -64,9 +72,9 @@ test('a domain whose certificate cannot be issued (its DNS provider is down): 40
     t.is(added.status, 201);
     const { token } = (await added.json()) as { token: string };
     const out = await tempDir(t, 'agent-');
-    const result = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', 'app', '-o', out]);
+    const result = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', 'app.example.test', '-o', out]);
     t.is(result.code, 1);
-    t.regex(result.stderr, /the certificate of app is not issued yet \(HTTP 409: the certificate of app\.example\.test is not issued yet \(status: \w+/);
+    t.regex(result.stderr, /the certificate of app\.example\.test is not issued yet \(HTTP 409: the certificate of app\.example\.test is not issued yet \(status: \w+/);
     t.deepEqual(await readdir(out), []);
   } finally {
     await stopCertStack(stack);

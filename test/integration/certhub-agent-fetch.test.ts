@@ -37,7 +37,7 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   const dir = await tempDir(t, 'agent-');
   const out = join(dir, 'certs');
   const marker = join(dir, 'reloads');
-  const args = ['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out, '--reload-cmd', markerCommand(marker)];
+  const args = ['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out, '--reload-cmd', markerCommand(marker)];
 
   const first = await runAgent(args);
   t.is(first.code, 0, first.stderr);
@@ -68,32 +68,37 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   t.deepEqual(await markerLines(marker), [name, name]);
 });
 
-test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged; a label names the full-name folder', async (t) => {
+test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged; a label alone is refused (any label.* certificate would match it)', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const [app, web] = await Promise.all([addIssuedDomain(server, 'app'), addIssuedDomain(server, 'web')]);
   const dir = await tempDir(t, 'agent-');
   const many: FetchManyExport = { server: server.url, domains: { [app.name]: { token: app.token }, [web.name]: { token: web.token } } };
-  const one: FetchOneExport = { server: server.url.replace(/\/$/, ''), domain: 'web', token: web.token };
+  const one: FetchOneExport = { server: server.url.replace(/\/$/, ''), domain: web.name, token: web.token };
   await writeFile(join(dir, 'many.json'), JSON.stringify(many, null, 2));
   await chmod(join(dir, 'many.json'), 0o644);
   await writeFile(join(dir, 'one.json'), JSON.stringify(one, null, 2), { mode: 0o600 });
 
   // The Fetch CLI export, word for word: without -o the material goes to ./certs.
-  const line = await runInDir(dir, ['fetch', '-s', server.url, '-t', app.token, '-d', app.name]);
+  const line = await runInDir(dir, ['fetch', '--allow-untrusted', '-s', server.url, '-t', app.token, '-d', app.name]);
   t.is(line.code, 0, line.stderr);
   t.regex((await materialState(join(dir, 'certs'), app.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
-  const fromMap = await runAgent(['fetch', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
+  const fromMap = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
   t.is(fromMap.code, 0, fromMap.stderr);
   t.regex(fromMap.stderr, /many\.json \(mode 0644\) holds tokens and other users can read it; chmod 600/);
   for (const domain of [app, web]) t.regex((await materialState(join(dir, 'map'), domain.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
-  const fromFlat = await runAgent(['fetch', '-c', join(dir, 'one.json'), '-o', join(dir, 'flat')]);
+  const fromFlat = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'one.json'), '-o', join(dir, 'flat')]);
   t.is(fromFlat.code, 0, fromFlat.stderr);
   t.is(fromFlat.stderr, '', 'no warning for a 0600 file');
   t.is((await materialState(join(dir, 'flat'), web.name)).key.content, (await materialState(join(dir, 'map'), web.name)).key.content);
 
-  const both = await runAgent(['fetch', '-c', join(dir, 'one.json'), '-t', web.token]);
+  await writeFile(join(dir, 'label.json'), JSON.stringify({ ...one, domain: 'web' }), { mode: 0o600 });
+  const label = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'label.json'), '-o', join(dir, 'label')]);
+  t.is(label.code, 2);
+  t.regex(label.stderr, /label\.json: domain must have at least 2 labels .*: give the full name/);
+
+  const both = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'one.json'), '-t', web.token]);
   t.is(both.code, 2);
   t.regex(both.stderr, /either -c, --config FILE or -s, -t and -d, not both/);
 });
@@ -102,11 +107,11 @@ test('a rotated token: exit 1 saying the token was refused, the files as they we
   const server = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(server, 'app');
   const out = await tempDir(t, 'agent-');
-  t.is((await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out])).code, 0);
+  t.is((await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out])).code, 0);
   const before = await materialState(out, name);
 
   await rotateToken(server, 'app');
-  const refused = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+  const refused = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(refused.code, 1);
   t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): the token is wrong or was rotated/);
   t.false(refused.stderr.includes(token), 'the token is not printed');
@@ -114,7 +119,7 @@ test('a rotated token: exit 1 saying the token was refused, the files as they we
 
   server.child.kill('SIGTERM');
   await server.exited;
-  const down = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+  const down = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(down.code, 1);
   t.regex(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused/);
   t.deepEqual(await materialState(out, name), before);
@@ -126,7 +131,7 @@ test('an answer that is not good material (not JSON, a key of another domain) re
   const material = async (domain: { name: string; token: string }) => (await (await fetch(`${server.url}api/cert/${domain.name}`, { headers: { authorization: `Bearer ${domain.token}` } })).json()) as Record<string, string>;
   const [good, other] = await Promise.all([material(app), material(web)]);
   const out = await tempDir(t, 'agent-');
-  t.is((await runAgent(['fetch', '-s', server.url, '-t', app.token, '-d', app.name, '-o', out])).code, 0);
+  t.is((await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', app.token, '-d', app.name, '-o', out])).code, 0);
   const before = await materialState(out, app.name);
 
   const answers = [
@@ -138,7 +143,7 @@ test('an answer that is not good material (not JSON, a key of another domain) re
     const impostor = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(answer.body));
     await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
     try {
-      const result = await runAgent(['fetch', '-s', `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`, '-t', app.token, '-d', app.name, '-o', out]);
+      const result = await runAgent(['fetch', '--allow-untrusted', '-s', `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`, '-t', app.token, '-d', app.name, '-o', out]);
       t.is(result.code, 1);
       t.regex(result.stderr, answer.message);
     } finally {
@@ -168,7 +173,7 @@ test('a server that accepts and never answers fails the fetch at --timeout, nami
   const stalling = await startStallingServer(t, 'accept');
   const out = await tempDir(t, 'agent-');
   const startedAt = performance.now();
-  const result = await runAgent(['fetch', '-s', `http://${stalling}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '1']);
+  const result = await runAgent(['fetch', '--allow-untrusted', '-s', `http://${stalling}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '1']);
   t.is(result.code, 1);
   t.regex(result.stderr, /accepted the connection but sent no complete answer within 1 s/);
   t.true(performance.now() - startedAt >= 1000, 'not before the deadline');

@@ -30,21 +30,21 @@ test('https with a private CA: refused without --ca (saying so), fetched with it
   await writeFile(caFile, chain.caPem);
   const out = join(dir, 'certs');
 
-  const untrusted = await runAgent(['fetch', '-s', httpsUrl, '-t', token, '-d', name, '-o', out]);
+  const untrusted = await runAgent(['fetch', '--allow-untrusted', '-s', httpsUrl, '-t', token, '-d', name, '-o', out]);
   t.is(untrusted.code, 1);
   t.regex(untrusted.stderr, /TLS with https:\/\/127\.0\.0\.1:\d+ failed: .*\(a private CA\? pass it with --ca FILE\)/);
 
-  const trusted = await runAgent(['fetch', '-s', httpsUrl, '-t', token, '-d', name, '-o', out, '--ca', caFile]);
+  const trusted = await runAgent(['fetch', '--allow-untrusted', '-s', httpsUrl, '-t', token, '-d', name, '-o', out, '--ca', caFile]);
   t.is(trusted.code, 0, trusted.stderr);
   t.is(trusted.stderr, '');
   t.regex((await materialState(out, name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
-  const plain = await runAgent(['fetch', '-s', server.url.replace('http:', 'https:'), '-t', token, '-d', name, '-o', out]);
+  const plain = await runAgent(['fetch', '--allow-untrusted', '-s', server.url.replace('http:', 'https:'), '-t', token, '-d', name, '-o', out]);
   t.is(plain.code, 1);
   t.regex(plain.stderr, /TLS with https:\/\/127\.0\.0\.1:\d+ failed: the server does not speak TLS/);
 
   await writeFile(join(dir, 'not-a-ca.pem'), 'hello\n');
-  const badCa = await runAgent(['fetch', '-s', httpsUrl, '-t', token, '-d', name, '--ca', join(dir, 'not-a-ca.pem')]);
+  const badCa = await runAgent(['fetch', '--allow-untrusted', '-s', httpsUrl, '-t', token, '-d', name, '--ca', join(dir, 'not-a-ca.pem')]);
   t.is(badCa.code, 2);
   t.regex(badCa.stderr, /--ca .*not-a-ca\.pem is not a PEM certificate/);
 });

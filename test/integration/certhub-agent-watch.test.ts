@@ -17,7 +17,7 @@ test('--watch refetches on its interval; with the server stopped it retries and 
   const server = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(server, 'app');
   const out = await tempDir(t, 'agent-');
-  const agent = startAgent(t, ['fetch', '--watch', '--interval', '1', '-s', server.url, '-t', token, '-d', name, '-o', out]);
+  const agent = startAgent(t, ['fetch', '--allow-untrusted', '--watch', '--interval', '1', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   await agent.waitFor(/app\.example\.test: written \(expires/);
   const written = await materialState(out, name);
   await agent.waitFor(/app\.example\.test: unchanged .*next fetch in/);
@@ -44,6 +44,7 @@ test('watchCertificates: onChange once for new material, unchanged refetches aft
     targets: [{ server: new URL(server.url), domain: name, token }],
     dir: out,
     intervalMs: 200,
+    trust: 'untrusted-allowed',
     signal: stop.signal,
     onChange: (material) => void changes.push(material),
     onEvent: (event) => void events.push(event),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { FetchManyExport, FetchOneExport } from '../../src/config/agent-exports.js';
-import { plainHttpWarning, targetFromFlags, targetsFromFile } from '../../src/clients/certhub-agent/fetch-targets.js';
+import { plainHttpProblem, targetFromFlags, targetsFromFile } from '../../src/clients/certhub-agent/fetch-targets.js';
 import { ConfigError } from '../../src/errors.js';
 
 async function exportFile(t: ExecutionContext, content: unknown): Promise<string> {
@@ -46,18 +46,24 @@ test('a wrong Fetch JSON names the file and the key', async (t) => {
 });
 
 test('flags: every missing one is named; a bad value is named by its flag', (t) => {
-  t.deepEqual(targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'App' }), { server: new URL('https://c.example.net'), domain: 'app', token: 'chd_x' });
+  t.deepEqual(targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'App.Example.Net' }), { server: new URL('https://c.example.net'), domain: 'app.example.net', token: 'chd_x' });
+  t.throws(() => targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app' }), { message: /^-d, --domain must have at least 2 labels .*: give the full name/ });
+  const pin = `sha256:${'ab'.repeat(32)}`;
+  t.deepEqual(targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app.example.net', pin }).pin, pin);
+  t.throws(() => targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app.example.net', pin: 'AB:CD' }), { message: /^--pin must be/ });
   const missing = t.throws(() => targetFromFlags({ server: 'https://c.example.net' }), { instanceOf: ConfigError });
   t.deepEqual((missing as ConfigError | undefined)?.problems.map((problem) => problem.split(' is ')[0]), ['-t, --token', '-d, --domain']);
   t.throws(() => targetFromFlags({ server: 'not a url', token: 't', domain: 'app' }), { message: /^-s, --server must be/ });
   t.throws(() => targetFromFlags({ server: 'https://c', token: 't', domain: 'a/b' }), { message: /^-d, --domain/ });
 });
 
-test('plain http:// warns unless the server is on loopback', (t) => {
-  t.is(plainHttpWarning(new URL('https://certhub.example.net')), undefined);
-  t.is(plainHttpWarning(new URL('http://127.0.0.1:8443')), undefined);
-  t.is(plainHttpWarning(new URL('http://[::1]:8443')), undefined);
-  t.is(plainHttpWarning(new URL('http://localhost:8443')), undefined);
-  t.regex(plainHttpWarning(new URL('http://certhub.example.net')) ?? '', /in clear/);
-  t.regex(plainHttpWarning(new URL('http://192.0.2.7:8443')) ?? '', /in clear/);
+test('plain http:// is refused unless the server is on loopback or --insecure-http is given', (t) => {
+  const refused = (url: string, insecure = false) => plainHttpProblem(new URL(url), '-s, --server', insecure);
+  t.is(refused('https://certhub.example.net'), undefined);
+  t.is(refused('http://127.0.0.1:8443'), undefined);
+  t.is(refused('http://[::1]:8443'), undefined);
+  t.is(refused('http://localhost:8443'), undefined);
+  t.regex(refused('http://certhub.example.net') ?? '', /^-s, --server http:\/\/certhub\.example\.net is plain http:\/\/ to another machine: .* in clear; .*--insecure-http/);
+  t.regex(refused('http://192.0.2.7:8443') ?? '', /in clear/);
+  t.is(refused('http://192.0.2.7:8443', true), undefined);
 });

@@ -5,10 +5,12 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { defaultFetchTimeoutMs } from '../../clients/certhub-agent/fetch-certificate.js';
 import { fetchExitCodes, fetchOnce, type FetchReport } from '../../clients/certhub-agent/fetch-once.js';
-import { openFileWarning, plainHttpWarning, targetFromFlags, targetsFromFile, type FetchTarget } from '../../clients/certhub-agent/fetch-targets.js';
+import { openFileWarning, plainHttpProblem, targetFromFlags, targetsFromFile, type FetchTarget } from '../../clients/certhub-agent/fetch-targets.js';
+import { certificatesOf, trustAnchors, type MaterialTrust } from '../../clients/certhub-agent/material-trust.js';
 import { parseReloadCommand, runReloadCommand, type ReloadCommand } from '../../clients/certhub-agent/reload-hook.js';
 import { watchCertificates, type WatchEvent } from '../../clients/certhub-agent/watch.js';
 import { defaultIntervalMs } from '../../clients/certhub-agent/watch-schedule.js';
+import { serverPin } from '../../config/agent-exports.js';
 import { ConfigError } from '../../errors.js';
 import { exitAfterOutput } from '../output.js';
 
@@ -22,6 +24,10 @@ interface FetchCliOptions {
   config?: string;
   outDir: string;
   ca?: string;
+  caBundle?: string;
+  pin?: string;
+  allowUntrusted?: boolean;
+  insecureHttp?: boolean;
   reloadCmd?: string;
   watch?: boolean;
   interval?: string;
@@ -45,12 +51,16 @@ export function fetchCommand(program: Command): Command {
   return program
     .command('fetch')
     .description('fetch certificate material for domains into <dir>/<domain>/{cert,chain,fullchain,privkey}.pem')
-    .option('-s, --server <url>', 'certhub server URL (https://…; http:// only on loopback without a warning)')
+    .option('-s, --server <url>', 'certhub server URL (https://…; http:// only on loopback, or with --insecure-http)')
     .option('-t, --token <token>', "the domain's token (from the certhub panel)")
-    .option('-d, --domain <domain>', 'the domain: full name or label')
+    .option('-d, --domain <domain>', 'the domain\'s full name (app.example.net)')
     .option('-c, --config <file>', 'a Fetch JSON file exported by the certhub panel (instead of -s, -t, -d)')
     .option('-o, --out-dir <dir>', 'where the material goes', defaultOutDir)
     .option('--ca <file>', 'PEM of a private CA to trust for the server, besides the system roots')
+    .option('--pin <sha256:hex>', "trust exactly the server certificate with this SHA-256 (certhub's self-signed one, as its start line and panel show it), and no CA")
+    .option('--ca-bundle <file>', 'PEM of the CAs the fetched certificates may chain to, besides the system roots (a private CA)')
+    .option('--allow-untrusted', 'write material whose chain leads to no trusted root (certhub --demo certificates)')
+    .option('--insecure-http', 'allow a plain http:// server on another machine (the token and the key cross the network in clear)')
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)
@@ -60,10 +70,6 @@ export function fetchCommand(program: Command): Command {
       const settings = await settingsFrom(options);
       const fileWarning = options.config === undefined ? undefined : await openFileWarning(options.config);
       if (fileWarning !== undefined) process.stderr.write(`certhub-agent: ${fileWarning}\n`);
-      for (const server of new Set(settings.targets.map((target) => target.server.origin))) {
-        const warning = plainHttpWarning(new URL(server));
-        if (warning !== undefined) process.stderr.write(`certhub-agent: ${warning}\n`);
-      }
       if (options.watch === true) await watch(settings);
       const code = await fetchOnce(settings.targets, settings, report);
       return exitAfterOutput(code);
@@ -74,6 +80,7 @@ interface FetchSettings {
   targets: FetchTarget[];
   dir: string;
   ca?: string;
+  trust: MaterialTrust;
   timeoutMs: number;
   intervalMs: number;
   reloadCommand?: ReloadCommand;
@@ -89,12 +96,19 @@ async function settingsFrom(options: FetchCliOptions): Promise<FetchSettings> {
   const reloadCommand = options.reloadCmd === undefined ? undefined : parseReloadCommand(options.reloadCmd);
   if (typeof reloadCommand === 'string') problems.push(`--reload-cmd ${reloadCommand}`);
   const ca = options.ca === undefined ? undefined : await readCa(options.ca, problems);
+  const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
+  if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
   if (problems.length > 0) throw new ConfigError(problems);
-  const targets = options.config === undefined ? [targetFromFlags(options)] : await targetsFromFile(options.config);
+  const targets = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
+  const insecure = options.insecureHttp === true;
+  const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap((server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? []);
+  const pinned = targets.flatMap((target) => (target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : []));
+  if (refused.length > 0 || pinned.length > 0) throw new ConfigError([...refused, ...new Set(pinned)]);
   return {
     targets,
     dir: options.outDir,
     ...(ca === undefined ? {} : { ca }),
+    trust: options.allowUntrusted === true ? 'untrusted-allowed' : trustAnchors(bundle),
     timeoutMs: timeoutSeconds * 1000,
     intervalMs: intervalSeconds * 1000,
     ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
@@ -125,6 +139,25 @@ async function readCa(path: string, problems: string[]): Promise<string | undefi
     return undefined;
   }
   return pem;
+}
+
+/** A file's targets with --pin, when given, in place of the file's `pin`. */
+function withPin(targets: FetchTarget[], pin: string | undefined): FetchTarget[] {
+  if (pin === undefined) return targets;
+  if (!serverPin.safeParse(pin).success) throw new ConfigError(['--pin must be sha256: and 64 lower-case hex digits']);
+  return targets.map((target) => ({ ...target, pin }));
+}
+
+async function readCaBundle(path: string, problems: string[]): Promise<string | undefined> {
+  try {
+    const pem = await readFile(path, 'utf8');
+    certificatesOf(pem);
+    return pem;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push(`--ca-bundle ${path} ${code === undefined ? (error as Error).message : `cannot be read: ${code}`}`);
+    return undefined;
+  }
 }
 
 const report: FetchReport = {

@@ -1,14 +1,15 @@
 // What certhub answers to GET /api/cert/<domain>, checked before anything reaches the disk: an answer
 // that is not a certificate, its chain and its key, that belong together, for the domain asked, and
-// still valid, is refused as a whole, so good material on disk is never replaced by nonsense.
+// still valid, issued by a CA this machine trusts (material-trust.ts), is refused as a whole, so good
+// material on disk is never replaced by nonsense or by a key and certificate of someone else's making.
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { CertificateResponse } from '../../../actors/http-front/sites/certhub/protocol.js';
-import { hostNameProblem } from '../../../actors/domains/names.js';
+import { chainProblem, type MaterialTrust } from './material-trust.js';
 
 /** The material of one domain as it goes to disk, with what was learned from checking it. */
 export interface CertificateMaterial {
-  /** The full name the certificate is for (the folder it is written to). */
+  /** The full name the certificate is for (the folder it is written to): the name asked for. */
   domain: string;
   certPem: string;
   /** The issuer chain without the leaf; empty for a self-signed certificate (certhub --demo). */
@@ -35,10 +36,10 @@ const pemBlock = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\r\n]+?-----END 
 const expiryToleranceMs = 1000;
 
 /**
- * Checks the answer for `requested` (a full name or a label, as the user gave it) at `now` (epoch ms)
- * and returns the material to write; throws BadAnswerError naming the first problem.
+ * Checks the answer for `requested` (a full name) at `now` (epoch ms) under `trust` and returns the
+ * material to write; throws BadAnswerError naming the first problem.
  */
-export function checkCertificateAnswer(body: unknown, requested: string, now: number): CertificateMaterial {
+export function checkCertificateAnswer(body: unknown, requested: string, now: number, trust: MaterialTrust): CertificateMaterial {
   const parsed = answerSchema.safeParse(body);
   if (!parsed.success) throw new BadAnswerError('the answer is not a certificate response (cert_pem, chain_pem, key_pem and expires_at as strings)');
   const answer = parsed.data;
@@ -59,6 +60,8 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
   if (issuer !== undefined && !leaf.checkIssued(issuer)) throw new BadAnswerError('the first certificate of chain_pem did not issue cert_pem');
 
   const domain = certifiedName(leaf, requested);
+  const untrusted = chainProblem(leaf, chain, trust, now);
+  if (untrusted !== undefined) throw new BadAnswerError(untrusted);
   const notAfter = Date.parse(leaf.validTo);
   const expiresAt = Date.parse(answer.expires_at);
   if (Number.isNaN(expiresAt)) throw new BadAnswerError(`expires_at ${JSON.stringify(answer.expires_at.slice(0, 40))} is not a date`);
@@ -75,17 +78,15 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
   };
 }
 
-/** The full name of `leaf` that `requested` means: itself when it is a full name, `<label>.…` for a label. */
+/**
+ * `requested` when `leaf` is for exactly that name. A label alone (`app`) is not enough: any `app.*`
+ * certificate would match it, one for a name of an attacker's choosing too.
+ */
 function certifiedName(leaf: X509Certificate, requested: string): string {
   const name = requested.toLowerCase().replace(/\.$/, '');
-  if (name.includes('.')) {
-    if (leaf.checkHost(name, { wildcards: false }) === undefined) throw new BadAnswerError(`the certificate is not for ${name} (its names: ${leaf.subjectAltName ?? 'none'})`);
-    return name;
-  }
-  const names = (leaf.subjectAltName ?? '').split(', ').filter((entry) => entry.startsWith('DNS:')).map((entry) => entry.slice(4).toLowerCase());
-  const full = names.find((candidate) => candidate.startsWith(`${name}.`) && hostNameProblem(candidate) === undefined);
-  if (full === undefined) throw new BadAnswerError(`the certificate has no name for the label ${name} (its names: ${leaf.subjectAltName ?? 'none'})`);
-  return full;
+  if (!name.includes('.')) throw new BadAnswerError(`${name} is a label, not a full name: ask for the full name the certificate is for`);
+  if (leaf.checkHost(name, { wildcards: false }) === undefined) throw new BadAnswerError(`the certificate is not for ${name} (its names: ${leaf.subjectAltName ?? 'none'})`);
+  return name;
 }
 
 function pemBlocks(text: string, field: string): { label: string; pem: string }[] {

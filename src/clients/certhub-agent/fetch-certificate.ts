@@ -1,22 +1,30 @@
 // One request to certhub for one domain's material: GET <server>/api/cert/<domain> with the domain's
-// token, TLS verified against the system's roots (plus a private CA when given), a deadline on the
-// whole exchange, a bounded body, and the answer checked before it is returned. Every failure is a
-// CertificateFetchError whose kind says what went wrong.
+// token, TLS verified against the system's roots (plus a private CA when given) or against the pin of
+// certhub's own certificate, a deadline on the whole exchange, a bounded body, and the answer checked
+// (its chain against the trust anchors) before it is returned. Every failure is a CertificateFetchError
+// whose kind says what went wrong.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { version } from '../../version.js';
+import type { TLSSocket } from 'node:tls';
 import { BadAnswerError, checkCertificateAnswer, type CertificateMaterial } from './certificate-answer.js';
 import { CertificateFetchError, connectionFailure, statusFailure } from './fetch-failure.js';
+import { trustAnchors, type MaterialTrust } from './material-trust.js';
+import { connectPinned } from './pinned-connection.js';
 
 export interface CertificateRequest {
   /** The certhub server: `https://certhub.example.net` (a path prefix is kept). */
   server: URL;
-  /** The full name (`app.example.com`) or the label (`app`). */
+  /** The full name (`app.example.com`). */
   domain: string;
   token: string;
-  /** PEM of a private CA trusted besides the system's roots (`--ca FILE`). */
+  /** PEM of a private CA trusted for the server besides the system's roots (`--ca FILE`). */
   ca?: string;
+  /** `sha256:<hex>`: trust exactly the server certificate with this fingerprint, and no CA (`--pin`). */
+  pin?: string | undefined;
+  /** What the answered material must chain to; default the system's roots. */
+  trust?: MaterialTrust;
   /** The whole exchange, connecting included; default 30 s. */
   timeoutMs?: number;
   /** Aborting ends the request at once (with a CertificateFetchError of kind `timeout`). */
@@ -51,7 +59,7 @@ export async function fetchCertificate(request: CertificateRequest): Promise<Cer
     throw new CertificateFetchError('bad-answer', `${shown} answered HTTP 200 for ${request.domain} with a body that is not JSON (is it a certhub server?)`);
   }
   try {
-    return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)());
+    return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors());
   } catch (error) {
     if (error instanceof BadAnswerError) throw new CertificateFetchError('bad-answer', `${shown} answered unusable material for ${request.domain}: ${error.message}`);
     throw error;
@@ -67,12 +75,16 @@ interface Answer {
 function exchange(url: URL, request: CertificateRequest, shown: string): Promise<Answer> {
   const timeoutMs = request.timeoutMs ?? defaultFetchTimeoutMs;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const pin = request.pin;
+  if (pin !== undefined && url.protocol !== 'https:') return Promise.reject(new CertificateFetchError('tls', `a pin needs the server's https:// address, not ${shown}`));
   return new Promise<Answer>((resolve, reject) => {
     let connected = false;
+    let pinnedSocket: TLSSocket | undefined;
     const fail = (error: Error) => {
       clearTimeout(deadline);
       request.signal?.removeEventListener('abort', onAbort);
       outgoing.destroy();
+      pinnedSocket?.destroy();
       reject(connectionFailure(error, shown));
     };
     const deadline = setTimeout(() => {
@@ -87,7 +99,18 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
       headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
       // Node's `ca` replaces the system roots; a private CA is added to them instead.
       ...(request.ca === undefined ? {} : { ca: [...rootCertificates, request.ca] }),
-      agent: false,
+      // With a pin, the request gets its socket only once the server showed the pinned certificate
+      // (Node uses createConnection only when no agent is given, not even `false`).
+      ...(pin === undefined
+        ? { agent: false }
+        : {
+            createConnection: (_options: unknown, done: (error: Error | null, socket: TLSSocket) => void) => {
+              pinnedSocket = connectPinned(url, pin, shown, (error, socket) => {
+                if (error === null) connected = true;
+                done(error, socket);
+              });
+            },
+          }),
     }, (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let received = 0;

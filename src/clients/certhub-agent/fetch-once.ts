@@ -3,6 +3,7 @@
 import { exitCodes } from '../../errors.js';
 import { fetchCertificate } from './fetch-certificate.js';
 import type { FetchTarget } from './fetch-targets.js';
+import type { MaterialTrust } from './material-trust.js';
 import { materialPaths } from './material-files.js';
 import { runReloadCommand, type ReloadCommand } from './reload-hook.js';
 import { writeMaterial } from './write-material.js';
@@ -21,6 +22,8 @@ export const fetchExitCodes = {
 export interface FetchOnceOptions {
   dir: string;
   ca?: string;
+  /** What the material must chain to; default the system's roots. */
+  trust?: MaterialTrust;
   timeoutMs?: number;
   reloadCommand?: ReloadCommand;
 }
@@ -34,7 +37,7 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
   const outcomes = await Promise.all(
     targets.map(async (target) => {
       try {
-        const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs });
+        const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
         const changed = await writeMaterial(options.dir, material);
         const expires = new Date(material.expiresAt).toISOString();
         report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`);

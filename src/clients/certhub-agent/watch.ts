@@ -7,6 +7,7 @@ import type { CertificateMaterial } from './certificate-answer.js';
 import { fetchCertificate } from './fetch-certificate.js';
 import { CertificateFetchError } from './fetch-failure.js';
 import type { FetchTarget } from './fetch-targets.js';
+import type { MaterialTrust } from './material-trust.js';
 import { delayAfterFailure, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
 import { writeMaterial } from './write-material.js';
 
@@ -23,6 +24,8 @@ export interface WatchOptions extends WatchTiming {
   dir: string;
   /** PEM of a private CA trusted besides the system's roots. */
   ca?: string;
+  /** What the material must chain to; default the system's roots. */
+  trust?: MaterialTrust;
   /** Deadline of one fetch. */
   timeoutMs?: number;
   /** Ends the watch: pending waits end at once, a fetch in flight is abandoned, no file is left half-written. */
@@ -48,7 +51,7 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   while (!options.signal.aborted) {
     let nextInMs: number;
     try {
-      const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, signal: options.signal, now });
+      const material = await fetchCertificate({ ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now });
       if (options.signal.aborted) break;
       const changed = await writeMaterial(options.dir, material);
       failures = 0;
