@@ -4,6 +4,7 @@ import { loadConfigFile, validateConfig } from '../src/config/load.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
 import { demoHostConfig, describeRoles } from '../src/cli/host-commands.js';
+import { printStatus, type StatusOptions } from '../src/cli/status.js';
 
 const program = createProgram('outpost', 'Run any set of outpost roles (cert, speedtest, monitor, send, recv) in one supervisor process.');
 
@@ -35,6 +36,16 @@ program
   .action(async (options: { config: string }) => {
     await loadConfigFile(hostConfigSchema, options.config);
     process.stdout.write(`${options.config}: valid\n`);
+  });
+
+program
+  .command('status')
+  .description('ask the running outpost (its local control socket) for its roles, actors, restarts, uptimes and URLs')
+  .option('-c, --config <file>', 'the host config the running outpost was started with (to find its socket)')
+  .option('-s, --socket <path>', 'the control socket (default: supervisor.control_socket, else $RUNTIME_DIRECTORY/control.sock, $XDG_RUNTIME_DIR/outpost.sock or /tmp/outpost-<uid>/control.sock)')
+  .option('--json', 'print the status as JSON')
+  .action(async (options: StatusOptions) => {
+    await printStatus(options);
   });
 
 program

@@ -1,6 +1,7 @@
 // Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
 import { holdClaims, type RoleClaims } from '../actor/claims.js';
+import { defaultControlSocket, openControlSocket } from '../actor/control-socket.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
@@ -52,6 +53,7 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     jobs,
     readyTimeoutMs: settings.ready_timeout_ms,
     shutdownGraceMs: settings.shutdown_grace_ms,
+    metricsIntervalMs: settings.metrics_interval_ms,
     restart: {
       maxRestarts: settings.restart.max_restarts,
       windowMs: settings.restart.window_seconds * 1000,
@@ -62,12 +64,20 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
+  const control = await openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status());
+  if (!control.listening) {
+    // Several processes of one user share the default socket: only a socket the config names is a problem.
+    const supervisorLog = log.logger('supervisor');
+    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${control.reason}`);
+    else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${control.reason}`);
+  }
   supervisor.start().then(
     (result) => onStarted?.(result),
     // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},
   );
   const { exitCode, stuckFronts } = await supervisor.done;
+  if (control.listening) control.close();
   await jobs.close();
   await log.flush();
   if (stuckFronts.length > 0) {

@@ -86,6 +86,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
             domains,
             baseDomain: config.base_domain,
             adminKey: config.admin_key,
+            ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
             secureCookies: tls !== undefined,
             demo: settings.demo,
             ...(tls === undefined ? {} : { tls: tls.site }),
