@@ -12,7 +12,7 @@ withLogOptions(program.command('run').description('run the roles a host config n
   .requiredOption('-c, --config <file>', 'host config file (JSON): {"roles": {"monitor": {...}}}')
   .action(async (options: LogFlags & { config: string }) => {
     const config = await loadConfigFile(hostConfigSchema, options.config);
-    await runHost(config, { ...options, onStarted: ({ urls }) => printUrls(urls) });
+    await runHost(config, { ...options, configPath: options.config, onStarted: ({ urls }) => printUrls(urls) });
   });
 
 withLogOptions(program.command('demo').description('run every implemented role on loopback with safe settings and print each URL'))

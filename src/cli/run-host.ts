@@ -10,11 +10,14 @@ import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { roleDefinition } from '../roles/registry.js';
 import { roleNames, type RoleName } from '../roles/role.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
+import { reloadOnHangup, type ReloadSource } from './reload.js';
 import type { LogFlags } from './program.js';
 
 export interface RunHostOptions extends LogFlags {
   /** Called once every front listens, with their URLs. */
   onStarted?: (result: StartResult) => void;
+  /** The host config file: SIGHUP re-reads it (reload.ts). */
+  configPath?: string;
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
@@ -35,7 +38,8 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     debug: options.debug ?? config.log.level === 'debug',
     ...(config.log.file === undefined ? {} : { file: config.log.file }),
   };
-  return runSupervisor(specs, config.supervisor, log, options.onStarted);
+  const reload = options.configPath === undefined ? undefined : { path: options.configPath, running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
+  return runSupervisor(specs, config.supervisor, log, options.onStarted, reload);
 }
 
 /** A host config running one role whose settings are validated already (a role binary's own config file). */
@@ -44,7 +48,13 @@ export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
 }
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */
-export async function runSupervisor(specs: readonly ActorSpec[], settings: SupervisorSettings, logOptions: LogOptions, onStarted?: (result: StartResult) => void): Promise<never> {
+export async function runSupervisor(
+  specs: readonly ActorSpec[],
+  settings: SupervisorSettings,
+  logOptions: LogOptions,
+  onStarted?: (result: StartResult) => void,
+  reload?: ReloadSource,
+): Promise<never> {
   surviveClosedOutput();
   const log = new SupervisorLog(logOptions);
   const jobs = new JobPool();
@@ -64,6 +74,7 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
+  reloadOnHangup(log, reload);
   const control = await openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status());
   if (!control.listening) {
     // Several processes of one user share the default socket: only a socket the config names is a problem.

@@ -29,7 +29,7 @@ export class SupervisorLog {
   readonly ring: LogRing;
   private readonly winston: winston.Logger;
   /** Records above this rank (less severe) are dropped before the ring and every transport. */
-  private readonly maxRank: number;
+  private maxRank: number;
   private console: winston.transport | undefined;
 
   constructor(options: LogOptions) {
@@ -62,6 +62,12 @@ export class SupervisorLog {
     const safe: LogRecord = record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) };
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });
+  }
+
+  /** Changes which records are kept from now on (a reload of the host config). */
+  setLevel(level: LogLevel): void {
+    this.maxRank = levelRank[level];
+    this.winston.level = level;
   }
 
   logger(source: string): Logger {
