@@ -1,5 +1,6 @@
 // `outpost status`: asks a running supervisor over its control socket (src/actor/control-socket.ts)
 // which roles and actors it runs, and prints them for a person or, with --json, for a script.
+import { existsSync } from 'node:fs';
 import type { SupervisorStatus } from '../actor/actor-status.js';
 import { askStatus, defaultControlSocket } from '../actor/control-socket.js';
 import { hostConfigSchema } from '../config/host.js';
@@ -12,11 +13,15 @@ export interface StatusOptions {
   json?: boolean;
 }
 
-/** The socket to ask: --socket, else the one the host config names, else the default. */
+/** Where the shipped outpost.service listens (RuntimeDirectory=outpost), seen from an administrator's shell. */
+const serviceSocket = '/run/outpost/control.sock';
+
+/** The socket to ask: --socket, else the one the host config names, else the default, else the service's. */
 export async function statusSocket(options: StatusOptions): Promise<string> {
   if (options.socket !== undefined) return options.socket;
   if (options.config !== undefined) return (await loadConfigFile(hostConfigSchema, options.config)).supervisor.control_socket ?? defaultControlSocket();
-  return defaultControlSocket();
+  const socket = defaultControlSocket();
+  return !existsSync(socket) && existsSync(serviceSocket) ? serviceSocket : socket;
 }
 
 export async function printStatus(options: StatusOptions): Promise<void> {

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
 import { redactFields } from './redact.js';
@@ -37,7 +38,7 @@ export class SupervisorLog {
     const colour = options.colour ?? (process.stderr.isTTY && !options.json);
     this.console = new winston.transports.Console({
       stderrLevels: ['error', 'warn', 'info', 'debug'],
-      format: options.json ? jsonLine() : humanLine(colour),
+      format: options.json ? jsonLine() : humanLine(colour, !toJournal()),
     });
     const transports: winston.transport[] = [this.console];
     if (options.file !== undefined) {
@@ -99,12 +100,27 @@ function jsonLine(): winston.Logform.Format {
   });
 }
 
-function humanLine(colour: boolean): winston.Logform.Format {
+/**
+ * True when stderr is the journal's stream (systemd sets JOURNAL_STREAM to its device and inode):
+ * the journal stamps every line itself, so a time of our own would show twice in `journalctl`.
+ */
+function toJournal(): boolean {
+  const stream = process.env.JOURNAL_STREAM;
+  if (stream === undefined || stream === '') return false;
+  try {
+    const { dev, ino } = fstatSync(2);
+    return stream === `${dev}:${ino}`;
+  } catch {
+    return false;
+  }
+}
+
+function humanLine(colour: boolean, withTime: boolean): winston.Logform.Format {
   return winston.format.printf((info: WinstonInfo) => {
     const record = recordOf(info);
     const level = colour ? `${levelColours[record.level]}${record.level.padEnd(5)}${resetColour}` : record.level.padEnd(5);
     const fields = record.fields === undefined ? '' : ` ${formatFields(record.fields)}`;
-    return `${new Date(record.time).toISOString()} ${level} [${record.source}] ${record.message}${fields}`;
+    return `${withTime ? `${new Date(record.time).toISOString()} ` : ''}${level} [${record.source}] ${record.message}${fields}`;
   });
 }
 
