@@ -72,7 +72,7 @@ test('a real Prometheus scrapes a front and answers PromQL over the series', asy
   t.is(up.length, 1);
 });
 
-test('certhub\'s /metrics needs the admin key or the metrics token', async (t) => {
+test('certhub\'s /metrics needs the admin key or the metrics token, and gives each certificate\'s expiry', async (t) => {
   const metricsToken = 'metrics-token-0123456789abcdef';
   const dataDir = await certhubDataDir(t, { metrics_token: metricsToken });
   const certhub = await startCerthub(t, dataDir);
@@ -84,6 +84,14 @@ test('certhub\'s /metrics needs the admin key or the metrics token', async (t) =
     const text = await pollText(`${certhub.url}metrics`, (body, status) => status === 200 && body.includes('outpost_actor_up'), 20_000, { headers: { authorization: `Bearer ${token}` } });
     t.not(sampleValue(text, 'outpost_actor_up', { actor: 'cert/http-front' }), undefined);
   }
+  t.is((await certhub.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } })).status, 201);
+  const issued = await pollText(`${certhub.url}metrics`, (body) => sampleValue(body, 'outpost_certificate_expiry_timestamp_seconds', { domain: 'app.example.test' }) !== undefined, 30_000, {
+    headers: { authorization: `Bearer ${metricsToken}` },
+  });
+  const expiresAt = sampleValue(issued, 'outpost_certificate_expiry_timestamp_seconds', { domain: 'app.example.test' })! * 1000;
+  const domain = (await (await certhub.admin('api/admin/domains/app')).json()) as { expires_at: string };
+  t.is(expiresAt, Date.parse(domain.expires_at));
+  t.is(sampleValue(issued, 'outpost_cert_domains', { status: 'issued' }), 1);
   // The health routes stay open: a load balancer carries no token.
   t.is((await fetch(`${certhub.url}healthz`)).status, 200);
 });

@@ -6,6 +6,7 @@ import type { AuthScheme } from '../../../../src/http/auth.js';
 import { serveStatic } from '../../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../site.js';
 import { roleUiAssets } from '../ui-assets.js';
+import { registerCertMetrics } from './cert-metrics.js';
 import { mountAdminRoutes } from './admin-routes.js';
 import { mountPublicRoutes } from './public-routes.js';
 import type { CerthubSite } from './protocol.js';
@@ -34,6 +35,7 @@ function metricsReaders(site: CerthubSite): AuthScheme<unknown> {
 async function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
   const replica = new DomainReplica(site.baseDomain);
   actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
+  registerCertMetrics(actor.metrics.registry, replica);
   const domains = actor.peer(site.domains);
   mountPublicRoutes(router, replica, domains, (error) => actor.log.debug('a fetch was not recorded', { error: String(error) }));
   mountAdminRoutes({ router, server, actor, site, replica, domains });
