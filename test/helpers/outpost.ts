@@ -23,10 +23,10 @@ export async function outpostDir(t: ExecutionContext): Promise<string> {
 }
 
 /** Starts `outpost run` on `config` (written to `dir`) and waits for its `fronts` URLs. */
-export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1): Promise<RunningOutpost> {
+export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}): Promise<RunningOutpost> {
   const configPath = join(dir, 'host.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const process = startProcess(t, globalThis.process.execPath, [outpostBin, 'run', '-c', configPath]);
+  const process = startProcess(t, globalThis.process.execPath, [outpostBin, 'run', '-c', configPath], env);
   await process.waitFor(new RegExp(`(^https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
   const urls = process.stdout().match(/^https?:\/\/\S+\/$/gm) ?? [];
   return { process, dir, configPath, urls };

@@ -98,6 +98,6 @@ test('three outposts scraped by Prometheus with the example config: every target
       t.true(Array.isArray(samples), panel.title);
     }
   }
-  const heaps = await instantQuery(prometheus, "sum by (instance) (outpost_thread_heap_used_bytes)");
+  const heaps = await instantQuery(prometheus, 'sum by (instance) (outpost_thread_heap_used_bytes)');
   t.is(heaps.length, 5);
 });
