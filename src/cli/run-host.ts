@@ -75,20 +75,24 @@ export async function runSupervisor(
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
   reloadOnHangup(log, reload);
-  const control = await openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status());
-  if (!control.listening) {
+  // Opened beside the start, not before it: asking whether another process holds the socket must
+  // not delay the actors.
+  const control = openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status()).then((outcome) => {
+    if (outcome.listening) return outcome;
     // Several processes of one user share the default socket: only a socket the config names is a problem.
     const supervisorLog = log.logger('supervisor');
-    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${control.reason}`);
-    else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${control.reason}`);
-  }
+    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
+    else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${outcome.reason}`);
+    return outcome;
+  });
   supervisor.start().then(
     (result) => onStarted?.(result),
     // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},
   );
   const { exitCode, stuckFronts } = await supervisor.done;
-  if (control.listening) control.close();
+  const controlSocket = await control;
+  if (controlSocket.listening) controlSocket.close();
   await jobs.close();
   await log.flush();
   if (stuckFronts.length > 0) {

@@ -32,5 +32,8 @@ export function mountOperations(router: Router, context: Pick<ActorContext<unkno
   }
   const metrics = new RoleMetrics(context);
   const routes = options.metricsAuth === undefined ? router : router.group({ auth: options.metricsAuth });
-  routes.get('/metrics', async (_request, reply) => reply.send(200, await metrics.render(), { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }));
+  routes.get('/metrics', async (_request, reply) => {
+    const { text, contentType } = await metrics.render();
+    reply.send(200, text, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+  });
 }

@@ -2,8 +2,15 @@
 // reports (heap, event-loop use and lag), what its actor registers in its own prom-client registry,
 // and what it counts by hand on a hot path (sources). Pushing on a timer, not on demand, is what
 // keeps a scrape from costing any actor a message or a turn of its event loop.
-import { Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Registry } from 'prom-client';
 import { family, withLabels, type Labels, type MetricFamily } from './family.js';
+
+// prom-client is loaded by the threads that register metrics of their own, not by every thread:
+// loading it took about half a second of CPU per thread on a loaded machine, and `outpost demo`
+// starts twelve threads at once.
+const require = createRequire(import.meta.url);
 
 export type FigureSource = () => MetricFamily[];
 
@@ -18,7 +25,7 @@ export interface ThreadMetrics {
 }
 
 export class ThreadMetricsPusher implements ThreadMetrics {
-  readonly registry = new Registry();
+  private ownRegistry: Registry | undefined;
   private readonly sources: FigureSource[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lastLoop = performance.eventLoopUtilization();
@@ -29,6 +36,11 @@ export class ThreadMetricsPusher implements ThreadMetrics {
     private readonly intervalMs: number,
     private readonly push: (families: MetricFamily[]) => void,
   ) {}
+
+  get registry(): Registry {
+    this.ownRegistry ??= new (require('prom-client') as typeof PromClient).Registry();
+    return this.ownRegistry;
+  }
 
   get enabled(): boolean {
     return this.intervalMs > 0;
@@ -66,7 +78,7 @@ export class ThreadMetricsPusher implements ThreadMetrics {
       family('outpost_thread_event_loop_utilization_ratio', 'Share of the last interval the thread\'s event loop was busy (its CPU use, for one thread).', 'gauge', [{ value: loop.utilization, labels: {} }]),
       family('outpost_thread_event_loop_lag_seconds', 'How late the thread\'s last metrics timer fired.', 'gauge', [{ value: this.lagSeconds, labels: {} }]),
     ];
-    const registered = (await this.registry.getMetricsAsJSON()).map(plain);
+    const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
     this.push(withLabels([...own, ...registered, ...this.sources.flatMap((source) => source())], this.labels));
   }
 }

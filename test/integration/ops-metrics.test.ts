@@ -35,8 +35,15 @@ test('a front answers /healthz and /readyz, and its /metrics passes promtool wit
   await pollText(`${url}readyz`, (text, status) => status === 200 && text === '{"status":"ready"}');
   for (let index = 0; index < 3; index++) await pollText(`${url}api/random`, (_text, status) => status === 200);
   await fetch(`${url}no/such/path`);
-  // The figures arrive with the threads' next push: poll until the requests are counted.
-  const text = await pollText(`${url}metrics`, (body) => (sampleValue(body, 'outpost_http_requests_total', { route: '/api/random', status: '200' }) ?? 0) >= 3);
+  // The figures arrive with each thread's next push (the front's and the pool's apart): poll until
+  // every request is counted by both.
+  const text = await pollText(
+    `${url}metrics`,
+    (body) =>
+      (sampleValue(body, 'outpost_http_requests_total', { route: '/api/random', status: '200' }) ?? 0) >= 3 &&
+      sampleValue(body, 'outpost_http_requests_total', { route: '(unmatched)', status: '404' }) === 1 &&
+      (sampleValue(body, 'outpost_pool_served_total') ?? 0) >= 3,
+  );
   const file = join(dir, 'metrics.txt');
   await writeFile(file, text);
   const checked = await runToEnd('sh', ['-c', `promtool check metrics < ${file}`]);
