@@ -5,6 +5,7 @@ import { configFileOption, createProgram, runProgram, withLogOptions, type LogFl
 import { runHost } from '../src/cli/run-host.js';
 import { checkHostFiles, loadHostConfig } from '../src/cli/host-check.js';
 import { demoHostConfig, describeRoles, printEndpoints } from '../src/cli/host-commands.js';
+import { printStatus, type StatusOptions } from '../src/cli/status.js';
 import { roleNames } from '../src/roles/role.js';
 
 const program = createProgram('outpost', `Run any set of outpost roles (${roleNames.join(', ')}) in one supervisor process.`);
@@ -13,7 +14,7 @@ withLogOptions(program.command('run').description('run the roles a host config n
   .addOption(configFileOption('host config file (JSON): {"roles": {"monitor": {...}}}; - reads standard input').makeOptionMandatory())
   .action(async (options: LogFlags & { config: string }) => {
     const { config, roles } = await loadHostConfig(options.config);
-    await runHost(config, { ...options, file: options.config, roles, onStarted: ({ endpoints }) => printEndpoints(endpoints, roles) });
+    await runHost(config, { ...options, file: options.config, configPath: options.config, roles, onStarted: ({ endpoints }) => printEndpoints(endpoints, roles) });
   });
 
 withLogOptions(program.command('demo').description('run every implemented role on loopback with safe settings and print each URL'))
@@ -40,6 +41,16 @@ program
     if (files.length === 0) program.error('error: check needs a config file: outpost check -c host.json [more.json ...]', { exitCode: 2 });
     await checkHostFiles(files);
     for (const file of files) process.stdout.write(`${configName(file)}: valid\n`);
+  });
+
+program
+  .command('status')
+  .description('ask the running outpost (its local control socket) for its roles, actors, restarts, uptimes and URLs')
+  .option('-c, --config <file>', 'the host config the running outpost was started with (to find its socket)')
+  .option('-s, --socket <path>', 'the control socket (default: supervisor.control_socket, else $RUNTIME_DIRECTORY/control.sock, $XDG_RUNTIME_DIR/outpost.sock or /tmp/outpost-<uid>/control.sock)')
+  .option('--json', 'print the status as JSON')
+  .action(async (options: StatusOptions) => {
+    await printStatus(options);
   });
 
 program

@@ -1,6 +1,9 @@
-// The HTTP front of a role: a uWS app in this thread serving the site its config names.
+// The HTTP front of a role: a uWS app in this thread serving the site its config names, with the
+// operations routes every front has (/healthz, /readyz, /metrics: src/http/operations.ts).
 import { runActor } from '../../src/actor/worker-entry.js';
 import { startFront } from '../../src/http/front.js';
+import { mountOperations } from '../../src/http/operations.js';
+import { HttpFigures } from '../../src/metrics/http-figures.js';
 import { httpFrontActor } from './kind.js';
 import { siteDefinition } from './sites.js';
 
@@ -8,7 +11,13 @@ runActor(httpFrontActor, {
   start(context) {
     const { host, port, site, tls } = context.config;
     const definition = siteDefinition(site);
-    const routerOptions = { cors: definition.cors, log: context.log, ...(definition.logsRequests(site) ? { requestLog: context.log } : {}) };
-    return startFront(context, { host, port, router: routerOptions, ...(tls === undefined ? {} : { tls }) }, (router, server) => definition.mount({ router, server, actor: context, site }));
+    const figures = context.metrics.enabled ? new HttpFigures() : undefined;
+    const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site) ? { requestLog: context.log } : {}) };
+    return startFront(context, { host, port, router: routerOptions, ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
+      if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
+      const metricsAuth = definition.metricsAuth?.(site);
+      mountOperations(router, context, metricsAuth === undefined ? {} : { metricsAuth });
+      await definition.mount({ router, server, actor: context, site });
+    });
   },
 });

@@ -1,6 +1,7 @@
 // A site is what one front serves: a folder under sites/ with its config type (protocol.ts) and its
 // mount (site.ts), registered by kind in sites.ts. The front entry knows no site.
 import type { ActorContext } from '../../src/actor/actor.js';
+import type { AuthScheme } from '../../src/http/auth.js';
 import type { Router } from '../../src/http/router.js';
 import type { HttpServer } from '../../src/http/server.js';
 import type { HttpFrontConfig } from './protocol.js';
@@ -21,6 +22,8 @@ export interface SiteDefinition<Config> {
   cors: boolean;
   /** Whether the front logs one line per request. */
   logsRequests(site: Config): boolean;
+  /** Who may read the front's /metrics; open to whoever reaches the port when left out. */
+  metricsAuth?(site: Config): AuthScheme<unknown>;
   /** Adds the site's routes. */
   mount(mount: SiteMount<Config>): Promise<void>;
 }

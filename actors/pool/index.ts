@@ -9,6 +9,7 @@ import { PoolFiles, poolFilePaths } from './pool-files.js';
 import { poolActor, poolStatusTopic } from './kind.js';
 import { restorePool } from './restore.js';
 import { poolApi } from './api.js';
+import { registerPoolMetrics } from './pool-metrics.js';
 
 /** The longest a published status lags the pool. */
 const statusIntervalMs = 50;
@@ -51,14 +52,21 @@ runActor(poolActor, {
     // whether the status it holds includes it yet, and asks the pool when it does not.
     let changes = 0;
     let statusTimer: NodeJS.Timeout | undefined;
+    let diskFailing = false;
     const statusChanged = () => {
       statusTimer ??= setTimeout(() => {
         statusTimer = undefined;
         context.publish(poolStatusTopic, { changes, status: service.status() });
+        // A pool whose files cannot be written serves nothing: the fronts' /readyz says so.
+        if (service.diskFailing !== diskFailing) {
+          diskFailing = service.diskFailing;
+          context.setReadiness(!diskFailing, diskFailing ? 'the pool files cannot be written' : undefined);
+        }
       }, statusIntervalMs);
       return ++changes;
     };
     statusChanged();
+    registerPoolMetrics(context.metrics.registry, service);
     const api = poolApi(service, statusChanged);
     return {
       api,

@@ -62,6 +62,8 @@ export class PoolService {
   private failuresSinceLog = 0;
   /** Whether the last write failed: the first success after it is logged. */
   private failing = false;
+  /** Running totals for the pool's metrics (pool-metrics.ts). */
+  readonly counts = { ingested: 0, duplicates: 0, evicted: 0, diskFailures: 0 };
 
   constructor(
     private readonly pool: ValuePool,
@@ -86,6 +88,9 @@ export class PoolService {
       if (result.added !== index) batch.copy(batch, result.added * entryBytes, index * entryBytes, (index + 1) * entryBytes);
       result.added++;
     }
+    this.counts.ingested += result.added;
+    this.counts.duplicates += result.duplicates;
+    this.counts.evicted += result.evicted;
     if (result.added > 0) {
       this.lastIngest = this.deps.clock.now();
       if (this.durability !== undefined) {
@@ -123,6 +128,11 @@ export class PoolService {
       this.readyWaiters.push(resolve);
       this.pump();
     });
+  }
+
+  /** True from a failed write of the pool files until one succeeds: nothing can be served meanwhile. */
+  get diskFailing(): boolean {
+    return this.failing;
   }
 
   status(): PoolStatus {
@@ -285,6 +295,7 @@ export class PoolService {
   private logFailure(error: unknown): void {
     const now = this.deps.clock.now();
     this.failing = true;
+    this.counts.diskFailures++;
     this.failuresSinceLog++;
     if (now - this.lastFailureLog < failureLogIntervalMs) return;
     const code = (error as NodeJS.ErrnoException).code;

@@ -4,6 +4,7 @@
 import type { Logger } from '../log/record.js';
 import type { LogListener } from '../log/ring.js';
 import type { JobRunner } from '../jobs/pool.js';
+import type { ThreadMetrics } from '../metrics/thread-metrics.js';
 import type { ActorApi, ActorRef } from './kind.js';
 import type { PeerLink } from './rpc.js';
 import type { ReadyInfo } from './protocol.js';
@@ -16,7 +17,17 @@ export interface ActorContext<Config> {
   readonly kind: string;
   /** 1-based instance number when a role runs several copies of one actor. */
   readonly instance: number;
+  /** The role that started this actor (`recv`). */
+  readonly role: string;
   readonly config: Config;
+  /** This thread's metrics, pushed to the role's fronts (src/metrics/). */
+  readonly metrics: ThreadMetrics;
+  /**
+   * Says whether the actor can do its work now; the role's fronts answer /readyz 503 while any actor
+   * is not ready. Ready by default once started; say `false` with a reason (a store that cannot be
+   * written), and `true` again once it can.
+   */
+  setReadiness: (ready: boolean, reason?: string) => void;
   readonly log: Logger;
   /** CPU-heavy jobs, run on the shared pool in the supervisor. */
   readonly jobs: JobRunner;

@@ -48,6 +48,8 @@ export type ActorToSupervisor =
   | { type: 'log'; record: LogRecord }
   | { type: 'error'; error: ThreadError }
   | { type: 'health'; health: ActorHealth }
+  /** Whether the actor can do its work now (its store writable, its account readable); /readyz reads it. */
+  | { type: 'readiness'; ready: boolean; reason?: string }
   | { type: 'logs.subscribe'; id: number; backlog: number }
   | { type: 'logs.unsubscribe'; id: number }
   | { type: 'events.publish'; batches: EventBatch[] }
@@ -59,6 +61,10 @@ export interface ActorWorkerData {
   name: string;
   kind: string;
   instance: number;
+  /** The role that started the actor: its figures go to that role's fronts. */
+  role: string;
+  /** How often the thread pushes its metrics; 0 when the host config turned metrics off. */
+  metricsIntervalMs: number;
   config: unknown;
   /** Port on which the supervisor exposes SupervisorApi (comlink). */
   supervisorPort: MessagePort;

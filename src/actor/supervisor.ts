@@ -12,6 +12,10 @@ import type { JobRunner } from '../jobs/pool.js';
 import { LogFanout } from '../log/log-fanout.js';
 import type { Logger } from '../log/record.js';
 import type { SupervisorLog } from '../log/supervisor-log.js';
+import { withLabels } from '../metrics/family.js';
+import { supervisorFamilies } from '../metrics/supervisor-figures.js';
+import { metricsTopic } from '../metrics/topic.js';
+import { readinessTopic, roleReadiness, type ActorStatus, type SupervisorStatus } from './actor-status.js';
 import { EventRouter } from './event-router.js';
 import { Mailbox } from './mailbox.js';
 import { unexpectedMessage } from './message.js';
@@ -28,6 +32,8 @@ export interface SupervisorOptions {
   shutdownGraceMs: number;
   log: SupervisorLog;
   jobs: JobRunner;
+  /** How often every thread, and the supervisor, push metrics to the fronts; 0 turns metrics off. */
+  metricsIntervalMs?: number;
 }
 
 export interface StartResult {
@@ -56,6 +62,11 @@ interface ActorSlot {
   backoffTimer?: NodeJS.Timeout;
   lastError?: ThreadError;
   ready?: ReadyInfo;
+  /** When the actor last reported ready (performance.now()). */
+  readyAt?: number;
+  /** Why the actor says it cannot work now (ActorContext.setReadiness). */
+  notReady?: string;
+  restarts: number;
   readyWaiters: { resolve: () => void; reject: (error: Error) => void }[];
   exitWaiters: (() => void)[];
   healthWaiters: ((health: ActorHealth) => void)[];
@@ -71,6 +82,8 @@ export class Supervisor {
   private readonly slotsByName = new Map<string, ActorSlot>();
   private readonly events: EventRouter;
   private readonly logFanout: LogFanout;
+  private metricsTimer: NodeJS.Timeout | undefined;
+  private readonly startedAt = new Date();
 
   constructor(
     specs: readonly ActorSpec[],
@@ -88,6 +101,7 @@ export class Supervisor {
       spec,
       state: 'stopped',
       history: new RestartHistory(options.restart),
+      restarts: 0,
       readyWaiters: [],
       exitWaiters: [],
       healthWaiters: [],
@@ -108,6 +122,7 @@ export class Supervisor {
   /** Starts every actor, fronts last; resolves once all are ready. */
   async start(): Promise<StartResult> {
     const startedAt = performance.now();
+    this.startMetrics();
     const backs = this.slots.filter((slot) => !slot.spec.front);
     const fronts = this.slots.filter((slot) => slot.spec.front);
     for (const group of [backs, fronts]) {
@@ -146,6 +161,49 @@ export class Supervisor {
     return Object.fromEntries(answers.filter((entry) => entry !== undefined));
   }
 
+  /** Every role with its actors' state, restarts and uptime, and the fronts' URLs (`outpost status`). */
+  status(): SupervisorStatus {
+    const roles = [...new Set(this.slots.map((slot) => slot.spec.role))].map((name) => {
+      const actors = this.roleActors(name);
+      return { name, ready: roleReadiness(actors).ready, actors };
+    });
+    return { pid: process.pid, startedAt: this.startedAt.toISOString(), roles };
+  }
+
+  private roleActors(role: string): ActorStatus[] {
+    const now = performance.now();
+    return this.slots
+      .filter((slot) => slot.spec.role === role)
+      .map((slot) => ({
+        name: slot.spec.name,
+        role,
+        state: slot.state,
+        restarts: slot.restarts,
+        ...(slot.state === 'running' && slot.readyAt !== undefined ? { uptimeSeconds: Math.round((now - slot.readyAt) / 100) / 10 } : {}),
+        ...(slot.notReady === undefined ? {} : { notReady: slot.notReady }),
+        ...(slot.ready?.urls === undefined ? {} : { urls: slot.ready.urls }),
+      }));
+  }
+
+  /** Tells the role's fronts whether the role is ready (their /readyz), after any change of an actor's state. */
+  private publishReadiness(role: string): void {
+    this.events.publish('supervisor', [{ topic: readinessTopic(role).name, messages: [roleReadiness(this.roleActors(role))] }]);
+  }
+
+  private startMetrics(): void {
+    const intervalMs = this.options.metricsIntervalMs ?? 0;
+    if (intervalMs <= 0 || this.metricsTimer !== undefined) return;
+    const push = () => {
+      for (const role of new Set(this.slots.map((slot) => slot.spec.role))) {
+        const figures = { thread: 'supervisor', families: withLabels(supervisorFamilies(this.roleActors(role)), { thread: 'supervisor', role }) };
+        this.events.publish('supervisor', [{ topic: metricsTopic(role).name, messages: [figures], keys: ['supervisor'] }]);
+      }
+    };
+    push();
+    this.metricsTimer = setInterval(push, intervalMs);
+    this.metricsTimer.unref();
+  }
+
   private spawnAndWait(slot: ActorSlot): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => slot.readyWaiters.push({ resolve, reject }));
     this.spawn(slot);
@@ -157,7 +215,15 @@ export class Supervisor {
     const channel = new MessageChannel();
     const supervisorApi: SupervisorApi = { runJob: (name, input) => this.options.jobs.run(name, input) };
     exposeApi(supervisorApi, channel.port1);
-    const workerData: ActorWorkerData = { name: spec.name, kind: spec.kind, instance: spec.instance, config: spec.config, supervisorPort: channel.port2 };
+    const workerData: ActorWorkerData = {
+      name: spec.name,
+      kind: spec.kind,
+      instance: spec.instance,
+      role: spec.role,
+      metricsIntervalMs: this.options.metricsIntervalMs ?? 0,
+      config: spec.config,
+      supervisorPort: channel.port2,
+    };
     const resourceLimits = spec.youngGenerationMb === undefined ? undefined : { maxYoungGenerationSizeMb: spec.youngGenerationMb };
     const worker = new Worker(spec.entry, { workerData, transferList: [channel.port2], resourceLimits });
     const system = new Mailbox<ActorToSupervisor, SupervisorToActor>(worker);
@@ -191,7 +257,9 @@ export class Supervisor {
         clearTimeout(slot.readyTimer);
         slot.state = slot.state === 'starting' ? 'running' : slot.state;
         slot.ready = message.info;
+        slot.readyAt = performance.now();
         this.log.debug(`actor ${slot.spec.name} ready`);
+        this.publishReadiness(slot.spec.role);
         for (const waiter of slot.readyWaiters.splice(0)) waiter.resolve();
         break;
       case 'log':
@@ -199,6 +267,10 @@ export class Supervisor {
         break;
       case 'error':
         slot.lastError = message.error;
+        break;
+      case 'readiness':
+        slot.notReady = message.ready ? undefined : (message.reason ?? 'not ready');
+        this.publishReadiness(slot.spec.role);
         break;
       case 'health':
         for (const waiter of slot.healthWaiters.splice(0)) waiter(message.health);
@@ -244,6 +316,8 @@ export class Supervisor {
     }
     const wasStopping = slot.state === 'stopping';
     slot.state = 'stopped';
+    slot.readyAt = undefined;
+    slot.notReady = undefined;
     for (const waiter of slot.exitWaiters.splice(0)) waiter();
     if (wasStopping || this.stopping !== undefined) return;
     this.onCrash(slot, code);
@@ -272,6 +346,8 @@ export class Supervisor {
       return;
     }
     slot.state = 'backoff';
+    slot.restarts++;
+    this.publishReadiness(spec.role);
     this.log.warn(`restarting actor ${spec.name} in ${decision.delayMs}ms`, { restartsInWindow: decision.restartsInWindow });
     slot.backoffTimer = setTimeout(() => {
       if (slot.state === 'backoff') this.spawn(slot);
@@ -280,6 +356,7 @@ export class Supervisor {
 
   private async stopAll(exitCode: number, reason: string): Promise<StopResult> {
     this.log.info(`stopping: ${reason}`);
+    clearInterval(this.metricsTimer);
     const fronts = this.slots.filter((slot) => slot.spec.front);
     const backs = this.slots.filter((slot) => !slot.spec.front).reverse();
     const stuckFronts = await this.stopGroup(fronts);

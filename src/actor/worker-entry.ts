@@ -4,6 +4,8 @@
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
 import { loggerFrom } from '../log/record.js';
+import { ThreadMetricsPusher } from '../metrics/thread-metrics.js';
+import { metricsTopic } from '../metrics/topic.js';
 import { LogViewers } from '../log/log-viewers.js';
 import { FatalActorError, type ActorContext, type ActorDefinition, type RunningActor } from './actor.js';
 import { EventChannel } from './event-channel.js';
@@ -53,6 +55,9 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     subscribe: (topic) => system.post({ type: 'events.subscribe', topic }),
     unsubscribe: (topic) => system.post({ type: 'events.unsubscribe', topic }),
   });
+  const metrics = new ThreadMetricsPusher({ thread: data.name, role: data.role }, data.metricsIntervalMs, (families) =>
+    events.publish(metricsTopic(data.role), { thread: data.name, families }, { key: data.name }),
+  );
   const logViewers = new LogViewers({
     subscribe: (id, backlog) => system.post({ type: 'logs.subscribe', id, backlog }),
     unsubscribe: (id) => system.post({ type: 'logs.unsubscribe', id }),
@@ -83,7 +88,10 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     name: data.name,
     kind: data.kind,
     instance: data.instance,
+    role: data.role,
     config: data.config as Config,
+    metrics,
+    setReadiness: (ready, reason) => system.post({ type: 'readiness', ready, ...(reason === undefined ? {} : { reason }) }),
     log,
     jobs: { run: <Name extends JobName>(name: Name, input: JobInput<Name>) => supervisor.runJob(name, input) as Promise<JobOutput<Name>> },
     peer,
@@ -97,6 +105,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
 
   const stop = async (graceMs: number) => {
     await starting.catch(() => {});
+    metrics.stop();
     await running?.stop?.(graceMs);
     events.flush();
     process.exit(0);
@@ -151,6 +160,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     running = await definition.start(context);
     for (const { from, port } of waitingAccepts.splice(0)) accept(from, port);
     system.post({ type: 'ready', info: running.ready ?? {} });
+    metrics.start();
   })();
   starting.catch(fail);
 }

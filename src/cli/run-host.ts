@@ -1,6 +1,7 @@
 // Runs actors under a supervisor as the process's main job: builds the actors of every role, starts
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
 import { holdClaims } from '../actor/claims.js';
+import { defaultControlSocket, openControlSocket } from '../actor/control-socket.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { inConfigFile } from '../config/load.js';
@@ -13,11 +14,14 @@ import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
 import { removeTemporaryDirs } from '../store/temporary-dirs.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
+import { reloadOnHangup, type ReloadSource } from './reload.js';
 import type { LogFlags } from './program.js';
 
 export interface RunHostOptions extends LogFlags, PrepareOptions {
   /** Called once every front listens, with their URLs. */
   onStarted?: (result: StartResult) => void;
+  /** The host config file: SIGHUP re-reads it (reload.ts). */
+  configPath?: string;
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
@@ -34,7 +38,8 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     debug: options.debug ?? config.log.level === 'debug',
     ...(config.log.file === undefined ? {} : { file: config.log.file }),
   };
-  return runSupervisor(specs, config.supervisor, log, options.onStarted);
+  const reload = options.configPath === undefined ? undefined : { path: options.configPath, running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
+  return runSupervisor(specs, config.supervisor, log, options.onStarted, reload);
 }
 
 /** A host config running one role whose settings are validated already (a role binary's own config file). */
@@ -43,7 +48,13 @@ export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
 }
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */
-export async function runSupervisor(specs: readonly ActorSpec[], settings: SupervisorSettings, logOptions: LogOptions, onStarted?: (result: StartResult) => void): Promise<never> {
+export async function runSupervisor(
+  specs: readonly ActorSpec[],
+  settings: SupervisorSettings,
+  logOptions: LogOptions,
+  onStarted?: (result: StartResult) => void,
+  reload?: ReloadSource,
+): Promise<never> {
   surviveClosedOutput();
   const log = new SupervisorLog(logOptions);
   const jobs = new JobPool();
@@ -52,6 +63,7 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     jobs,
     readyTimeoutMs: settings.ready_timeout_ms,
     shutdownGraceMs: settings.shutdown_grace_ms,
+    metricsIntervalMs: settings.metrics_interval_ms,
     restart: {
       maxRestarts: settings.restart.max_restarts,
       windowMs: settings.restart.window_seconds * 1000,
@@ -62,6 +74,17 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
+  reloadOnHangup(log, reload);
+  // Opened beside the start, not before it: asking whether another process holds the socket must
+  // not delay the actors.
+  const control = openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status()).then((outcome) => {
+    if (outcome.listening) return outcome;
+    // Several processes of one user share the default socket: only a socket the config names is a problem.
+    const supervisorLog = log.logger('supervisor');
+    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
+    else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${outcome.reason}`);
+    return outcome;
+  });
   supervisor.start().then(
     (result) => {
       const startLog = log.logger('supervisor');
@@ -72,6 +95,8 @@ export async function runSupervisor(specs: readonly ActorSpec[], settings: Super
     () => {},
   );
   const { exitCode, stuckFronts } = await supervisor.done;
+  const controlSocket = await control;
+  if (controlSocket.listening) controlSocket.close();
   await jobs.close();
   await log.flush();
   if (stuckFronts.length > 0) {

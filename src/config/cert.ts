@@ -140,6 +140,8 @@ export function certConfigSchema(options: CertSchemaOptions) {
     .strictObject({
       base_domain: domainName,
       admin_key: z.string().refine((key) => key.length >= 16, { message: 'must be at least 16 characters long (certhub setup generates one)' }),
+      /** A bearer token that reads /metrics and nothing else, for Prometheus (README: Running in production). */
+      metrics_token: z.string().refine((key) => key.length >= 16, { message: 'must be at least 16 characters long' }).optional(),
       bind: bindAddress.default('0.0.0.0'),
       port: port.default(8443),
       dns: dnsProviderSchema.optional(),

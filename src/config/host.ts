@@ -17,6 +17,10 @@ export const supervisorSchema = z.strictObject({
   ready_timeout_ms: positiveInteger.default(10_000),
   shutdown_grace_ms: positiveInteger.default(5_000),
   restart: restartSchema.default(restartSchema.parse({})),
+  /** How often every thread pushes its figures to the fronts' /metrics; 0 turns metrics off. */
+  metrics_interval_ms: z.number().int().min(0).default(5000),
+  /** The local socket `outpost status` asks (mode 0600); see src/actor/control-socket.ts for the default. */
+  control_socket: z.string().min(1).optional(),
 });
 
 export const logSchema = z.strictObject({

@@ -43,6 +43,7 @@ export class Reply {
   private answerListeners: ((status: number) => void)[] | undefined;
   /** Set-Cookie values for the next answer; made only when a route sets one (most never do). */
   private cookies: string[] | undefined;
+  private sentBytes = 0;
   status = 0;
 
   constructor(
@@ -67,6 +68,11 @@ export class Reply {
   }
 
   /** True once the answer is complete or the client has gone; `status` is then final. */
+  /** Body bytes of the answer (its announced length for a HEAD, 0 for an open-ended stream); for the front's metrics. */
+  get bodyBytes(): number {
+    return this.sentBytes;
+  }
+
   get finished(): boolean {
     return this.done;
   }
@@ -108,9 +114,10 @@ export class Reply {
   send(status: number, body: RecognizedString, headers: Headers | HeaderList = {}, closeConnection = false): void {
     if (this.closed) return;
     this.answering(status);
+    this.sentBytes = byteLength(body);
     this.res.cork(() => {
       this.writeHead(status, headers);
-      if (this.options.head) this.endHead(byteLength(body));
+      if (this.options.head) this.endHead(this.sentBytes);
       else this.res.end(body, closeConnection);
     });
     this.finish(status);
@@ -149,6 +156,7 @@ export class Reply {
     this.answering(status);
     this.answered = true;
     this.status = status;
+    this.sentBytes = totalSize;
     if (this.options.head) {
       this.res.cork(() => {
         this.writeHead(status, headers);

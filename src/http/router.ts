@@ -7,6 +7,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { z } from 'zod';
 import { OutpostError } from '../errors.js';
 import type { Logger } from '../log/record.js';
+import type { HttpFigures, RouteFigures } from '../metrics/http-figures.js';
 import { admit, needsAdmission, run, type Admission, type AnyHandler } from './admission.js';
 import type { AuthScheme } from './auth.js';
 import { defaultBodyLimit } from './body.js';
@@ -51,6 +52,8 @@ export interface RouterOptions {
   requestLog?: Logger;
   /** Where failures of handlers are logged. */
   log?: Logger;
+  /** Count requests by route here (the front's /metrics); leave out to count nothing. */
+  figures?: HttpFigures;
 }
 
 const uwsMethod = { GET: 'get', HEAD: 'head', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch' } as const satisfies Record<string, keyof TemplatedApp>;
@@ -144,8 +147,9 @@ export class Router extends Routes<undefined> {
     const paramNames = parameterNames(pattern);
     const headers = cors ? corsHeaders : {};
     const checked = needsAdmission(admission);
+    const figures = this.options.figures?.route(method, pattern);
     const serve = (res: HttpResponse, req: HttpRequest) => {
-      const { request, reply } = this.open(res, req, paramNames, headers);
+      const { request, reply } = this.open(res, req, paramNames, headers, figures);
       if (request.malformedParameter !== undefined) {
         reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
       } else if (checked) {
@@ -162,7 +166,7 @@ export class Router extends Routes<undefined> {
   }
 
   /** Starts the reply to one request, counted and logged like any other. */
-  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers): { request: IncomingRequest; reply: Reply } {
+  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply } {
     const request = new IncomingRequest(res, req, paramNames);
     const end = this.server.begin();
     const startedAt = performance.now();
@@ -175,6 +179,7 @@ export class Router extends Routes<undefined> {
       log: this.options.log,
       onFinish: (status) => {
         end();
+        figures?.record(status, (performance.now() - startedAt) / 1000, Number(request.headers.get('content-length') ?? 0) || 0, reply.bodyBytes);
         requestLog?.debug(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
     });
@@ -187,9 +192,10 @@ export class Router extends Routes<undefined> {
     for (const [pattern, { methods, corsMethods }] of this.paths) {
       const allow = methods.join(', ');
       const headers = corsMethods.length > 0 ? fallbackHeaders : {};
+      const figures = this.options.figures?.route('OTHER', pattern);
       this.server.install((app) =>
         app.any(pattern, (res, req) => {
-          const { request, reply } = this.open(res, req, [], headers);
+          const { request, reply } = this.open(res, req, [], headers, figures);
           if (request.method === 'OPTIONS' && corsMethods.length > 0) {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
             return;
@@ -198,9 +204,11 @@ export class Router extends Routes<undefined> {
         }),
       );
     }
+    // Every unknown path counts as one route: a scan of random paths must not make a series each.
+    const unmatched = this.options.figures?.route('ANY', '(unmatched)');
     this.server.install((app) =>
       app.any('/*', (res, req) => {
-        const { request, reply } = this.open(res, req, [], fallbackHeaders);
+        const { request, reply } = this.open(res, req, [], fallbackHeaders, unmatched);
         reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
       }),
     );

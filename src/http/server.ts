@@ -97,6 +97,10 @@ export class HttpServer {
     return this.inFlight;
   }
 
+  get streamsOpen(): number {
+    return this.streams.size;
+  }
+
   /** Registers a long-lived response (an event stream) that drain() must close rather than wait for. */
   addStream(close: () => void): () => void {
     this.streams.add(close);

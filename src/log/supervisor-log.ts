@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { fstatSync } from 'node:fs';
 import winston from 'winston';
 import { loggerFrom, type LogFields, type Logger, type LogLevel, type LogRecord } from './record.js';
 import { escapeLogRecord } from './escape.js';
@@ -33,7 +34,7 @@ export class SupervisorLog {
   readonly ring: LogRing;
   private readonly winston: winston.Logger;
   /** Records above this rank (less severe) are dropped before the ring and every transport. */
-  private readonly maxRank: number;
+  private maxRank: number;
   private console: winston.transport | undefined;
   private readonly file: LogFileTransport | undefined;
 
@@ -42,7 +43,7 @@ export class SupervisorLog {
     const colour = options.colour ?? (process.stderr.isTTY && !options.json);
     this.console = new winston.transports.Console({
       stderrLevels: ['error', 'warn', 'info', 'debug'],
-      format: options.json ? jsonLine() : humanLine(colour),
+      format: options.json ? jsonLine() : humanLine(colour, !toJournal()),
     });
     const transports: winston.transport[] = [this.console];
     if (options.file !== undefined) {
@@ -68,6 +69,12 @@ export class SupervisorLog {
     const safe = escapeLogRecord(record.fields === undefined ? record : { ...record, fields: redactFields(record.fields) });
     this.ring.push(safe);
     this.winston.log({ level: safe.level, message: safe.message, record: safe });
+  }
+
+  /** Changes which records are kept from now on (a reload of the host config). */
+  setLevel(level: LogLevel): void {
+    this.maxRank = levelRank[level];
+    this.winston.level = level;
   }
 
   logger(source: string): Logger {
@@ -106,12 +113,27 @@ function jsonLine(): winston.Logform.Format {
   });
 }
 
-function humanLine(colour: boolean): winston.Logform.Format {
+/**
+ * True when stderr is the journal's stream (systemd sets JOURNAL_STREAM to its device and inode):
+ * the journal stamps every line itself, so a time of our own would show twice in `journalctl`.
+ */
+function toJournal(): boolean {
+  const stream = process.env.JOURNAL_STREAM;
+  if (stream === undefined || stream === '') return false;
+  try {
+    const { dev, ino } = fstatSync(2);
+    return stream === `${dev}:${ino}`;
+  } catch {
+    return false;
+  }
+}
+
+function humanLine(colour: boolean, withTime: boolean): winston.Logform.Format {
   return winston.format.printf((info: WinstonInfo) => {
     const record = recordOf(info);
     const level = colour ? `${levelColours[record.level]}${record.level.padEnd(5)}${resetColour}` : record.level.padEnd(5);
     const fields = record.fields === undefined ? '' : ` ${formatFields(record.fields)}`;
-    return `${new Date(record.time).toISOString()} ${level} [${record.source}] ${record.message}${fields}`;
+    return `${withTime ? `${new Date(record.time).toISOString()} ` : ''}${level} [${record.source}] ${record.message}${fields}`;
   });
 }
 

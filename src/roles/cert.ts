@@ -87,6 +87,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
             domains,
             baseDomain: config.base_domain,
             adminKey: config.admin_key,
+            ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
             secureCookies: serving.front !== undefined,
             demo: settings.demo,
             insecureHttp: serving.insecureHttp,

@@ -109,7 +109,7 @@ test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS
   t.deepEqual(await (await get('api/version')).json(), { product: 'qpool', version: '0.1.0-beta.1' });
   const spec = (await (await get('api/spec')).json()) as { openapi: string; paths: Record<string, unknown> };
   t.is(spec.openapi, '3.1.0');
-  t.deepEqual(Object.keys(spec.paths).sort(), ['/', '/api/help', '/api/random', '/api/random/base64', '/api/random/binary', '/api/random/hex', '/api/spec', '/api/status', '/api/version']);
+  t.deepEqual(Object.keys(spec.paths).sort(), ['/', '/api/help', '/api/random', '/api/random/base64', '/api/random/binary', '/api/random/hex', '/api/spec', '/api/status', '/api/version', '/healthz', '/metrics', '/readyz']);
   const help = await get('api/help');
   t.regex(help.headers.get('content-type') ?? '', /^text\/plain/);
   // The curl lines name the address the request was sent to, not the default server.listen.

@@ -1,6 +1,7 @@
 // /api/spec of certhub: OpenAPI 3.0 (the version the specification names), every endpoint, the admin
 // ones included. The domain's properties are typed against DomainView so a field added there fails
 // to compile here until the document describes it.
+import { operationsPaths } from '../../../../src/http/operations-openapi.js';
 import type { DomainView } from '../../../domains/protocol.js';
 
 const string = { type: 'string' } as const;
@@ -48,6 +49,7 @@ export function certhubOpenApi(version: string) {
       securitySchemes: {
         domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
         adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'the token that reads /metrics and nothing else (metrics_token in config.json)' },
         session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS' },
       },
       schemas: {
@@ -59,6 +61,7 @@ export function certhubOpenApi(version: string) {
     paths: {
       '/api/version': { get: { summary: 'product name, API version, server version', responses: { '200': jsonResponse('the versions', { type: 'object', required: ['product', 'api_version', 'version'], properties: { product: string, api_version: { type: 'integer' }, version: string } }) } } },
       '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
+      ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token') } }),
       '/api/help': { get: { summary: 'the API as plain text', responses: { '200': { description: 'help', content: { 'text/plain': { schema: string } } } } } },
       '/api/cert/{domain}': {
         get: {

@@ -8,6 +8,8 @@ export interface CerthubSite {
   baseDomain: string;
   /** The admin key: bearer token for scripts, and what the panel's login asks for. */
   adminKey: string;
+  /** A bearer token for /metrics alone (config.json `metrics_token`); the admin key reads it too. */
+  metricsToken?: string;
   /** Session cookies carry `Secure` (false only for plain HTTP, where browsers would drop them). */
   secureCookies: boolean;
   demo: boolean;

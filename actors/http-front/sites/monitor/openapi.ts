@@ -1,4 +1,5 @@
 // /api/spec of hostwatch: OpenAPI 3.1, with the inner shapes of the snapshot (actors/sampler/protocol.ts).
+import { operationsPaths } from '../../../../src/http/operations-openapi.js';
 
 const number = { type: 'number' } as const;
 const integer = { type: 'integer' } as const;
@@ -97,6 +98,7 @@ export function monitorOpenApi(version: string) {
         },
       },
       '/api/spec': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
+      ...operationsPaths(),
     },
     components: { schemas: { Snapshot: snapshotSchema, Error: errorSchema } },
   };

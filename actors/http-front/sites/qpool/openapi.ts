@@ -1,6 +1,7 @@
 // /api/spec of qpool: OpenAPI 3.1. The record shapes follow actors/pool/protocol.ts; their property
 // lists are typed against ValueRecord and PoolStatus so a field added there fails to compile here
 // until the document describes it too.
+import { operationsPaths } from '../../../../src/http/operations-openapi.js';
 import { valueSources, type PoolStatus, type ValueRecord } from '../../../pool/protocol.js';
 
 const integer = { type: 'integer', minimum: 0 } as const;
@@ -146,6 +147,7 @@ export function qpoolOpenApi(version: string): object {
       '/api/version': fixedOperation('version', 'about', 'Product and running version', json, ref('schemas', 'Version')),
       '/api/spec': fixedOperation('spec', 'about', 'This OpenAPI 3.1 description', json, { type: 'object' }),
       '/api/help': fixedOperation('help', 'about', 'Plain-text help for a terminal', text, { type: 'string' }),
+      ...operationsPaths(),
     },
     components: {
       schemas: {

@@ -1,0 +1,87 @@
+// The local socket a running supervisor answers `outpost status` on: a Unix socket file of mode 0600
+// (only the user it runs as, and root, may connect), never a network port. It reads nothing from the
+// client: each connection gets the status as one JSON document and is closed, so there is no request
+// to parse and nothing a client can change.
+import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { SupervisorStatus } from './actor-status.js';
+
+const answerTimeoutMs = 2000;
+
+/**
+ * Where the socket is when the host config names none: systemd's RuntimeDirectory (the units set
+ * RuntimeDirectory=outpost), else the user's runtime folder, else a 0700 folder of the user under /tmp.
+ */
+export function defaultControlSocket(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.RUNTIME_DIRECTORY !== undefined && env.RUNTIME_DIRECTORY !== '') return join(env.RUNTIME_DIRECTORY.split(':')[0]!, 'control.sock');
+  if (env.XDG_RUNTIME_DIR !== undefined && env.XDG_RUNTIME_DIR !== '') return join(env.XDG_RUNTIME_DIR, 'outpost.sock');
+  return join(tmpdir(), `outpost-${process.getuid?.() ?? 'user'}`, 'control.sock');
+}
+
+export type ControlSocketOutcome = { listening: true; close: () => void } | { listening: false; reason: string };
+
+/** Listens on `path`; a socket file left by a process that died is replaced, a live one is left alone. */
+export async function openControlSocket(path: string, status: () => SupervisorStatus): Promise<ControlSocketOutcome> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (isSocketFile(path)) {
+    if ((await askStatus(path).catch(() => undefined)) !== undefined) return { listening: false, reason: `another running outpost answers on ${path}` };
+    rmSync(path, { force: true });
+  }
+  const server = createServer((socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(`${JSON.stringify(status())}\n`);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ path, exclusive: true }, () => resolve());
+    });
+  } catch (error) {
+    return { listening: false, reason: `cannot listen on ${path}: ${(error as Error).message}` };
+  }
+  // Before anyone can have connected in practice: the folder is 0700 unless an operator chose another.
+  chmodSync(path, 0o600);
+  server.unref();
+  return { listening: true, close: () => closeServer(server, path) };
+}
+
+function closeServer(server: Server, path: string): void {
+  server.close();
+  rmSync(path, { force: true });
+}
+
+/** Asks the supervisor listening on `path` for its status. */
+export function askStatus(path: string): Promise<SupervisorStatus> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect({ path });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer on ${path} within ${answerTimeoutMs} ms`));
+    }, answerTimeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => (answer += text));
+    socket.on('end', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(answer) as SupervisorStatus);
+      } catch {
+        reject(new Error(`${path} did not answer as an outpost supervisor does`));
+      }
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+function isSocketFile(path: string): boolean {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return false;
+  }
+}

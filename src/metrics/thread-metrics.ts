@@ -1,0 +1,97 @@
+// A thread's figures, pushed to its role's fronts every interval (topic.ts): what every thread
+// reports (heap, event-loop use and lag), what its actor registers in its own prom-client registry,
+// and what it counts by hand on a hot path (sources). Pushing on a timer, not on demand, is what
+// keeps a scrape from costing any actor a message or a turn of its event loop.
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Registry } from 'prom-client';
+import { family, withLabels, type Labels, type MetricFamily } from './family.js';
+
+// prom-client is loaded by the threads that register metrics of their own, not by every thread:
+// loading it took about half a second of CPU per thread on a loaded machine, and `outpost demo`
+// starts twelve threads at once.
+const require = createRequire(import.meta.url);
+
+export type FigureSource = () => MetricFamily[];
+
+/** What an actor sees of its thread's metrics (ActorContext.metrics). */
+export interface ThreadMetrics {
+  /** False when the host config turned metrics off: hot paths then count nothing. */
+  readonly enabled: boolean;
+  /** The actor's own prom-client metrics (gauges with `collect`, counters); read at each push. */
+  readonly registry: Registry;
+  /** Figures counted by hand (a front's requests), read at each push. */
+  addSource(source: FigureSource): void;
+}
+
+export class ThreadMetricsPusher implements ThreadMetrics {
+  private ownRegistry: Registry | undefined;
+  private readonly sources: FigureSource[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastLoop = performance.eventLoopUtilization();
+  private lagSeconds = 0;
+
+  constructor(
+    private readonly labels: { thread: string; role: string },
+    private readonly intervalMs: number,
+    private readonly push: (families: MetricFamily[]) => void,
+  ) {}
+
+  get registry(): Registry {
+    this.ownRegistry ??= new (require('prom-client') as typeof PromClient).Registry();
+    return this.ownRegistry;
+  }
+
+  get enabled(): boolean {
+    return this.intervalMs > 0;
+  }
+
+  addSource(source: FigureSource): void {
+    this.sources.push(source);
+  }
+
+  start(): void {
+    if (!this.enabled) return;
+    void this.pushNow();
+    const schedule = () => {
+      const due = performance.now() + this.intervalMs;
+      this.timer = setTimeout(() => {
+        // How late the timer fired: the event-loop lag this thread had at that moment, measured
+        // without a timer of its own (a delay monitor wakes every thread many times a second).
+        this.lagSeconds = Math.max(0, performance.now() - due) / 1000;
+        void this.pushNow().finally(schedule);
+      }, this.intervalMs);
+      this.timer.unref();
+    };
+    schedule();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  async pushNow(): Promise<void> {
+    const loop = performance.eventLoopUtilization(this.lastLoop);
+    this.lastLoop = performance.eventLoopUtilization();
+    const own = [
+      family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: process.memoryUsage().heapUsed, labels: {} }]),
+      family('outpost_thread_event_loop_utilization_ratio', 'Share of the last interval the thread\'s event loop was busy (its CPU use, for one thread).', 'gauge', [{ value: loop.utilization, labels: {} }]),
+      family('outpost_thread_event_loop_lag_seconds', 'How late the thread\'s last metrics timer fired.', 'gauge', [{ value: this.lagSeconds, labels: {} }]),
+    ];
+    const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
+    this.push(withLabels([...own, ...registered, ...this.sources.flatMap((source) => source())], this.labels));
+  }
+}
+
+type RegistryFamily = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
+
+/** A family of the actor's registry as it crosses threads: no exemplar slots, and only the kinds it may register. */
+function plain(entry: RegistryFamily): MetricFamily {
+  const type = String(entry.type);
+  if (type !== 'counter' && type !== 'gauge' && type !== 'histogram') throw new Error(`metric ${entry.name}: a ${type} cannot be merged across threads; use a histogram`);
+  const values = entry.values.map(({ value, labels, ...rest }) => {
+    const metricName = (rest as { metricName?: string }).metricName;
+    return { value, labels: labels as Labels, ...(metricName === undefined ? {} : { metricName }) };
+  });
+  return { name: entry.name, help: entry.help, type, aggregator: entry.aggregator === 'max' ? 'max' : 'sum', values };
+}

@@ -1,0 +1,48 @@
+// `outpost run` as a test starts it: a host config written to a temp folder, the process started,
+// and the URL of each role's front read from what it prints.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { projectPath, startProcess, type RunningProcess } from './process.js';
+
+export const outpostBin = projectPath('dist/bin/outpost.js');
+
+export interface RunningOutpost {
+  process: RunningProcess;
+  dir: string;
+  configPath: string;
+  /** The fronts' base URLs, ending in a slash, in the order printed. */
+  urls: string[];
+}
+
+export async function outpostDir(t: ExecutionContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'outpost-ops-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Starts `outpost run` on `config` (written to `dir`) and waits for its `fronts` URLs. */
+export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}): Promise<RunningOutpost> {
+  const configPath = join(dir, 'host.json');
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  const process = startProcess(t, globalThis.process.execPath, [outpostBin, 'run', '-c', configPath], env);
+  await process.waitFor(new RegExp(`(^https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
+  const urls = process.stdout().match(/^https?:\/\/\S+\/$/gm) ?? [];
+  return { process, dir, configPath, urls };
+}
+
+/** Polls `url` until `accept` holds for its answer's text, or fails after `timeoutMs`. */
+export async function pollText(url: string, accept: (text: string, status: number) => boolean, timeoutMs = 20_000, init: RequestInit = {}): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const response = await fetch(url, init).catch(() => undefined);
+    if (response !== undefined) {
+      last = await response.text();
+      if (accept(last, response.status)) return last;
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer as expected within ${timeoutMs} ms; last answer:\n${last}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

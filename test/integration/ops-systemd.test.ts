@@ -1,0 +1,68 @@
+// The shipped systemd units pass `systemd-analyze verify` with no warning. verify checks that
+// ExecStart's program exists, and the units name the installed binary (/usr/local/bin/<name>), so
+// each real unit file is verified as a copy whose ExecStart program alone is the binary built here;
+// every other line is the shipped one. Under journald the log lines carry no time of their own.
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import test from 'ava';
+import { outpostBin, outpostDir } from '../helpers/outpost.js';
+import { projectPath, runToEnd } from '../helpers/process.js';
+
+const unitsDir = projectPath('packaging/systemd');
+
+test('every shipped unit passes systemd-analyze verify without a warning and is hardened', async (t) => {
+  const dir = await outpostDir(t);
+  const units = (await readdir(unitsDir)).filter((name) => name.endsWith('.service'));
+  t.deepEqual(units.sort(), ['certhub-agent-proxy.service', 'certhub.service', 'outpost.service', 'qpool-serve.service']);
+  for (const unit of units) {
+    const text = await readFile(join(unitsDir, unit), 'utf8');
+    const execStart = /^ExecStart=\/usr\/local\/bin\/([a-z-]+) /m.exec(text);
+    t.truthy(execStart, `${unit} starts an installed outpost binary`);
+    const built = projectPath(`dist/bin/${execStart![1]!}.js`);
+    const copy = join(dir, unit);
+    await writeFile(copy, text.replace(`ExecStart=/usr/local/bin/${execStart![1]!} `, `ExecStart=${built} `));
+    const verified = await runToEnd('systemd-analyze', ['verify', copy]);
+    t.is(verified.code, 0, `${unit}: ${verified.stderr}`);
+    t.is(verified.stderr.trim(), '', `${unit} has no warning`);
+    for (const line of ['DynamicUser=yes', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'ExecReload=/bin/kill -HUP $MAINPID']) {
+      t.true(text.split('\n').includes(line), `${unit} has ${line}`);
+    }
+    t.regex(text, /^StateDirectory=\S+$/m);
+  }
+});
+
+test('verify fails on a unit whose program is missing (the check above has teeth)', async (t) => {
+  const dir = await outpostDir(t);
+  const copy = join(dir, 'outpost.service');
+  await writeFile(copy, (await readFile(join(unitsDir, 'outpost.service'), 'utf8')).replace('ExecStart=/usr/local/bin/outpost ', `ExecStart=${join(dir, 'missing')} `));
+  const verified = await runToEnd('systemd-analyze', ['verify', copy]);
+  t.not(verified.code, 0);
+  t.regex(verified.stderr, /is not executable/);
+});
+
+/** The first line `outpost run` logs, its stderr a file that JOURNAL_STREAM names (as systemd does) or not. */
+async function firstLogLine(dir: string, journal: boolean): Promise<string> {
+  const config = join(dir, 'host.json');
+  await writeFile(config, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0 } } }));
+  const logPath = join(dir, 'stderr.log');
+  const fd = openSync(logPath, 'w');
+  const { dev, ino } = fstatSync(fd);
+  const child = spawn(process.execPath, [outpostBin, 'run', '-c', config], {
+    stdio: ['ignore', 'pipe', fd],
+    env: { ...process.env, ...(journal ? { JOURNAL_STREAM: `${dev}:${ino}` } : { JOURNAL_STREAM: '' }) },
+  });
+  closeSync(fd);
+  // The URL is printed after the first log line is written.
+  await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+  return (await readFile(logPath, 'utf8')).split('\n')[0] ?? '';
+}
+
+test('log lines carry no timestamp when stderr is the journal, and one otherwise', async (t) => {
+  const dir = await outpostDir(t);
+  t.regex(await firstLogLine(dir, true), /^info +\[supervisor\] all actors ready/);
+  t.regex(await firstLogLine(dir, false), /^\d{4}-\d\d-\d\dT[\d:.]+Z info +\[supervisor\] all actors ready/);
+});
