@@ -8,8 +8,8 @@ import type { Logger } from '../../src/log/record.js';
 import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
 import type { ResponseHead } from './response-parser.js';
 import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery } from './logic.js';
-import { dropAfterRefusal, refuseMalformed } from './malformed.js';
-import { requestFraming } from './request-framing.js';
+import { dropAfterRefusal, refuseMalformed } from '../../src/http/malformed.js';
+import { requestFraming } from '../../src/http/request-framing.js';
 
 /** Upload bytes buffered before the client's socket is paused. */
 const uploadHighWaterMark = 256 * 1024;

@@ -11,8 +11,8 @@ import { WebSocket as BackendSocket } from 'undici';
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { Logger } from '../../src/log/record.js';
 import { backendRequestHeaders, clientAddress, errorPage, hostName, pathAndQuery } from './logic.js';
-import { dropAfterRefusal, refuseMalformed } from './malformed.js';
-import { requestFraming } from './request-framing.js';
+import { dropAfterRefusal, refuseMalformed } from '../../src/http/malformed.js';
+import { requestFraming } from '../../src/http/request-framing.js';
 import type { TrackedSocket, WebSocketLimits } from './websocket-limits.js';
 
 export interface Relay {

@@ -13,7 +13,9 @@ import type { AuthScheme } from './auth.js';
 import { defaultBodyLimit } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { RateLimitRule } from './rate-limit.js';
+import { dropAfterRefusal, refuseMalformed } from './malformed.js';
 import { Reply, type Headers } from './reply.js';
+import { headProblem } from './request-framing.js';
 import { IncomingRequest, parameterNames, type RequestInfo } from './request.js';
 import type { HttpServer } from './server.js';
 
@@ -149,6 +151,7 @@ export class Router extends Routes<undefined> {
     const checked = needsAdmission(admission);
     const figures = this.options.figures?.route(method, pattern);
     const serve = (res: HttpResponse, req: HttpRequest) => {
+      if (refusedHead(res, req)) return;
       const { request, reply } = this.open(res, req, paramNames, headers, figures);
       if (request.malformedParameter !== undefined) {
         reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
@@ -195,6 +198,7 @@ export class Router extends Routes<undefined> {
       const figures = this.options.figures?.route('OTHER', pattern);
       this.server.install((app) =>
         app.any(pattern, (res, req) => {
+          if (refusedHead(res, req)) return;
           const { request, reply } = this.open(res, req, [], headers, figures);
           if (request.method === 'OPTIONS' && corsMethods.length > 0) {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
@@ -208,9 +212,23 @@ export class Router extends Routes<undefined> {
     const unmatched = this.options.figures?.route('ANY', '(unmatched)');
     this.server.install((app) =>
       app.any('/*', (res, req) => {
+        if (refusedHead(res, req)) return;
         const { request, reply } = this.open(res, req, [], fallbackHeaders, unmatched);
         reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
       }),
     );
   }
+}
+
+/**
+ * True when the request was refused before any route read it: a head uWS let through but frames
+ * ambiguously (two Content-Lengths, an obfuscated Transfer-Encoding; request-framing.ts), or a request
+ * that came behind such a head in the same read. The proxy refuses the same heads the same way.
+ */
+function refusedHead(res: HttpResponse, req: HttpRequest): boolean {
+  if (dropAfterRefusal(res)) return true;
+  const problem = headProblem(req);
+  if (problem === undefined) return false;
+  refuseMalformed(res, problem);
+  return true;
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { requestFraming } from '../../actors/proxy-front/request-framing.js';
+import { requestFraming } from '../../src/http/request-framing.js';
 import { clientResponseHeaders } from '../../actors/proxy-front/logic.js';
 
 const refused = (headers: [string, string][]) => {

@@ -1,4 +1,5 @@
-// Whether a client's request head may be forwarded, and how long its body is (RFC 9112 section 6.3).
+// Whether a client's request head may be read (by the generic front) or forwarded (by the proxy), and
+// how long its body is (RFC 9112 section 6.3).
 // uWS's own parser already refuses Content-Length with Transfer-Encoding, a Content-Length with a
 // sign, a list or inner spaces, obsolete line folding and control bytes other than DEL (it closes the
 // connection or answers 400; test/integration/hostile-clients.test.ts tries each against the real
@@ -6,6 +7,7 @@
 // Transfer-Encoding that is not exactly `chunked` (it reads `xchunked`, `CHUNKED` or `chunked,
 // identity` as no body and parses the body as the next request), two Hosts, and DEL in a value.
 // Pure: the header list in, a verdict out.
+import type { HttpRequest } from 'uWebSockets.js';
 
 export type RequestFraming =
   /** The body as the proxy forwards it: `length` bytes with its own Content-Length, or chunked. */
@@ -45,4 +47,12 @@ export function requestFraming(incoming: readonly (readonly [string, string])[])
   const text = lengths[0]!;
   if (!/^\d{1,15}$/.test(text)) return { ok: false, problem: 'a Content-Length that is not a decimal number' };
   return { ok: true, body: { kind: 'length', length: Number(text) } };
+}
+
+/** Why a request head is refused, read off uWS's request (one pass over its headers); undefined when it may be read. */
+export function headProblem(req: HttpRequest): string | undefined {
+  const incoming: [string, string][] = [];
+  req.forEach((name, value) => incoming.push([name, value]));
+  const framing = requestFraming(incoming);
+  return framing.ok ? undefined : framing.problem;
 }

@@ -1,4 +1,4 @@
-// The answer to a request head the proxy will not frame (request-framing.ts): 400 with a JSON error,
+// The answer to a request head a front will not frame (request-framing.ts): 400 with a JSON error,
 // and the connection closed, since nothing after such a head can be trusted to start where it seems to.
 //
 // uWS goes on parsing requests pipelined behind one answered with `Connection: close` when they came
@@ -32,7 +32,7 @@ export function refuseMalformed(res: HttpResponse, problem: string): void {
  * request otherwise).
  */
 export function dropAfterRefusal(res: HttpResponse): boolean {
-  if (!refusedThisTurn.has(addressOf(res))) return false;
+  if (refusedThisTurn.size === 0 || !refusedThisTurn.has(addressOf(res))) return false;
   let aborted = false;
   res.onAborted(() => (aborted = true));
   setImmediate(() => {
