@@ -10,28 +10,15 @@ import { Agent, WebSocket } from 'undici';
 import { proxyRoutesSchema } from '../../src/config/agent-exports.js';
 import { proxyConfigSchema } from '../../src/config/proxy.js';
 import { bodyText, curlResolve, presentedCertificate, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { routeToken, startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
 
-const token = 'chd_test_token';
+const token = routeToken;
 
-async function twoDomainProxy(t: ExecutionContext, extra: object = {}) {
-  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
-  await writeTestMaterial(materialDir, 'alpha.test', '0a');
-  await writeTestMaterial(materialDir, 'beta.test', '0b');
-  const [alpha, beta] = await Promise.all([startProxyBackend(t, 'alpha'), startProxyBackend(t, 'beta')]);
-  const proxy = await startAgentProxy(t, {
-    server: 'https://certhub.example.test/',
-    // The tests write the material themselves: nothing is fetched from that server.
-    fetch: false,
-    routes: { 'alpha.test': { backend: alpha.address, token }, 'beta.test': { backend: beta.address, token } },
-    host: '127.0.0.1',
-    port: 0,
-    material_dir: materialDir,
-    threads: 2,
-    ...extra,
-  });
-  return { proxy, materialDir, alpha, beta };
+/** Two routes on two threads (the default here): a test asks for one thread where it counts connections. */
+function twoDomainProxy(t: ExecutionContext, config: object = {}) {
+  return startTwoRouteProxy(t, { config: { threads: 2, ...config } });
 }
 
 test('two names on one port: curl gets each its own certificate and its own backend; X-Forwarded-* are the proxy\'s', async (t) => {

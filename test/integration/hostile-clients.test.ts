@@ -9,27 +9,14 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
-import { startAgentProxy, temporaryDir, writeTestMaterial, proxiedRequest, bodyText } from '../helpers/agent-proxy.js';
+import { proxiedRequest, bodyText } from '../helpers/agent-proxy.js';
+import { startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
-import { downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
+import { downloadStream } from '../helpers/proxy-backend.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
-async function hostileProxy(t: ExecutionContext, extra: object = {}) {
-  const materialDir = await temporaryDir(t, 'hostile-material-');
-  await writeTestMaterial(materialDir, 'alpha.test', '0a');
-  await writeTestMaterial(materialDir, 'beta.test', '0b');
-  const [alpha, beta] = await Promise.all([startProxyBackend(t, 'alpha'), startProxyBackend(t, 'beta')]);
-  const proxy = await startAgentProxy(t, {
-    server: 'https://certhub.example.test/',
-    fetch: false,
-    routes: { 'alpha.test': { backend: alpha.address, token: 'chd_test_token' }, 'beta.test': { backend: beta.address, token: 'chd_test_token' } },
-    host: '127.0.0.1',
-    port: 0,
-    material_dir: materialDir,
-    threads: 1,
-    ...extra,
-  });
-  return { proxy, alpha, beta };
+function hostileProxy(t: ExecutionContext, config: object = {}) {
+  return startTwoRouteProxy(t, { config });
 }
 
 /** The resident memory of a process, in bytes. */

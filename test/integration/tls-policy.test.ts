@@ -5,10 +5,10 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { bodyText, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { bodyText, proxiedRequest, temporaryDir } from '../helpers/agent-proxy.js';
+import { startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { testChain } from '../helpers/certificates.js';
-import { startProxyBackend } from '../helpers/proxy-backend.js';
 
 interface Finding {
   id: string;
@@ -66,22 +66,7 @@ test('certhub\'s HTTPS: TLS 1.2 and 1.3 only, the server\'s choice, forward secr
 
 test('the proxy\'s listener: the same policy, and a route with hsts sends Strict-Transport-Security', async (t) => {
   t.timeout(15 * 60_000, 'testssl on a loaded machine');
-  const materialDir = await temporaryDir(t, 'tls-policy-proxy-');
-  await writeTestMaterial(materialDir, 'alpha.test', '0a');
-  await writeTestMaterial(materialDir, 'beta.test', '0b');
-  const [alpha, beta] = await Promise.all([startProxyBackend(t, 'alpha'), startProxyBackend(t, 'beta')]);
-  const proxy = await startAgentProxy(t, {
-    server: 'https://certhub.example.test/',
-    fetch: false,
-    routes: {
-      'alpha.test': { backend: alpha.address, token: 'chd_test_token', hsts: { include_subdomains: true } },
-      'beta.test': { backend: beta.address, token: 'chd_test_token' },
-    },
-    host: '127.0.0.1',
-    port: 0,
-    material_dir: materialDir,
-    threads: 1,
-  });
+  const { proxy } = await startTwoRouteProxy(t, { alphaRoute: { hsts: { include_subdomains: true } } });
   const withHsts = await proxiedRequest(proxy.port, 'alpha.test', { path: '/whoami' });
   await bodyText(withHsts);
   t.is(withHsts.headers['strict-transport-security'], 'max-age=63072000; includeSubDomains');
