@@ -60,7 +60,11 @@ function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], 
       }
       if (reply.id === id && reply.type === 'response') finish(undefined, reply);
     });
-    socket.send(encode(message), server.port, server.host);
+    // The callback sees a send the host cannot make (ENETUNREACH where it has no IPv6 route) at once;
+    // without it that failure is lost and the question only times out.
+    socket.send(encode(message), server.port, server.host, (error) => {
+      if (error !== null) finish(error);
+    });
   });
 }
 

@@ -32,7 +32,7 @@ const maxCnameHops = 8;
 export class AuthoritativeDns {
   private readonly configured: readonly { host: string; port: number }[] | undefined;
   private readonly queryTimeoutMs: number;
-  private readonly zoneServers = new Map<string, { servers: Promise<Nameserver[]>; until: number }>();
+  private readonly zoneServers = new Map<string, { servers: Promise<NamedNameserver[]>; until: number }>();
   private readonly system = new Resolver();
 
   constructor(options: AuthoritativeDnsOptions = {}) {
@@ -40,13 +40,16 @@ export class AuthoritativeDns {
     this.queryTimeoutMs = options.queryTimeoutMs ?? 2000;
   }
 
-  /** The servers that answer for `name`: the configured ones, or the NS of the closest enclosing zone, resolved to addresses. */
-  async nameserversFor(name: string): Promise<Nameserver[]> {
-    if (this.configured !== undefined) return (await Promise.all(this.configured.map(resolveHost))).flat();
+  /**
+   * The servers that answer for `name`, each by its name with every address it resolves to: the
+   * configured ones, or the NS of the closest enclosing zone.
+   */
+  async nameserversFor(name: string): Promise<NamedNameserver[]> {
+    if (this.configured !== undefined) return Promise.all(this.configured.map((server) => resolveNamed(server, describeNameserver(server))));
     const zone = await this.enclosingZone(name);
     const cached = this.zoneServers.get(zone.apex);
     if (cached !== undefined && cached.until > Date.now()) return cached.servers;
-    const servers = Promise.all(zone.nameservers.map((host) => resolveHost({ host, port: 53 }))).then((lists) => lists.flat());
+    const servers = Promise.all(zone.nameservers.map((host) => resolveNamed({ host, port: 53 }, host)));
     this.zoneServers.set(zone.apex, { servers, until: Date.now() + zoneNameserversTtlMs });
     servers.catch(() => this.zoneServers.delete(zone.apex));
     return servers;
@@ -69,17 +72,21 @@ export class AuthoritativeDns {
     throw new OutpostError('ERR_DNS_PROPAGATION', `the CNAME chain from _acme-challenge.${name} is longer than ${maxCnameHops} hops`);
   }
 
-  /** Resolves once every authoritative server answers `value` among the TXT values of `name`. */
+  /**
+   * Resolves once each authoritative nameserver, by name, answers `value` among the TXT values of
+   * `name` over any one of its addresses. An address of a family the host cannot reach (no IPv6 route:
+   * Docker's default) is skipped; only a name none of whose addresses answer is waited on (issue 22).
+   */
   async waitForTxt(name: string, value: string, wait: PropagationWait): Promise<void> {
     const deadline = Date.now() + wait.timeoutMs;
     const intervalMs = wait.intervalMs ?? 500;
     const servers = await this.nameserversFor(name);
     if (servers.length === 0) throw new OutpostError('ERR_DNS_PROPAGATION', `no authoritative nameserver found for ${name}`);
-    const lastSeen = new Map<Nameserver, string>(servers.map((server) => [server, 'not asked yet']));
+    const lastSeen = new Map<NamedNameserver, string>(servers.map((server) => [server, 'not asked yet']));
     for (;;) {
       wait.signal?.throwIfAborted();
       const pending = [...lastSeen.keys()];
-      const observations = await Promise.all(pending.map((server) => this.observeTxt(server, name, value)));
+      const observations = await Promise.all(pending.map((server) => this.observeNamed(server, name, value)));
       pending.forEach((server, index) => {
         const observation = observations[index]!;
         if (observation === 'present') lastSeen.delete(server);
@@ -87,11 +94,38 @@ export class AuthoritativeDns {
       });
       if (lastSeen.size === 0) return;
       if (Date.now() + intervalMs > deadline) {
-        const missing = [...lastSeen].map(([server, seen]) => `${describeNameserver(server)} (${seen})`).join(', ');
+        const missing = [...lastSeen].map(([server, seen]) => `${server.name} (${seen})`).join(', ');
         throw new OutpostError('ERR_DNS_PROPAGATION', `TXT ${name} = "${value}" was not answered within ${wait.timeoutMs} ms by ${missing}`);
       }
       await delay(intervalMs, undefined, { signal: wait.signal });
     }
+  }
+
+  /**
+   * `present` as soon as one address of `server` answers the value; otherwise what each address said.
+   * An address found unreachable is dropped from `server` while another remains, so later rounds do
+   * not ask it again.
+   */
+  private async observeNamed(server: NamedNameserver, name: string, value: string): Promise<string> {
+    const seen = new Map<Nameserver, string>();
+    const present = await new Promise<boolean>((resolve) => {
+      let left = server.addresses.length;
+      if (left === 0) resolve(false);
+      for (const address of server.addresses) {
+        void this.observeTxt(address, name, value).then((observation) => {
+          seen.set(address, observation);
+          if (observation === 'present') resolve(true);
+          left -= 1;
+          if (left === 0) resolve(false);
+        });
+      }
+    });
+    if (present) return 'present';
+    const reachable = server.addresses.filter((address) => !seen.get(address)?.startsWith(unreachablePrefix));
+    if (reachable.length > 0) server.addresses = reachable;
+    const [only] = server.addresses;
+    if (seen.size === 1 && only !== undefined && describeNameserver(only) === server.name) return seen.get(only)!;
+    return [...seen].map(([address, observation]) => `${describeNameserver(address)}: ${observation}`).join('; ');
   }
 
   private async observeTxt(server: Nameserver, name: string, value: string): Promise<string> {
@@ -103,6 +137,7 @@ export class AuthoritativeDns {
       if (values.includes(value)) return 'present';
       return values.length === 0 ? 'no TXT value yet' : `other values only: ${values.map((text) => JSON.stringify(text)).join(' ')}`;
     } catch (error) {
+      if (isUnreachable(error)) return `${unreachablePrefix} (${(error as { code: string }).code})`;
       return `no answer: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
@@ -110,7 +145,7 @@ export class AuthoritativeDns {
   /** The CNAME target at `name`, asked of the first of its servers that answers. */
   private async cnameAt(name: string): Promise<string | undefined> {
     const failures: string[] = [];
-    for (const server of await this.nameserversFor(name)) {
+    for (const server of (await this.nameserversFor(name)).flatMap((named) => named.addresses)) {
       try {
         const reply = await queryNameserver(server, name, 'CNAME', this.queryTimeoutMs);
         const cname = reply.answers.find((answer) => answer.type === 'CNAME' && answer.name.toLowerCase() === name.toLowerCase());
@@ -149,8 +184,24 @@ export function parseNameserver(text: string): { host: string; port: number } {
   return { host, port: portNumber };
 }
 
-async function resolveHost(server: { host: string; port: number }): Promise<Nameserver[]> {
-  if (isIP(server.host) !== 0) return [server];
+/** A nameserver by the name it is known by, with every address (A and AAAA) that name has. */
+export interface NamedNameserver {
+  /** The host name (with `:port` when configured so), or the address when it was given as one. */
+  readonly name: string;
+  addresses: Nameserver[];
+}
+
+async function resolveNamed(server: { host: string; port: number }, name: string): Promise<NamedNameserver> {
+  if (isIP(server.host) !== 0) return { name, addresses: [server] };
   const addresses = await lookup(server.host, { all: true });
-  return addresses.map(({ address }) => ({ host: address, port: server.port }));
+  return { name, addresses: addresses.map(({ address }) => ({ host: address, port: server.port })) };
+}
+
+const unreachablePrefix = 'unreachable';
+/** Failures that say the host has no way to the address (no route for that family), as opposed to a server that is slow or down. */
+const unreachableCodes: readonly string[] = ['ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT'];
+
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && unreachableCodes.includes(code);
 }
