@@ -101,3 +101,18 @@ test.serial('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the ad
     },
   );
 });
+
+test.serial('dns: cloudflare: a 429 with Retry-After sets the domain\'s next attempt at the end of the block, not at the 2-minute backoff', async (t) => {
+  await withCloudflare(t, (_stack, cloudflare) => ({ dns: cloudflareSection(cloudflare) }), async (server, _stack, cloudflare) => {
+    cloudflare.useUpBudget();
+    const refusedFrom = Date.now();
+    await addDomain(server, 'limited', '203.0.113.31');
+    const domain = await waitForDomain(server, 'limited', settled, issueDeadlineMs);
+    t.is(domain.status, 'error');
+    t.regex(domain.error ?? '', /cloudflare: rate limited \(HTTP 429, .*1,200 requests per 5 minutes per user, across all of its tokens\), retry after \d+ s/);
+    // The double blocks for 5 minutes from the first refused request; the backoff alone would say 96-120 s.
+    const blockEnds = refusedFrom + 300_000;
+    t.true(Date.parse(domain.next_attempt_at ?? '') >= blockEnds - 2000, `next attempt ${domain.next_attempt_at ?? 'none'}, block ends ${new Date(blockEnds).toISOString()}`);
+    t.true(cloudflare.requests.every((request) => request.status === 429), 'nothing got through the block');
+  });
+});

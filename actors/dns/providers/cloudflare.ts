@@ -3,6 +3,7 @@
 // normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
 // ours, 81053/81054 (A/AAAA/CNAME name conflict) resolved by deleting the other type and creating again.
 import { OutpostError } from '../../../src/errors.js';
+import { parseRetryAfter } from '../../renewal/retry-after.js';
 import { excerpt, providerFetch, type ProviderRequest } from './http.js';
 import {
   KeyedSerializer,
@@ -51,8 +52,10 @@ class CloudflareRefusal extends OutpostError {
   constructor(
     message: string,
     readonly codes: readonly number[],
+    retryAfterMs?: number,
   ) {
-    super('ERR_DNS_PROVIDER', message);
+    // The Retry-After of a 429 travels with the error to the domain's next attempt (actors/domains/backoff.ts).
+    super('ERR_DNS_PROVIDER', message, retryAfterMs);
   }
 }
 
@@ -202,7 +205,8 @@ export class CloudflareProvider implements DnsProvider {
     const errors = envelope?.errors ?? [];
     const codes = errors.flatMap((error) => [error.code, ...(error.error_chain ?? []).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
     const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
-    throw new CloudflareRefusal(this.failure(response.status, codes, described, response.headers.get('retry-after')), codes);
+    const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
+    throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, parseRetryAfter(retryAfter, Date.now()));
   }
 
   private failure(status: number, codes: readonly number[], described: string, retryAfter: string | null): string {
@@ -211,7 +215,7 @@ export class CloudflareProvider implements DnsProvider {
       return `cloudflare: authentication failed (${seen}): check api_token and its DNS edit permission on zone ${this.settings.zoneId}`;
     }
     if (status === 404 || codes.includes(7003)) return `cloudflare: zone ${this.settings.zoneId} not found (${seen}): check zone_id`;
-    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per token)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
+    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per user, across all of its tokens)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
     if (status >= 500) return `cloudflare: server error (${seen})`;
     return `cloudflare: the change was refused (${seen})`;
   }
