@@ -40,6 +40,12 @@ interface RrsetChange {
   records?: { content: string; disabled: boolean }[];
 }
 
+interface ZoneFacts {
+  kind: string;
+  /** Empty when the zone has none. */
+  soaEditApi: string;
+}
+
 interface Rrset {
   name: string;
   type: string;
@@ -63,6 +69,12 @@ const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
 const txtWrites = new KeyedSerializer();
 const zoneWriters = new Map<string, GroupCommit<RrsetChange[]>>();
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
+/**
+ * The zone kinds with secondaries to NOTIFY. The API's kinds are Native, Master, Slave, Producer and
+ * Consumer (PowerDNS's OpenAPI schema, Zone.kind): "Primary" is never answered, a Producer (catalog
+ * zone primary, 4.7+) is a primary too.
+ */
+const notifyingKinds: readonly string[] = ['Master', 'Producer'];
 
 export class PowerDnsProvider implements DnsProvider {
   readonly kind = 'powerdns';
@@ -71,7 +83,7 @@ export class PowerDnsProvider implements DnsProvider {
   private readonly headers: Record<string, string>;
   private readonly ttl: number;
   private readonly timeoutMs: number;
-  private zoneKind: Promise<string> | undefined;
+  private facts: Promise<ZoneFacts> | undefined;
 
   constructor(private readonly settings: PowerDnsSettings) {
     this.zone = canonicalName(settings.zone);
@@ -104,21 +116,24 @@ export class PowerDnsProvider implements DnsProvider {
     await this.patch(addressTypes.map((type) => deletion(fqdn, type)));
   }
 
+  // A REPLACE writes every record of the RRset: the others are written back as they were read, a
+  // disabled one still disabled (someone turned it off; certhub must not turn it back on).
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const contents = await this.txtContents(fqdn);
-      if (contents.some((content) => unquoteTxt(content) === value)) return;
-      await this.patch([txtReplacement(fqdn, [...contents, quoteTxt(value)], this.ttl)]);
+      const records = await this.txtRecords(fqdn);
+      if (records.some((record) => !record.disabled && unquoteTxt(record.content) === value)) return;
+      const others = records.filter((record) => unquoteTxt(record.content) !== value);
+      await this.patch([txtReplacement(fqdn, [...others, { content: quoteTxt(value), disabled: false }], this.ttl)]);
     });
   }
 
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const contents = await this.txtContents(fqdn);
-      const kept = contents.filter((content) => unquoteTxt(content) !== value);
-      if (kept.length === contents.length) return;
+      const records = await this.txtRecords(fqdn);
+      const kept = records.filter((record) => record.disabled || unquoteTxt(record.content) !== value);
+      if (kept.length === records.length) return;
       await this.patch([kept.length === 0 ? deletion(fqdn, 'TXT') : txtReplacement(fqdn, kept, this.ttl)]);
     });
   }
@@ -138,14 +153,19 @@ export class PowerDnsProvider implements DnsProvider {
     return fqdn;
   }
 
-  private async txtContents(fqdn: string): Promise<string[]> {
-    const txt = (await this.rrsetsAt(fqdn)).find((rrset) => rrset.type === 'TXT');
-    return txt?.records.map((record) => record.content) ?? [];
+  /**
+   * Every TXT record at `fqdn`, disabled ones included, read from the whole zone: the `rrset_name`
+   * filter leaves disabled records out (PowerDNS 4.7.3 here), and a REPLACE built from that read would
+   * delete them.
+   */
+  private async txtRecords(fqdn: string): Promise<Rrset['records']> {
+    return (await this.rrsetsAt(fqdn, 'whole zone')).find((rrset) => rrset.type === 'TXT')?.records ?? [];
   }
 
   /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
-  private async rrsetsAt(fqdn: string): Promise<Rrset[]> {
-    const response = await this.request(`${this.zoneUrl}?rrset_name=${encodeURIComponent(`${fqdn}.`)}`, { method: 'GET', headers: this.headers }, 200);
+  private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
+    const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
+    const response = await this.request(`${this.zoneUrl}${query}`, { method: 'GET', headers: this.headers }, 200);
     const zone = this.parse<{ rrsets?: Rrset[] }>(response);
     return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
@@ -163,20 +183,33 @@ export class PowerDnsProvider implements DnsProvider {
 
   private async writeChanges(rrsets: RrsetChange[]): Promise<void> {
     await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
-    if (['Master', 'Primary'].includes(await this.kindOfZone())) {
+    if (notifyingKinds.includes((await this.zoneFacts()).kind)) {
       // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
       await this.request(`${this.zoneUrl}/notify`, { method: 'PUT', headers: this.headers }, 200);
     }
   }
 
-  private kindOfZone(): Promise<string> {
-    this.zoneKind ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
-      const kind = this.parse<{ kind?: unknown }>(response).kind;
-      return typeof kind === 'string' ? kind : 'Native';
+  /**
+   * What certhub should know of the zone before relying on it: a zone with secondaries (Master,
+   * Producer) whose `soa_edit_api` is empty keeps its SOA serial on API changes, so its secondaries
+   * never fetch a challenge and propagation times out. The dns actor logs these at start.
+   */
+  async warnings(): Promise<string[]> {
+    const facts = await this.zoneFacts();
+    if (!notifyingKinds.includes(facts.kind) || facts.soaEditApi !== '') return [];
+    return [
+      `powerdns: zone ${this.zone}. is a ${facts.kind} zone without soa_edit_api: its serial does not change on API edits, so its secondaries never see a challenge record and propagation will time out; set it (pdnsutil set-meta ${this.zone} SOA-EDIT-API DEFAULT)`,
+    ];
+  }
+
+  private zoneFacts(): Promise<ZoneFacts> {
+    this.facts ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
+      const { kind, soa_edit_api: soaEditApi } = this.parse<{ kind?: unknown; soa_edit_api?: unknown }>(response);
+      return { kind: typeof kind === 'string' ? kind : 'Native', soaEditApi: typeof soaEditApi === 'string' ? soaEditApi : '' };
     });
     // A failure is not remembered: the next change asks again.
-    this.zoneKind.catch(() => (this.zoneKind = undefined));
-    return this.zoneKind;
+    this.facts.catch(() => (this.facts = undefined));
+    return this.facts;
   }
 
   private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
@@ -207,10 +240,9 @@ function deletion(fqdn: string, type: RecordType): RrsetChange {
   return { name: `${fqdn}.`, type, changetype: 'DELETE' };
 }
 
-function txtReplacement(fqdn: string, contents: string[], ttl: number): RrsetChange {
-  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: contents.map((content) => ({ content, disabled: false })) };
+function txtReplacement(fqdn: string, records: Rrset['records'], ttl: number): RrsetChange {
+  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: records.map(({ content, disabled }) => ({ content, disabled })) };
 }
-
 
 /** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */
 function errorText(body: string): string {

@@ -33,6 +33,8 @@ export interface DnsProvider {
   removeTxt(name: string, value: string): Promise<void>;
   /** The A, AAAA, CNAME and TXT records at `name`. */
   list(name: string): Promise<DnsRecord[]>;
+  /** What in the zone's setup would make changes go unseen (checked once at start and logged); none when absent. */
+  warnings?(): Promise<string[]>;
 }
 
 /** The record `target` makes: A for IPv4, AAAA for IPv6, CNAME for a host name; anything else is refused. */
