@@ -30,7 +30,7 @@ test('a zone the provider does not have', withProvider, 'powerdns', async (t, { 
 
 test('a Cloudflare zone id that is not there', withProvider, 'cloudflare', async (t, { cloudflare }) => {
   const provider = createDnsProvider({ provider: 'cloudflare', api_token: cloudflare!.token, zone_id: '0123456789abcdef0123456789abcdef', api_url: cloudflare!.apiUrl });
-  await t.throwsAsync(provider.zoneName(), { code: 'ERR_DNS_PROVIDER', message: /^cloudflare: zone 0123456789abcdef0123456789abcdef not found \(HTTP 404, 7003 .*\): check zone_id$/ });
+  await t.throwsAsync(provider.zoneName(), { code: 'ERR_DNS_PROVIDER', message: /^cloudflare: zone 0123456789abcdef0123456789abcdef not found \(HTTP 400, 7003 .*\): check zone_id$/ });
 });
 
 test('PowerDNS down', async (t) => {

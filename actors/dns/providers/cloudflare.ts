@@ -1,7 +1,7 @@
 // Cloudflare API v4 (../../../../shared/reference/dns-and-acme.md, provider_a): bearer token, lists
 // filtered by name and walked page by page, one record per value (so TXT values coexist), quotes
 // normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
-// ours, 81053/81054 (A/AAAA/CNAME name conflict) resolved by deleting the other type and creating again.
+// ours, address changes made in one batch request (deletes before posts, so no A/CNAME conflict).
 import { OutpostError } from '../../../src/errors.js';
 import { parseRetryAfter } from '../../renewal/retry-after.js';
 import { excerpt, providerFetch, type ProviderRequest } from './http.js';
@@ -62,7 +62,6 @@ class CloudflareRefusal extends OutpostError {
 const addressTypes: readonly string[] = ['A', 'AAAA', 'CNAME'];
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
 const alreadyExists = [81057, 81058];
-const nameConflict = [81053, 81054];
 /** Codes Cloudflare answers for a missing, malformed or invalid token. */
 const authCodes = [6003, 6102, 6103, 6111, 9103, 9106, 9109, 10000, 10001];
 /** Changes to one name take turns, across every provider of the thread (two may share a zone). */
@@ -95,19 +94,24 @@ export class CloudflareProvider implements DnsProvider {
     return this.zone;
   }
 
+  /**
+   * One batch request (deletes, then patches, then posts, in one transaction): a change of target never
+   * leaves a moment without a record, which resolvers could cache as NXDOMAIN. The record kept is
+   * PATCHed, so its comment and tags stay (a PUT would drop them).
+   */
   async setAddress(name: string, target: string): Promise<AddressRecordType> {
     const fqdn = await this.nameInZone(name);
     const wanted = addressRecordFor(target);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       const existing = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
-      // A and CNAME cannot share a name: the other types go first.
-      for (const record of existing.filter((record) => record.type !== wanted.type)) await this.deleteRecord(record.id);
       const sameType = existing.filter((record) => record.type === wanted.type);
       const keep = sameType.find((record) => sameContent(wanted.type, record.content, wanted.content)) ?? sameType[0];
-      for (const record of sameType.filter((record) => record !== keep)) await this.deleteRecord(record.id);
-      const body = { type: wanted.type, name: fqdn, content: wanted.content, ttl: this.ttl, proxied: false };
-      if (keep === undefined) await this.createAddress(fqdn, wanted.type, body);
-      else if (!sameContent(wanted.type, keep.content, wanted.content)) await this.call({ method: 'PUT', headers: this.headers, json: body }, `/dns_records/${keep.id}`);
+      const deletes = existing.filter((record) => record !== keep).map((record) => ({ id: record.id }));
+      const fields = { content: wanted.content, ttl: this.ttl, proxied: false };
+      const patches = keep !== undefined && !sameContent(wanted.type, keep.content, wanted.content) ? [{ id: keep.id, ...fields }] : [];
+      const posts = keep === undefined ? [{ type: wanted.type, name: fqdn, ...fields }] : [];
+      if (deletes.length + patches.length + posts.length === 0) return;
+      await this.call({ method: 'POST', headers: this.headers, json: { deletes, patches, posts } }, '/dns_records/batch');
     });
     return wanted.type;
   }
@@ -115,7 +119,8 @@ export class CloudflareProvider implements DnsProvider {
   async removeAddress(name: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type)) await this.deleteRecord(record.id);
+      const deletes = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type)).map((record) => ({ id: record.id }));
+      if (deletes.length > 0) await this.call({ method: 'POST', headers: this.headers, json: { deletes } }, '/dns_records/batch');
     });
   }
 
@@ -166,25 +171,6 @@ export class CloudflareProvider implements DnsProvider {
       if (!Array.isArray(result)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has no result array');
       found.push(...result.filter((record) => record.name.toLowerCase() === fqdn));
       if (page >= (info?.total_pages ?? 1)) return found;
-    }
-  }
-
-  private async createAddress(fqdn: string, type: AddressRecordType, body: object): Promise<void> {
-    try {
-      await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
-    } catch (error) {
-      if (!(error instanceof CloudflareRefusal)) throw error;
-      if (error.codes.some((code) => nameConflict.includes(code))) {
-        // A record of another type appeared since the listing: it goes, then the create is made again.
-        for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type) && record.type !== type) await this.deleteRecord(record.id);
-        await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
-        return;
-      }
-      if (error.codes.some((code) => alreadyExists.includes(code))) {
-        const content = (body as { content: string }).content;
-        if ((await this.records(fqdn, type)).some((record) => sameContent(type, record.content, content))) return;
-      }
-      throw error;
     }
   }
 
