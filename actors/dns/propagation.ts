@@ -142,19 +142,28 @@ export class AuthoritativeDns {
     }
   }
 
-  /** The CNAME target at `name`, asked of the first of its servers that answers. */
+  /**
+   * The CNAME target at `name`, asked of its servers until one answers with authority (AA set,
+   * NOERROR or NXDOMAIN). A REFUSED, SERVFAIL or lame (non-authoritative) reply says nothing about the
+   * name: it is not read as "no CNAME" (the TXT would go to the wrong name), and when no server answers
+   * with authority the order fails and is retried (issue 22 item 5).
+   */
   private async cnameAt(name: string): Promise<string | undefined> {
     const failures: string[] = [];
     for (const server of (await this.nameserversFor(name)).flatMap((named) => named.addresses)) {
       try {
         const reply = await queryNameserver(server, name, 'CNAME', this.queryTimeoutMs);
+        if (!reply.authoritative || !['NOERROR', 'NXDOMAIN'].includes(reply.rcode)) {
+          failures.push(`${describeNameserver(server)}: ${reply.authoritative ? '' : 'not authoritative, '}${reply.rcode}`);
+          continue;
+        }
         const cname = reply.answers.find((answer) => answer.type === 'CNAME' && answer.name.toLowerCase() === name.toLowerCase());
         return cname?.type === 'CNAME' ? cname.data.replace(/\.$/, '').toLowerCase() : undefined;
       } catch (error) {
         failures.push(`${describeNameserver(server)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered for ${name}: ${failures.join('; ') || 'none found'}`);
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
   }
 
   /** The closest zone enclosing `name` that has NS records, found through the system resolver (NS records are long-lived). */

@@ -69,6 +69,14 @@ test('a CNAME on _acme-challenge is followed to where the TXT goes', withPowerDn
   await dns.waitForTxt('app.validation.test', 'token-value', { timeoutMs: 30_000, intervalMs: 50 });
 });
 
+test('a REFUSED answer to the CNAME question is a failure to retry, not "no CNAME"', withPowerDns, async (t, powerdns) => {
+  // PowerDNS refuses questions about names outside its zones, as a lame or misconfigured server does.
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).challengeName('app.not-served.test'), {
+    code: 'ERR_DNS_PROPAGATION',
+    message: `no nameserver answered with authority whether _acme-challenge.app.not-served.test has a CNAME: ${powerdns.nameserver}: not authoritative, REFUSED`,
+  });
+});
+
 test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {
   const provider = providerOf(powerdns);
   await provider.setAddress(`_acme-challenge.loop.${powerdns.zone}`, `b.${powerdns.zone}`);
