@@ -28,6 +28,10 @@ runActor(dnsActor, {
         await provider.removeAddress(name);
         context.log.info(`dns: removed the address records of ${name} (${provider.kind})`);
       },
+      async claimAddress(name, adopt) {
+        await provider.claimAddress(name, adopt);
+        if (adopt) context.log.info(`dns: the address records of ${name} are certhub's (adopted, ${provider.kind})`);
+      },
       addTxt: (name, value) => challenges.addTxt(name, value),
       removeTxt: (name, value) => challenges.removeTxt(name, value),
     };

@@ -2,6 +2,7 @@
 // 81058 for a record already there, A/CNAME conflicts, a DELETE with a Content-Type and no body, target
 // changes through the batch endpoint, comment and tags kept by PATCH and dropped by PUT.
 import test from 'ava';
+import { ownerMark } from '../../actors/dns/providers/provider.js';
 import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import { withProvider } from '../helpers/dns-provider.js';
 
@@ -42,6 +43,8 @@ test('an A record over a CNAME is refused (81054) and the provider deletes the C
   t.true((await post({ type: 'CNAME', name, content: 'elsewhere.example.org', ttl: 120 })).success);
   t.is((await post({ type: 'A', name, content: '203.0.113.5', ttl: 120 })).errors[0]?.code, 81054);
   t.is((await post({ type: 'CNAME', name, content: 'other.example.org', ttl: 120 })).errors[0]?.code, 81053);
+  // The CNAME is someone else's: certhub replaces it only once adopted (issue 22 item 6).
+  await provider.claimAddress(name, true);
   await provider.setAddress(name, '203.0.113.5');
   t.deepEqual(await powerdns.dig(name, 'CNAME'), []);
   t.deepEqual(await powerdns.dig(name, 'A'), ['203.0.113.5']);
@@ -88,9 +91,11 @@ test('a target change is one batch request (no DELETE alone, no moment without a
   const name = `moved.${powerdns.zone}`;
   await provider.setAddress(name, '203.0.113.5');
   const [record] = cloudflare!.records().filter((stored) => stored.name === name);
-  await cloudflareApi(cloudflare!, 'PATCH', `/dns_records/${record!.id}`, { comment: 'kept by the admin', tags: ['owner:ops'] });
+  // The admin's note goes beside certhub's mark (the comment says whose the record is, issue 22 item 6).
+  const noted = `${ownerMark}; kept by the admin`;
+  await cloudflareApi(cloudflare!, 'PATCH', `/dns_records/${record!.id}`, { comment: noted, tags: ['owner:ops'] });
   await provider.setAddress(name, '203.0.113.9');
-  t.like(cloudflare!.records().find((stored) => stored.name === name), { id: record!.id, content: '203.0.113.9', comment: 'kept by the admin', tags: ['owner:ops'] });
+  t.like(cloudflare!.records().find((stored) => stored.name === name), { id: record!.id, content: '203.0.113.9', comment: noted, tags: ['owner:ops'] });
   const before = cloudflare!.requests.length;
   await provider.setAddress(name, 'elsewhere.example.org');
   const writes = cloudflare!.requests.slice(before).filter((request) => request.method !== 'GET');

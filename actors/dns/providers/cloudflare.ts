@@ -10,6 +10,8 @@ import {
   addressRecordFor,
   assertInZone,
   canonicalName,
+  foreignRecordsConflict,
+  ownerMark,
   quoteTxt,
   readableContent,
   unquoteTxt,
@@ -38,6 +40,7 @@ interface CloudflareRecord {
   type: string;
   content: string;
   ttl: number;
+  comment?: string | null;
 }
 
 interface Envelope<T> {
@@ -103,13 +106,15 @@ export class CloudflareProvider implements DnsProvider {
     const fqdn = await this.nameInZone(name);
     const wanted = addressRecordFor(target);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const existing = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
+      const existing = await this.addressRecords(fqdn);
+      const foreign = existing.filter((record) => !isOurs(record));
+      if (foreign.length > 0) throw foreignRecordsConflict(fqdn, foreign);
       const sameType = existing.filter((record) => record.type === wanted.type);
       const keep = sameType.find((record) => sameContent(wanted.type, record.content, wanted.content)) ?? sameType[0];
       const deletes = existing.filter((record) => record !== keep).map((record) => ({ id: record.id }));
       const fields = { content: wanted.content, ttl: this.ttl, proxied: false };
       const patches = keep !== undefined && !sameContent(wanted.type, keep.content, wanted.content) ? [{ id: keep.id, ...fields }] : [];
-      const posts = keep === undefined ? [{ type: wanted.type, name: fqdn, ...fields }] : [];
+      const posts = keep === undefined ? [{ type: wanted.type, name: fqdn, ...fields, comment: ownerMark }] : [];
       if (deletes.length + patches.length + posts.length === 0) return;
       await this.call({ method: 'POST', headers: this.headers, json: { deletes, patches, posts } }, '/dns_records/batch');
     });
@@ -119,8 +124,20 @@ export class CloudflareProvider implements DnsProvider {
   async removeAddress(name: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const deletes = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type)).map((record) => ({ id: record.id }));
+      const deletes = (await this.addressRecords(fqdn)).filter(isOurs).map((record) => ({ id: record.id }));
       if (deletes.length > 0) await this.call({ method: 'POST', headers: this.headers, json: { deletes } }, '/dns_records/batch');
+    });
+  }
+
+  /** Adopting writes the mark in front of the record's comment (PATCH, so its tags stay), in one batch. */
+  async claimAddress(name: string, adopt: boolean): Promise<void> {
+    const fqdn = await this.nameInZone(name);
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const foreign = (await this.addressRecords(fqdn)).filter((record) => !isOurs(record));
+      if (foreign.length === 0) return;
+      if (!adopt) throw foreignRecordsConflict(fqdn, foreign);
+      const patches = foreign.map((record) => ({ id: record.id, comment: record.comment ? `${ownerMark}; ${record.comment}` : ownerMark }));
+      await this.call({ method: 'POST', headers: this.headers, json: { patches } }, '/dns_records/batch');
     });
   }
 
@@ -155,6 +172,10 @@ export class CloudflareProvider implements DnsProvider {
     const fqdn = canonicalName(name);
     assertInZone(this.kind, fqdn, await this.zoneName());
     return fqdn;
+  }
+
+  private async addressRecords(fqdn: string): Promise<CloudflareRecord[]> {
+    return (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
   }
 
   private async hasTxt(fqdn: string, value: string): Promise<boolean> {
@@ -210,6 +231,11 @@ export class CloudflareProvider implements DnsProvider {
 function describeError(error: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }): string {
   const chain = (error.error_chain ?? []).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
   return `${error.code ?? '?'} ${error.message ?? ''}${chain}`;
+}
+
+/** The mark may have company in the comment (an admin's note after it): what counts is that it is there. */
+function isOurs(record: CloudflareRecord): boolean {
+  return record.comment?.includes(ownerMark) === true;
 }
 
 function sameContent(type: string, a: string, b: string): boolean {

@@ -9,6 +9,8 @@ import {
   addressRecordFor,
   assertInZone,
   canonicalName,
+  foreignRecordsConflict,
+  ownerMark,
   quoteTxt,
   readableContent,
   unquoteTxt,
@@ -38,6 +40,13 @@ interface RrsetChange {
   changetype: 'REPLACE' | 'DELETE';
   ttl?: number;
   records?: { content: string; disabled: boolean }[];
+  comments?: RrsetComment[];
+}
+
+/** A comment on an RRset (PowerDNS keeps comments per RRset, not per record). */
+interface RrsetComment {
+  content: string;
+  account: string;
 }
 
 interface ZoneFacts {
@@ -51,6 +60,7 @@ interface Rrset {
   type: string;
   ttl: number;
   records: { content: string; disabled: boolean }[];
+  comments?: RrsetComment[];
 }
 
 /** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
@@ -67,6 +77,10 @@ const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
 // Shared by every provider of the thread, so that two of them on one zone (the split configuration
 // can name the same zone twice) still take turns: TXT read-modify-writes per name, writes per zone.
 const txtWrites = new KeyedSerializer();
+/** Address changes read the RRsets first (whose are they?): those of one name take turns too. */
+const addressWrites = new KeyedSerializer();
+/** The comment that marks an RRset as certhub's (provider.ts, ownerMark); `account` is what is checked. */
+const markComment: RrsetComment = { content: ownerMark, account: 'certhub' };
 const zoneWriters = new Map<string, GroupCommit<RrsetChange[]>>();
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
 /**
@@ -102,18 +116,51 @@ export class PowerDnsProvider implements DnsProvider {
     const fqdn = this.nameInZone(name);
     const record = addressRecordFor(target);
     const content = record.type === 'CNAME' ? `${record.content}.` : record.content;
-    // One PATCH is applied atomically: the other types go and the new one comes in the same change,
-    // which PowerDNS needs since a CNAME beside another type is refused.
-    await this.patch([
-      ...addressTypes.filter((type) => type !== record.type).map((type) => deletion(fqdn, type)),
-      { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }] },
-    ]);
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const existing = await this.addressRrsets(fqdn);
+      const foreign = existing.filter((rrset) => !isOurs(rrset));
+      if (foreign.length > 0) throw foreignRecordsConflict(fqdn, recordsOf(foreign));
+      // One PATCH is applied atomically: the other types go and the new one comes in the same change,
+      // which PowerDNS needs since a CNAME beside another type is refused. The RRset carries the mark.
+      await this.patch([
+        ...existing.filter((rrset) => rrset.type !== record.type).map((rrset) => deletion(fqdn, rrset.type as RecordType)),
+        { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }], comments: [markComment] },
+      ]);
+    });
     return record.type;
   }
 
   async removeAddress(name: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    await this.patch(addressTypes.map((type) => deletion(fqdn, type)));
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const ours = (await this.addressRrsets(fqdn)).filter(isOurs);
+      if (ours.length > 0) await this.patch(ours.map((rrset) => deletion(fqdn, rrset.type as RecordType)));
+    });
+  }
+
+  /** Adopting adds the mark to the RRset's comments; its records are written back as they were. */
+  async claimAddress(name: string, adopt: boolean): Promise<void> {
+    const fqdn = this.nameInZone(name);
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const foreign = (await this.addressRrsets(fqdn)).filter((rrset) => !isOurs(rrset));
+      if (foreign.length === 0) return;
+      if (!adopt) throw foreignRecordsConflict(fqdn, recordsOf(foreign));
+      await this.patch(
+        foreign.map((rrset) => ({
+          name: `${fqdn}.`,
+          type: rrset.type as RecordType,
+          changetype: 'REPLACE',
+          ttl: rrset.ttl,
+          records: rrset.records.map(({ content, disabled }) => ({ content, disabled })),
+          comments: [...(rrset.comments ?? []).map(({ content, account }) => ({ content, account })), markComment],
+        })),
+      );
+    });
+  }
+
+  /** The A, AAAA and CNAME RRsets at `fqdn`, with their comments (the mark). */
+  private async addressRrsets(fqdn: string): Promise<Rrset[]> {
+    return (await this.rrsetsAt(fqdn)).filter((rrset) => (addressTypes as readonly string[]).includes(rrset.type));
   }
 
   // A REPLACE writes every record of the RRset: the others are written back as they were read, a
@@ -234,6 +281,14 @@ export class PowerDnsProvider implements DnsProvider {
       throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
     }
   }
+}
+
+function isOurs(rrset: Rrset): boolean {
+  return (rrset.comments ?? []).some((comment) => comment.account === markComment.account);
+}
+
+function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[] {
+  return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
 }
 
 function deletion(fqdn: string, type: RecordType): RrsetChange {
