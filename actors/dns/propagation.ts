@@ -3,17 +3,19 @@
 // challenge TXT must go (a CNAME on `_acme-challenge.<name>` is followed), and waiting until every
 // authoritative server answers the value. Lives with the providers in actors/dns because it is DNS
 // protocol work; the ACME order calls it as a plain function between writing the TXT and asking the CA.
-import { Resolver, lookup } from 'node:dns/promises';
+import { Resolver, getServers, lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OutpostError } from '../../src/errors.js';
-import { describeNameserver, queryNameserver, txtValue, type Nameserver } from './dns-query.js';
+import { describeNameserver, queryNameserver, txtValue, type DnsReply, type Nameserver } from './dns-query.js';
 
 export interface AuthoritativeDnsOptions {
   /** `host:port` (or `[v6]:port`, or a host alone for port 53) of the servers to ask; default the zone's NS records, resolved. */
   nameservers?: readonly string[];
   /** Deadline of one question to one server; default 2 s. */
   queryTimeoutMs?: number;
+  /** `host:port` of the recursive resolvers asked which zone encloses a name; default the system's (/etc/resolv.conf). */
+  resolvers?: readonly string[];
 }
 
 export interface PropagationWait {
@@ -34,10 +36,13 @@ export class AuthoritativeDns {
   private readonly queryTimeoutMs: number;
   private readonly zoneServers = new Map<string, { servers: Promise<NamedNameserver[]>; until: number }>();
   private readonly system = new Resolver();
+  private readonly resolvers: readonly Nameserver[];
 
   constructor(options: AuthoritativeDnsOptions = {}) {
     this.configured = options.nameservers === undefined || options.nameservers.length === 0 ? undefined : options.nameservers.map(parseNameserver);
     this.queryTimeoutMs = options.queryTimeoutMs ?? 2000;
+    this.resolvers = (options.resolvers !== undefined && options.resolvers.length > 0 ? options.resolvers : getServers()).map(parseNameserver);
+    this.system.setServers(this.resolvers.map(describeNameserver));
   }
 
   /**
@@ -46,7 +51,7 @@ export class AuthoritativeDns {
    */
   async nameserversFor(name: string): Promise<NamedNameserver[]> {
     if (this.configured !== undefined) return Promise.all(this.configured.map((server) => resolveNamed(server, describeNameserver(server))));
-    const zone = await this.enclosingZone(name);
+    const zone = await this.zoneOf(name);
     const cached = this.zoneServers.get(zone.apex);
     if (cached !== undefined && cached.until > Date.now()) return cached.servers;
     const servers = Promise.all(zone.nameservers.map((host) => resolveNamed({ host, port: 53 }, host)));
@@ -166,19 +171,48 @@ export class AuthoritativeDns {
     throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
   }
 
-  /** The closest zone enclosing `name` that has NS records, found through the system resolver (NS records are long-lived). */
-  private async enclosingZone(name: string): Promise<{ apex: string; nameservers: string[] }> {
-    const labels = name.replace(/\.$/, '').toLowerCase().split('.');
+  /**
+   * The zone `name` is in, with its NS records. Its apex comes from an SOA (issue 22 item 5): the SOA
+   * answered for `name`, or the one in the authority section of a reply without it, names the zone.
+   * An NS question is not enough: for a name that is a CNAME, a resolver follows it and answers the NS
+   * of the zone the CNAME points into, which made the alias look like an apex of that other zone.
+   */
+  async zoneOf(name: string): Promise<{ apex: string; nameservers: string[] }> {
+    const apex = await this.apexOf(name.replace(/\.$/, '').toLowerCase());
+    const nameservers = await this.system.resolveNs(apex).catch((error: unknown) => {
+      throw new OutpostError('ERR_DNS_PROPAGATION', `the NS records of ${apex} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    if (nameservers.length === 0) throw new OutpostError('ERR_DNS_PROPAGATION', `the zone ${apex} has no NS records; set propagation.nameservers`);
+    return { apex, nameservers };
+  }
+
+  /** Walks up from `name` past aliases (a CNAME's SOA is its target's) to the SOA that encloses it. */
+  private async apexOf(name: string): Promise<string> {
+    const labels = name.split('.');
     for (let start = 0; start < labels.length; start += 1) {
       const candidate = labels.slice(start).join('.');
+      const reply = await this.askResolvers(candidate, 'SOA');
+      if (reply.answers.some((answer) => answer.type === 'CNAME' && answer.name.toLowerCase() === candidate)) continue;
+      const soa = [...reply.answers, ...reply.authorities].find((record) => record.type === 'SOA');
+      const owner = soa?.name.replace(/\.$/, '').toLowerCase();
+      if (owner !== undefined && (owner === candidate || candidate.endsWith(`.${owner}`))) return owner;
+    }
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no zone with an SOA encloses ${name}; set propagation.nameservers`);
+  }
+
+  /** The first resolver's reply that says something about the name (NOERROR or NXDOMAIN); none is a failure to retry. */
+  private async askResolvers(name: string, type: 'SOA'): Promise<DnsReply> {
+    const failures: string[] = [];
+    for (const resolver of this.resolvers) {
       try {
-        const nameservers = await this.system.resolveNs(candidate);
-        if (nameservers.length > 0) return { apex: candidate, nameservers };
-      } catch {
-        // NXDOMAIN or no NS here: one label up.
+        const reply = await queryNameserver(resolver, name, type, this.queryTimeoutMs, true);
+        if (reply.rcode === 'NOERROR' || reply.rcode === 'NXDOMAIN') return reply;
+        failures.push(`${describeNameserver(resolver)}: ${reply.rcode}`);
+      } catch (error) {
+        failures.push(`${describeNameserver(resolver)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no zone with NS records encloses ${name}; set propagation.nameservers`);
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no resolver answered the ${type} of ${name}: ${failures.join('; ') || 'none configured'}`);
   }
 }
 

@@ -98,3 +98,15 @@ test('an answer too large for UDP is read over TCP', withPowerDns, async (t, pow
   t.deepEqual(reply.answers.map(txtValue).sort(), values);
   await new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).waitForTxt(name, values[39]!, { timeoutMs: 30_000, intervalMs: 50 });
 });
+
+test('the zone of a challenge name whose CNAME points at another zone\'s apex is the zone the name is in', withPowerDns, async (t, powerdns) => {
+  // A recursive resolver asked for the NS of `_acme-challenge.app.<zone>` follows its CNAME and answers
+  // the NS of the zone it points into: that name is not an apex, and `validation.test` is not its zone.
+  await powerdns.createZone('validation.test');
+  await providerOf(powerdns).setAddress(`_acme-challenge.app.${powerdns.zone}`, 'validation.test');
+  const dns = new AuthoritativeDns({ resolvers: [powerdns.nameserver] });
+  t.is((await dns.zoneOf(`_acme-challenge.app.${powerdns.zone}`)).apex, powerdns.zone);
+  t.is((await dns.zoneOf(`app.${powerdns.zone}`)).apex, powerdns.zone);
+  t.is((await dns.zoneOf('validation.test')).apex, 'validation.test');
+  t.true((await dns.zoneOf(`app.${powerdns.zone}`)).nameservers.length > 0);
+});
