@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { connect, isIPv6 } from 'node:net';
-import { decode, encode, streamEncode, type Answer, type DecodedPacket, type RecordType } from 'dns-packet';
+import { RECURSION_DESIRED, decode, encode, streamEncode, type Answer, type DecodedPacket, type RecordType } from 'dns-packet';
 
 export interface Nameserver {
   /** An IP address. */
@@ -18,6 +18,8 @@ export interface DnsReply {
   /** The AA flag: the server answered from its own zone data. */
   authoritative: boolean;
   answers: Answer[];
+  /** The authority section: where a name has no record of the type asked, the SOA of its zone. */
+  authorities: Answer[];
 }
 
 /** The UDP payload size offered with EDNS (the DNS Flag Day 2020 value, safe from fragmentation). */
@@ -28,11 +30,12 @@ export function describeNameserver(server: Nameserver): string {
   return isIPv6(server.host) ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
 }
 
-export async function queryNameserver(server: Nameserver, name: string, type: RecordType, timeoutMs: number): Promise<DnsReply> {
-  const question = { type: 'query' as const, id: randomInt(0, 65_536), flags: 0, questions: [{ type, name, class: 'IN' as const }] };
+/** `recursive`: the RD flag, for a question to a recursive resolver (an authoritative server ignores it). */
+export async function queryNameserver(server: Nameserver, name: string, type: RecordType, timeoutMs: number, recursive = false): Promise<DnsReply> {
+  const question = { type: 'query' as const, id: randomInt(0, 65_536), flags: recursive ? RECURSION_DESIRED : 0, questions: [{ type, name, class: 'IN' as const }] };
   const overUdp = await udpExchange(server, { ...question, additionals: [{ type: 'OPT', name: '.', udpPayloadSize } as Answer] }, question.id, timeoutMs);
   const reply = overUdp.flag_tc ? await tcpExchange(server, question, question.id, timeoutMs) : overUdp;
-  return { rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR', authoritative: reply.flag_aa, answers: reply.answers ?? [] };
+  return { rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR', authoritative: reply.flag_aa, answers: reply.answers ?? [], authorities: reply.authorities ?? [] };
 }
 
 function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], id: number, timeoutMs: number): Promise<DecodedPacket> {
@@ -60,7 +63,11 @@ function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], 
       }
       if (reply.id === id && reply.type === 'response') finish(undefined, reply);
     });
-    socket.send(encode(message), server.port, server.host);
+    // The callback sees a send the host cannot make (ENETUNREACH where it has no IPv6 route) at once;
+    // without it that failure is lost and the question only times out.
+    socket.send(encode(message), server.port, server.host, (error) => {
+      if (error !== null) finish(error);
+    });
   });
 }
 

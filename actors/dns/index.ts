@@ -11,6 +11,13 @@ runActor(dnsActor, {
     const { records, challenges: challengesConfig } = context.config;
     const provider = createDnsProvider(records);
     const challenges = isDeepStrictEqual(challengesConfig, records) ? provider : createDnsProvider(challengesConfig);
+    // Said at start, not found at the first propagation timeout (issue 22: a zone without soa_edit_api).
+    for (const checked of new Set([provider, challenges])) {
+      checked.warnings?.().then(
+        (lines) => lines.forEach((line) => context.log.warn(line)),
+        (error: unknown) => context.log.warn(`dns: could not check the ${checked.kind} zone at start: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
     const api: DnsApi = {
       async setAddress(name, target) {
         const type = await provider.setAddress(name, target);
@@ -20,6 +27,10 @@ runActor(dnsActor, {
       async removeAddress(name) {
         await provider.removeAddress(name);
         context.log.info(`dns: removed the address records of ${name} (${provider.kind})`);
+      },
+      async claimAddress(name, adopt) {
+        await provider.claimAddress(name, adopt);
+        if (adopt) context.log.info(`dns: the address records of ${name} are certhub's (adopted, ${provider.kind})`);
       },
       addTxt: (name, value) => challenges.addTxt(name, value),
       removeTxt: (name, value) => challenges.removeTxt(name, value),

@@ -12,7 +12,10 @@ export interface DnsConfig {
 export interface DnsApi {
   /** Makes `target` the one address record of `name` (A, AAAA or CNAME); returns the type written. */
   setAddress(name: string, target: string): Promise<'A' | 'AAAA' | 'CNAME'>;
+  /** Removes the address records of `name` that certhub created (never another's). */
   removeAddress(name: string): Promise<void>;
+  /** ERR_CONFLICT naming the address records at `name` certhub did not create, unless `adopt` makes them certhub's. */
+  claimAddress(name: string, adopt: boolean): Promise<void>;
   /** Adds a challenge value to the TXT values of `name` (with the dns_acme provider), keeping the others. */
   addTxt(name: string, value: string): Promise<void>;
   /** Removes exactly that challenge value; absent is not an error. */

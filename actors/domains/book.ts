@@ -95,6 +95,8 @@ export class DomainBook {
     const { name, label } = parseDomainName(input.name, this.baseDomain);
     const target = classifyTarget(input.target, name);
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    await this.claimRecord(name, input.adopt === true);
+    if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
     const domain: StoredDomain = { record: newDomainRecord({ name, label, ...target, token: newDomainToken() }, this.deps.clock.now()), material: undefined };
     this.domains.set(name, domain);
     try {
@@ -109,6 +111,20 @@ export class DomainBook {
     const added = domainView(domain.record);
     this.plan(domain);
     return added;
+  }
+
+  /**
+   * Asked before the domain exists, so a refusal (409: records certhub did not create) leaves nothing
+   * behind (issue 22 item 6). A provider that cannot answer now (a 429, an outage) does not block a
+   * plain add: publishing refuses foreign records too, and retries. An adoption must be done now.
+   */
+  private async claimRecord(name: string, adopt: boolean): Promise<void> {
+    try {
+      await this.deps.issuer.claimRecord(name, adopt);
+    } catch (error) {
+      if (adopt || (error instanceof OutpostError && error.code === 'ERR_CONFLICT')) throw error;
+      this.deps.log.warn(`the address records of ${name} could not be checked before the add (publishing checks them again): ${String(error)}`);
+    }
   }
 
   async setTarget(nameOrLabel: string, input: string): Promise<DomainView> {

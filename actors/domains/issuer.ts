@@ -12,6 +12,8 @@ export interface Issuer {
   /** Makes `target` the address record of `name`. */
   publishRecord(name: string, target: string, recordType: RecordType): Promise<void>;
   removeRecord(name: string): Promise<void>;
+  /** Before an add: refuses (409) a name with address records certhub did not create, unless `adopt`. */
+  claimRecord(name: string, adopt: boolean): Promise<void>;
   /** `replaces`: ARI CertID of the certificate being renewed, when the CA offers ARI. */
   issue(name: string, replaces?: string): Promise<IssuedMaterial>;
   /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
@@ -23,6 +25,7 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
   return {
     publishRecord: () => Promise.resolve(),
     removeRecord: () => Promise.resolve(),
+    claimRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
     async issue(name) {
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
@@ -40,6 +43,7 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
       await dns.call((api) => api.setAddress(name, target));
     },
     removeRecord: (name) => dns.call((api) => api.removeAddress(name)),
+    claimRecord: (name, adopt) => dns.call((api) => api.claimAddress(name, adopt)),
     issue: (name, replaces) => acme.call((api) => api.issue(name, replaces), { timeoutMs: orderTimeoutMs }),
     renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
   };

@@ -85,6 +85,8 @@ export interface NewDomainInput {
   /** The label (`app`) or the full name (`app.example.com`). */
   name: string;
   target: string;
+  /** Let certhub manage (replace, and delete with the domain) address records at the name it did not create; without it they are refused with 409. */
+  adopt?: boolean;
 }
 
 export interface DomainsApi {

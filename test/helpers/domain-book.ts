@@ -48,6 +48,10 @@ export class FakeIssuer implements Issuer {
     return Promise.resolve();
   }
 
+  claimRecord(): Promise<void> {
+    return Promise.resolve();
+  }
+
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null> {
     this.renewalInfoAsked.push(certId);
     return Promise.resolve(this.renewalWindow === null ? null : this.renewalWindow(certId));

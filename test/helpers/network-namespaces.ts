@@ -1,7 +1,9 @@
-// Two network namespaces joined by a veth pair, made by the test and removed at teardown: a link the
-// test owns, shaped with tc so that the shaper's rate is the ground truth.
+// Network namespaces made by a test and removed at teardown: two joined by a veth pair, a link the
+// test owns, shaped with tc so that the shaper's rate is the ground truth; and a host without IPv6.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 
@@ -44,4 +46,30 @@ export async function makeShapedLink(t: ExecutionContext): Promise<ShapedLink> {
       }
     },
   };
+}
+
+export interface Ipv4OnlyHost {
+  namespace: string;
+  /** argv prefix that runs a command on that host. */
+  command: string[];
+}
+
+/**
+ * A host without IPv6, as Docker makes by default (issue 22): a namespace with loopback up and no IPv6
+ * route, whose /etc/hosts (bind-mounted by `ip netns exec` from /etc/netns/<name>/hosts) gives the
+ * names in `hosts` their addresses, IPv6 ones included, which it cannot reach.
+ */
+export async function makeIpv4OnlyHost(t: ExecutionContext, hosts: Record<string, readonly string[]>): Promise<Ipv4OnlyHost> {
+  const namespace = `ns4-${randomBytes(3).toString('hex')}`;
+  const etc = join('/etc/netns', namespace);
+  t.teardown(async () => {
+    await run('ip', ['netns', 'del', namespace]).catch(() => {});
+    await rm(etc, { recursive: true, force: true });
+  });
+  await run('ip', ['netns', 'add', namespace]);
+  await run('ip', ['-n', namespace, 'link', 'set', 'lo', 'up']);
+  await mkdir(etc, { recursive: true });
+  const lines = ['127.0.0.1 localhost', ...Object.entries(hosts).flatMap(([name, addresses]) => addresses.map((address) => `${address} ${name}`))];
+  await writeFile(join(etc, 'hosts'), `${lines.join('\n')}\n`);
+  return { namespace, command: ['ip', 'netns', 'exec', namespace] };
 }

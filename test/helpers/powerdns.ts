@@ -16,7 +16,7 @@ const run = promisify(execFile);
 /** The schema pdns-backend-sqlite3 ships for a new database. */
 const sqliteSchema = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
 
-export type ZoneKind = 'Native' | 'Master';
+export type ZoneKind = 'Native' | 'Master' | 'Producer';
 
 export interface RRset {
   name: string;
@@ -34,8 +34,8 @@ export interface PowerDnsServer {
   apiKey: string;
   /** The zone made at start, without the trailing dot (`example.test`). */
   zone: string;
-  /** Makes another zone through the API, with SOA, NS and SOA-EDIT-API. */
-  createZone(zone: string, kind?: ZoneKind): Promise<void>;
+  /** Makes another zone through the API, with SOA, NS and SOA-EDIT-API (`soaEditApi` '' for a zone without). */
+  createZone(zone: string, kind?: ZoneKind, soaEditApi?: string): Promise<void>;
   /** The answers `dig +short` prints for `name` and `type`, asked of this server without recursion. */
   dig(name: string, type: string): Promise<string[]>;
   /** Every RRset of the start zone as the API lists it (names without the trailing dot). */
@@ -48,6 +48,8 @@ export interface PowerDnsOptions {
   /** The zone made at start; default `example.test`. */
   zone?: string;
   kind?: ZoneKind;
+  /** Runs as a primary (`--primary=yes`), which sends the NOTIFYs a zone's `/notify` asks for; default no. */
+  primary?: boolean;
 }
 
 export function startPowerDns(options: PowerDnsOptions = {}): Promise<PowerDnsServer> {
@@ -83,6 +85,7 @@ async function startPowerDnsOnce(options: PowerDnsOptions): Promise<PowerDnsServ
       // Its security-status poll would ask the system resolver about powerdns.com: no traffic leaves loopback.
       '--security-poll-suffix=',
       '--receiver-threads=1',
+      ...(options.primary === true ? ['--primary=yes'] : []),
       '--distributor-threads=1',
     ]);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -95,7 +98,7 @@ async function startPowerDnsOnce(options: PowerDnsOptions): Promise<PowerDnsServ
       apiUrl,
       apiKey,
       zone: options.zone ?? 'example.test',
-      createZone: (zone, kind = 'Native') => createZone(apiUrl, apiKey, zone, kind),
+      createZone: (zone, kind = 'Native', soaEditApi = 'DEFAULT') => createZone(apiUrl, apiKey, zone, kind, soaEditApi),
       dig: (name, type) => dig(dnsPort, name, type),
       rrsets: () => listRRsets(apiUrl, apiKey, options.zone ?? 'example.test'),
       output: () => running.output(),
@@ -113,14 +116,14 @@ async function startPowerDnsOnce(options: PowerDnsOptions): Promise<PowerDnsServ
   }
 }
 
-async function createZone(apiUrl: string, apiKey: string, zone: string, kind: ZoneKind): Promise<void> {
+async function createZone(apiUrl: string, apiKey: string, zone: string, kind: ZoneKind, soaEditApi: string): Promise<void> {
   const apex = `${zone}.`;
   const nameserver = `ns1.${apex}`;
   const body = {
     name: apex,
     kind,
     // Without SOA-EDIT-API the serial never moves on API changes and secondaries would never see them.
-    soa_edit_api: 'DEFAULT',
+    soa_edit_api: soaEditApi,
     rrsets: [
       { name: apex, type: 'SOA', ttl: 60, records: [{ content: `${nameserver} hostmaster.${apex} 1 10800 3600 604800 60`, disabled: false }] },
       { name: apex, type: 'NS', ttl: 60, records: [{ content: nameserver, disabled: false }] },

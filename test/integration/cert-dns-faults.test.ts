@@ -1,6 +1,7 @@
 // Provider failures come back as ERR_DNS_PROVIDER with a reason that names the provider and what to
 // check: a wrong token, a zone that is not there, PowerDNS down, Cloudflare's rate limit.
 import test from 'ava';
+import type { OutpostError } from '../../src/errors.js';
 import { createDnsProvider } from '../../actors/dns/providers/create.js';
 import { withProvider } from '../helpers/dns-provider.js';
 import { startPowerDns } from '../helpers/powerdns.js';
@@ -29,7 +30,7 @@ test('a zone the provider does not have', withProvider, 'powerdns', async (t, { 
 
 test('a Cloudflare zone id that is not there', withProvider, 'cloudflare', async (t, { cloudflare }) => {
   const provider = createDnsProvider({ provider: 'cloudflare', api_token: cloudflare!.token, zone_id: '0123456789abcdef0123456789abcdef', api_url: cloudflare!.apiUrl });
-  await t.throwsAsync(provider.zoneName(), { code: 'ERR_DNS_PROVIDER', message: /^cloudflare: zone 0123456789abcdef0123456789abcdef not found \(HTTP 404, 7003 .*\): check zone_id$/ });
+  await t.throwsAsync(provider.zoneName(), { code: 'ERR_DNS_PROVIDER', message: /^cloudflare: zone 0123456789abcdef0123456789abcdef not found \(HTTP 400, 7003 .*\): check zone_id$/ });
 });
 
 test('PowerDNS down', async (t) => {
@@ -41,10 +42,13 @@ test('PowerDNS down', async (t) => {
   await t.throwsAsync(provider.removeTxt(`_acme-challenge.app.${powerdns.zone}`, 'value'), { code: 'ERR_DNS_PROVIDER', message: unreachable });
 });
 
-test('Cloudflare past its request budget answers 429, reported with its Retry-After', withProvider, 'cloudflare', async (t, { provider, powerdns }) => {
+test('Cloudflare past its request budget answers 429, reported with its Retry-After, which the error carries', withProvider, 'cloudflare', async (t, { provider, powerdns }) => {
   // The zone name (1 request) and one listing (1 request) fit; the create is refused.
-  await t.throwsAsync(provider.setAddress(`app.${powerdns.zone}`, '203.0.113.5'), {
+  const refused = await t.throwsAsync(provider.setAddress(`app.${powerdns.zone}`, '203.0.113.5'), {
     code: 'ERR_DNS_PROVIDER',
-    message: /^cloudflare: rate limited \(HTTP 429, 971 Please wait and consider throttling your request speed; 1,200 requests per 5 minutes per token\), retry after 300 s$/,
+    message: /^cloudflare: rate limited \(HTTP 429, 971 Please wait and consider throttling your request speed; 1,200 requests per 5 minutes per user, across all of its tokens\), retry after 300 s$/,
   });
+  t.is((refused as OutpostError | undefined)?.retryAfterMs, 300_000, 'the Retry-After crosses to the domain\'s backoff');
+  const later = await t.throwsAsync(provider.removeAddress(`app.${powerdns.zone}`), { code: 'ERR_DNS_PROVIDER', message: /rate limited/ });
+  t.true(((later as OutpostError | undefined)?.retryAfterMs ?? Infinity) <= 300_000, 'the block is counted from its start');
 }, { requestBudget: 2 });

@@ -69,6 +69,14 @@ test('a CNAME on _acme-challenge is followed to where the TXT goes', withPowerDn
   await dns.waitForTxt('app.validation.test', 'token-value', { timeoutMs: 30_000, intervalMs: 50 });
 });
 
+test('a REFUSED answer to the CNAME question is a failure to retry, not "no CNAME"', withPowerDns, async (t, powerdns) => {
+  // PowerDNS refuses questions about names outside its zones, as a lame or misconfigured server does.
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).challengeName('app.not-served.test'), {
+    code: 'ERR_DNS_PROPAGATION',
+    message: `no nameserver answered with authority whether _acme-challenge.app.not-served.test has a CNAME: ${powerdns.nameserver}: not authoritative, REFUSED`,
+  });
+});
+
 test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {
   const provider = providerOf(powerdns);
   await provider.setAddress(`_acme-challenge.loop.${powerdns.zone}`, `b.${powerdns.zone}`);
@@ -89,4 +97,16 @@ test('an answer too large for UDP is read over TCP', withPowerDns, async (t, pow
   t.true(reply.authoritative);
   t.deepEqual(reply.answers.map(txtValue).sort(), values);
   await new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).waitForTxt(name, values[39]!, { timeoutMs: 30_000, intervalMs: 50 });
+});
+
+test('the zone of a challenge name whose CNAME points at another zone\'s apex is the zone the name is in', withPowerDns, async (t, powerdns) => {
+  // A recursive resolver asked for the NS of `_acme-challenge.app.<zone>` follows its CNAME and answers
+  // the NS of the zone it points into: that name is not an apex, and `validation.test` is not its zone.
+  await powerdns.createZone('validation.test');
+  await providerOf(powerdns).setAddress(`_acme-challenge.app.${powerdns.zone}`, 'validation.test');
+  const dns = new AuthoritativeDns({ resolvers: [powerdns.nameserver] });
+  t.is((await dns.zoneOf(`_acme-challenge.app.${powerdns.zone}`)).apex, powerdns.zone);
+  t.is((await dns.zoneOf(`app.${powerdns.zone}`)).apex, powerdns.zone);
+  t.is((await dns.zoneOf('validation.test')).apex, 'validation.test');
+  t.true((await dns.zoneOf(`app.${powerdns.zone}`)).nameservers.length > 0);
 });

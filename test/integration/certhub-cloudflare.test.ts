@@ -101,3 +101,52 @@ test.serial('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the ad
     },
   );
 });
+
+test.serial('dns: cloudflare: a 429 with Retry-After sets the domain\'s next attempt at the end of the block, not at the 2-minute backoff', async (t) => {
+  await withCloudflare(t, (_stack, cloudflare) => ({ dns: cloudflareSection(cloudflare) }), async (server, _stack, cloudflare) => {
+    cloudflare.useUpBudget();
+    const refusedFrom = Date.now();
+    await addDomain(server, 'limited', '203.0.113.31');
+    const domain = await waitForDomain(server, 'limited', settled, issueDeadlineMs);
+    t.is(domain.status, 'error');
+    t.regex(domain.error ?? '', /cloudflare: rate limited \(HTTP 429, .*1,200 requests per 5 minutes per user, across all of its tokens\), retry after \d+ s/);
+    // The double blocks for 5 minutes from the first refused request; the backoff alone would say 96-120 s.
+    const blockEnds = refusedFrom + 300_000;
+    t.true(Date.parse(domain.next_attempt_at ?? '') >= blockEnds - 2000, `next attempt ${domain.next_attempt_at ?? 'none'}, block ends ${new Date(blockEnds).toISOString()}`);
+    t.true(cloudflare.requests.every((request) => request.status === 429), 'nothing got through the block');
+  });
+});
+
+test.serial('dns: cloudflare: an add over an A record someone else made is refused with 409 naming it; with "adopt": true certhub takes it over, and deletes only its own record on removal', async (t) => {
+  await withCloudflare(t, (_stack, cloudflare) => ({ dns: cloudflareSection(cloudflare) }), async (server, stack, cloudflare) => {
+    const name = 'shop.example.test';
+    const made = await fetch(`${cloudflare.apiUrl}/zones/${cloudflare.zoneId}/dns_records`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${cloudflare.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'A', name, content: '198.51.100.7', ttl: 120 }),
+    });
+    t.is(made.status, 200);
+    const refused = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'shop', target: '203.0.113.30' } });
+    t.is(refused.status, 409);
+    t.regex(((await refused.json()) as { error: string }).error, /A 198\.51\.100\.7.*adopt/);
+    t.is((await server.admin('api/admin/domains/shop')).status, 404, 'a refused add leaves no domain');
+    t.deepEqual(await stack.powerdns.dig(name, 'A'), ['198.51.100.7']);
+
+    const adopted = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'shop', target: '203.0.113.30', adopt: true } });
+    t.is(adopted.status, 201, await adopted.clone().text());
+    const domain = await waitForDomain(server, 'shop', settled, issueDeadlineMs);
+    t.is(domain.status, 'issued', domain.error ?? '');
+    t.deepEqual(await stack.powerdns.dig(name, 'A'), ['203.0.113.30']);
+
+    // Someone adds an AAAA beside certhub's A: removing the domain deletes the A only.
+    const beside = await fetch(`${cloudflare.apiUrl}/zones/${cloudflare.zoneId}/dns_records`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${cloudflare.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'AAAA', name, content: '2001:db8::30', ttl: 120 }),
+    });
+    t.is(beside.status, 200);
+    t.is((await server.admin('api/admin/domains/shop', { method: 'DELETE' })).status, 204);
+    t.true(await eventually(async () => (await stack.powerdns.dig(name, 'A')).length === 0, 10_000), "certhub's A is deleted");
+    t.deepEqual(await stack.powerdns.dig(name, 'AAAA'), ['2001:db8::30']);
+  });
+});

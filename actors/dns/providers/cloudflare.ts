@@ -1,14 +1,17 @@
 // Cloudflare API v4 (../../../../shared/reference/dns-and-acme.md, provider_a): bearer token, lists
 // filtered by name and walked page by page, one record per value (so TXT values coexist), quotes
 // normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
-// ours, 81053/81054 (A/AAAA/CNAME name conflict) resolved by deleting the other type and creating again.
+// ours, address changes made in one batch request (deletes before posts, so no A/CNAME conflict).
 import { OutpostError } from '../../../src/errors.js';
+import { parseRetryAfter } from '../../renewal/retry-after.js';
 import { excerpt, providerFetch, type ProviderRequest } from './http.js';
 import {
   KeyedSerializer,
   addressRecordFor,
   assertInZone,
   canonicalName,
+  foreignRecordsConflict,
+  ownerMark,
   quoteTxt,
   readableContent,
   unquoteTxt,
@@ -37,6 +40,7 @@ interface CloudflareRecord {
   type: string;
   content: string;
   ttl: number;
+  comment?: string | null;
 }
 
 interface Envelope<T> {
@@ -51,15 +55,16 @@ class CloudflareRefusal extends OutpostError {
   constructor(
     message: string,
     readonly codes: readonly number[],
+    retryAfterMs?: number,
   ) {
-    super('ERR_DNS_PROVIDER', message);
+    // The Retry-After of a 429 travels with the error to the domain's next attempt (actors/domains/backoff.ts).
+    super('ERR_DNS_PROVIDER', message, retryAfterMs);
   }
 }
 
 const addressTypes: readonly string[] = ['A', 'AAAA', 'CNAME'];
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
 const alreadyExists = [81057, 81058];
-const nameConflict = [81053, 81054];
 /** Codes Cloudflare answers for a missing, malformed or invalid token. */
 const authCodes = [6003, 6102, 6103, 6111, 9103, 9106, 9109, 10000, 10001];
 /** Changes to one name take turns, across every provider of the thread (two may share a zone). */
@@ -92,19 +97,26 @@ export class CloudflareProvider implements DnsProvider {
     return this.zone;
   }
 
+  /**
+   * One batch request (deletes, then patches, then posts, in one transaction): a change of target never
+   * leaves a moment without a record, which resolvers could cache as NXDOMAIN. The record kept is
+   * PATCHed, so its comment and tags stay (a PUT would drop them).
+   */
   async setAddress(name: string, target: string): Promise<AddressRecordType> {
     const fqdn = await this.nameInZone(name);
     const wanted = addressRecordFor(target);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const existing = (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
-      // A and CNAME cannot share a name: the other types go first.
-      for (const record of existing.filter((record) => record.type !== wanted.type)) await this.deleteRecord(record.id);
+      const existing = await this.addressRecords(fqdn);
+      const foreign = existing.filter((record) => !isOurs(record));
+      if (foreign.length > 0) throw foreignRecordsConflict(fqdn, foreign);
       const sameType = existing.filter((record) => record.type === wanted.type);
       const keep = sameType.find((record) => sameContent(wanted.type, record.content, wanted.content)) ?? sameType[0];
-      for (const record of sameType.filter((record) => record !== keep)) await this.deleteRecord(record.id);
-      const body = { type: wanted.type, name: fqdn, content: wanted.content, ttl: this.ttl, proxied: false };
-      if (keep === undefined) await this.createAddress(fqdn, wanted.type, body);
-      else if (!sameContent(wanted.type, keep.content, wanted.content)) await this.call({ method: 'PUT', headers: this.headers, json: body }, `/dns_records/${keep.id}`);
+      const deletes = existing.filter((record) => record !== keep).map((record) => ({ id: record.id }));
+      const fields = { content: wanted.content, ttl: this.ttl, proxied: false };
+      const patches = keep !== undefined && !sameContent(wanted.type, keep.content, wanted.content) ? [{ id: keep.id, ...fields }] : [];
+      const posts = keep === undefined ? [{ type: wanted.type, name: fqdn, ...fields, comment: ownerMark }] : [];
+      if (deletes.length + patches.length + posts.length === 0) return;
+      await this.call({ method: 'POST', headers: this.headers, json: { deletes, patches, posts } }, '/dns_records/batch');
     });
     return wanted.type;
   }
@@ -112,7 +124,20 @@ export class CloudflareProvider implements DnsProvider {
   async removeAddress(name: string): Promise<void> {
     const fqdn = await this.nameInZone(name);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type)) await this.deleteRecord(record.id);
+      const deletes = (await this.addressRecords(fqdn)).filter(isOurs).map((record) => ({ id: record.id }));
+      if (deletes.length > 0) await this.call({ method: 'POST', headers: this.headers, json: { deletes } }, '/dns_records/batch');
+    });
+  }
+
+  /** Adopting writes the mark in front of the record's comment (PATCH, so its tags stay), in one batch. */
+  async claimAddress(name: string, adopt: boolean): Promise<void> {
+    const fqdn = await this.nameInZone(name);
+    await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const foreign = (await this.addressRecords(fqdn)).filter((record) => !isOurs(record));
+      if (foreign.length === 0) return;
+      if (!adopt) throw foreignRecordsConflict(fqdn, foreign);
+      const patches = foreign.map((record) => ({ id: record.id, comment: record.comment ? `${ownerMark}; ${record.comment}` : ownerMark }));
+      await this.call({ method: 'POST', headers: this.headers, json: { patches } }, '/dns_records/batch');
     });
   }
 
@@ -149,6 +174,10 @@ export class CloudflareProvider implements DnsProvider {
     return fqdn;
   }
 
+  private async addressRecords(fqdn: string): Promise<CloudflareRecord[]> {
+    return (await this.records(fqdn)).filter((record) => addressTypes.includes(record.type));
+  }
+
   private async hasTxt(fqdn: string, value: string): Promise<boolean> {
     return (await this.records(fqdn, 'TXT')).some((record) => unquoteTxt(record.content) === value);
   }
@@ -163,25 +192,6 @@ export class CloudflareProvider implements DnsProvider {
       if (!Array.isArray(result)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has no result array');
       found.push(...result.filter((record) => record.name.toLowerCase() === fqdn));
       if (page >= (info?.total_pages ?? 1)) return found;
-    }
-  }
-
-  private async createAddress(fqdn: string, type: AddressRecordType, body: object): Promise<void> {
-    try {
-      await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
-    } catch (error) {
-      if (!(error instanceof CloudflareRefusal)) throw error;
-      if (error.codes.some((code) => nameConflict.includes(code))) {
-        // A record of another type appeared since the listing: it goes, then the create is made again.
-        for (const record of await this.records(fqdn)) if (addressTypes.includes(record.type) && record.type !== type) await this.deleteRecord(record.id);
-        await this.call({ method: 'POST', headers: this.headers, json: body }, '/dns_records');
-        return;
-      }
-      if (error.codes.some((code) => alreadyExists.includes(code))) {
-        const content = (body as { content: string }).content;
-        if ((await this.records(fqdn, type)).some((record) => sameContent(type, record.content, content))) return;
-      }
-      throw error;
     }
   }
 
@@ -202,7 +212,8 @@ export class CloudflareProvider implements DnsProvider {
     const errors = envelope?.errors ?? [];
     const codes = errors.flatMap((error) => [error.code, ...(error.error_chain ?? []).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
     const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
-    throw new CloudflareRefusal(this.failure(response.status, codes, described, response.headers.get('retry-after')), codes);
+    const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
+    throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, parseRetryAfter(retryAfter, Date.now()));
   }
 
   private failure(status: number, codes: readonly number[], described: string, retryAfter: string | null): string {
@@ -211,7 +222,7 @@ export class CloudflareProvider implements DnsProvider {
       return `cloudflare: authentication failed (${seen}): check api_token and its DNS edit permission on zone ${this.settings.zoneId}`;
     }
     if (status === 404 || codes.includes(7003)) return `cloudflare: zone ${this.settings.zoneId} not found (${seen}): check zone_id`;
-    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per token)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
+    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per user, across all of its tokens)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
     if (status >= 500) return `cloudflare: server error (${seen})`;
     return `cloudflare: the change was refused (${seen})`;
   }
@@ -220,6 +231,11 @@ export class CloudflareProvider implements DnsProvider {
 function describeError(error: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }): string {
   const chain = (error.error_chain ?? []).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
   return `${error.code ?? '?'} ${error.message ?? ''}${chain}`;
+}
+
+/** The mark may have company in the comment (an admin's note after it): what counts is that it is there. */
+function isOurs(record: CloudflareRecord): boolean {
+  return record.comment?.includes(ownerMark) === true;
 }
 
 function sameContent(type: string, a: string, b: string): boolean {

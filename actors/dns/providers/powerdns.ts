@@ -9,6 +9,8 @@ import {
   addressRecordFor,
   assertInZone,
   canonicalName,
+  foreignRecordsConflict,
+  ownerMark,
   quoteTxt,
   readableContent,
   unquoteTxt,
@@ -38,6 +40,19 @@ interface RrsetChange {
   changetype: 'REPLACE' | 'DELETE';
   ttl?: number;
   records?: { content: string; disabled: boolean }[];
+  comments?: RrsetComment[];
+}
+
+/** A comment on an RRset (PowerDNS keeps comments per RRset, not per record). */
+interface RrsetComment {
+  content: string;
+  account: string;
+}
+
+interface ZoneFacts {
+  kind: string;
+  /** Empty when the zone has none. */
+  soaEditApi: string;
 }
 
 interface Rrset {
@@ -45,6 +60,7 @@ interface Rrset {
   type: string;
   ttl: number;
   records: { content: string; disabled: boolean }[];
+  comments?: RrsetComment[];
 }
 
 /** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
@@ -61,8 +77,18 @@ const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
 // Shared by every provider of the thread, so that two of them on one zone (the split configuration
 // can name the same zone twice) still take turns: TXT read-modify-writes per name, writes per zone.
 const txtWrites = new KeyedSerializer();
+/** Address changes read the RRsets first (whose are they?): those of one name take turns too. */
+const addressWrites = new KeyedSerializer();
+/** The comment that marks an RRset as certhub's (provider.ts, ownerMark); `account` is what is checked. */
+const markComment: RrsetComment = { content: ownerMark, account: 'certhub' };
 const zoneWriters = new Map<string, GroupCommit<RrsetChange[]>>();
 const listedTypes: readonly string[] = [...addressTypes, 'TXT'];
+/**
+ * The zone kinds with secondaries to NOTIFY. The API's kinds are Native, Master, Slave, Producer and
+ * Consumer (PowerDNS's OpenAPI schema, Zone.kind): "Primary" is never answered, a Producer (catalog
+ * zone primary, 4.7+) is a primary too.
+ */
+const notifyingKinds: readonly string[] = ['Master', 'Producer'];
 
 export class PowerDnsProvider implements DnsProvider {
   readonly kind = 'powerdns';
@@ -71,7 +97,7 @@ export class PowerDnsProvider implements DnsProvider {
   private readonly headers: Record<string, string>;
   private readonly ttl: number;
   private readonly timeoutMs: number;
-  private zoneKind: Promise<string> | undefined;
+  private facts: Promise<ZoneFacts> | undefined;
 
   constructor(private readonly settings: PowerDnsSettings) {
     this.zone = canonicalName(settings.zone);
@@ -90,35 +116,71 @@ export class PowerDnsProvider implements DnsProvider {
     const fqdn = this.nameInZone(name);
     const record = addressRecordFor(target);
     const content = record.type === 'CNAME' ? `${record.content}.` : record.content;
-    // One PATCH is applied atomically: the other types go and the new one comes in the same change,
-    // which PowerDNS needs since a CNAME beside another type is refused.
-    await this.patch([
-      ...addressTypes.filter((type) => type !== record.type).map((type) => deletion(fqdn, type)),
-      { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }] },
-    ]);
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const existing = await this.addressRrsets(fqdn);
+      const foreign = existing.filter((rrset) => !isOurs(rrset));
+      if (foreign.length > 0) throw foreignRecordsConflict(fqdn, recordsOf(foreign));
+      // One PATCH is applied atomically: the other types go and the new one comes in the same change,
+      // which PowerDNS needs since a CNAME beside another type is refused. The RRset carries the mark.
+      await this.patch([
+        ...existing.filter((rrset) => rrset.type !== record.type).map((rrset) => deletion(fqdn, rrset.type as RecordType)),
+        { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }], comments: [markComment] },
+      ]);
+    });
     return record.type;
   }
 
   async removeAddress(name: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    await this.patch(addressTypes.map((type) => deletion(fqdn, type)));
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const ours = (await this.addressRrsets(fqdn)).filter(isOurs);
+      if (ours.length > 0) await this.patch(ours.map((rrset) => deletion(fqdn, rrset.type as RecordType)));
+    });
   }
 
+  /** Adopting adds the mark to the RRset's comments; its records are written back as they were. */
+  async claimAddress(name: string, adopt: boolean): Promise<void> {
+    const fqdn = this.nameInZone(name);
+    await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      const foreign = (await this.addressRrsets(fqdn)).filter((rrset) => !isOurs(rrset));
+      if (foreign.length === 0) return;
+      if (!adopt) throw foreignRecordsConflict(fqdn, recordsOf(foreign));
+      await this.patch(
+        foreign.map((rrset) => ({
+          name: `${fqdn}.`,
+          type: rrset.type as RecordType,
+          changetype: 'REPLACE',
+          ttl: rrset.ttl,
+          records: rrset.records.map(({ content, disabled }) => ({ content, disabled })),
+          comments: [...(rrset.comments ?? []).map(({ content, account }) => ({ content, account })), markComment],
+        })),
+      );
+    });
+  }
+
+  /** The A, AAAA and CNAME RRsets at `fqdn`, with their comments (the mark). */
+  private async addressRrsets(fqdn: string): Promise<Rrset[]> {
+    return (await this.rrsetsAt(fqdn)).filter((rrset) => (addressTypes as readonly string[]).includes(rrset.type));
+  }
+
+  // A REPLACE writes every record of the RRset: the others are written back as they were read, a
+  // disabled one still disabled (someone turned it off; certhub must not turn it back on).
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const contents = await this.txtContents(fqdn);
-      if (contents.some((content) => unquoteTxt(content) === value)) return;
-      await this.patch([txtReplacement(fqdn, [...contents, quoteTxt(value)], this.ttl)]);
+      const records = await this.txtRecords(fqdn);
+      if (records.some((record) => !record.disabled && unquoteTxt(record.content) === value)) return;
+      const others = records.filter((record) => unquoteTxt(record.content) !== value);
+      await this.patch([txtReplacement(fqdn, [...others, { content: quoteTxt(value), disabled: false }], this.ttl)]);
     });
   }
 
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
-      const contents = await this.txtContents(fqdn);
-      const kept = contents.filter((content) => unquoteTxt(content) !== value);
-      if (kept.length === contents.length) return;
+      const records = await this.txtRecords(fqdn);
+      const kept = records.filter((record) => record.disabled || unquoteTxt(record.content) !== value);
+      if (kept.length === records.length) return;
       await this.patch([kept.length === 0 ? deletion(fqdn, 'TXT') : txtReplacement(fqdn, kept, this.ttl)]);
     });
   }
@@ -138,14 +200,19 @@ export class PowerDnsProvider implements DnsProvider {
     return fqdn;
   }
 
-  private async txtContents(fqdn: string): Promise<string[]> {
-    const txt = (await this.rrsetsAt(fqdn)).find((rrset) => rrset.type === 'TXT');
-    return txt?.records.map((record) => record.content) ?? [];
+  /**
+   * Every TXT record at `fqdn`, disabled ones included, read from the whole zone: the `rrset_name`
+   * filter leaves disabled records out (PowerDNS 4.7.3 here), and a REPLACE built from that read would
+   * delete them.
+   */
+  private async txtRecords(fqdn: string): Promise<Rrset['records']> {
+    return (await this.rrsetsAt(fqdn, 'whole zone')).find((rrset) => rrset.type === 'TXT')?.records ?? [];
   }
 
   /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
-  private async rrsetsAt(fqdn: string): Promise<Rrset[]> {
-    const response = await this.request(`${this.zoneUrl}?rrset_name=${encodeURIComponent(`${fqdn}.`)}`, { method: 'GET', headers: this.headers }, 200);
+  private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
+    const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
+    const response = await this.request(`${this.zoneUrl}${query}`, { method: 'GET', headers: this.headers }, 200);
     const zone = this.parse<{ rrsets?: Rrset[] }>(response);
     return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
@@ -163,20 +230,33 @@ export class PowerDnsProvider implements DnsProvider {
 
   private async writeChanges(rrsets: RrsetChange[]): Promise<void> {
     await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
-    if (['Master', 'Primary'].includes(await this.kindOfZone())) {
+    if (notifyingKinds.includes((await this.zoneFacts()).kind)) {
       // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
       await this.request(`${this.zoneUrl}/notify`, { method: 'PUT', headers: this.headers }, 200);
     }
   }
 
-  private kindOfZone(): Promise<string> {
-    this.zoneKind ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
-      const kind = this.parse<{ kind?: unknown }>(response).kind;
-      return typeof kind === 'string' ? kind : 'Native';
+  /**
+   * What certhub should know of the zone before relying on it: a zone with secondaries (Master,
+   * Producer) whose `soa_edit_api` is empty keeps its SOA serial on API changes, so its secondaries
+   * never fetch a challenge and propagation times out. The dns actor logs these at start.
+   */
+  async warnings(): Promise<string[]> {
+    const facts = await this.zoneFacts();
+    if (!notifyingKinds.includes(facts.kind) || facts.soaEditApi !== '') return [];
+    return [
+      `powerdns: zone ${this.zone}. is a ${facts.kind} zone without soa_edit_api: its serial does not change on API edits, so its secondaries never see a challenge record and propagation will time out; set it (pdnsutil set-meta ${this.zone} SOA-EDIT-API DEFAULT)`,
+    ];
+  }
+
+  private zoneFacts(): Promise<ZoneFacts> {
+    this.facts ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
+      const { kind, soa_edit_api: soaEditApi } = this.parse<{ kind?: unknown; soa_edit_api?: unknown }>(response);
+      return { kind: typeof kind === 'string' ? kind : 'Native', soaEditApi: typeof soaEditApi === 'string' ? soaEditApi : '' };
     });
     // A failure is not remembered: the next change asks again.
-    this.zoneKind.catch(() => (this.zoneKind = undefined));
-    return this.zoneKind;
+    this.facts.catch(() => (this.facts = undefined));
+    return this.facts;
   }
 
   private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
@@ -203,14 +283,21 @@ export class PowerDnsProvider implements DnsProvider {
   }
 }
 
+function isOurs(rrset: Rrset): boolean {
+  return (rrset.comments ?? []).some((comment) => comment.account === markComment.account);
+}
+
+function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[] {
+  return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
+}
+
 function deletion(fqdn: string, type: RecordType): RrsetChange {
   return { name: `${fqdn}.`, type, changetype: 'DELETE' };
 }
 
-function txtReplacement(fqdn: string, contents: string[], ttl: number): RrsetChange {
-  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: contents.map((content) => ({ content, disabled: false })) };
+function txtReplacement(fqdn: string, records: Rrset['records'], ttl: number): RrsetChange {
+  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: records.map(({ content, disabled }) => ({ content, disabled })) };
 }
-
 
 /** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */
 function errorText(body: string): string {

@@ -22,17 +22,43 @@ export interface DnsProvider {
   /**
    * Makes `target` the one address record of `name`: an IPv4 address gives A, IPv6 AAAA, a host name
    * CNAME. Records of the other two types at `name` are removed first (A and CNAME cannot share a
-   * name), so switching between an address and a host name works. Returns the type written.
+   * name), so switching between an address and a host name works. Returns the type written. Only
+   * records certhub created are touched: with any other address record at `name`, ERR_CONFLICT and
+   * no change.
    */
   setAddress(name: string, target: string): Promise<AddressRecordType>;
-  /** Removes the A, AAAA and CNAME records of `name`; nothing there is not an error. */
+  /** Removes the A, AAAA and CNAME records of `name` that certhub created; nothing there is not an error. */
   removeAddress(name: string): Promise<void>;
+  /**
+   * Before a domain is added: ERR_CONFLICT naming the A, AAAA and CNAME records at `name` that
+   * certhub did not create; with `adopt`, marks them as certhub's instead (setAddress may then
+   * replace them, removeAddress delete them).
+   */
+  claimAddress(name: string, adopt: boolean): Promise<void>;
   /** Adds `value` to the TXT values of `name`, keeping the others (concurrent orders for one name coexist). */
   addTxt(name: string, value: string): Promise<void>;
   /** Removes exactly `value` from the TXT values of `name`; the others stay. Absent is not an error. */
   removeTxt(name: string, value: string): Promise<void>;
   /** The A, AAAA, CNAME and TXT records at `name`. */
   list(name: string): Promise<DnsRecord[]>;
+  /** What in the zone's setup would make changes go unseen (checked once at start and logged); none when absent. */
+  warnings?(): Promise<string[]>;
+}
+
+/**
+ * How certhub recognises the address records it created (issue 22 item 6): the provider keeps the mark
+ * with the record itself (a Cloudflare record's comment, a PowerDNS RRset's comment), so it survives
+ * restarts, a lost answer and a record changed by hand, and nothing else needs to be kept in step.
+ */
+export const ownerMark = 'managed by certhub';
+
+/** ERR_CONFLICT (409) naming the address records at `fqdn` that certhub did not create. */
+export function foreignRecordsConflict(fqdn: string, records: readonly { type: string; content: string }[]): OutpostError {
+  const named = records.map((record) => `${record.type} ${readableContent(record.type, record.content)}`).join(', ');
+  return new OutpostError(
+    'ERR_CONFLICT',
+    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or add the domain with "adopt": true to let certhub manage them`,
+  );
 }
 
 /** The record `target` makes: A for IPv4, AAAA for IPv6, CNAME for a host name; anything else is refused. */

@@ -32,7 +32,7 @@ const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
 const failedAdminCredentials = new RateLimiter({ limit: 60, windowMs: 60_000 });
 const logBacklog = 500;
 
-const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253) });
+const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253), adopt: z.boolean().optional() });
 const targetBody = z.strictObject({ target: z.string().min(1).max(253) });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 

@@ -95,8 +95,19 @@ export function certhubOpenApi(version: string) {
         post: {
           summary: 'add a domain: its record is published and a certificate issued',
           security: admin,
-          requestBody: jsonBody({ type: 'object', required: ['name', 'target'], properties: { name: string, target: string } }),
-          responses: { '201': jsonResponse('the new domain (pending)', domainRef), '400': errorResponse('bad name or target'), '409': errorResponse('the domain exists'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
+          requestBody: jsonBody({
+            type: 'object',
+            required: ['name', 'target'],
+            properties: {
+              name: string,
+              target: string,
+              adopt: { type: 'boolean', description: 'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false' },
+            },
+          }),
+          responses: {
+            '201': jsonResponse('the new domain (pending)', domainRef),
+            '400': errorResponse('bad name or target'),
+            '409': errorResponse('the domain exists, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
         },
       },
       '/api/admin/domains/{name}': {
