@@ -201,8 +201,8 @@ test('outpost run -c host.json runs the proxy role beside another role', async (
   const proxyRole = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
   await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }));
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
-  const [, port] = await host.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
-  const [monitorUrl] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  const [, port] = await host.waitFor(/^proxy\s+https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
+  const [, monitorUrl] = await host.waitFor(/^monitor\s+(http:\/\/127\.0\.0\.1:\d+\/)$/m);
   const proxied = await curlResolve('alpha.test', Number(port), '/whoami');
   t.is(proxied.code, 0, proxied.stderr);
   t.like(JSON.parse(proxied.stdout), { name: 'alpha' });

@@ -85,13 +85,13 @@ test('backoff: doubles from 2 minutes to a 6 hour cap, jittered up to a fifth ea
   t.is(failedValidationsInFirstHour, 5, "at most Let's Encrypt's 5 failed validations per hostname per hour without jitter");
 });
 
-test('next attempt: Retry-After wins when longer, clamped to a minute .. a day', (t) => {
+test('next attempt: Retry-After wins when longer, clamped to a minute .. seven days (the CA\'s longest window)', (t) => {
   const now = 1_000_000;
   t.deepEqual(nextAttempt(1, now, undefined, defaultBackoff, () => 0), { at: now + 2 * minute, reason: 'backoff' });
   t.deepEqual(nextAttempt(1, now, hour, defaultBackoff, () => 0), { at: now + hour, reason: 'retry_after' });
   t.deepEqual(nextAttempt(3, now, minute, defaultBackoff, () => 0), { at: now + 8 * minute, reason: 'backoff' });
   t.deepEqual(nextAttempt(1, now, 0, defaultBackoff, () => 0), { at: now + 2 * minute, reason: 'backoff' });
-  t.deepEqual(nextAttempt(1, now, 30 * day, defaultBackoff, () => 0), { at: now + day, reason: 'retry_after' });
+  t.deepEqual(nextAttempt(1, now, 30 * day, defaultBackoff, () => 0), { at: now + 7 * day, reason: 'retry_after' });
 });
 
 test('budget.json: round trip; missing starts empty; damaged starts empty with a reason', async (t) => {
