@@ -80,8 +80,10 @@ runActor(acmeActor, {
         await journal.remove({ name, value });
       },
     };
-    // Records of orders the last run did not finish (a kill, a failed removal): removed in the background.
-    void (async () => {
+    // Records of orders the last run did not finish (a kill, a failed removal): removed in the background,
+    // and before any order of this run starts: a resumed order writes the same TXT value again (its
+    // challenge is the same), which a removal still under way would delete under the CA's validation.
+    const leftoverRemoved = (async () => {
       for (const entry of leftover) {
         try {
           await dns.removeTxt(entry.name, entry.value);
@@ -96,6 +98,7 @@ runActor(acmeActor, {
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
       async issue(name, replaces) {
+        await leftoverRemoved;
         const order = (withAccount: AcmeAccount) =>
           issueCertificate(
             { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
