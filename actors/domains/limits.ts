@@ -12,7 +12,7 @@ export const defaultMaxDomains = 10_000;
 /** ERR_CONFLICT when `count` domains already fill the `maxDomains` allowed. */
 export function refuseOverLimit(count: number, maxDomains: number): void {
   if (count < maxDomains) return;
-  throw new OutpostError('ERR_CONFLICT', `certhub manages ${count} domains, its limit (max_domains ${maxDomains} in config.json): remove one, or raise max_domains`);
+  throw new OutpostError('ERR_CONFLICT', `certhub manages ${count} domains and max_domains (config.json) allows ${maxDomains}: remove a domain, or raise max_domains`);
 }
 
 /**

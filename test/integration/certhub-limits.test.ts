@@ -2,6 +2,8 @@
 // naming the limit, a place freed by a removal taken again), CNAME loops between managed names are
 // refused on add and on a target change (409, the loop spelled out), and a bad max_domains stops the
 // start with exit 2 naming the option.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
 import { certhubBin, certhubDataDir, startCerthub, type RunningCerthub } from '../helpers/certhub.js';
 import { addDomain, getDomain } from '../helpers/certhub-domains.js';
@@ -18,11 +20,28 @@ test('max_domains: the add past it is 409 naming the limit, and a removal frees 
   await addDomain(server, 'two', '203.0.113.2');
   const refused = await refusal(server, 'POST', 'api/admin/domains', { name: 'three', target: '203.0.113.3' });
   t.is(refused.status, 409);
-  t.regex(refused.error, /certhub manages 2 domains, its limit \(max_domains 2 in config\.json\)/);
+  t.regex(refused.error, /certhub manages 2 domains and max_domains \(config\.json\) allows 2/);
   const listed = (await (await server.admin('api/admin/domains')).json()) as { domains: { label: string }[] };
   t.deepEqual(listed.domains.map((domain) => domain.label).sort(), ['one', 'two']);
   t.is((await server.admin('api/admin/domains/one', { method: 'DELETE' })).status, 204);
   t.like(await addDomain(server, 'three', '203.0.113.3'), { name: 'three.example.test' });
+});
+
+test('a max_domains lowered below the domains stored: the start warns, the domains are kept, an add is refused', async (t) => {
+  const dataDir = await certhubDataDir(t, { max_domains: 3 });
+  const first = await startCerthub(t, dataDir);
+  for (const label of ['one', 'two', 'three']) await addDomain(first, label, '203.0.113.1');
+  first.child.kill('SIGTERM');
+  t.is(await first.exited, 0);
+  const configPath = join(dataDir, 'config.json');
+  await writeFile(configPath, JSON.stringify({ ...(JSON.parse(await readFile(configPath, 'utf8')) as object), max_domains: 2 }), { mode: 0o600 });
+  const second = await startCerthub(t, dataDir);
+  await second.waitFor(/3 domains are more than max_domains \(2\): every add is refused until enough are removed/);
+  const listed = (await (await second.admin('api/admin/domains')).json()) as { domains: unknown[] };
+  t.is(listed.domains.length, 3);
+  const refused = await refusal(second, 'POST', 'api/admin/domains', { name: 'four', target: '203.0.113.4' });
+  t.is(refused.status, 409);
+  t.regex(refused.error, /manages 3 domains and max_domains \(config\.json\) allows 2/);
 });
 
 test('CNAME loops between managed names are 409 on add and on a target change; the domains stay as they were', async (t) => {

@@ -24,7 +24,7 @@ test('refuseOverLimit: the last place is taken, the one after it is refused nami
   const refused = t.throws(() => refuseOverLimit(3, 3), { instanceOf: OutpostError });
   t.is(refused?.code, 'ERR_CONFLICT');
   t.is(refused?.status, 409);
-  t.regex(refused?.message ?? '', /manages 3 domains, its limit \(max_domains 3 in config\.json\)/);
+  t.regex(refused?.message ?? '', /certhub manages 3 domains and max_domains \(config\.json\) allows 3: remove a domain, or raise max_domains/);
 });
 
 test('refuseCnameLoop: two names, three names, and chains that end outside are told apart', (t) => {
@@ -56,7 +56,7 @@ test('the book refuses an add past max_domains with 409, stores nothing for it, 
   await harness.book.add({ name: 'two', target: '203.0.113.2' });
   const refused = await t.throwsAsync(harness.book.add({ name: 'three', target: '203.0.113.3' }), { instanceOf: OutpostError });
   t.is(refused?.status, 409);
-  t.regex(refused?.message ?? '', /max_domains 2/);
+  t.regex(refused?.message ?? '', /max_domains \(config\.json\) allows 2/);
   t.deepEqual(harness.book.list().map((view) => view.label).sort(), ['one', 'two']);
   await t.throwsAsync(access(join(dataDir, 'domains', 'three.example.com.json')), { code: 'ENOENT' });
   t.false(harness.replica.has('three.example.com'), 'nothing published for it');
