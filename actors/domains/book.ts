@@ -9,7 +9,8 @@ import { nextAttempt } from './backoff.js';
 import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
 import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
-import { classifyTarget, parseDomainName } from './names.js';
+import { refuseCnameLoop, refuseOverLimit } from './limits.js';
+import { classifyTarget, parseDomainName, type Target } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
 import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf } from './renewals.js';
@@ -29,6 +30,8 @@ export interface DomainBookDeps {
   budget: BudgetGate;
   /** Orders running at once. */
   parallelOrders: number;
+  /** max_domains: an add past it is refused (limits.ts). */
+  maxDomains: number;
   /** Where failures and near expiries are told (notify.webhook_url); none by default. */
   notify?: Notify;
   /**
@@ -95,8 +98,13 @@ export class DomainBook {
     const { name, label } = parseDomainName(input.name, this.baseDomain);
     const target = classifyTarget(input.target, name);
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseOverLimit(this.domains.size, this.deps.maxDomains);
+    refuseCnameLoop(name, target, this.targetOf);
     await this.claimRecord(name, input.adopt === true);
+    // Checked again after the provider's answer: another add or change may have come in meanwhile.
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseOverLimit(this.domains.size, this.deps.maxDomains);
+    refuseCnameLoop(name, target, this.targetOf);
     const domain: StoredDomain = { record: newDomainRecord({ name, label, ...target, token: newDomainToken() }, this.deps.clock.now()), material: undefined };
     this.domains.set(name, domain);
     try {
@@ -130,6 +138,7 @@ export class DomainBook {
   async setTarget(nameOrLabel: string, input: string): Promise<DomainView> {
     const domain = this.find(nameOrLabel);
     const target = classifyTarget(input, domain.record.name);
+    refuseCnameLoop(domain.record.name, target, this.targetOf);
     domain.record = { ...domain.record, ...target };
     await this.save(domain);
     this.deps.log.info(`${domain.record.name} now points to ${target.target} (${target.record_type})`);
@@ -353,6 +362,9 @@ export class DomainBook {
     if (record !== asked) await this.update(domain, { ...domain.record, renewal: record.renewal });
     this.plan(domain);
   }
+
+  /** A managed name's current target, for the CNAME loop check. */
+  private readonly targetOf = (name: string): Target | undefined => this.domains.get(name)?.record;
 
   /** How many domains wait for the CA budget ahead of this one (added before it). */
   private budgetWaitersBefore(record: DomainRecord): number {

@@ -36,12 +36,14 @@ runActor(domainsActor, {
       publish: (change) => replica.change(change),
       budget,
       parallelOrders: 8,
+      maxDomains: config.maxDomains,
       // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
       notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
       scheduled: !config.demo,
     });
     await book.resume();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
+    if (loaded.domains.size > config.maxDomains) log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
     const api: DomainsApi = {
       add: (input) => book.add(input),
       setTarget: (name, target) => book.setTarget(name, target),

@@ -19,6 +19,8 @@ export interface DomainsConfig {
   issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
   /** The CA's limit on new certificates (acme.certificate_budget); absent in demo mode, which counts nothing. */
   budget?: { certificates: number; windowMs: number };
+  /** max_domains: adds past this many domains are refused (409). */
+  maxDomains: number;
   /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
   webhookUrl?: string;
 }

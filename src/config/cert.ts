@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { hostNameProblem, normalizeName, parseDomainName } from '../../actors/domains/names.js';
+import { defaultMaxDomains } from '../../actors/domains/limits.js';
 import { isLoopbackOnly } from '../../actors/sampler/ports.js';
 import { bindAddress, port, positiveInteger } from './rules.js';
 
@@ -155,6 +156,8 @@ export function certConfigSchema(options: CertSchemaOptions) {
       /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
       insecure_http: z.boolean().default(false),
       notify: notifySchema.prefault({}),
+      /** Adds past this many domains are refused (409); the default is the count the benchmarks measure. */
+      max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains),
     })
     .superRefine((config, context) => {
       const split = config.dns_acme !== undefined || config.dns_records !== undefined;

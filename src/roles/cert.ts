@@ -67,6 +67,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
           baseDomain: config.base_domain,
           demo: settings.demo,
           keyType: config.acme.key_type,
+          maxDomains: config.max_domains,
           ...(issuers === undefined ? {} : { issuers }),
           ...(budget === undefined ? {} : { budget }),
           // `--demo` contacts no external service: the webhook is not handed to it.

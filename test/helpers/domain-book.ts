@@ -10,6 +10,7 @@ import type { IssuedMaterial, RenewalInfoAnswer } from '../../actors/acme/protoc
 import { DomainBook } from '../../actors/domains/book.js';
 import { unlimitedBudget, type BudgetGate } from '../../actors/domains/budget-gate.js';
 import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
+import { defaultMaxDomains } from '../../actors/domains/limits.js';
 import type { Issuer } from '../../actors/domains/issuer.js';
 import type { DomainChange, DomainView } from '../../actors/domains/protocol.js';
 import type { Notify } from '../../actors/domains/notices.js';
@@ -95,7 +96,7 @@ export interface BookHarness {
 
 export const baseDomain = 'example.com';
 
-export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean }): Promise<BookHarness> {
+export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean; maxDomains?: number }): Promise<BookHarness> {
   const { dataDir, clock } = options;
   const { store, loaded } = await DomainStore.open(dataDir);
   const issuer = new FakeIssuer(clock, options.lifetimeMs);
@@ -114,6 +115,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
     publish,
     budget: options.budget ?? unlimitedBudget,
     parallelOrders: 4,
+    maxDomains: options.maxDomains ?? defaultMaxDomains,
     ...(options.notify === undefined ? {} : { notify: options.notify }),
     ...(options.scheduled === undefined ? {} : { scheduled: options.scheduled }),
   });

@@ -41,7 +41,8 @@ export function certhubHelpText(version: string, host: string | undefined): stri
     '',
     'Errors are JSON {"error": "..."} with their HTTP status: 400 bad input,',
     '401 missing or wrong credentials (a wrong token and an unknown domain alike),',
-    '404 no such domain, 409 not issued yet or already there, 413 body too large,',
+    '404 no such domain, 409 not issued yet, already there, past max_domains or a',
+    'CNAME loop between managed names, 413 body too large,',
     '415 not JSON, 429 too many attempts (see Retry-After).',
   ].join('\n')}\n`;
 }

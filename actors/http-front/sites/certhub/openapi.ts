@@ -107,7 +107,7 @@ export function certhubOpenApi(version: string) {
           responses: {
             '201': jsonResponse('the new domain (pending)', domainRef),
             '400': errorResponse('bad name or target'),
-            '409': errorResponse('the domain exists, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
+            '409': errorResponse('the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
         },
       },
       '/api/admin/domains/{name}': {
@@ -117,7 +117,7 @@ export function certhubOpenApi(version: string) {
           summary: "change a domain's target",
           security: admin,
           requestBody: jsonBody({ type: 'object', required: ['target'], properties: { target: string } }),
-          responses: { '200': jsonResponse('the domain', domainRef), '400': errorResponse('bad target'), '404': errorResponse('no such domain'), ...adminErrors },
+          responses: { '200': jsonResponse('the domain', domainRef), '400': errorResponse('bad target'), '404': errorResponse('no such domain'), '409': errorResponse('the target closes a CNAME loop between managed names'), ...adminErrors },
         },
         delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, '404': errorResponse('no such domain'), ...adminErrors } },
       },
