@@ -50,7 +50,7 @@ test('SIGUSR1 to outpost run, certhub run and certhub-agent fetch --watch opens 
   const hostFile = join(dir, 'host.json');
   await writeFile(hostFile, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0 } } }));
   const outpost = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
-  await outpost.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m, 60_000);
+  await outpost.waitFor(/^monitor\s+http:\/\/127\.0\.0\.1:\d+\/$/m, 60_000);
 
   const certhub = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(certhub, 'app');

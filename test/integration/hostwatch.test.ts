@@ -187,7 +187,7 @@ test('with two front threads every viewer gets the samples, whichever thread ser
   const file = join(dir, 'host.json');
   await writeFile(file, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0, threads: 2, interval_seconds: 0.5, containers: false } } }));
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', file, '--debug']);
-  const [url] = await host.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+  const [, url] = await host.waitFor(/^monitor\s+(http:\/\/127\.0\.0\.1:\d+\/)$/m);
   t.regex(host.stderr(), /actor monitor\/http-front#2 ready/, 'two fronts run');
   // The kernel spreads connections over the two threads by their ports; eight viewers land on both
   // but for a 1-in-128 chance, and every one of them must get pushed samples either way.
