@@ -27,8 +27,9 @@ export async function startOutpost(t: ExecutionContext, dir: string, config: obj
   const configPath = join(dir, 'host.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const process = startProcess(t, globalThis.process.execPath, [outpostBin, 'run', '-c', configPath], env);
-  await process.waitFor(new RegExp(`(^https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
-  const urls = process.stdout().match(/^https?:\/\/\S+\/$/gm) ?? [];
+  // outpost run prints `role  url` a front, in config order.
+  await process.waitFor(new RegExp(`(^\\w+ +https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
+  const urls = [...process.stdout().matchAll(/^\w+ +(https?:\/\/\S+\/)$/gm)].map(([, url]) => url!);
   return { process, dir, configPath, urls };
 }
 
