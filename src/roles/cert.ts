@@ -82,6 +82,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
         config: {
           host,
           port: settings.port ?? config.port,
+          allowedHosts: config.allowed_hosts,
           site: {
             kind: 'certhub',
             domains,
