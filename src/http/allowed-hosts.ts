@@ -9,6 +9,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 /** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
 export type HostCheck = (host: string) => boolean;
 
+const maxRemembered = 64;
+
 /** True for a bind address that only this machine can reach. */
 export function isLoopbackBind(bind: string): boolean {
   return bind === 'localhost' || bind === '::1' || (bind.startsWith('127.') && isIPv4(bind));
@@ -22,9 +24,15 @@ export function isLoopbackBind(bind: string): boolean {
 export function hostCheckFor(bind: string, allowedHosts: readonly string[] = []): HostCheck | undefined {
   if (allowedHosts.length === 0 && !isLoopbackBind(bind)) return undefined;
   const allowed = new Set(allowedHosts.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));
+  // Clients send the same few Host values over and over: those that passed answer from one set
+  // look-up. Bounded, so that a client sending a new `*.localhost` name each time cannot grow it.
+  const passed = new Set<string>();
   return (host) => {
+    if (passed.has(host)) return true;
     const name = hostName(host).toLowerCase();
-    return allowed.has(name) || isLoopbackName(name);
+    if (!allowed.has(name) && !isLoopbackName(name)) return false;
+    if (passed.size < maxRemembered) passed.add(host);
+    return true;
   };
 }
 

@@ -19,3 +19,14 @@ test('loopback names and addresses pass with or without a port; look-alikes do n
   for (const host of ['localhost', 'localhost:80', 'LocalHost:8080', 'a.b.localhost:1', '127.0.0.1', '127.255.0.9:65535', '[::1]', '[::1]:8080']) t.true(check(host), host);
   for (const host of ['', 'evil.example', 'localhost.evil.example', 'evillocalhost', '127.0.0.1.nip.io', '127.0.0.256', '128.0.0.1', '[::2]:80', '::1', '[::ffff:7f00:1]']) t.false(check(host), host);
 });
+
+test('the Host values a check remembers are bounded and never let another one through', (t) => {
+  const check = hostCheckFor('::1', ['dash.example.test']);
+  if (check === undefined) return t.fail('a loopback bind must check the Host');
+  for (let index = 0; index < 500; index++) t.true(check(`n${index}.localhost:8080`));
+  for (let round = 0; round < 2; round++) {
+    t.true(check('dash.example.test:8080'));
+    t.false(check('evil.example:8080'));
+    t.false(check('n1.localhost.evil.example'));
+  }
+});
