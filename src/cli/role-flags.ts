@@ -14,7 +14,7 @@ export function hostConfigFromFlags(role: RoleName, settings: Record<string, unk
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(
       error.problems.map((problem) => {
-        const match = new RegExp(`^roles\\.${role}\\.(\\w+)(?:\\.\\d+)? (.*)$`).exec(problem);
+        const match = new RegExp(`^roles\\.${role}\\.(\\w+)(?:\\[\\d+\\])? (.*)$`).exec(problem);
         const flag = match === null ? undefined : flags[match[1]!];
         return flag === undefined || match === null ? problem : `${flag} ${match[2]!}`;
       }),

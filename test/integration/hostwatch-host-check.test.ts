@@ -3,6 +3,7 @@
 // hostwatch bound to loopback answers only loopback Host values and the names of --allowed-host.
 import test from 'ava';
 import { startHostwatch } from '../helpers/hostwatch.js';
+import { projectPath, runToEnd } from '../helpers/process.js';
 import { pipelined } from '../helpers/raw-http.js';
 
 async function statusFor(port: number, host: string, path = '/api/snapshot', method = 'GET'): Promise<{ status: number; body: string; cors: string | undefined }> {
@@ -29,4 +30,10 @@ test('hostwatch on loopback refuses a DNS-rebinding Host with 403 and answers lo
     t.is(answered.status, 200, `Host ${good}: ${answered.body}`);
     t.truthy((JSON.parse(answered.body) as { cpu?: unknown }).cpu, good);
   }
+});
+
+test('an --allowed-host with a port is refused naming the option, exit 2', async (t) => {
+  const result = await runToEnd(process.execPath, [projectPath('dist/bin/hostwatch.js'), '-H', '127.0.0.1', '-p', '0', '--allowed-host', 'ok.example', '--allowed-host', 'dash.example:80']);
+  t.is(result.code, 2, result.stderr);
+  t.regex(result.stderr, /--allowed-host must be a host name or an IP address, without a port/);
 });
