@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { defaultTimeoutSeconds, runClient, type OutputMode } from '../src/clients/netspeed/run.js';
 import { defaultServerPort, serverAddress } from '../src/clients/netspeed/server-url.js';
 import { editDistance } from '../src/config/format.js';
-import { hostConfigFromFlags } from '../src/cli/role-flags.js';
+import { allowedHostOption, hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost } from '../src/cli/run-host.js';
 
@@ -15,7 +15,8 @@ withLogOptions(program.command('server').description('run the speed test server 
   .option('-n, --name <name>', 'server name shown on the page', 'Speed Test')
   .option('-d, --duration <seconds>', 'seconds each phase of the browser test lasts', '8')
   .option('--threads <n>', 'front threads sharing the port')
-  .action(async (options: LogFlags & { host: string; port: string; name: string; duration: string; threads?: string }) => {
+  .addOption(allowedHostOption())
+  .action(async (options: LogFlags & { host: string; port: string; name: string; duration: string; threads?: string; allowedHost?: string[] }) => {
     const speedtest = {
       host: options.host,
       port: Number(options.port),
@@ -24,8 +25,9 @@ withLogOptions(program.command('server').description('run the speed test server 
       // -q of netspeed server is the spec's "suppress request logging".
       quiet: options.quiet === true,
       ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
+      allowed_hosts: options.allowedHost ?? [],
     };
-    const config = hostConfigFromFlags('speedtest', speedtest, { host: '-H, --host', port: '-p, --port', name: '-n, --name', duration_seconds: '-d, --duration', threads: '--threads' });
+    const config = hostConfigFromFlags('speedtest', speedtest, { host: '-H, --host', port: '-p, --port', name: '-n, --name', duration_seconds: '-d, --duration', threads: '--threads', allowed_hosts: '--allowed-host' });
     await runHost(config, { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
   });
 

@@ -9,11 +9,11 @@ import { siteDefinition } from './sites.js';
 
 runActor(httpFrontActor, {
   start(context) {
-    const { host, port, site, tls } = context.config;
+    const { host, port, site, tls, allowedHosts } = context.config;
     const definition = siteDefinition(site);
     const figures = context.metrics.enabled ? new HttpFigures() : undefined;
     const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site) ? { requestLog: context.log } : {}) };
-    return startFront(context, { host, port, router: routerOptions, ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
+    return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
       if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
       const metricsAuth = definition.metricsAuth?.(site);
       mountOperations(router, context, metricsAuth === undefined ? {} : { metricsAuth });

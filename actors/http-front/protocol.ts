@@ -11,6 +11,8 @@ export interface HttpFrontConfig {
   host: string;
   port: number;
   site: Site;
+  /** The role's `allowed_hosts`: Host names answered besides loopback ones (src/http/allowed-hosts.ts). */
+  allowedHosts?: readonly string[];
   /** HTTPS with this certificate; plain HTTP without. */
   tls?: FrontTls;
 }

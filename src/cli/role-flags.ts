@@ -1,5 +1,6 @@
 // A role binary's options become its role's slice of a host config; a problem with a value is reported
 // under the option the person typed (`--port must be at most 65535`), not the config path it maps to.
+import { Option } from 'commander';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { validateConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
@@ -13,10 +14,17 @@ export function hostConfigFromFlags(role: RoleName, settings: Record<string, unk
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(
       error.problems.map((problem) => {
-        const match = new RegExp(`^roles\\.${role}\\.(\\w+) (.*)$`).exec(problem);
+        const match = new RegExp(`^roles\\.${role}\\.(\\w+)(?:\\[\\d+\\])? (.*)$`).exec(problem);
         const flag = match === null ? undefined : flags[match[1]!];
         return flag === undefined || match === null ? problem : `${flag} ${match[2]!}`;
       }),
     );
   }
+}
+
+/** `--allowed-host NAME`, repeatable: the role's `allowed_hosts` (src/http/allowed-hosts.ts). */
+export function allowedHostOption(): Option {
+  return new Option('--allowed-host <name>', 'also answer requests whose Host is this name (repeatable); bound to loopback, only loopback names are answered otherwise').argParser(
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
 }

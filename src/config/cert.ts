@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { hostNameProblem, normalizeName, parseDomainName } from '../../actors/domains/names.js';
 import { defaultMaxDomains } from '../../actors/domains/limits.js';
 import { isLoopbackOnly } from '../../actors/sampler/ports.js';
-import { bindAddress, port, positiveInteger } from './rules.js';
+import { allowedHosts, bindAddress, port, positiveInteger } from './rules.js';
 
 export const letsEncryptDirectories = {
   letsencrypt: 'https://acme-v02.api.letsencrypt.org/directory',
@@ -155,6 +155,8 @@ export function certConfigSchema(options: CertSchemaOptions) {
       trusted_proxies: z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]),
       /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
       insecure_http: z.boolean().default(false),
+      /** Host names the server answers besides loopback ones (README: certhub, Allowed hosts). */
+      allowed_hosts: allowedHosts,
       notify: notifySchema.prefault({}),
       /** Adds past this many domains are refused (409); the default is the count the benchmarks measure. */
       max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains),

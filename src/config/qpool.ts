@@ -5,7 +5,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { isBetaBuild } from '../version.js';
 import { checkReceiveCommand, checkSendCommand } from './diode-command.js';
-import { commandLine, positiveInteger } from './rules.js';
+import { allowedHosts, commandLine, positiveInteger } from './rules.js';
 
 export const keyedDefaultUrl = 'https://api.quantumnumbers.anu.edu.au';
 export const legacyDefaultUrl = 'https://qrng.anu.edu.au/API/jsonI.php';
@@ -109,6 +109,8 @@ const serverSchema = z
     loopback: z.boolean().default(false),
     /** Accept values tagged `demo` (beta builds). */
     accept_demo: z.boolean().default(false),
+    /** Host names the server answers besides loopback ones (README: qpool, Allowed hosts). */
+    allowed_hosts: allowedHosts,
   })
   .superRefine((server, context) => {
     if (server.receive_command === undefined && !server.loopback) {

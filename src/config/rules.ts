@@ -12,5 +12,16 @@ export const bindAddress = z
   .min(1)
   .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), { message: 'must be an IP address or a host name' });
 
+/** Host names (or addresses) a front answers besides loopback ones (src/http/allowed-hosts.ts). */
+export const allowedHosts = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), { message: 'must be a host name or an IP address, without a port' }),
+  )
+  .max(100)
+  .default([]);
+
 /** A list of program arguments (run without a shell): at least the program. */
 export const commandLine = z.array(z.string().min(1)).min(1);

@@ -2,6 +2,7 @@
 // and draining on stop. Every front (the roles' http-front, test fixtures, benchmarks) starts here.
 import type { ActorContext, RunningActor } from '../actor/actor.js';
 import type { ActorApi } from '../actor/kind.js';
+import { hostCheckFor } from './allowed-hosts.js';
 import { Router, type RouterOptions } from './router.js';
 import { HttpServer, urlFor } from './server.js';
 import type { FrontTls } from './tls-app.js';
@@ -10,6 +11,8 @@ export interface FrontOptions {
   host: string;
   port: number;
   router?: RouterOptions;
+  /** Host names answered besides loopback ones; set, the Host check applies off loopback too (allowed-hosts.ts). */
+  allowedHosts?: readonly string[];
   /** Speak HTTPS with this certificate (the site may replace it later: HttpServer.replaceCertificate). */
   tls?: FrontTls;
 }
@@ -21,7 +24,8 @@ export async function startFront<Api extends ActorApi, Config>(
   mount: (router: Router, server: HttpServer) => Promise<Api | void> | Api | void,
 ): Promise<RunningActor<Api>> {
   const server = new HttpServer(context.onThreadExit, options.tls);
-  const router = new Router(server, { log: context.log, ...options.router });
+  const allowedHost = hostCheckFor(options.host, options.allowedHosts);
+  const router = new Router(server, { log: context.log, ...options.router, ...(allowedHost === undefined ? {} : { allowedHost }) });
   const api = await mount(router, server);
   router.finish();
   const port = await server.listen(options.host, options.port);

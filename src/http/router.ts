@@ -9,6 +9,7 @@ import { OutpostError } from '../errors.js';
 import type { Logger } from '../log/record.js';
 import type { HttpFigures, RouteFigures } from '../metrics/http-figures.js';
 import { admit, needsAdmission, run, type Admission, type AnyHandler } from './admission.js';
+import type { HostCheck } from './allowed-hosts.js';
 import type { AuthScheme } from './auth.js';
 import { defaultBodyLimit } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -56,6 +57,8 @@ export interface RouterOptions {
   log?: Logger;
   /** Count requests by route here (the front's /metrics); leave out to count nothing. */
   figures?: HttpFigures;
+  /** Answer only requests whose Host passes this check, others 403 (allowed-hosts.ts); every Host without it. */
+  allowedHost?: HostCheck;
 }
 
 const uwsMethod = { GET: 'get', HEAD: 'head', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch' } as const satisfies Record<string, keyof TemplatedApp>;
@@ -151,7 +154,7 @@ export class Router extends Routes<undefined> {
     const checked = needsAdmission(admission);
     const figures = this.options.figures?.route(method, pattern);
     const serve = (res: HttpResponse, req: HttpRequest) => {
-      if (refusedHead(res, req)) return;
+      if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
       const { request, reply } = this.open(res, req, paramNames, headers, figures);
       if (request.malformedParameter !== undefined) {
         reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
@@ -189,6 +192,21 @@ export class Router extends Routes<undefined> {
     return { request, reply };
   }
 
+  /**
+   * True when the request's Host is not one this front answers (a DNS-rebinding name pointing at a
+   * loopback server): 403, without CORS, before any route reads it. 403 rather than the proxy's 421,
+   * as Vite and Jupyter answer: this is a refusal, not a misrouted request, and a client may repeat a
+   * 421 on another connection (RFC 9110 §15.5.20).
+   */
+  private refusedHost(res: HttpResponse, req: HttpRequest, figures: RouteFigures | undefined): boolean {
+    const check = this.options.allowedHost;
+    if (check === undefined || check(req.getHeader('host'))) return false;
+    const { request, reply } = this.open(res, req, [], {}, figures);
+    const host = request.headers.get('host') ?? '';
+    reply.send(403, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: only loopback names and its allowed_hosts` }), { 'Content-Type': 'application/json; charset=utf-8' });
+    return true;
+  }
+
   /** Adds the fallbacks: preflight and 405 on every known path, 404 on every other. Call after the last route. */
   finish(): void {
     const fallbackHeaders = this.options.cors === true ? corsHeaders : {};
@@ -198,7 +216,7 @@ export class Router extends Routes<undefined> {
       const figures = this.options.figures?.route('OTHER', pattern);
       this.server.install((app) =>
         app.any(pattern, (res, req) => {
-          if (refusedHead(res, req)) return;
+          if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
           const { request, reply } = this.open(res, req, [], headers, figures);
           if (request.method === 'OPTIONS' && corsMethods.length > 0) {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
@@ -212,7 +230,7 @@ export class Router extends Routes<undefined> {
     const unmatched = this.options.figures?.route('ANY', '(unmatched)');
     this.server.install((app) =>
       app.any('/*', (res, req) => {
-        if (refusedHead(res, req)) return;
+        if (refusedHead(res, req) || this.refusedHost(res, req, unmatched)) return;
         const { request, reply } = this.open(res, req, [], fallbackHeaders, unmatched);
         reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
       }),

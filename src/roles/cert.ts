@@ -83,6 +83,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
         config: {
           host,
           port: settings.port ?? config.port,
+          allowedHosts: config.allowed_hosts,
           site: {
             kind: 'certhub',
             domains,

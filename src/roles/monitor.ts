@@ -2,7 +2,7 @@
 // dashboard; the sampler publishes its snapshots to every front.
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../actor/kind.js';
-import { bindAddress, port, positiveInteger } from '../config/rules.js';
+import { allowedHosts, bindAddress, port, positiveInteger } from '../config/rules.js';
 import { samplerActor } from '../../actors/sampler/kind.js';
 import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
@@ -16,6 +16,8 @@ export const monitorSchema = z.strictObject({
   containers: z.boolean().default(true),
   /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
   threads: positiveInteger.max(16).default(1),
+  /** Host names the dashboard answers besides loopback ones (README: hostwatch, Allowed hosts). */
+  allowed_hosts: allowedHosts,
 });
 
 export const monitorRole: RoleDefinition<typeof monitorSchema> = {
@@ -36,7 +38,7 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
       ...(await frontSpecs({
         role: 'monitor',
         threads: config.threads,
-        config: { host: config.host, port: config.port, site: { kind: 'monitor', sampler, intervalMs } },
+        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: { kind: 'monitor', sampler, intervalMs } },
         links: [sampler],
       })),
     ];

@@ -46,7 +46,7 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     return [
       actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool }),
       actorSpec(diodeReceiverActor, { ref: recvReceiver, role: 'recv', config: receiver, links: [recvPool] }),
-      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, site: { kind: 'qpool', pool: recvPool, demo: server.accept_demo } }, links: [recvPool] })),
+      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, allowedHosts: server.allowed_hosts, site: { kind: 'qpool', pool: recvPool, demo: server.accept_demo } }, links: [recvPool] })),
     ];
   },
 };

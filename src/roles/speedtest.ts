@@ -1,7 +1,7 @@
 // The speedtest role (netspeed server): HTTP fronts on several threads sharing one port.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { bindAddress, port, positiveInteger } from '../config/rules.js';
+import { allowedHosts, bindAddress, port, positiveInteger } from '../config/rules.js';
 import { frontSpecs } from './fronts.js';
 import type { RoleDefinition } from './role.js';
 
@@ -17,6 +17,8 @@ export const speedtestSchema = z.strictObject({
   /** Front threads sharing the port; each can fill a fast link on its own, more spread the load. */
   threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
   max_upload_mb: positiveInteger.max(10_000).default(100),
+  /** Host names the server answers besides loopback ones (README: netspeed, Allowed hosts). */
+  allowed_hosts: allowedHosts,
 });
 
 export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
@@ -32,6 +34,7 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
       config: {
         host: config.host,
         port: config.port,
+        allowedHosts: config.allowed_hosts,
         site: {
           kind: 'speedtest',
           name: config.name,

@@ -64,6 +64,7 @@ export function sampleConfig(): SampleConfig {
       threads: 1,
       loopback: false,
       accept_demo: false,
+      allowed_hosts: [],
     },
   };
 }

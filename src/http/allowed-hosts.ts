@@ -1,0 +1,52 @@
+// Which `Host` values a front answers, against DNS rebinding: a page on any site can point a name it
+// owns at 127.0.0.1 and then read, as same-origin, whatever a loopback server answers to that name.
+// A front bound to loopback therefore answers only loopback names and addresses, plus the names its
+// role's `allowed_hosts` lists (Vite's `server.allowedHosts`, Jupyter's `allow_remote_access` do the
+// same). Off loopback the Host is whatever name users reach the server by, so nothing is checked
+// unless `allowed_hosts` is set.
+import { isIPv4, isIPv6 } from 'node:net';
+
+/** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
+export type HostCheck = (host: string) => boolean;
+
+const maxRemembered = 64;
+
+/** True for a bind address that only this machine can reach. */
+export function isLoopbackBind(bind: string): boolean {
+  return bind === 'localhost' || bind === '::1' || (bind.startsWith('127.') && isIPv4(bind));
+}
+
+/**
+ * The check of a front bound to `bind`, or undefined when it answers any Host (off loopback, no
+ * `allowed_hosts`). Names in `allowedHosts` are matched exactly, case-insensitively, with any port;
+ * an IPv6 address is matched in the brackets a Host header writes it in.
+ */
+export function hostCheckFor(bind: string, allowedHosts: readonly string[] = []): HostCheck | undefined {
+  if (allowedHosts.length === 0 && !isLoopbackBind(bind)) return undefined;
+  const allowed = new Set(allowedHosts.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));
+  // Clients send the same few Host values over and over: those that passed answer from one set
+  // look-up. Bounded, so that a client sending a new `*.localhost` name each time cannot grow it.
+  const passed = new Set<string>();
+  return (host) => {
+    if (passed.has(host)) return true;
+    const name = hostName(host).toLowerCase();
+    if (!allowed.has(name) && !isLoopbackName(name)) return false;
+    if (passed.size < maxRemembered) passed.add(host);
+    return true;
+  };
+}
+
+/** The name or address of a Host header: `[::1]:8080` is `[::1]`, `localhost:80` is `localhost`. */
+function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/** RFC 6761 §6.3: `localhost` and every name under it resolve to loopback; so do 127.0.0.0/8 and ::1. */
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || (name.startsWith('127.') && isIPv4(name));
+}

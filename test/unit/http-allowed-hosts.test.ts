@@ -1,0 +1,32 @@
+import test from 'ava';
+import { hostCheckFor, isLoopbackBind } from '../../src/http/allowed-hosts.js';
+
+test('a front bound to loopback checks the Host; one bound elsewhere checks it only with allowed_hosts', (t) => {
+  for (const bind of ['127.0.0.1', '127.0.0.53', '::1', 'localhost']) t.true(isLoopbackBind(bind), bind);
+  for (const bind of ['0.0.0.0', '::', '192.0.2.1', '127.example', 'localhost.example']) t.false(isLoopbackBind(bind), bind);
+  t.is(hostCheckFor('0.0.0.0'), undefined);
+  t.is(hostCheckFor('192.0.2.1', []), undefined);
+
+  const wildcard = hostCheckFor('0.0.0.0', ['dash.example.test', '2001:db8::1', '192.0.2.1']);
+  if (wildcard === undefined) return t.fail('allowed_hosts must switch the check on off loopback');
+  for (const host of ['dash.example.test:8080', 'DASH.example.test', '[2001:db8::1]:80', '192.0.2.1:8080', 'localhost:8080', '127.0.0.1']) t.true(wildcard(host), host);
+  for (const host of ['other.example.test', '192.0.2.2:8080', 'dash.example.test.evil', '[2001:db8::2]']) t.false(wildcard(host), host);
+});
+
+test('loopback names and addresses pass with or without a port; look-alikes do not', (t) => {
+  const check = hostCheckFor('127.0.0.1');
+  if (check === undefined) return t.fail('a loopback bind must check the Host');
+  for (const host of ['localhost', 'localhost:80', 'LocalHost:8080', 'a.b.localhost:1', '127.0.0.1', '127.255.0.9:65535', '[::1]', '[::1]:8080']) t.true(check(host), host);
+  for (const host of ['', 'evil.example', 'localhost.evil.example', 'evillocalhost', '127.0.0.1.nip.io', '127.0.0.256', '128.0.0.1', '[::2]:80', '::1', '[::ffff:7f00:1]']) t.false(check(host), host);
+});
+
+test('the Host values a check remembers are bounded and never let another one through', (t) => {
+  const check = hostCheckFor('::1', ['dash.example.test']);
+  if (check === undefined) return t.fail('a loopback bind must check the Host');
+  for (let index = 0; index < 500; index++) t.true(check(`n${index}.localhost:8080`));
+  for (let round = 0; round < 2; round++) {
+    t.true(check('dash.example.test:8080'));
+    t.false(check('evil.example:8080'));
+    t.false(check('n1.localhost.evil.example'));
+  }
+});
