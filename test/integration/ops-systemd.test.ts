@@ -45,7 +45,8 @@ test('verify fails on a unit whose program is missing (the check above has teeth
 /** The first line `outpost run` logs, its stderr a file that JOURNAL_STREAM names (as systemd does) or not. */
 async function firstLogLine(dir: string, journal: boolean): Promise<string> {
   const config = join(dir, 'host.json');
-  await writeFile(config, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0 } } }));
+  // A control socket of its own: another outpost running on this machine would otherwise own the default one, and say so first.
+  await writeFile(config, JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0 } }, supervisor: { control_socket: join(dir, 'control.sock') } }));
   const logPath = join(dir, 'stderr.log');
   const fd = openSync(logPath, 'w');
   const { dev, ino } = fstatSync(fd);
