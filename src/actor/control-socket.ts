@@ -2,7 +2,7 @@
 // (only the user it runs as, and root, may connect), never a network port. It reads nothing from the
 // client: each connection gets the status as one JSON document and is closed, so there is no request
 // to parse and nothing a client can change.
-import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,7 +24,8 @@ export type ControlSocketOutcome = { listening: true; close: () => void } | { li
 
 /** Listens on `path`; a socket file left by a process that died is replaced, a live one is left alone. */
 export async function openControlSocket(path: string, status: () => SupervisorStatus): Promise<ControlSocketOutcome> {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // The first folder made here, if any: removed again on close, so a stop leaves nothing behind.
+  const madeDir = mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (isSocketFile(path)) {
     if ((await askStatus(path).catch(() => undefined)) !== undefined) return { listening: false, reason: `another running outpost answers on ${path}` };
     rmSync(path, { force: true });
@@ -44,12 +45,20 @@ export async function openControlSocket(path: string, status: () => SupervisorSt
   // Before anyone can have connected in practice: the folder is 0700 unless an operator chose another.
   chmodSync(path, 0o600);
   server.unref();
-  return { listening: true, close: () => closeServer(server, path) };
+  return { listening: true, close: () => closeServer(server, path, madeDir) };
 }
 
-function closeServer(server: Server, path: string): void {
+function closeServer(server: Server, path: string, madeDir: string | undefined): void {
   server.close();
   rmSync(path, { force: true });
+  if (madeDir === undefined) return;
+  for (let dir = dirname(path); dir.startsWith(madeDir); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty: another process put something there since
+    }
+  }
 }
 
 /** Asks the supervisor listening on `path` for its status. */
