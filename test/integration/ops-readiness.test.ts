@@ -1,53 +1,11 @@
 // /readyz follows the role's store: a recv whose pool files stop taking writes (a small tmpfs filled
 // to the last byte) answers 503 naming the pool, while /healthz stays 200; once the volume has room
 // again and the pool has written its files, it is ready again. Needs root (mount), as qpool-disk does.
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
-import { runToEnd } from '../helpers/process.js';
-
-async function mountCommand(args: string[]): Promise<void> {
-  const result = await runToEnd('mount', args);
-  if (result.code !== 0) throw new Error(`mount ${args.join(' ')} failed (this test needs root): ${result.stdout}${result.stderr}`);
-}
-
-async function smallVolume(t: ExecutionContext, dir: string): Promise<string> {
-  const mountPoint = join(dir, 'mnt');
-  await mkdir(mountPoint);
-  await mountCommand(['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', mountPoint]);
-  t.teardown(async () => {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      if ((await runToEnd('umount', [mountPoint])).code === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await runToEnd('umount', ['-l', mountPoint]);
-  });
-  return mountPoint;
-}
-
-/** Writes a file until the volume has no byte left; returns its path. */
-function fillVolume(mountPoint: string): string {
-  const path = join(mountPoint, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 16, 4096, 1]) {
-      const block = Buffer.alloc(size, 0xaa);
-      for (;;) {
-        try {
-          writeSync(fd, block);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw error;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
+import { fillVolume, smallVolume } from '../helpers/small-volume.js';
 
 test('a recv whose pool files cannot be written is not ready, and is ready again once they can', async (t) => {
   const dir = await outpostDir(t);

@@ -4,12 +4,12 @@
 // writes again serving resumes, still never answering a value twice. Needs root (mount); the suite
 // runs as root, so a failed mount fails the test rather than skipping it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { runToEnd } from '../helpers/process.js';
+import { fillVolume, smallVolume } from '../helpers/small-volume.js';
 import { freeListen, poolStatus, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
 
 const passphrase = 'disk test passphrase';
@@ -21,50 +21,9 @@ async function run(command: string, args: string[]): Promise<{ code: number | nu
   return { code: result.code, output: `${result.stdout}${result.stderr}`.trim() };
 }
 
-/** A 2 MiB tmpfs at `<dir>/mnt`, unmounted after the test whatever its outcome. */
-async function smallVolume(t: ExecutionContext): Promise<string> {
-  const dir = await tempDir(t, 'qpool-disk-');
-  const mountPoint = join(dir, 'mnt');
-  await mkdir(mountPoint);
-  const mounted = await run('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', mountPoint]);
-  if (mounted.code !== 0) throw new Error(`could not mount a tmpfs at ${mountPoint} (these tests need root and mount): ${mounted.output}`);
-  // Registered after tempDir's, so it runs before the folder is removed (teardowns run last first).
-  t.teardown(async () => {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      if ((await run('umount', [mountPoint])).code === 0) return;
-      // The server (killed by its own teardown) may still hold files open for a moment.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await run('umount', ['-l', mountPoint]);
-  });
-  return mountPoint;
-}
-
 async function remount(mountPoint: string, mode: 'ro' | 'rw'): Promise<void> {
   const result = await run('mount', ['-o', `remount,${mode}`, mountPoint]);
   if (result.code !== 0) throw new Error(`mount -o remount,${mode} ${mountPoint} failed: ${result.output}`);
-}
-
-/** Writes a file until the volume has no byte left; returns its path. */
-function fillVolume(mountPoint: string): string {
-  const path = join(mountPoint, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 16, 4096, 1]) {
-      const block = Buffer.alloc(size, 0xaa);
-      for (;;) {
-        try {
-          writeSync(fd, block);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw error;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
 }
 
 interface Answer {
@@ -213,7 +172,7 @@ async function drainAndCheck(t: ExecutionContext, served: Served): Promise<void>
 }
 
 test('a full volume: 503 with nothing consumed, logged, and serving resumes once there is room', async (t) => {
-  const mountPoint = await smallVolume(t);
+  const mountPoint = await smallVolume(t, await tempDir(t, 'qpool-disk-'));
   const served = await servedPool(t, mountPoint, 300);
   const filler = fillVolume(mountPoint);
   await takeUntilRefused(t, served);
@@ -233,7 +192,7 @@ test('a full volume: 503 with nothing consumed, logged, and serving resumes once
 // files, so the volume is filled first, the rewrite fails, and the volume is then freed and
 // remounted read-only before the next attempt.
 test('a read-only volume: 503 with nothing consumed, logged, and serving resumes once it is writable', async (t) => {
-  const mountPoint = await smallVolume(t);
+  const mountPoint = await smallVolume(t, await tempDir(t, 'qpool-disk-'));
   const served = await servedPool(t, mountPoint, 300);
   const filler = fillVolume(mountPoint);
   await takeUntilRefused(t, served);
