@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { Agent, request } from 'node:https';
 import { connect, type PeerCertificate } from 'node:tls';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { certhubBin, certhubDataDir, startCerthub, testAdminKey } from '../helpers/certhub.js';
 import { testChain } from '../helpers/certificates.js';
 import { eventually } from '../helpers/fixture-host.js';
@@ -42,14 +42,20 @@ function get(url: string, ca: string, agent: Agent, headers: Record<string, stri
   });
 }
 
-test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new connections while an open one goes on', async (t) => {
-  const dir = await tempDir(t, 'certhub-tls-files-');
+/** certhub serving a localhost pair from files `fullchain.pem` and `key.pem` in a folder of the test's. */
+async function certhubOnTlsFiles(t: ExecutionContext, prefix: string) {
+  const dir = await tempDir(t, prefix);
   const first = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
   const certFile = join(dir, 'fullchain.pem');
   const keyFile = join(dir, 'key.pem');
   await writeFile(certFile, first.certPem);
   await writeFile(keyFile, first.keyPem, { mode: 0o600 });
   const server = await startCerthub(t, await certhubDataDir(t, { tls: { cert_file: certFile, key_file: keyFile } }));
+  return { dir, first, certFile, keyFile, server };
+}
+
+test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new connections while an open one goes on', async (t) => {
+  const { first, certFile, keyFile, server } = await certhubOnTlsFiles(t, 'certhub-tls-files-');
   t.regex(server.url, /^https:\/\/127\.0\.0\.1:\d+\/$/);
   t.notRegex(server.stderr(), /serving plain HTTP/);
 
@@ -116,13 +122,7 @@ test('a tls pair that does not belong together, or a file that is missing, is re
 });
 
 test('tls from files: a pair caught half-written is refused, and the complete pair with the same certificate is then served (issue 22 item 12)', async (t) => {
-  const dir = await tempDir(t, 'certhub-tls-half-');
-  const first = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
-  const certFile = join(dir, 'fullchain.pem');
-  const keyFile = join(dir, 'key.pem');
-  await writeFile(certFile, first.certPem);
-  await writeFile(keyFile, first.keyPem, { mode: 0o600 });
-  const server = await startCerthub(t, await certhubDataDir(t, { tls: { cert_file: certFile, key_file: keyFile } }));
+  const { certFile, keyFile, server } = await certhubOnTlsFiles(t, 'certhub-tls-half-');
   const second = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
   // The tool writes the certificate first: certhub reads it beside the old key and refuses the pair.
   await writeFile(certFile, second.certPem);
