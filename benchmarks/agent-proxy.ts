@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { promisify } from 'node:util';
-import { materialPaths } from '../src/clients/certhub-agent/material-files.js';
+import { materialPaths } from '../actors/proxy/client/material-files.js';
 import { reservePort } from '../src/http/port.js';
 import { ensureTools, median, printTable, projectRoot, startServer, wrk, type LoadResult } from './harness.js';
 

@@ -9,12 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createDemoCertificate } from '../actors/domains/demo-certificate.js';
-import type { Material } from '../actors/domains/material.js';
-import { newDomainRecord } from '../actors/domains/record.js';
-import { withRenewalPlanned } from '../actors/domains/renewal-plan.js';
-import { DomainStore } from '../actors/domains/store.js';
-import { newDomainToken } from '../actors/domains/token.js';
+import { createDemoCertificate } from '../actors/cert/domains/demo-certificate.js';
+import type { Material } from '../actors/cert/domains/material.js';
+import { newDomainRecord } from '../actors/cert/domains/record.js';
+import { withRenewalPlanned } from '../actors/cert/domains/renewal-plan.js';
+import { DomainStore } from '../actors/cert/domains/store.js';
+import { newDomainToken } from '../actors/cert/domains/token.js';
 import { median, printTable } from './harness.js';
 
 const run = promisify(execFile);

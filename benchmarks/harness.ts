@@ -107,4 +107,4 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-export { median } from '../src/clients/netspeed/statistics.js';
+export { median } from '../actors/speedtest/client/statistics.js';

@@ -28,11 +28,11 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PoolService } from '../actors/pool/logic.js';
-import { ValuePool } from '../actors/pool/memory.js';
-import { PoolFiles } from '../actors/pool/pool-files.js';
-import type { PoolStatus } from '../actors/pool/protocol.js';
-import { ValueBatchBuilder } from '../actors/pool/value-batch.js';
+import { PoolService } from '../actors/qpool/pool/logic.js';
+import { ValuePool } from '../actors/qpool/pool/memory.js';
+import { PoolFiles } from '../actors/qpool/pool/pool-files.js';
+import type { PoolStatus } from '../actors/qpool/pool/protocol.js';
+import { ValueBatchBuilder } from '../actors/qpool/pool/value-batch.js';
 import { systemClock } from '../src/actor/clock.js';
 import { DiodeDouble } from '../test/helpers/diode-double.js';
 import { freeListen, valueLines, writeConfig } from '../test/helpers/qpool.js';
@@ -48,7 +48,7 @@ const maxRoundSeconds = 1;
 const megabyte = 1024 * 1024;
 /** V8 gives back the garbage of a large arrival only after some idle time (its memory reducer). */
 const memoryIdleMs = 60_000;
-/** The journal is folded into a new snapshot past this size (src/roles/recv.ts). */
+/** The journal is folded into a new snapshot past this size (actors/qpool/recv.ts). */
 const rewriteAtJournalBytes = 8 * megabyte;
 
 interface Case {

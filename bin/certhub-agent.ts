@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { fetchCommand } from '../src/cli/certhub-agent/fetch.js';
-import { proxyCommand } from '../src/cli/certhub-agent/proxy.js';
+import { fetchCommand } from '../actors/proxy/cli/fetch.js';
+import { proxyCommand } from '../actors/proxy/cli/proxy.js';
 import { createProgram, runProgram } from '../src/cli/program.js';
 
 const program = createProgram('certhub-agent', 'Fetch certificates from a certhub server and run a TLS proxy to local backends.');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { runCerthubSetup } from '../src/cli/certhub/setup.js';
+import { runCerthubSetup } from '../actors/cert/cli/setup.js';
 import { Option } from 'commander';
-import { runCerthub, type CerthubRunOptions } from '../src/cli/certhub/run.js';
+import { runCerthub, type CerthubRunOptions } from '../actors/cert/cli/run.js';
 import { createProgram, runProgram, withLogOptions } from '../src/cli/program.js';
 import { isBetaBuild } from '../src/version.js';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { InvalidArgumentError, Option } from 'commander';
-import { defaultTimeoutSeconds, runClient, type OutputMode } from '../src/clients/netspeed/run.js';
-import { defaultServerPort, serverAddress } from '../src/clients/netspeed/server-url.js';
+import { defaultTimeoutSeconds, runClient, type OutputMode } from '../actors/speedtest/client/run.js';
+import { defaultServerPort, serverAddress } from '../actors/speedtest/client/server-url.js';
 import { editDistance } from '../src/config/format.js';
 import { allowedHostOption, hostConfigFromFlags } from '../src/cli/role-flags.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';

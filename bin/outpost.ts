@@ -6,7 +6,7 @@ import { runHost } from '../src/cli/run-host.js';
 import { checkHostFiles, loadHostConfig } from '../src/cli/host-check.js';
 import { demoHostConfig, describeRoles, printEndpoints } from '../src/cli/host-commands.js';
 import { printStatus, type StatusOptions } from '../src/cli/status.js';
-import { roleNames } from '../src/roles/role.js';
+import { roleNames } from '../src/config/role.js';
 
 const program = createProgram('outpost', `Run any set of outpost roles (${roleNames.join(', ')}) in one supervisor process.`);
 

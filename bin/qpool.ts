@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { collectFileSchema, serveFileSchema } from '../src/config/qpool.js';
+import { collectFileSchema, serveFileSchema } from '../actors/qpool/config.js';
 import { loadConfigFile } from '../src/config/load.js';
 import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
 import { runHost, singleRoleHost } from '../src/cli/run-host.js';
-import { sampleConfigText } from '../src/cli/qpool/sample-config.js';
-import { runSetupWizard, type SetupSide } from '../src/cli/qpool/setup.js';
-import { fetchStatus, formatStatus, statusUrl } from '../src/clients/qpool/stats.js';
+import { sampleConfigText } from '../actors/qpool/cli/sample-config.js';
+import { runSetupWizard, type SetupSide } from '../actors/qpool/cli/setup.js';
+import { fetchStatus, formatStatus, statusUrl } from '../actors/qpool/cli/stats.js';
 
 const program = createProgram('qpool', 'Quantum random pool: collect values from ANU, push them over a one-way diode, serve each once.');
 

@@ -4,7 +4,7 @@ import { runActor } from '../../src/actor/worker-entry.js';
 import { startFront } from '../../src/http/front.js';
 import { mountOperations } from '../../src/http/operations.js';
 import { HttpFigures } from '../../src/metrics/http-figures.js';
-import { httpFrontActor } from './kind.js';
+import { httpFrontActor } from '../../src/http/front-actor.js';
 import { siteDefinition } from './sites.js';
 
 runActor(httpFrontActor, {

@@ -1,10 +1,10 @@
 // Every site a front can serve, by kind. A new site is a folder under sites/ and one line here.
-import type { Site } from './protocol.js';
-import type { SiteDefinition } from './site.js';
-import { certhubSite } from './sites/certhub/site.js';
-import { monitorSite } from './sites/monitor/site.js';
-import { qpoolSite } from './sites/qpool/site.js';
-import { speedtestSite } from './sites/speedtest/site.js';
+import type { Site } from '../../src/http/front-config.js';
+import type { SiteDefinition } from '../../src/http/site.js';
+import { certhubSite } from '../cert/site/site.js';
+import { monitorSite } from '../monitor/site/site.js';
+import { qpoolSite } from '../qpool/site/site.js';
+import { speedtestSite } from '../speedtest/site/site.js';
 
 type SiteRegistry = { [Kind in Site['kind']]: SiteDefinition<Extract<Site, { kind: Kind }>> };
 

@@ -3,7 +3,7 @@
 // files, as the anchor.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DomainStore } from '../../actors/domains/store.js';
+import { DomainStore } from '../../actors/cert/domains/store.js';
 
 const [dataDir, mode] = process.argv.slice(2);
 if (dataDir === undefined || (mode !== 'store' && mode !== 'raw')) throw new Error('usage: cert-store-load.js DATA_DIR store|raw');

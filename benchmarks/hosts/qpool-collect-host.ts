@@ -2,9 +2,9 @@
 // maximal legacy answer (length 1024, size 1024: 1 MiB of bytes, about 2 MiB of hex JSON), timed in
 // process, then the hand-over to a send command, then memory before, at the peak and after GC.
 // Prints one JSON document on stdout: `node qpool-collect-host.js RUNS SENDS`.
-import { readProviderAnswer } from '../../actors/collector/provider.js';
-import { sliceValues } from '../../actors/collector/values.js';
-import { runSendCommand } from '../../actors/diode-sender/send-command.js';
+import { readProviderAnswer } from '../../actors/qpool/collector/provider.js';
+import { sliceValues } from '../../actors/qpool/collector/values.js';
+import { runSendCommand } from '../../actors/qpool/diode-sender/send-command.js';
 import { legacyBody, randomBlocks } from '../../test/fixtures/anu/anu-replies.js';
 import { DiodeDouble } from '../../test/helpers/diode-double.js';
 

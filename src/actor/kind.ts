@@ -13,7 +13,7 @@ declare const configType: unique symbol;
 export interface ActorKind<Api extends ActorApi, Config> {
   /** The folder under actors/ (or under a test's or benchmark's actors/): `pool`, `http-front`. */
   readonly kind: string;
-  /** Where the compiled thread entry is; by default dist/actors/<kind>/index.js. */
+  /** Where the compiled thread entry is: the kind's index.js, beside its kind.js. */
   readonly entry: URL;
   readonly [apiType]?: Api;
   readonly [configType]?: Config;
@@ -28,7 +28,7 @@ export interface ActorRef<Api extends ActorApi> {
 /** An actor that serves nothing to its peers. */
 export type NoApi = Record<never, never>;
 
-export function declareActor<Api extends ActorApi, Config>(kind: string, entry: URL = actorEntry(kind)): ActorKind<Api, Config> {
+export function declareActor<Api extends ActorApi, Config>(kind: string, entry: URL): ActorKind<Api, Config> {
   return { kind, entry };
 }
 
@@ -70,10 +70,4 @@ export function actorSpec<Api extends ActorApi, Config>(kind: ActorKind<Api, Con
     links: (options.links ?? []).map((link) => link.name),
     ...(options.youngGenerationMb === undefined ? {} : { youngGenerationMb: options.youngGenerationMb }),
   };
-}
-
-/** The compiled entry of an actor folder under actors/. */
-function actorEntry(kind: string): URL {
-  // This file is dist/src/actor/kind.js; actor entries are dist/actors/<kind>/index.js.
-  return new URL(`../../actors/${kind}/index.js`, import.meta.url);
 }

@@ -8,9 +8,9 @@ import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { knownKeys } from '../config/format.js';
 import { inConfigFile, readConfigInput, validateConfigInput } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import { roleDefinition } from '../roles/registry.js';
-import { roleNames, type RoleName } from '../roles/role.js';
-import type { RoleDefinition } from '../roles/role.js';
+import { roleDefinition } from '../../actors/registry.js';
+import { roleNames, type RoleName } from '../config/role.js';
+import type { RoleDefinition } from '../config/role.js';
 import { checkLogFile } from './log-file.js';
 
 /** A host config ready to run: the actors of its roles and what they claim, roles in the config's order. */

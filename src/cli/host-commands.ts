@@ -1,5 +1,5 @@
-import { implementedRoles, plannedRoles } from '../roles/registry.js';
-import { roleNames } from '../roles/role.js';
+import { implementedRoles, plannedRoles } from '../../actors/registry.js';
+import { roleNames } from '../config/role.js';
 
 /** The host config `outpost demo` runs: every implemented role with its loopback demo settings. */
 export function demoHostConfig(): { roles: Record<string, unknown> } | undefined {

@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { validateConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import type { RoleName } from '../roles/role.js';
+import type { RoleName } from '../config/role.js';
 
 /** `settings` keys are the role's config keys; `flags` names the option that set each. */
 export function hostConfigFromFlags(role: RoleName, settings: Record<string, unknown>, flags: Record<string, string>): HostConfig {

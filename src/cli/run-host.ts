@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
 import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
-import type { RoleName } from '../roles/role.js';
+import type { RoleName } from '../config/role.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
 import { removeTemporaryDirs } from '../store/temporary-dirs.js';

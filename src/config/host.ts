@@ -2,8 +2,8 @@
 // `outpost run -c host.json` reads it; each role binary builds one with a single role.
 import { z } from 'zod';
 import { version } from '../version.js';
-import { implementedRoles, plannedRoles } from '../roles/registry.js';
-import { roleNames, type RoleName } from '../roles/role.js';
+import { implementedRoles, plannedRoles } from '../../actors/registry.js';
+import { roleNames, type RoleName } from './role.js';
 import { positiveInteger } from './rules.js';
 
 const restartSchema = z.strictObject({

@@ -1,11 +1,11 @@
 // The certhub panel's Export, against `certhub run --demo`: each of the four formats checked exactly
 // for one domain and for several, the server URL (the page's origin unless overridden), select-all
 // under a filter exporting only the rows shown, copy and download. The JSON is also parsed with the
-// schemas certhub-agent reads its configs with (src/config/agent-exports.ts).
+// schemas certhub-agent reads its configs with (actors/proxy/agent-exports.ts).
 import { readFile } from 'node:fs/promises';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
-import { fetchManySchema, fetchOneSchema, placeholderBackend, proxyRoutesSchema } from '../../src/config/agent-exports.js';
+import { fetchManySchema, fetchOneSchema, placeholderBackend, proxyRoutesSchema } from '../../actors/proxy/agent-exports.js';
 import { addDomains, demoCerthub, openExportDialog, openPanel, row, type DomainView, unexpected } from '../helpers/certhub-panel.js';
 
 const formats = { 'Fetch (JSON)': 'fetch-json', 'Fetch CLI': 'fetch-cli', 'Proxy (JSON)': 'proxy-json', CSV: 'csv' } as const;

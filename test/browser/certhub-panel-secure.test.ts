@@ -3,7 +3,7 @@
 // the Fetch CLI export quoted for a shell, with the normalised server URL.
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { fetchManySchema, fetchOneSchema, proxyRoutesSchema } from '../../src/config/agent-exports.js';
+import { fetchManySchema, fetchOneSchema, proxyRoutesSchema } from '../../actors/proxy/agent-exports.js';
 import { saveScreenshot } from '../helpers/browser.js';
 import { certhubDataDir, startCerthub, startCerthubOffLoopback } from '../helpers/certhub.js';
 import { desktop, logIn, openExportDialog, openPanel, row, unexpected } from '../helpers/certhub-panel.js';

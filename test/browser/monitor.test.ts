@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { ProcessRow, Snapshot } from '../../actors/sampler/protocol.js';
+import type { ProcessRow, Snapshot } from '../../actors/monitor/sampler/protocol.js';
 import { newPage, openPage, saveScreenshot } from '../helpers/browser.js';
 import { startHostwatch } from '../helpers/hostwatch.js';
 

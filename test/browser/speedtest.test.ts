@@ -5,7 +5,7 @@ import { createServer, request as forwardRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { SpeedtestInfo } from '../../actors/http-front/sites/speedtest/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
 import { newPage, openPage, saveScreenshot } from '../helpers/browser.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 

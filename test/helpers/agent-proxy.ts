@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { connect } from 'node:tls';
 import type { ExecutionContext } from 'ava';
-import { materialPaths } from '../../src/clients/certhub-agent/material-files.js';
+import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import { writeFileAtomic } from '../../src/store/atomic.js';
 import { testCertificate } from './certificates.js';
 import { projectPath, startProcess, type RunningProcess } from './process.js';

@@ -5,9 +5,9 @@ import type { ExecutionContext } from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Material } from '../../actors/domains/material.js';
-import { newDomainRecord, type DomainRecord } from '../../actors/domains/record.js';
-import { newDomainToken } from '../../actors/domains/token.js';
+import type { Material } from '../../actors/cert/domains/material.js';
+import { newDomainRecord, type DomainRecord } from '../../actors/cert/domains/record.js';
+import { newDomainToken } from '../../actors/cert/domains/token.js';
 
 export async function certDataDir(t: ExecutionContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'certhub-'));

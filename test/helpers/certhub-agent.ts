@@ -2,7 +2,7 @@
 // admin API, the agent run to its end or kept running (--watch), and the files it wrote as they are.
 import { readFile, stat } from 'node:fs/promises';
 import type { ExecutionContext } from 'ava';
-import { materialPaths } from '../../src/clients/certhub-agent/material-files.js';
+import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import type { RunningCerthub } from './certhub.js';
 import { eventually } from './fixture-host.js';
 import { projectPath, runToEnd, startProcess, type RunningProcess } from './process.js';

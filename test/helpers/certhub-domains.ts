@@ -2,7 +2,7 @@
 // (PowerDNS directly, or the Cloudflare double writing into it), adding a domain through the admin
 // API, waiting for its status, and reading what DNS holds for it.
 import type { ExecutionContext } from 'ava';
-import type { DomainView } from '../../actors/domains/protocol.js';
+import type { DomainView } from '../../actors/cert/domains/protocol.js';
 import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import type { CertStack } from './cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from './certhub.js';

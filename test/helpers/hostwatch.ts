@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import type { Snapshot } from '../../actors/sampler/protocol.js';
+import type { Snapshot } from '../../actors/monitor/sampler/protocol.js';
 import { projectPath, startProcess, type RunningProcess } from './process.js';
 
 export interface Hostwatch extends RunningProcess {

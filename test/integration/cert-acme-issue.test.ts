@@ -3,9 +3,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { openAcmeAccount } from '../../actors/acme/account.js';
-import { issueCertificate } from '../../actors/acme/order.js';
-import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import { openAcmeAccount } from '../../actors/cert/acme/account.js';
+import { issueCertificate } from '../../actors/cert/acme/order.js';
+import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import { withAcme } from '../helpers/acme.js';
 import { opensslCheck } from '../helpers/openssl.js';

@@ -1,10 +1,10 @@
 // The acme actor's renewalInfo question on the real stack: Debian's Pebble (2.4) offers no
 // `renewalInfo` in its directory, so the answer is null and certhub renews by the lifetime rule.
 import test from 'ava';
-import { issueCertificate } from '../../actors/acme/order.js';
-import { fetchRenewalInfo } from '../../actors/acme/renewal-info.js';
-import { ariCertId } from '../../actors/renewal/ari.js';
-import { readCertificateFacts } from '../../actors/renewal/certificate-facts.js';
+import { issueCertificate } from '../../actors/cert/acme/order.js';
+import { fetchRenewalInfo } from '../../actors/cert/acme/renewal-info.js';
+import { ariCertId } from '../../actors/cert/renewal/ari.js';
+import { readCertificateFacts } from '../../actors/cert/renewal/certificate-facts.js';
 import { withAcme } from '../helpers/acme.js';
 
 test('a directory without renewalInfo gets no ARI question: the answer is null', withAcme, async (t, fixture) => {

@@ -2,7 +2,7 @@
 // 81058 for a record already there, A/CNAME conflicts, a DELETE with a Content-Type and no body, target
 // changes through the batch endpoint, comment and tags kept by PATCH and dropped by PUT.
 import test from 'ava';
-import { ownerMark } from '../../actors/dns/providers/provider.js';
+import { ownerMark } from '../../actors/cert/dns/providers/provider.js';
 import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import { withProvider } from '../helpers/dns-provider.js';
 

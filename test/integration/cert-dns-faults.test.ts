@@ -2,7 +2,7 @@
 // check: a wrong token, a zone that is not there, PowerDNS down, Cloudflare's rate limit.
 import test from 'ava';
 import type { OutpostError } from '../../src/errors.js';
-import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { withProvider } from '../helpers/dns-provider.js';
 import { startPowerDns } from '../helpers/powerdns.js';
 

@@ -4,7 +4,7 @@
 import { createSocket } from 'node:dgram';
 import { decode } from 'dns-packet';
 import test from 'ava';
-import { createDnsProvider } from '../../actors/dns/providers/create.js';
+import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
 import type { PowerDnsServer } from '../helpers/powerdns.js';
 

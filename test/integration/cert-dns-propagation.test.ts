@@ -4,9 +4,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { createDnsProvider } from '../../actors/dns/providers/create.js';
-import { queryNameserver, txtValue } from '../../actors/dns/dns-query.js';
-import { AuthoritativeDns } from '../../actors/dns/propagation.js';
+import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
+import { queryNameserver, txtValue } from '../../actors/cert/dns/dns-query.js';
+import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
 import { startPowerDns, type PowerDnsServer } from '../helpers/powerdns.js';
 

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { webhookNotices, type DomainNotice } from '../../actors/domains/notices.js';
+import { webhookNotices, type DomainNotice } from '../../actors/cert/domains/notices.js';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
 import { certDataDir } from '../helpers/cert-files.js';

@@ -4,7 +4,7 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { certConfigSchema } from '../../src/config/cert.js';
+import { certConfigSchema } from '../../actors/cert/config.js';
 import { validateConfig } from '../../src/config/load.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { projectPath, runToEnd } from '../helpers/process.js';

@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { DomainStore } from '../../actors/domains/store.js';
+import { DomainStore } from '../../actors/cert/domains/store.js';
 import { certDataDir, materialVersions } from '../helpers/cert-files.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 

@@ -9,7 +9,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import test, { type ExecutionContext } from 'ava';
-import { certificatePin } from '../../src/clients/certhub-agent/pinned-connection.js';
+import { certificatePin } from '../../actors/proxy/client/pinned-connection.js';
 import { startAgentProxy } from '../helpers/agent-proxy.js';
 import { testChain } from '../helpers/certificates.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';

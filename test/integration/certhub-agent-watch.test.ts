@@ -1,9 +1,9 @@
 // fetch --watch and watchCertificates against a real `certhub run --demo`: refetches on the interval,
 // the files left exactly as they were while the server is down or refuses the token, and a clean stop.
 import test from 'ava';
-import type { CertificateMaterial } from '../../src/clients/certhub-agent/certificate-answer.js';
-import { CertificateFetchError } from '../../src/clients/certhub-agent/fetch-failure.js';
-import { watchCertificates, type WatchEvent } from '../../src/clients/certhub-agent/watch.js';
+import type { CertificateMaterial } from '../../actors/proxy/client/certificate-answer.js';
+import { CertificateFetchError } from '../../actors/proxy/client/fetch-failure.js';
+import { watchCertificates, type WatchEvent } from '../../actors/proxy/client/watch.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain, materialState, rotateToken, startAgent } from '../helpers/certhub-agent.js';
 import { eventually } from '../helpers/fixture-host.js';

@@ -4,11 +4,11 @@ import test, { type ExecutionContext } from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SnapshotContent } from '../../actors/pool/codec.js';
-import { ValuePool } from '../../actors/pool/memory.js';
-import { PoolFiles } from '../../actors/pool/pool-files.js';
-import { restorePool } from '../../actors/pool/restore.js';
-import { entryBytes, entryKey, ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import type { SnapshotContent } from '../../actors/qpool/pool/codec.js';
+import { ValuePool } from '../../actors/qpool/pool/memory.js';
+import { PoolFiles } from '../../actors/qpool/pool/pool-files.js';
+import { restorePool } from '../../actors/qpool/pool/restore.js';
+import { entryBytes, entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
 import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js';
 import { tempDir } from '../helpers/qpool.js';
 

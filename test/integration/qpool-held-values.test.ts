@@ -1,5 +1,5 @@
 // A memory-only qpool serve under concurrent load: its fronts hold values taken from the pool and
-// answer from them without asking the pool thread (actors/pool/holders.ts). Each value is still
+// answer from them without asking the pool thread (actors/qpool/pool/holders.ts). Each value is still
 // served exactly once, none is lost, and /api/status counts what was served as soon as it is asked.
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';

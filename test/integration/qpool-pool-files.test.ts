@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import type { PoolStatus } from '../../actors/pool/protocol.js';
+import type { PoolStatus } from '../../actors/qpool/pool/protocol.js';
 import { journalCountBytes } from '../../src/store/journal-count.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { startProcess } from '../helpers/process.js';

@@ -5,8 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { validateConfig } from '../../src/config/load.js';
-import { entryBytes } from '../../actors/pool/value-batch.js';
-import { collectFileSchema, serveFileSchema } from '../../src/config/qpool.js';
+import { entryBytes } from '../../actors/qpool/pool/value-batch.js';
+import { collectFileSchema, serveFileSchema } from '../../actors/qpool/config.js';
 import { runToEnd } from '../helpers/process.js';
 import { modeOf, qpoolBin, tempDir } from '../helpers/qpool.js';
 
@@ -91,7 +91,7 @@ test('setup recv writes the answers, warns about a non-loopback address and re-a
   t.is(result.code, 0, result.stderr);
   t.regex(result.stdout, /\[127\.0\.0\.1:8099\]: localhost\n {2}server\.listen must be host:port/);
   t.regex(result.stdout, /not a loopback address\. The API has no authentication/);
-  // What a value costs in the pool: its entry (actors/pool/value-batch.ts), not a kilobyte.
+  // What a value costs in the pool: its entry (actors/qpool/pool/value-batch.ts), not a kilobyte.
   t.regex(result.stdout, new RegExp(`Pool capacity in values \\(${entryBytes} bytes of memory each\\)`));
   t.regex(result.stdout, /no spaces, please/);
   t.regex(result.stdout, /please answer stream-recv or auto-stream-recv/);

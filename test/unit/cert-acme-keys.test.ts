@@ -1,7 +1,7 @@
 // Key generation (a job of the shared pool) and the Retry-After reading behind the caller's backoff.
 import { createPrivateKey } from 'node:crypto';
 import test from 'ava';
-import { parseRetryAfter } from '../../actors/acme/ca-connection.js';
+import { parseRetryAfter } from '../../actors/cert/acme/ca-connection.js';
 import { JobPool } from '../../src/jobs/pool.js';
 import { generatePrivateKeyPem, keyTypes } from '../../src/jobs/private-key.js';
 

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { ariCertId, defaultAriCheckIntervalMs, parseRenewalInfo, renewalInfoUrl } from '../../actors/renewal/ari.js';
-import { readCertificateFacts } from '../../actors/renewal/certificate-facts.js';
-import { clampRetryAfter, parseRetryAfter } from '../../actors/renewal/retry-after.js';
+import { ariCertId, defaultAriCheckIntervalMs, parseRenewalInfo, renewalInfoUrl } from '../../actors/cert/renewal/ari.js';
+import { readCertificateFacts } from '../../actors/cert/renewal/certificate-facts.js';
+import { clampRetryAfter, parseRetryAfter } from '../../actors/cert/renewal/retry-after.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { testCertificate } from '../helpers/certificates.js';
 

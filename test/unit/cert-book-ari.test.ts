@@ -4,7 +4,7 @@
 // order names the certificate it replaces.
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
-import type { RenewalInfoAnswer } from '../../actors/acme/protocol.js';
+import type { RenewalInfoAnswer } from '../../actors/cert/acme/protocol.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, hour, startBook } from '../helpers/domain-book.js';
 

@@ -5,8 +5,8 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
-import { nextStatus } from '../../actors/domains/lifecycle.js';
-import { DomainStore } from '../../actors/domains/store.js';
+import { nextStatus } from '../../actors/cert/domains/lifecycle.js';
+import { DomainStore } from '../../actors/cert/domains/store.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook, type BookHarness } from '../helpers/domain-book.js';
 

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
-import type { DomainRecord } from '../../actors/domains/record.js';
+import type { DomainRecord } from '../../actors/cert/domains/record.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, hour, startBook, type BookHarness } from '../helpers/domain-book.js';
 

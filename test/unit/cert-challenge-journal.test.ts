@@ -3,7 +3,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { ChallengeJournal } from '../../actors/acme/challenge-journal.js';
+import { ChallengeJournal } from '../../actors/cert/acme/challenge-journal.js';
 import { tempDir } from '../helpers/qpool.js';
 
 test('entries added and not removed are the leftover of the next open; the file is 0600', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { certConfigSchema, cloudflareApiUrl, dnsDuties, letsEncryptDirectories } from '../../src/config/cert.js';
+import { certConfigSchema, cloudflareApiUrl, dnsDuties, letsEncryptDirectories } from '../../actors/cert/config.js';
 import { validateConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 

@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
-import { certRole } from '../../src/roles/cert.js';
-import type { DomainNotice } from '../../actors/domains/notices.js';
+import { certRole } from '../../actors/cert/role.js';
+import type { DomainNotice } from '../../actors/cert/domains/notices.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 

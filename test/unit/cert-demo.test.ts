@@ -1,9 +1,9 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import test from 'ava';
-import { createDemoCertificate, demoIssuerName } from '../../actors/domains/demo-certificate.js';
-import { normalizeMaterial } from '../../actors/domains/material.js';
-import { ariCertId } from '../../actors/renewal/ari.js';
-import { readCertificateFacts } from '../../actors/renewal/certificate-facts.js';
+import { createDemoCertificate, demoIssuerName } from '../../actors/cert/domains/demo-certificate.js';
+import { normalizeMaterial } from '../../actors/cert/domains/material.js';
+import { ariCertId } from '../../actors/cert/renewal/ari.js';
+import { readCertificateFacts } from '../../actors/cert/renewal/certificate-facts.js';
 
 const now = Date.parse('2025-06-01T12:00:00.500Z');
 

@@ -1,9 +1,9 @@
 // The naming rules the DNS providers share: which record a target makes, TXT quoting both ways,
 // nameserver addresses as configured.
 import test from 'ava';
-import { parseNameserver } from '../../actors/dns/propagation.js';
-import { GroupCommit } from '../../actors/dns/providers/group-commit.js';
-import { addressRecordFor, canonicalName, KeyedSerializer, quoteTxt, unquoteTxt } from '../../actors/dns/providers/provider.js';
+import { parseNameserver } from '../../actors/cert/dns/propagation.js';
+import { GroupCommit } from '../../actors/cert/dns/providers/group-commit.js';
+import { addressRecordFor, canonicalName, KeyedSerializer, quoteTxt, unquoteTxt } from '../../actors/cert/dns/providers/provider.js';
 
 test('a target makes A, AAAA or CNAME; anything else is refused', (t) => {
   t.deepEqual(addressRecordFor('203.0.113.5'), { type: 'A', content: '203.0.113.5' });

@@ -4,11 +4,11 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
-import { certConfigSchema } from '../../src/config/cert.js';
+import { certConfigSchema } from '../../actors/cert/config.js';
 import { validateConfig } from '../../src/config/load.js';
 import { ConfigError, OutpostError } from '../../src/errors.js';
-import { defaultMaxDomains, refuseCnameLoop, refuseOverLimit } from '../../actors/domains/limits.js';
-import { classifyTarget, type Target } from '../../actors/domains/names.js';
+import { defaultMaxDomains, refuseCnameLoop, refuseOverLimit } from '../../actors/cert/domains/limits.js';
+import { classifyTarget, type Target } from '../../actors/cert/domains/names.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 

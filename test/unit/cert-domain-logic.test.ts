@@ -15,8 +15,8 @@ import {
   startOrder,
   waitForBudget,
   type IssuedCertificate,
-} from '../../actors/domains/logic.js';
-import { isDomainTokenShape } from '../../actors/domains/token.js';
+} from '../../actors/cert/domains/logic.js';
+import { isDomainTokenShape } from '../../actors/cert/domains/token.js';
 import { OutpostError } from '../../src/errors.js';
 
 const base = 'example.com';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
-import { domainStatuses, domainTransitions, nextStatus, transitionTableMarkdown } from '../../actors/domains/lifecycle.js';
-import { classifyTarget, parseDomainName } from '../../actors/domains/names.js';
-import { domainRecordSchema, newDomainRecord } from '../../actors/domains/record.js';
-import { isDomainTokenShape, newAdminKey, newDomainToken } from '../../actors/domains/token.js';
+import { domainStatuses, domainTransitions, nextStatus, transitionTableMarkdown } from '../../actors/cert/domains/lifecycle.js';
+import { classifyTarget, parseDomainName } from '../../actors/cert/domains/names.js';
+import { domainRecordSchema, newDomainRecord } from '../../actors/cert/domains/record.js';
+import { isDomainTokenShape, newAdminKey, newDomainToken } from '../../actors/cert/domains/token.js';
 import { OutpostError } from '../../src/errors.js';
 import { projectPath } from '../helpers/process.js';
 

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { cloudflareApiUrl } from '../../src/config/cert.js';
-import { loadCertConfig } from '../../src/config/cert-load.js';
-import { legacyCloudflareKeys, migrateLegacyConfig, migrateLegacyObject } from '../../src/config/cert-legacy.js';
+import { cloudflareApiUrl } from '../../actors/cert/config.js';
+import { loadCertConfig } from '../../actors/cert/config-load.js';
+import { legacyCloudflareKeys, migrateLegacyConfig, migrateLegacyObject } from '../../actors/cert/config-legacy.js';
 import { ConfigError } from '../../src/errors.js';
 import { projectPath } from '../helpers/process.js';
 

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { backoffDelay, defaultBackoff, nextAttempt } from '../../actors/domains/backoff.js';
-import { CertificateBudget } from '../../actors/domains/budget.js';
-import { readBudgetLedger, writeBudgetLedger } from '../../actors/domains/budget-ledger.js';
+import { backoffDelay, defaultBackoff, nextAttempt } from '../../actors/cert/domains/backoff.js';
+import { CertificateBudget } from '../../actors/cert/domains/budget.js';
+import { readBudgetLedger, writeBudgetLedger } from '../../actors/cert/domains/budget-ledger.js';
 import { ManualClock } from '../../src/actor/clock.js';
 import { certDataDir } from '../helpers/cert-files.js';
 

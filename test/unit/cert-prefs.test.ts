@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { applyPrefsUpdate, defaultPrefs, parsePrefs, readPrefs, writePrefs } from '../../actors/domains/prefs.js';
+import { applyPrefsUpdate, defaultPrefs, parsePrefs, readPrefs, writePrefs } from '../../actors/cert/domains/prefs.js';
 import { OutpostError } from '../../src/errors.js';
 import { certDataDir } from '../helpers/cert-files.js';
 

@@ -4,8 +4,8 @@
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
 import { OutpostError } from '../../src/errors.js';
-import { nextAttempt } from '../../actors/domains/backoff.js';
-import { maxRefusalRetryAfterMs } from '../../actors/renewal/retry-after.js';
+import { nextAttempt } from '../../actors/cert/domains/backoff.js';
+import { maxRefusalRetryAfterMs } from '../../actors/cert/renewal/retry-after.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { readCertificateFacts } from '../../actors/renewal/certificate-facts.js';
-import { expiryNoticeAt, lifetimeRenewalWindow, pickInstant, planRenewal, shortLivedMs, type RenewalPlan } from '../../actors/renewal/logic.js';
-import { DueScheduler, maxRenewalCheckMs } from '../../actors/renewal/scheduler.js';
+import { readCertificateFacts } from '../../actors/cert/renewal/certificate-facts.js';
+import { expiryNoticeAt, lifetimeRenewalWindow, pickInstant, planRenewal, shortLivedMs, type RenewalPlan } from '../../actors/cert/renewal/logic.js';
+import { DueScheduler, maxRenewalCheckMs } from '../../actors/cert/renewal/scheduler.js';
 import { ManualClock, type Clock } from '../../src/actor/clock.js';
 import { testCertificate } from '../helpers/certificates.js';
 

@@ -1,7 +1,7 @@
 // A CA's Retry-After reaches the domain's backoff although the refusal crosses threads (acme actor ->
 // domains actor) as data: the wire form of an error carries it.
 import test from 'ava';
-import { AcmeOrderError } from '../../actors/acme/errors.js';
+import { AcmeOrderError } from '../../actors/cert/acme/errors.js';
 import { ManualClock } from '../../src/actor/clock.js';
 import { OutpostError, toOutpostError } from '../../src/errors.js';
 import { certDataDir } from '../helpers/cert-files.js';

@@ -4,8 +4,8 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { normalizeMaterial } from '../../actors/domains/material.js';
-import { DomainStore } from '../../actors/domains/store.js';
+import { normalizeMaterial } from '../../actors/cert/domains/material.js';
+import { DomainStore } from '../../actors/cert/domains/store.js';
 import { certDataDir, materialVersions, pemBlock, testRecord, versionedMaterial } from '../helpers/cert-files.js';
 
 async function modeOf(path: string): Promise<number> {

@@ -2,9 +2,9 @@
 // kind of nonsense is refused with a message saying what is wrong; material that does not lead to a
 // trusted root is refused unless untrusted material was allowed.
 import test from 'ava';
-import { createDemoCertificate } from '../../actors/domains/demo-certificate.js';
-import { checkCertificateAnswer } from '../../src/clients/certhub-agent/certificate-answer.js';
-import { trustAnchors } from '../../src/clients/certhub-agent/material-trust.js';
+import { createDemoCertificate } from '../../actors/cert/domains/demo-certificate.js';
+import { checkCertificateAnswer } from '../../actors/proxy/client/certificate-answer.js';
+import { trustAnchors } from '../../actors/proxy/client/material-trust.js';
 import { testChain } from '../helpers/certificates.js';
 
 const now = Date.parse('2026-06-01T12:00:00Z');

@@ -1,6 +1,6 @@
 // Every way a fetch fails, in words: the status answers certhub gives and the connection errors Node reports.
 import test from 'ava';
-import { connectionFailure, statusFailure } from '../../src/clients/certhub-agent/fetch-failure.js';
+import { connectionFailure, statusFailure } from '../../actors/proxy/client/fetch-failure.js';
 
 const server = 'https://certhub.example.net';
 

@@ -1,6 +1,6 @@
 // When --watch fetches next: the interval, sooner as expiry nears; backoff with jitter after failures.
 import test from 'ava';
-import { delayAfterFailure, delayAfterSuccess } from '../../src/clients/certhub-agent/watch-schedule.js';
+import { delayAfterFailure, delayAfterSuccess } from '../../actors/proxy/client/watch-schedule.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;

@@ -4,8 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import type { FetchManyExport, FetchOneExport } from '../../src/config/agent-exports.js';
-import { plainHttpProblem, targetFromFlags, targetsFromFile } from '../../src/clients/certhub-agent/fetch-targets.js';
+import type { FetchManyExport, FetchOneExport } from '../../actors/proxy/agent-exports.js';
+import { plainHttpProblem, targetFromFlags, targetsFromFile } from '../../actors/proxy/client/fetch-targets.js';
 import { ConfigError } from '../../src/errors.js';
 
 async function exportFile(t: ExecutionContext, content: unknown): Promise<string> {

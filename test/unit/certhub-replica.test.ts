@@ -1,8 +1,8 @@
 // The HTTP front's replica of certhub's domains: the panel's event stream shows a domain's changes in
 // the order the owner made them, however the owner's answers and replica messages interleave.
 import test from 'ava';
-import type { DomainView, ReplicaMessage } from '../../actors/domains/protocol.js';
-import { DomainReplica } from '../../actors/http-front/sites/certhub/replica.js';
+import type { DomainView, ReplicaMessage } from '../../actors/cert/domains/protocol.js';
+import { DomainReplica } from '../../actors/cert/site/replica.js';
 
 function view(changes: Partial<DomainView>): DomainView {
   return {

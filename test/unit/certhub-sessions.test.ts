@@ -1,6 +1,6 @@
 // Admin sessions of the certhub front: what a session keeps open ends with it, on logout or expiry.
 import test from 'ava';
-import { Sessions } from '../../actors/http-front/sites/certhub/sessions.js';
+import { Sessions } from '../../actors/cert/site/sessions.js';
 
 test('a session ends on logout and on expiry, telling what it kept open; a forgotten listener is not told', (t) => {
   let now = 0;

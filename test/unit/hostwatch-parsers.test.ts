@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { parsePsJsonLines, parseTop } from '../../actors/sampler/containers.js';
-import { cpuUsage } from '../../actors/sampler/cpu.js';
-import { parseMeminfo, parseSwapUsage, parseVmStat } from '../../actors/sampler/memory.js';
-import { isLoopbackOnly, listeningPorts, parseLsofListen, parseProcNetTcp } from '../../actors/sampler/ports.js';
-import { statFields } from '../../actors/sampler/probes/proc-stat.js';
+import { parsePsJsonLines, parseTop } from '../../actors/monitor/sampler/containers.js';
+import { cpuUsage } from '../../actors/monitor/sampler/cpu.js';
+import { parseMeminfo, parseSwapUsage, parseVmStat } from '../../actors/monitor/sampler/memory.js';
+import { isLoopbackOnly, listeningPorts, parseLsofListen, parseProcNetTcp } from '../../actors/monitor/sampler/ports.js';
+import { statFields } from '../../actors/monitor/sampler/probes/proc-stat.js';
 import { projectPath } from '../helpers/process.js';
 
 const recording = (name: string) => readFileSync(projectPath(`test/fixtures/hostwatch/${name}`), 'utf8');

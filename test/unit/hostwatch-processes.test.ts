@@ -1,6 +1,6 @@
 import test from 'ava';
-import { identify, versionFromOutput, versionFromPath, type ProcessFacts } from '../../actors/sampler/process-names.js';
-import { processTable, type ProcessSample } from '../../actors/sampler/process-table.js';
+import { identify, versionFromOutput, versionFromPath, type ProcessFacts } from '../../actors/monitor/sampler/process-names.js';
+import { processTable, type ProcessSample } from '../../actors/monitor/sampler/process-table.js';
 
 const facts = (exe: string, argv: string[], comm = ''): ProcessFacts => ({ pid: 1, ppid: 0, comm, exe, argv });
 

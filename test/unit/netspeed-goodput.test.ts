@@ -1,6 +1,6 @@
 import test from 'ava';
-import { ByteTimeline } from '../../actors/http-front/sites/speedtest/byte-timeline.js';
-import { bytesBy, goodputBitsPerSecond, steadyWindow, warmUpMs, type ByteSample } from '../../src/clients/netspeed/goodput.js';
+import { ByteTimeline } from '../../actors/speedtest/site/byte-timeline.js';
+import { bytesBy, goodputBitsPerSecond, steadyWindow, warmUpMs, type ByteSample } from '../../actors/speedtest/client/goodput.js';
 
 /** A stream moving `bytesPerSecond` from `from` to `to` (ms), sampled every `everyMs`, then `tail` samples. */
 function stream(bytesPerSecond: number, from: number, to: number, everyMs = 10, tail: ByteSample[] = []): ByteSample[] {

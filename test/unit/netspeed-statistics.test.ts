@@ -1,7 +1,7 @@
 import test from 'ava';
-import { jitter, median } from '../../src/clients/netspeed/statistics.js';
-import { compactLine, jsonReport, progressBar } from '../../src/clients/netspeed/report.js';
-import { apiUrl, serverAddress } from '../../src/clients/netspeed/server-url.js';
+import { jitter, median } from '../../actors/speedtest/client/statistics.js';
+import { compactLine, jsonReport, progressBar } from '../../actors/speedtest/client/report.js';
+import { apiUrl, serverAddress } from '../../actors/speedtest/client/server-url.js';
 
 test('ping statistics: median and jitter', (t) => {
   t.is(median([3, 1, 2]), 2);

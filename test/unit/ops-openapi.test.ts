@@ -1,9 +1,9 @@
 // Every site's /api/spec describes the operations routes every front has, and stays a valid
 // OpenAPI document with them (certhub's is 3.0, the others 3.1).
 import test from 'ava';
-import { certhubOpenApi } from '../../actors/http-front/sites/certhub/openapi.js';
-import { monitorOpenApi } from '../../actors/http-front/sites/monitor/openapi.js';
-import { qpoolOpenApi } from '../../actors/http-front/sites/qpool/openapi.js';
+import { certhubOpenApi } from '../../actors/cert/site/openapi.js';
+import { monitorOpenApi } from '../../actors/monitor/site/openapi.js';
+import { qpoolOpenApi } from '../../actors/qpool/site/openapi.js';
 
 interface Document {
   paths: Record<string, { get: { security?: object[]; responses: Record<string, unknown> } }>;

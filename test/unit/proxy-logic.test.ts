@@ -1,5 +1,5 @@
 import test from 'ava';
-import { backendAddress, backendRequestHeaders, clientAddress, errorPage, hostName, httpsRedirect } from '../../actors/proxy-front/logic.js';
+import { backendAddress, backendRequestHeaders, clientAddress, errorPage, hostName, httpsRedirect } from '../../actors/proxy/proxy-front/logic.js';
 
 test('the backend gets the proxy\'s X-Forwarded-* and none of the client\'s, nor hop-by-hop headers', (t) => {
   const headers = backendRequestHeaders(

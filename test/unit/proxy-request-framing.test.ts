@@ -1,6 +1,6 @@
 import test from 'ava';
 import { requestFraming } from '../../src/http/request-framing.js';
-import { clientResponseHeaders } from '../../actors/proxy-front/logic.js';
+import { clientResponseHeaders } from '../../actors/proxy/proxy-front/logic.js';
 
 const refused = (headers: [string, string][]) => {
   const framing = requestFraming(headers);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MalformedResponse, ResponseParser, type ResponseHead } from '../../actors/proxy-front/response-parser.js';
+import { MalformedResponse, ResponseParser, type ResponseHead } from '../../actors/proxy/proxy-front/response-parser.js';
 
 interface Seen {
   heads: ResponseHead[];

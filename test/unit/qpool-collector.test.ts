@@ -1,9 +1,9 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
-import { Collector } from '../../actors/collector/logic.js';
-import type { SourceSettings } from '../../actors/collector/protocol.js';
-import type { ValueBatch } from '../../actors/collector/values.js';
+import { Collector } from '../../actors/qpool/collector/logic.js';
+import type { SourceSettings } from '../../actors/qpool/collector/protocol.js';
+import type { ValueBatch } from '../../actors/qpool/collector/values.js';
 import type { LogRecord } from '../../src/log/record.js';
 import { loggerFrom } from '../../src/log/record.js';
 

@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/actor/clock.js';
-import { DiodeSender } from '../../actors/diode-sender/logic.js';
-import { runSendCommand, type TransferOutcome } from '../../actors/diode-sender/send-command.js';
+import { DiodeSender } from '../../actors/qpool/diode-sender/logic.js';
+import { runSendCommand, type TransferOutcome } from '../../actors/qpool/diode-sender/send-command.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
 
 test('a failing transfer is tried retry_limit times, then dropped with the log line', async (t) => {

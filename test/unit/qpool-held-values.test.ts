@@ -5,11 +5,11 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
-import { HeldValues } from '../../actors/http-front/sites/qpool/held-values.js';
-import { PoolService } from '../../actors/pool/logic.js';
-import { ValuePool } from '../../actors/pool/memory.js';
-import type { Holding, TakeBatch } from '../../actors/pool/protocol.js';
-import { entryHex, ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import { HeldValues } from '../../actors/qpool/site/held-values.js';
+import { PoolService } from '../../actors/qpool/pool/logic.js';
+import { ValuePool } from '../../actors/qpool/pool/memory.js';
+import type { Holding, TakeBatch } from '../../actors/qpool/pool/protocol.js';
+import { entryHex, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
 import { recordsOf } from '../helpers/qpool.js';
 
 /** A batch of `count` fresh values, oldest first. */

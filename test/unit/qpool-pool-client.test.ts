@@ -9,12 +9,12 @@ import { exposeApi, PeerLink } from '../../src/actor/rpc.js';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
 import { OutpostError } from '../../src/errors.js';
-import { PoolClient, type TakenValue, type TakeResult } from '../../actors/http-front/sites/qpool/pool-client.js';
-import { PoolService } from '../../actors/pool/logic.js';
-import { ValuePool } from '../../actors/pool/memory.js';
-import type { PoolApi } from '../../actors/pool/protocol.js';
-import { ValueBatchBuilder } from '../../actors/pool/value-batch.js';
-import { poolApi } from '../../actors/pool/api.js';
+import { PoolClient, type TakenValue, type TakeResult } from '../../actors/qpool/site/pool-client.js';
+import { PoolService } from '../../actors/qpool/pool/logic.js';
+import { ValuePool } from '../../actors/qpool/pool/memory.js';
+import type { PoolApi } from '../../actors/qpool/pool/protocol.js';
+import { ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
+import { poolApi } from '../../actors/qpool/pool/api.js';
 
 function client(t: ExecutionContext, values: number) {
   const service = new PoolService(new ValuePool(1000, 1000), 0, undefined, undefined, { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, { clock: new ManualClock(0), log: loggerFrom('pool', () => {}) });

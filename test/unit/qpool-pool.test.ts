@@ -2,12 +2,12 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
-import { PoolService, type PoolDurability } from '../../actors/pool/logic.js';
-import { ValuePool } from '../../actors/pool/memory.js';
-import type { JournalRecord, SnapshotContent } from '../../actors/pool/codec.js';
-import type { TakeBatch, ValueRecord } from '../../actors/pool/protocol.js';
-import { restorePool } from '../../actors/pool/restore.js';
-import { entryKey, ValueBatchBuilder } from '../../actors/pool/value-batch.js';
+import { PoolService, type PoolDurability } from '../../actors/qpool/pool/logic.js';
+import { ValuePool } from '../../actors/qpool/pool/memory.js';
+import type { JournalRecord, SnapshotContent } from '../../actors/qpool/pool/codec.js';
+import type { TakeBatch, ValueRecord } from '../../actors/qpool/pool/protocol.js';
+import { restorePool } from '../../actors/qpool/pool/restore.js';
+import { entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
 import { recordsOf } from '../helpers/qpool.js';
 
 /** A batch of fresh values, collected at the given times. */

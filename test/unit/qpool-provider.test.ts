@@ -1,7 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { readProviderAnswer } from '../../actors/collector/provider.js';
-import { sliceValues } from '../../actors/collector/values.js';
+import { readProviderAnswer } from '../../actors/qpool/collector/provider.js';
+import { sliceValues } from '../../actors/qpool/collector/values.js';
 
 function keyedBody(length: number, size: number, data = Array.from({ length }, () => randomBytes(2 * size).toString('hex'))): string {
   return JSON.stringify({ success: true, type: 'hex16', length: String(length), data });

@@ -2,12 +2,12 @@
 // can be slow to load, go away or refuse, and a manual clock for the pauses.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { DamagedLineLog } from '../../actors/diode-receiver/damaged-lines.js';
-import { LineParser } from '../../actors/diode-receiver/line-parser.js';
-import { damagedLineLogIntervalMs, Receiver } from '../../actors/diode-receiver/logic.js';
-import type { ReceiveRun } from '../../actors/diode-receiver/receive-command.js';
-import type { IngestResult } from '../../actors/pool/protocol.js';
-import { asBuffer, entryCount, entryHex } from '../../actors/pool/value-batch.js';
+import { DamagedLineLog } from '../../actors/qpool/diode-receiver/damaged-lines.js';
+import { LineParser } from '../../actors/qpool/diode-receiver/line-parser.js';
+import { damagedLineLogIntervalMs, Receiver } from '../../actors/qpool/diode-receiver/logic.js';
+import type { ReceiveRun } from '../../actors/qpool/diode-receiver/receive-command.js';
+import type { IngestResult } from '../../actors/qpool/pool/protocol.js';
+import { asBuffer, entryCount, entryHex } from '../../actors/qpool/pool/value-batch.js';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
 import { valueLines } from '../helpers/qpool.js';

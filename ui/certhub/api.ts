@@ -1,8 +1,8 @@
 // The admin API as the page calls it, with the session cookie. A 401 means the session ended (expired,
 // logged out elsewhere, server restarted): the call waits for the login dialog to succeed and is then
 // sent again, so whatever the user was doing (and typing) carries on where it was.
-import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
-import type { Prefs } from '../../actors/domains/prefs-schema.js';
+import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
+import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
 
 /** What to do when the server says the session is gone; resolves once the user has logged in again. */
 let reauthenticate: () => Promise<void> = () => Promise.reject(new Error('not logged in'));

@@ -1,8 +1,8 @@
 // The Domains tab: the add form, the filter and sort controls, select-all and the bulk bar, and the
 // live list fed by /api/admin/events (a snapshot, then one event per changed or removed domain; each
 // carries a domain's summary, what a row shows).
-import type { DomainSummary, DomainView } from '../../actors/domains/protocol.js';
-import { summaryOf } from '../../actors/domains/summary.js';
+import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
+import { summaryOf } from '../../actors/cert/domains/summary.js';
 import { byId } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';
 import { addDomain } from './api.js';

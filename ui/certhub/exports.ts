@@ -1,12 +1,12 @@
 // The four export formats of the panel, exactly as certhub-agent reads them: the JSON shapes are the
-// agent's own types (src/config/agent-exports.ts), imported as types only, so the page and the agent
+// agent's own types (actors/proxy/agent-exports.ts), imported as types only, so the page and the agent
 // cannot disagree on a key name. Every format but the CSV (tokens and names only) carries the pin of
 // the self-signed certificate the server is served with, when it is.
-import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../src/config/agent-exports.js';
+import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../actors/proxy/agent-exports.js';
 // A pure function with no Node module: safe in the page's bundle.
 import { shellQuote } from '../../src/cli/shell-quote.js';
-import type { DomainView } from '../../actors/domains/protocol.js';
-import type { Prefs } from '../../actors/domains/prefs-schema.js';
+import type { DomainView } from '../../actors/cert/domains/protocol.js';
+import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
 
 export type ExportFormat = Prefs['export_format'];
 

@@ -1,4 +1,4 @@
-// The add form's checks as the user types, mirroring what the server refuses (actors/domains/names.ts)
+// The add form's checks as the user types, mirroring what the server refuses (actors/cert/domains/names.ts)
 // so most mistakes show before a request; the server's answer is still shown when it disagrees.
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -1,5 +1,5 @@
 // Every endpoint the reference lists, with the curl line that shows it off. The same list as
-// /api/help and /api/spec (actors/http-front/sites/qpool/help.ts, openapi.ts): a path added
+// /api/help and /api/spec (actors/qpool/site/help.ts, openapi.ts): a path added
 // there belongs here too.
 
 export interface Endpoint {

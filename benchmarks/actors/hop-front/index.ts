@@ -4,8 +4,8 @@
 import { batched } from '../../../src/actor/batch.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { startFront } from '../../../src/http/front.js';
-import { ValueBatchBuilder } from '../../../actors/pool/value-batch.js';
-import { answerValue } from '../../../actors/http-front/sites/qpool/value-answer.js';
+import { ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { answerValue } from '../../../actors/qpool/site/value-answer.js';
 import { hopFrontActor } from './kind.js';
 
 runActor(hopFrontActor, {

@@ -1,4 +1,0 @@
-import { declareActor } from '../../src/actor/kind.js';
-import type { AcmeApi, AcmeConfig } from './protocol.js';
-
-export const acmeActor = declareActor<AcmeApi, AcmeConfig>('acme');

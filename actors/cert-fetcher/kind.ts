@@ -1,4 +1,0 @@
-import { declareActor } from '../../src/actor/kind.js';
-import type { CertFetcherApi, CertFetcherConfig } from './protocol.js';
-
-export const certFetcherActor = declareActor<CertFetcherApi, CertFetcherConfig>('cert-fetcher');

@@ -1,0 +1,121 @@
+// The ACME account: its key (account.key, 0600, made once through the key job) and its URL at the
+// directory it was registered with (account.json), both in a 0700 folder. Registering again with the
+// same key is harmless (the CA answers with the existing account), so a lost account.json costs one request.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import acme, { type Client } from 'acme-client';
+import { writeFileAtomic } from '../../../src/store/atomic.js';
+import { ensureSecretDirectory, readSecretFile, writeSecretFile } from '../../../src/store/secret.js';
+import type { KeyType } from '../../../src/jobs/private-key.js';
+import { CaConnection } from './ca-connection.js';
+import { AcmeOrderError } from './errors.js';
+
+/** Names `acme.directory_url` accepts for the usual CA; anything else is taken as a URL. */
+export const namedDirectories: Readonly<Record<string, string>> = {
+  letsencrypt: acme.directory.letsencrypt.production,
+  'letsencrypt-staging': acme.directory.letsencrypt.staging,
+};
+
+export function resolveDirectoryUrl(nameOrUrl: string): string {
+  return namedDirectories[nameOrUrl] ?? nameOrUrl;
+}
+
+export interface StatusPolling {
+  /** First wait between two status polls; default 100 ms. */
+  minMs: number;
+  /** Longest wait between two polls; default 5 s. */
+  maxMs: number;
+  /** Polls before giving up; default 12 (about half a minute with the defaults). */
+  attempts: number;
+}
+
+export interface AcmeAccountSettings {
+  directoryUrl: string;
+  /** Contact address given to the CA. */
+  email?: string;
+  /** PEM of an extra CA trusted for the CA's HTTPS (the content of `acme.ca_bundle`). */
+  caBundlePem?: string;
+  /** Folder of account.key and account.json; made 0700. */
+  dir: string;
+  /** Type of a new account key; default ecdsa-p256. */
+  keyType?: KeyType;
+  /** Makes a private key (the shared job pool's `generatePrivateKey`). */
+  generateKey: (keyType: KeyType) => Promise<string>;
+  polling?: Partial<StatusPolling>;
+  /** Registers the key again even when account.json names an account: the CA said it does not know it. */
+  registerAgain?: boolean;
+}
+
+export interface AcmeAccount {
+  readonly directoryUrl: string;
+  readonly accountUrl: string;
+  readonly client: Client;
+  /** Every request to the CA goes through `connection.run`. */
+  readonly connection: CaConnection;
+  close(): void;
+}
+
+interface StoredAccount {
+  directory_url: string;
+  account_url: string;
+}
+
+export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<AcmeAccount> {
+  await ensureSecretDirectory(settings.dir);
+  const keyFile = join(settings.dir, 'account.key');
+  const accountFile = join(settings.dir, 'account.json');
+  const accountKey = await readAccountKey(keyFile, () => settings.generateKey(settings.keyType ?? 'ecdsa-p256'));
+  const stored = await readStoredAccount(accountFile);
+  const known = settings.registerAgain !== true && stored?.directory_url === settings.directoryUrl ? stored.account_url : undefined;
+  const polling = { minMs: 100, maxMs: 5000, attempts: 12, ...settings.polling };
+  const client = new acme.Client({
+    directoryUrl: settings.directoryUrl,
+    accountKey,
+    accountUrl: known,
+    backoffMin: polling.minMs,
+    backoffMax: polling.maxMs,
+    backoffAttempts: polling.attempts,
+  });
+  const connection = new CaConnection(settings.caBundlePem);
+  connection.reuseAnswerNonces(client);
+  let accountUrl = known;
+  if (accountUrl === undefined) {
+    accountUrl = await connection.run(async (state) => {
+      try {
+        await client.createAccount({ termsOfServiceAgreed: true, contact: settings.email === undefined ? undefined : [`mailto:${settings.email}`] });
+        return client.getAccountUrl();
+      } catch (error) {
+        connection.close();
+        throw new AcmeOrderError(`acme: registering the account at ${settings.directoryUrl} failed: ${messageOf(error)}`, state.retryAfterSeconds);
+      }
+    });
+    const record: StoredAccount = { directory_url: settings.directoryUrl, account_url: accountUrl };
+    await writeFileAtomic(accountFile, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  }
+  return { directoryUrl: settings.directoryUrl, accountUrl, client, connection, close: () => connection.close() };
+}
+
+async function readAccountKey(path: string, generate: () => Promise<string>): Promise<string> {
+  try {
+    return (await readSecretFile(path)).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = await generate();
+  await writeSecretFile(path, key);
+  return key;
+}
+
+async function readStoredAccount(path: string): Promise<StoredAccount | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<StoredAccount>;
+    return typeof parsed.directory_url === 'string' && typeof parsed.account_url === 'string' ? { directory_url: parsed.directory_url, account_url: parsed.account_url } : undefined;
+  } catch {
+    // Missing or unreadable: the account is registered (again) with the same key.
+    return undefined;
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,20 @@
+// The failure of an ACME step, with what the CA asked of the caller's backoff.
+import { OutpostError } from '../../../src/errors.js';
+
+/** The CA does not know the account that signed the request (RFC 8555 §7.3.1): a CA that lost its state, such as a restarted Pebble. */
+export const accountDoesNotExist = 'urn:ietf:params:acme:error:accountDoesNotExist';
+
+/** A CA enforcing ARI refuses a second order replacing the same certificate (boulder's validateReplacementOrder). */
+export const alreadyReplaced = 'urn:ietf:params:acme:error:alreadyReplaced';
+
+export class AcmeOrderError extends OutpostError {
+  constructor(
+    message: string,
+    /** Seconds the CA asked to wait before trying again (its Retry-After), when it said. */
+    readonly retryAfterSeconds?: number,
+    /** The CA's RFC 8555 problem type, when the step was refused with one. */
+    readonly problemType?: string,
+  ) {
+    super('ERR_ACME_ORDER', retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
+  }
+}

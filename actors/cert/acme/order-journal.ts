@@ -1,0 +1,73 @@
+// The orders started and not yet finished, one per domain name, kept in `acme/orders.json` (0600: an
+// entry holds the certificate key once finalizing starts). An order that failed after it was created
+// (propagation timeout, a DNS provider error, a crash, the caller's deadline) stays pending at the CA,
+// and a CA enforcing ARI refuses a second order replacing the same certificate while it lives
+// (boulder's alreadyReplaced, issue 22 item 1): the next attempt resumes it instead, also after a restart.
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../../src/store/atomic.js';
+
+export interface OrderEntry {
+  /** The order's URL at the CA. */
+  url: string;
+  /** The ARI CertID it names in `replaces`, if any. */
+  replaces?: string;
+  /** The key its CSR was made with, written before finalize: a finalized order's certificate is for this key. */
+  keyPem?: string;
+}
+
+export interface OrderLedger {
+  get(name: string): OrderEntry | undefined;
+  set(name: string, entry: OrderEntry): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+export class OrderJournal implements OrderLedger {
+  private writing: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
+  private constructor(
+    private readonly path: string,
+    private readonly entries: Map<string, OrderEntry>,
+  ) {}
+
+  /** The journal at `path` with what a previous run left in it (a missing or unreadable file counts as empty). */
+  static async open(path: string): Promise<OrderJournal> {
+    const entries = new Map<string, OrderEntry>();
+    try {
+      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+      if (typeof parsed === 'object' && parsed !== null) {
+        for (const [name, entry] of Object.entries(parsed as Record<string, Partial<OrderEntry>>)) {
+          if (typeof entry.url !== 'string') continue;
+          entries.set(name, { url: entry.url, ...(typeof entry.replaces === 'string' ? { replaces: entry.replaces } : {}), ...(typeof entry.keyPem === 'string' ? { keyPem: entry.keyPem } : {}) });
+        }
+      }
+    } catch {
+      // No order was ever left open, or the file is unreadable: the next orders start afresh.
+    }
+    return new OrderJournal(path, entries);
+  }
+
+  get(name: string): OrderEntry | undefined {
+    return this.entries.get(name);
+  }
+
+  set(name: string, entry: OrderEntry): Promise<void> {
+    this.entries.set(name, entry);
+    return this.save();
+  }
+
+  delete(name: string): Promise<void> {
+    if (!this.entries.delete(name)) return Promise.resolve();
+    return this.save();
+  }
+
+  /** One write for every change made before it starts (as challenge-journal.ts). */
+  private save(): Promise<void> {
+    this.queued ??= this.writing.then(() => {
+      this.queued = undefined;
+      return writeFileAtomic(this.path, `${JSON.stringify(Object.fromEntries(this.entries))}\n`, { mode: 0o600 });
+    });
+    this.writing = this.queued.catch(() => {});
+    return this.queued;
+  }
+}

@@ -1,0 +1,217 @@
+// One DNS-01 order for one name, as the reference's "DNS-01 correctness" asks: the TXT goes where a
+// CNAME on _acme-challenge points, the authoritative nameservers are checked before the CA is asked
+// (acme-client's own check is skipped: it asks the system resolver), the challenge records are removed
+// in `finally` whatever happens, and a refusal carries the CA's Retry-After. Plain async code, no
+// threads: the acme actor calls it; tests call it directly.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import acme, { type Authorization, type Order } from 'acme-client';
+import { OutpostError } from '../../../src/errors.js';
+import type { KeyType } from '../../../src/jobs/private-key.js';
+import type { AuthoritativeDns, PropagationWait } from '../dns/propagation.js';
+import type { DnsProvider } from '../dns/providers/provider.js';
+import { messageOf, type AcmeAccount } from './account.js';
+import type { CaCallState } from './ca-connection.js';
+import { alreadyReplaced, AcmeOrderError } from './errors.js';
+import type { OrderLedger } from './order-journal.js';
+import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
+
+export interface IssueRequest {
+  /** The one name the certificate is for (`app.example.com`). */
+  name: string;
+  keyType: KeyType;
+  /** ARI CertID of the certificate this one renews (RFC 9773 `replaces`), when the CA offers ARI. */
+  replaces?: string;
+}
+
+/** Where an order writes its challenge TXT records: the `dns_acme` provider, or the dns actor that holds it. */
+export type ChallengeRecords = Pick<DnsProvider, 'addTxt' | 'removeTxt'>;
+
+export interface IssueContext {
+  account: AcmeAccount;
+  dns: ChallengeRecords;
+  authoritative: AuthoritativeDns;
+  propagation: PropagationWait;
+  generateKey: (keyType: KeyType) => Promise<string>;
+  log?: (message: string) => void;
+  /** Where orders in flight are kept, so a failed or cut attempt resumes its order (order-journal.ts); none: every attempt orders afresh. */
+  orders?: OrderLedger;
+  /** How long, and how often, an authorization is polled once its challenge is answered; validation-poll.ts has the defaults. */
+  validation?: Partial<ValidationPolling>;
+}
+
+export interface IssuedCertificate {
+  name: string;
+  /** The leaf certificate, PEM. */
+  certPem: string;
+  /** The intermediates that follow it, PEM. */
+  chainPem: string;
+  /** The certificate's private key, PKCS#8 PEM. */
+  keyPem: string;
+  notBefore: string;
+  notAfter: string;
+  /** Hexadecimal, as X509Certificate gives it. */
+  serialNumber: string;
+}
+
+interface ChallengeRecord {
+  name: string;
+  value: string;
+}
+
+export async function issueCertificate(request: IssueRequest, context: IssueContext): Promise<IssuedCertificate> {
+  const { account, log = () => {}, orders } = context;
+  const name = request.name.replace(/\.$/, '').toLowerCase();
+  // The key is made in the job pool while the DNS work goes on.
+  const freshKey = context.generateKey(request.keyType);
+  freshKey.catch(() => {});
+  return account.connection.run(async (state) => {
+    const step = <T>(label: string, operation: () => Promise<T>) => caStep(state, `${label} for ${name}`, operation);
+    // Removals of challenge records, started as soon as their challenge is settled and waited for
+    // before the order ends, whatever its outcome.
+    const removals: Promise<void>[] = [];
+    try {
+      const resumed = await resumableOrder(name, context, state);
+      let order = resumed?.order ?? (await newOrder(name, request.replaces, context, state));
+      let keyPem = resumed?.keyPem;
+      if (order.status === 'pending') {
+        const authorizations = await step('reading the authorizations', () => account.client.getAuthorizations(order));
+        for (const authorization of authorizations) await satisfyAuthorization(authorization, context, state, removals);
+        order = await step('reading the order', () => account.client.getOrder(order));
+      }
+      if (order.status === 'pending' || order.status === 'ready') {
+        keyPem = await freshKey;
+        // Kept before finalize: if the answer is lost, the order issued for this key.
+        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), keyPem });
+        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: [name] }, keyPem);
+        order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
+      }
+      if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
+      const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order));
+      const issued = readIssued(name, fullChain, keyPem);
+      await orders?.delete(name);
+      log(`acme: ${name} issued, valid until ${issued.notAfter}`);
+      return issued;
+    } finally {
+      await Promise.all(removals);
+    }
+  });
+}
+
+/**
+ * The order a previous attempt for `name` left open, when the CA still has it in a state this one can
+ * carry on: pending or ready (validate, finalize), or processing or valid when its key is known
+ * (download). Anything else (invalid, expired, unknown to the CA, a finalized order whose key was
+ * lost) is forgotten, and a new order is made.
+ */
+async function resumableOrder(name: string, context: IssueContext, state: CaCallState): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
+  const { orders, account, log = () => {} } = context;
+  const entry = orders?.get(name);
+  if (orders === undefined || entry === undefined) return undefined;
+  let order: Order | undefined;
+  try {
+    order = await caStep(state, `reading the order left open for ${name}`, () => account.client.getOrder({ url: entry.url } as Order));
+  } catch (error) {
+    log(`acme: the order left open for ${name} (${entry.url}) cannot be read, ordering afresh: ${messageOf(error)}`);
+  }
+  const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
+  const usable = order !== undefined && !expired && (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
+  if (order === undefined || !usable) {
+    if (order !== undefined) log(`acme: the order left open for ${name} is ${expired ? 'expired' : order.status}, ordering afresh`);
+    await orders.delete(name);
+    return undefined;
+  }
+  log(`acme: resuming the ${order.status} order ${entry.url} for ${name}`);
+  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? entry.keyPem : undefined };
+}
+
+/**
+ * A new order, naming the certificate it replaces when there is one. A CA enforcing ARI refuses it
+ * with alreadyReplaced while another order replacing the same certificate lives (boulder's
+ * validateReplacementOrder); that order cannot be resumed here (its URL was lost), so the order is
+ * made again without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it.
+ */
+async function newOrder(name: string, replaces: string | undefined, context: IssueContext, state: CaCallState): Promise<Order> {
+  const { account, orders, log = () => {} } = context;
+  const create = (withReplaces: string | undefined) =>
+    caStep(state, `creating the order for ${name}`, () => account.client.createOrder({ identifiers: [{ type: 'dns', value: name }], ...(withReplaces === undefined ? {} : { replaces: withReplaces }) }));
+  let order: Order;
+  let named = replaces;
+  try {
+    order = await create(replaces);
+  } catch (error) {
+    if (replaces === undefined || !(error instanceof AcmeOrderError) || error.problemType !== alreadyReplaced) throw error;
+    log(`acme: the CA already has an order replacing the certificate of ${name} that cannot be resumed; ordering without "replaces"`);
+    named = undefined;
+    order = await create(undefined);
+  }
+  await orders?.set(name, { url: order.url, ...(named === undefined ? {} : { replaces: named }) });
+  return order;
+}
+
+/** Proves control of one name with dns-01; the removal of its TXT record, started once the challenge is settled either way, joins `removals`. */
+async function satisfyAuthorization(authorization: Authorization, context: IssueContext, state: CaCallState, removals: Promise<void>[]): Promise<void> {
+  const log = context.log ?? (() => {});
+  const name = authorization.identifier.value;
+  // A CA may reuse an authorization it validated recently: nothing to prove.
+  if (authorization.status === 'valid') return;
+  const challenge = authorization.challenges.find((candidate) => candidate.type === 'dns-01');
+  if (challenge === undefined) throw new AcmeOrderError(`acme: the CA offers no dns-01 challenge for ${name}`);
+  const client = context.account.client;
+  const value = await caStep(state, `computing the key authorization for ${name}`, () => client.getChallengeKeyAuthorization(challenge));
+  const written: ChallengeRecord[] = [];
+  try {
+    const recordName = await context.authoritative.challengeName(name);
+    // Noted before the write: a write whose answer is lost may still have happened.
+    written.push({ name: recordName, value });
+    await context.dns.addTxt(recordName, value);
+    log(`acme: TXT ${recordName} written, waiting for the authoritative nameservers`);
+    await context.authoritative.waitForTxt(recordName, value, context.propagation);
+    // A challenge a resumed order already answered is not answered again: the CA is validating it.
+    if (challenge.status === 'pending') await caStep(state, `completing the challenge for ${name}`, () => client.completeChallenge(challenge));
+    // The record stays until the authorization is final: removed while the CA still validates, it
+    // fails a validation that counts against the CA's limit of failed validations per name.
+    await caStep(state, `validating ${name}`, () => pollUntilFinal(client, authorization.url, { ...context.validation }, log));
+  } finally {
+    removals.push(removeChallengeRecords(context.dns, written, log));
+  }
+}
+
+/** Never fails: a record that cannot be removed is logged. */
+async function removeChallengeRecords(dns: ChallengeRecords, records: readonly ChallengeRecord[], log: (message: string) => void): Promise<void> {
+  for (const record of records) {
+    try {
+      await dns.removeTxt(record.name, record.value);
+    } catch (error) {
+      // The order's own outcome stands; a record left behind is reported, and is harmless to the next order.
+      log(`acme: the challenge TXT at ${record.name} could not be removed: ${messageOf(error)}`);
+    }
+  }
+}
+
+/** Runs one CA step; a failure becomes ERR_ACME_ORDER naming the step, with the CA's Retry-After when it sent one. */
+async function caStep<T>(state: CaCallState, label: string, operation: () => Promise<T>): Promise<T> {
+  state.problemType = undefined;
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof OutpostError) throw error;
+    throw new AcmeOrderError(`acme: ${label} failed: ${messageOf(error)}`, state.retryAfterSeconds, state.problemType);
+  }
+}
+
+function readIssued(name: string, fullChain: string, keyPem: string): IssuedCertificate {
+  const [leafPem, ...intermediates] = acme.crypto.splitPemChain(fullChain);
+  if (leafPem === undefined) throw new AcmeOrderError(`acme: the CA sent no certificate for ${name}`);
+  const leaf = new X509Certificate(leafPem);
+  if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its key`);
+  if (leaf.checkHost(name) === undefined) throw new AcmeOrderError(`acme: the certificate the CA sent is not valid for ${name}`);
+  return {
+    name,
+    certPem: `${leafPem.trim()}\n`,
+    chainPem: intermediates.map((pem) => `${pem.trim()}\n`).join(''),
+    keyPem,
+    notBefore: new Date(leaf.validFrom).toISOString(),
+    notAfter: new Date(leaf.validTo).toISOString(),
+    serialNumber: leaf.serialNumber,
+  };
+}

@@ -1,0 +1,53 @@
+// The wizard's questions about DNS providers: which kind, and its credentials. Any credential may be
+// skipped; the provider is then written without it and `certhub run` names what is missing.
+import { z } from 'zod';
+import { hostNameProblem, normalizeName } from '../domains/names.js';
+import { BadAnswer, type Prompter } from '../../qpool/cli/prompt.js';
+
+export type ProviderKind = 'cloudflare' | 'powerdns';
+
+/** A provider section as written to config.json; skipped fields are left out. */
+export type ProviderDraft = { provider: ProviderKind } & Record<string, string>;
+
+const skip = 'skip';
+
+/** Credentials of a provider of `kind`; `duty` says what it is for, `baseDomain` is the default zone. */
+export async function askProvider(p: Prompter, kind: ProviderKind, duty: string, baseDomain: string): Promise<ProviderDraft> {
+  const draft: ProviderDraft = { provider: kind };
+  const keep = (field: string, value: string | undefined) => {
+    if (value !== undefined && value !== '') draft[field] = value;
+  };
+  if (kind === 'cloudflare') {
+    p.say(`  Cloudflare (${duty}): an API token with Zone > DNS > Edit on the zone, and the zone's id`);
+    p.say("  (both on the zone's overview page in the dashboard).");
+    keep('api_token', await p.secret('  Cloudflare API token (Enter to fill in later)'));
+    keep('zone_id', await p.ask('  Cloudflare zone id', skip, (answer) => optional(answer, checkZoneId)));
+  } else {
+    p.say(`  PowerDNS (${duty}): the URL of its webserver (api=yes), its API key and the zone.`);
+    keep('server_url', await p.ask('  PowerDNS server URL', 'http://127.0.0.1:8081', checkHttpUrl));
+    keep('api_token', await p.secret('  PowerDNS API key (Enter to fill in later)'));
+    keep('zone', await p.ask('  PowerDNS zone', baseDomain, checkZone));
+  }
+  return draft;
+}
+
+function optional(answer: string, check: (answer: string) => string): string | undefined {
+  return answer === skip ? undefined : check(answer);
+}
+
+function checkZoneId(answer: string): string {
+  if (answer.includes('.')) throw new BadAnswer('that looks like the zone name; the zone id is 32 hexadecimal characters (zone overview page)');
+  return answer;
+}
+
+function checkHttpUrl(answer: string): string {
+  if (!z.url({ protocol: /^https?$/ }).safeParse(answer).success) throw new BadAnswer('please give an http:// or https:// URL, e.g. http://127.0.0.1:8081');
+  return answer;
+}
+
+function checkZone(answer: string): string {
+  const zone = normalizeName(answer);
+  const problem = hostNameProblem(zone);
+  if (problem !== undefined) throw new BadAnswer(`the zone ${problem}`);
+  return zone;
+}

@@ -1,0 +1,46 @@
+// `certhub run -d DIR`: the cert role alone, its settings from config.json in the data directory.
+// The admin key is printed on the terminal at start, never written to the log, with the fingerprint
+// of the self-signed certificate served off loopback without `tls`.
+import { loadCertConfig } from '../config-load.js';
+import { ConfigError } from '../../../src/errors.js';
+import { selfSignedTls } from '../self-signed.js';
+import { servingKind } from '../tls.js';
+import { isBetaBuild, version } from '../../../src/version.js';
+import { hostConfigFromFlags } from '../../../src/cli/role-flags.js';
+import type { LogFlags } from '../../../src/cli/program.js';
+import { runHost } from '../../../src/cli/run-host.js';
+
+export interface CerthubRunOptions extends LogFlags {
+  dataDir: string;
+  port?: string;
+  host?: string;
+  demo?: boolean;
+}
+
+export async function runCerthub(options: CerthubRunOptions): Promise<never> {
+  const demo = options.demo === true;
+  if (demo && !isBetaBuild) throw new ConfigError([`--demo is offered only by beta builds; certhub ${version} is a release`]);
+  const { config, migration } = await loadCertConfig(options.dataDir, { demo });
+  if (migration !== undefined) process.stderr.write(`certhub: migrated the legacy keys ${migration.keys.join(', ')} of config.json; the old file is kept as ${migration.legacyPath}\n`);
+  const host = options.host ?? config.bind;
+  const hostConfig = hostConfigFromFlags(
+    'cert',
+    { data_dir: options.dataDir, demo, bind: host, port: options.port === undefined ? config.port : Number(options.port) },
+    { bind: '-H, --host', port: '-p, --port', data_dir: '-d, --data-dir' },
+  );
+  const kind = servingKind(config, host);
+  // Made (first start) or read here, before the role reads it again: the start line shows its fingerprint.
+  const pin = kind === 'self-signed' ? (await selfSignedTls(options.dataDir, config.base_domain)).pin : undefined;
+  const serving = pin !== undefined ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n` : kind === 'insecure-http' ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n` : '';
+  return runHost(hostConfig, {
+    ...options,
+    onStarted: ({ urls }) => {
+      // One write: a reader that sees the address sees the key (and what to pin) with it.
+      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n${serving}`);
+    },
+  });
+}
+
+function red(text: string): string {
+  return process.stdout.isTTY ? `\x1b[31m${text}\x1b[39m` : text;
+}

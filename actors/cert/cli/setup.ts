@@ -1,0 +1,131 @@
+// `certhub setup -d DIR`: asks for the base domain, the ACME DNS provider, the records provider (the
+// same or another), their credentials, the bind address and port; makes up the admin key; writes
+// DIR/config.json with mode 0600 in a 0700 directory. Every question may be skipped: skipping all of
+// them gives a config that `certhub run --demo` accepts, and `certhub run` names whatever is missing.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { hostNameProblem, normalizeName } from '../domains/names.js';
+import { newAdminKey } from '../domains/token.js';
+import { certConfigSchema } from '../config.js';
+import { certConfigPath } from '../config-load.js';
+import { formatIssues } from '../../../src/config/format.js';
+import { bindAddress } from '../../../src/config/rules.js';
+import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
+import { isBetaBuild } from '../../../src/version.js';
+import { BadAnswer, Prompter } from '../../qpool/cli/prompt.js';
+import { shellQuote } from '../../../src/cli/shell-quote.js';
+import { askProvider, type ProviderDraft } from './provider-questions.js';
+
+export interface CerthubSetupOptions {
+  dataDir: string;
+  /** Replace an existing config.json. */
+  force: boolean;
+  /** Where answers come from; process.stdin by default. */
+  input?: NodeJS.ReadableStream;
+  /** Where questions and results go; process.stdout by default. */
+  write?: NodeJS.WritableStream;
+}
+
+interface ConfigDraft {
+  base_domain: string;
+  admin_key: string;
+  bind: string;
+  port: number;
+  dns?: ProviderDraft;
+  dns_acme?: ProviderDraft;
+  dns_records?: ProviderDraft;
+  acme?: { email: string };
+}
+
+export async function runCerthubSetup(options: CerthubSetupOptions): Promise<void> {
+  const dataDir = resolve(options.dataDir);
+  const file = certConfigPath(dataDir);
+  // Before the first question, so that nobody answers them all only to be refused.
+  await refuseToOverwrite(file, options.force);
+  const out = options.write ?? process.stdout;
+  const prompter = new Prompter(options.input ?? process.stdin, out);
+  let config: ConfigDraft;
+  try {
+    prompter.say(`certhub setup: writes ${file}.`);
+    prompter.say('Press Enter to take the [default] or to skip a question; edit config.json later for what you skip.');
+    prompter.say('Ctrl-C stops without writing anything.');
+    prompter.say();
+    config = await askConfig(prompter);
+  } finally {
+    prompter.close();
+  }
+  await refuseToOverwrite(file, options.force);
+  await ensureSecretDirectory(dataDir);
+  await writeSecretFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  const say = (text = '') => out.write(`${text}\n`);
+  say();
+  say(`Wrote ${file} (mode 0600: it holds the admin key and the DNS credentials).`);
+  say();
+  say('Admin key (log in to the admin panel with it; certhub run prints it again at start):');
+  say(`    ${config.admin_key}`);
+  say();
+  const missing = stillMissing(config);
+  if (missing.length === 0) {
+    say(`Next: certhub run -d ${shellQuote(dataDir)}`);
+  } else {
+    say('Before certhub run, fill in config.json:');
+    for (const problem of missing) say(`  ${problem}`);
+    if (config.dns === undefined && config.dns_acme === undefined && isBetaBuild) say(`Meanwhile, without any DNS provider or CA: certhub run -d ${shellQuote(dataDir)} --demo`);
+  }
+}
+
+async function refuseToOverwrite(file: string, force: boolean): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (info === undefined) return;
+  if (info.isDirectory()) throw new Error(`${file} is a directory`);
+  // A refusal to destroy state, not a malformed command line: exit 1 like any failed action.
+  if (!force) throw new Error(`${file} exists; not overwriting it (pass --force to replace it with a new config and a new admin key)`);
+}
+
+async function askConfig(p: Prompter): Promise<ConfigDraft> {
+  const baseDomain = await p.ask('Base domain (subdomains are created under it)', placeholderDomain, (answer) => {
+    const name = normalizeName(answer);
+    const problem = hostNameProblem(name);
+    if (problem !== undefined) throw new BadAnswer(`the base domain ${problem}`);
+    return name;
+  });
+  const config: ConfigDraft = { base_domain: baseDomain, admin_key: newAdminKey(), bind: '0.0.0.0', port: 8443 };
+  p.say();
+  p.say('DNS providers: one writes the _acme-challenge TXT records for certificates (ACME), one the A, AAAA');
+  p.say('and CNAME records of the subdomains; they may be the same. "none": only certhub run --demo works.');
+  const acmeKind = await p.choice('ACME DNS provider', ['none', 'cloudflare', 'powerdns']);
+  if (acmeKind !== 'none') {
+    const acme = await askProvider(p, acmeKind, 'ACME challenge records', baseDomain);
+    const recordsKind = await p.choice('Records DNS provider', ['same', 'cloudflare', 'powerdns']);
+    if (recordsKind === 'same') config.dns = acme;
+    else {
+      config.dns_acme = acme;
+      config.dns_records = await askProvider(p, recordsKind, 'A, AAAA and CNAME records', baseDomain);
+    }
+  }
+  p.say();
+  config.bind = await p.ask('Address to listen on', '0.0.0.0', (answer) => {
+    if (!bindAddress.safeParse(answer).success) throw new BadAnswer('please give an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1');
+    return answer;
+  });
+  config.port = await p.integer('Port', 8443, 1, 65535);
+  const email = await p.ask("Contact e-mail for the certificate authority (expiry warnings; optional)", 'skip', (answer) => {
+    if (answer !== 'skip' && !z.email().safeParse(answer).success) throw new BadAnswer('please give an e-mail address, or press Enter to skip');
+    return answer;
+  });
+  if (email !== 'skip') config.acme = { email };
+  return config;
+}
+
+/** The base domain written when the question is skipped: reserved for examples (RFC 2606), so never real. */
+const placeholderDomain = 'example.com';
+
+/** What certhub run (without --demo) would still refuse or get wrong, one line per option path. */
+function stillMissing(config: ConfigDraft): string[] {
+  const schema = certConfigSchema({ demo: false });
+  const result = schema.safeParse(config);
+  const problems = result.success ? [] : formatIssues(schema, result.error.issues);
+  if (config.base_domain === placeholderDomain) problems.unshift(`base_domain is ${placeholderDomain}, a placeholder: set the domain certhub manages`);
+  return problems;
+}

@@ -1,0 +1,43 @@
+// Reading certhub's config at start: its mode checked first (it holds the admin key and the provider
+// tokens), legacy keys migrated, then the file validated, every problem naming its option path (the
+// CLI prints them and exits 2).
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '../../src/errors.js';
+import { loadConfigFile } from '../../src/config/load.js';
+import { certConfigSchema, type CertConfig, type CertSchemaOptions } from './config.js';
+import { migrateLegacyConfig, type LegacyMigration } from './config-legacy.js';
+
+export function certConfigPath(dataDir: string): string {
+  return join(dataDir, 'config.json');
+}
+
+export interface LoadedCertConfig {
+  config: Readonly<CertConfig>;
+  /** Set when this start rewrote a legacy config (worth a log line). */
+  migration: LegacyMigration | undefined;
+}
+
+export async function loadCertConfig(dataDir: string, options: CertSchemaOptions): Promise<LoadedCertConfig> {
+  await assertPrivateConfig(certConfigPath(dataDir));
+  const migration = await migrateLegacyConfig(dataDir);
+  const config = await loadConfigFile(certConfigSchema(options), certConfigPath(dataDir));
+  return { config, migration };
+}
+
+/**
+ * Refuses a config that group or others may read, as ssh refuses such a key: its secrets may already
+ * have been read, and starting would hide that. A file that cannot be looked at is left to the reader,
+ * which says why.
+ */
+async function assertPrivateConfig(path: string): Promise<void> {
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError([`${path} is readable by group or others (mode ${mode.toString(8).padStart(4, '0')}); it holds the admin key and the DNS provider tokens: run chmod 600 ${path}`]);
+  }
+}

@@ -1,0 +1,133 @@
+// The one interface every DNS provider implements (cloudflare.ts, powerdns.ts, noop.ts), and the rules
+// they share: which record a target makes, how names and TXT values are written.
+import { isIPv4, isIPv6 } from 'node:net';
+import { OutpostError } from '../../../../src/errors.js';
+
+export type ProviderKind = 'cloudflare' | 'powerdns' | 'noop';
+export type AddressRecordType = 'A' | 'AAAA' | 'CNAME';
+export type RecordType = AddressRecordType | 'TXT';
+
+/** A record as every provider reports it: name without trailing dot, CNAME content without trailing dot, TXT content unquoted. */
+export interface DnsRecord {
+  name: string;
+  type: RecordType;
+  content: string;
+  ttl: number;
+}
+
+export interface DnsProvider {
+  readonly kind: ProviderKind;
+  /** The zone's apex, without trailing dot (`example.com`). */
+  zoneName(): Promise<string>;
+  /**
+   * Makes `target` the one address record of `name`: an IPv4 address gives A, IPv6 AAAA, a host name
+   * CNAME. Records of the other two types at `name` are removed first (A and CNAME cannot share a
+   * name), so switching between an address and a host name works. Returns the type written. Only
+   * records certhub created are touched: with any other address record at `name`, ERR_CONFLICT and
+   * no change.
+   */
+  setAddress(name: string, target: string): Promise<AddressRecordType>;
+  /** Removes the A, AAAA and CNAME records of `name` that certhub created; nothing there is not an error. */
+  removeAddress(name: string): Promise<void>;
+  /**
+   * Before a domain is added: ERR_CONFLICT naming the A, AAAA and CNAME records at `name` that
+   * certhub did not create; with `adopt`, marks them as certhub's instead (setAddress may then
+   * replace them, removeAddress delete them).
+   */
+  claimAddress(name: string, adopt: boolean): Promise<void>;
+  /** Adds `value` to the TXT values of `name`, keeping the others (concurrent orders for one name coexist). */
+  addTxt(name: string, value: string): Promise<void>;
+  /** Removes exactly `value` from the TXT values of `name`; the others stay. Absent is not an error. */
+  removeTxt(name: string, value: string): Promise<void>;
+  /** The A, AAAA, CNAME and TXT records at `name`. */
+  list(name: string): Promise<DnsRecord[]>;
+  /** What in the zone's setup would make changes go unseen (checked once at start and logged); none when absent. */
+  warnings?(): Promise<string[]>;
+}
+
+/**
+ * How certhub recognises the address records it created (issue 22 item 6): the provider keeps the mark
+ * with the record itself (a Cloudflare record's comment, a PowerDNS RRset's comment), so it survives
+ * restarts, a lost answer and a record changed by hand, and nothing else needs to be kept in step.
+ */
+export const ownerMark = 'managed by certhub';
+
+/** ERR_CONFLICT (409) naming the address records at `fqdn` that certhub did not create. */
+export function foreignRecordsConflict(fqdn: string, records: readonly { type: string; content: string }[]): OutpostError {
+  const named = records.map((record) => `${record.type} ${readableContent(record.type, record.content)}`).join(', ');
+  return new OutpostError(
+    'ERR_CONFLICT',
+    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or add the domain with "adopt": true to let certhub manage them`,
+  );
+}
+
+/** The record `target` makes: A for IPv4, AAAA for IPv6, CNAME for a host name; anything else is refused. */
+export function addressRecordFor(target: string): { type: AddressRecordType; content: string } {
+  if (isIPv4(target)) return { type: 'A', content: target };
+  if (isIPv6(target)) return { type: 'AAAA', content: target };
+  const host = target.replace(/\.$/, '').toLowerCase();
+  if (isHostName(host)) return { type: 'CNAME', content: host };
+  throw new OutpostError('ERR_BAD_REQUEST', `target ${JSON.stringify(target)} is neither an IP address nor a host name`);
+}
+
+const hostLabel = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+
+/** A DNS host name: dot-separated labels of letters, digits, hyphens (underscore for service labels), at most 253 characters, not all digits. */
+export function isHostName(name: string): boolean {
+  if (name.length === 0 || name.length > 253) return false;
+  const labels = name.split('.');
+  // A name whose last label is numeric would be read as an IPv4 address by resolvers.
+  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return false;
+  return labels.every((label) => hostLabel.test(label));
+}
+
+/** A name as providers take it: lower case, no trailing dot. */
+export function canonicalName(name: string): string {
+  const canonical = name.replace(/\.$/, '').toLowerCase();
+  if (!isHostName(canonical)) throw new OutpostError('ERR_BAD_REQUEST', `${JSON.stringify(name)} is not a DNS name`);
+  return canonical;
+}
+
+/** Fails unless `name` is the zone's apex or inside it. */
+export function assertInZone(provider: ProviderKind, name: string, zone: string): void {
+  if (name !== zone && !name.endsWith(`.${zone}`)) throw new OutpostError('ERR_BAD_REQUEST', `${provider}: ${name} is outside the zone ${zone}`);
+}
+
+/** TXT content as written on the wire by both APIs: one quoted string, `"` and `\` escaped. */
+export function quoteTxt(value: string): string {
+  return `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+}
+
+/**
+ * TXT content as a plain value, whether the provider kept the quotes or not: `"a" "b"` (one value split
+ * into strings) reads as `ab`, escapes are undone, unquoted content is taken as it is.
+ */
+export function unquoteTxt(content: string): string {
+  const trimmed = content.trim();
+  if (!trimmed.startsWith('"')) return trimmed;
+  const strings = trimmed.match(/"((?:[^"\\]|\\.)*)"/g) ?? [];
+  return strings.map((quoted) => quoted.slice(1, -1).replace(/\\(.)/g, '$1')).join('');
+}
+
+/** Record content as DnsRecord reports it: TXT unquoted, CNAME without trailing dot. */
+export function readableContent(type: string, content: string): string {
+  if (type === 'TXT') return unquoteTxt(content);
+  if (type === 'CNAME') return content.replace(/\.$/, '').toLowerCase();
+  return content;
+}
+
+/** Runs operations on the same key one after the other, so a read-modify-write of one RRset never interleaves with another. */
+export class KeyedSerializer {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const next = previous.then(operation);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,404 @@
+// The domains and what happens to them: every change goes to the domain's own file first, then to the
+// replica the fronts serve from. Issuing runs in the background per domain, at most `parallelOrders`
+// at a time; new certificates wait for a slot in the CA budget (budget-gate.ts), a failure is retried
+// with per-domain backoff (backoff.ts), and certificates are renewed when due (renewals.ts).
+import type { Clock } from '../../../src/actor/clock.js';
+import { OutpostError } from '../../../src/errors.js';
+import type { Logger } from '../../../src/log/record.js';
+import { nextAttempt } from './backoff.js';
+import type { BudgetGate } from './budget-gate.js';
+import type { Issuer } from './issuer.js';
+import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
+import { refuseCnameLoop, refuseOverLimit } from './limits.js';
+import { classifyTarget, parseDomainName, type Target } from './names.js';
+import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
+import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
+import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf } from './renewals.js';
+import type { DomainStore, StoredDomain } from './store.js';
+import { newDomainToken } from './token.js';
+import { domainChange, domainView } from './view.js';
+import { noNotices, type DomainNotice, type Notify } from './notices.js';
+import { expiryNoticeAt } from '../renewal/logic.js';
+
+export interface DomainBookDeps {
+  store: DomainStore;
+  issuer: Issuer;
+  clock: Clock;
+  log: Logger;
+  publish: (change: DomainChange) => void;
+  /** Counts new certificates against the CA's limit (unlimitedBudget in demo mode). */
+  budget: BudgetGate;
+  /** Orders running at once. */
+  parallelOrders: number;
+  /** max_domains: an add past it is refused (limits.ts). */
+  maxDomains: number;
+  /** Where failures and near expiries are told (notify.webhook_url); none by default. */
+  notify?: Notify;
+  /**
+   * Whether timed steps run (renewals, ARI checks, expiry notices, retries after a failure); default
+   * true. `--demo` turns them off: the spec has it skip the renewal task and contact nothing.
+   */
+  scheduled?: boolean;
+}
+
+/** Loaded on first use, not at start (see renewal-plan.ts). */
+const renewalPlan = () => import('./renewal-plan.js');
+
+/** How often fetch records (when and from where) are written and published: not once per request. */
+const fetchFlushMs = 5000;
+
+export class DomainBook {
+  private readonly wakeups: DomainWakeups;
+  private readonly waiting: string[] = [];
+  private running = 0;
+  private readonly fetchedSinceFlush = new Set<string>();
+  private readonly fetchFlush: NodeJS.Timeout;
+  private stopped = false;
+  /** The background work `resume` leaves: renewal plans to make, records to write. */
+  private updating: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly baseDomain: string,
+    private readonly domains: Map<string, StoredDomain>,
+    private readonly deps: DomainBookDeps,
+  ) {
+    this.fetchFlush = setInterval(() => void this.flushFetches(), fetchFlushMs);
+    this.fetchFlush.unref();
+    this.wakeups = new DomainWakeups(deps.clock, (name) => {
+      this.wake(name).catch((error: unknown) => deps.log.error(`${name} could not be woken for its next step: ${String(error)}`));
+    });
+  }
+
+  /**
+   * Publishes every domain and resumes what was in flight when the process last stopped. What is left
+   * to bring records up to date (an order cut by the stop; a renewal plan, which a store written by
+   * an older version lacks and which takes a certificate parse each) is done afterwards, in the
+   * background, one domain at a time: it is derived from the files themselves, so a stop before it
+   * is written derives it again, and 10,000 such domains never hold the actor past its ready deadline.
+   */
+  resume(): Promise<void> {
+    const outdated: StoredDomain[] = [];
+    for (const domain of this.domains.values()) {
+      const resumed = resumeAfterRestart(domain.record);
+      if (resumed !== domain.record || needsRenewalPlan(domain)) outdated.push(domain);
+      domain.record = resumed;
+      this.deps.publish(domainChange(domain));
+      this.plan(domain);
+    }
+    if (this.deps.scheduled !== false) this.wakeups.start();
+    this.updating = this.bringUpToDate(outdated);
+    return Promise.resolve();
+  }
+
+  list(): DomainView[] {
+    return [...this.domains.values()].map((domain) => domainView(domain.record));
+  }
+
+  async add(input: NewDomainInput): Promise<DomainView> {
+    const { name, label } = parseDomainName(input.name, this.baseDomain);
+    const target = classifyTarget(input.target, name);
+    if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseOverLimit(this.domains.size, this.deps.maxDomains);
+    refuseCnameLoop(name, target, this.targetOf);
+    await this.claimRecord(name, input.adopt === true);
+    // Checked again after the provider's answer: another add or change may have come in meanwhile.
+    if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseOverLimit(this.domains.size, this.deps.maxDomains);
+    refuseCnameLoop(name, target, this.targetOf);
+    const domain: StoredDomain = { record: newDomainRecord({ name, label, ...target, token: newDomainToken() }, this.deps.clock.now()), material: undefined };
+    this.domains.set(name, domain);
+    try {
+      await this.save(domain);
+    } catch (error) {
+      this.domains.delete(name);
+      throw error;
+    }
+    this.deps.log.info(`added ${name} -> ${target.target} (${target.record_type})`);
+    // The domain as it was added (pending), as the first replica message shows it: the order that
+    // plan() may start at once publishes its own changes after it, in order.
+    const added = domainView(domain.record);
+    this.plan(domain);
+    return added;
+  }
+
+  /**
+   * Asked before the domain exists, so a refusal (409: records certhub did not create) leaves nothing
+   * behind (issue 22 item 6). A provider that cannot answer now (a 429, an outage) does not block a
+   * plain add: publishing refuses foreign records too, and retries. An adoption must be done now.
+   */
+  private async claimRecord(name: string, adopt: boolean): Promise<void> {
+    try {
+      await this.deps.issuer.claimRecord(name, adopt);
+    } catch (error) {
+      if (adopt || (error instanceof OutpostError && error.code === 'ERR_CONFLICT')) throw error;
+      this.deps.log.warn(`the address records of ${name} could not be checked before the add (publishing checks them again): ${String(error)}`);
+    }
+  }
+
+  async setTarget(nameOrLabel: string, input: string): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const target = classifyTarget(input, domain.record.name);
+    refuseCnameLoop(domain.record.name, target, this.targetOf);
+    domain.record = { ...domain.record, ...target };
+    await this.save(domain);
+    this.deps.log.info(`${domain.record.name} now points to ${target.target} (${target.record_type})`);
+    // A target change needs a new record, not a new certificate; while the domain waits to be issued
+    // its order publishes the record anyway.
+    if (domain.record.status === 'issued') this.republish(domain);
+    return domainView(domain.record);
+  }
+
+  async remove(nameOrLabel: string): Promise<void> {
+    const domain = this.find(nameOrLabel);
+    const { name } = domain.record;
+    // The token dies with the replica entry, before anything slower happens.
+    this.domains.delete(name);
+    this.wakeups.forget(name);
+    this.deps.publish({ type: 'removed', name });
+    await this.deps.store.remove(name);
+    this.deps.log.info(`removed ${name}`);
+    this.deps.issuer.removeRecord(name).catch((error: unknown) => this.deps.log.warn(`the record of ${name} could not be removed: ${String(error)}`));
+  }
+
+  async rotate(nameOrLabel: string): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    domain.record = { ...domain.record, token: newDomainToken() };
+    await this.save(domain);
+    this.deps.log.info(`rotated the token of ${domain.record.name}`);
+    return domainView(domain.record);
+  }
+
+  /**
+   * The operator's retry: a domain in error starts again now rather than at its backoff time. Its
+   * failure count stays, so a failure after it waits as long as the next backoff would have.
+   */
+  async retryNow(nameOrLabel: string): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const { name, status } = domain.record;
+    if (status !== 'error') throw new OutpostError('ERR_CONFLICT', `${name} is ${status}: only a domain in error can be retried`);
+    await this.update(domain, retry(domain.record));
+    this.deps.log.info(`retrying ${name} now, as the operator asked`);
+    const retried = domainView(domain.record);
+    this.plan(domain);
+    return retried;
+  }
+
+  recordFetch(name: string, from: string, at: number): void {
+    const domain = this.domains.get(name);
+    if (domain === undefined) return;
+    domain.record = { ...domain.record, last_fetch: { at: isoTime(at), from } };
+    this.fetchedSinceFlush.add(name);
+  }
+
+  /** Stops starting work and writes what is only in memory. */
+  /** Plans the renewals `resume` left out and writes the records it changed; stops with the book. */
+  private async bringUpToDate(domains: readonly StoredDomain[]): Promise<void> {
+    for (const domain of domains) {
+      if (this.stopped) return;
+      if (this.domains.get(domain.record.name) !== domain) continue;
+      domain.record = (await renewalPlan()).withRenewalPlanned(domain.record, domain.material);
+      // Removed while the planner loaded: its file must not come back.
+      if (this.domains.get(domain.record.name) !== domain) continue;
+      this.wakeups.track(domain.record);
+      try {
+        await this.deps.store.write(domain);
+      } catch (error) {
+        this.deps.log.error(`${domain.record.name} could not be written after the restart: ${String(error)}`);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.fetchFlush);
+    this.wakeups.stop();
+    await this.updating;
+    await this.flushFetches();
+    await this.deps.store.flush();
+  }
+
+  private find(nameOrLabel: string): StoredDomain {
+    const { name } = parseDomainName(nameOrLabel, this.baseDomain);
+    const domain = this.domains.get(name);
+    if (domain === undefined) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
+    return domain;
+  }
+
+  /**
+   * Writes the domain's file, then tells the fronts. A domain removed meanwhile (by a call that ran
+   * while its caller awaited) is not written: its file, and its token with it, would come back at
+   * the next restart. The check is enough: writes and the removal's unlink run in call order (store.ts).
+   */
+  private async save(domain: StoredDomain): Promise<void> {
+    if (this.domains.get(domain.record.name) !== domain) return;
+    await this.deps.store.write(domain);
+    if (this.domains.get(domain.record.name) === domain) this.deps.publish(domainChange(domain));
+  }
+
+  /** Replaces the record (logic.ts made the next one) and saves it. */
+  private async update(domain: StoredDomain, record: DomainRecord): Promise<void> {
+    domain.record = record;
+    await this.save(domain);
+  }
+
+  /** Queues the domain's order when it waits for one, and schedules its next timed step (renewals.ts). */
+  private plan(domain: StoredDomain): void {
+    const { name, status, retry: { waiting_for } } = domain.record;
+    if (status === 'pending' && waiting_for !== 'budget') this.enqueue(name);
+    this.wakeups.track(domain.record);
+  }
+
+  /** The domain's timed step came: its retry, its CA budget slot, or its renewal. */
+  private async wake(name: string): Promise<void> {
+    const domain = this.domains.get(name);
+    if (domain === undefined || this.stopped) return;
+    const now = this.deps.clock.now();
+    const noticeAt = expiryNoticeAt(domain.record.issued_at, domain.record.expires_at, domain.record.renewal.expiry_notice_for);
+    if (noticeAt !== undefined && noticeAt <= now) await this.sendExpiryNotice(domain);
+    const { status, retry: { next_attempt_at } } = domain.record;
+    // Woken for the notice alone: the retry keeps its time.
+    if (status === 'error' && next_attempt_at !== null && Date.parse(next_attempt_at) > now) return;
+    if (domain.record.status === 'error') await this.update(domain, retry(domain.record));
+    if (domain.record.status === 'issued' && !renewalDue(domain.record, this.deps.clock.now())) await this.checkRenewalInfo(domain);
+    else this.enqueue(name);
+  }
+
+  private enqueue(name: string): void {
+    if (!this.waiting.includes(name)) this.waiting.push(name);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running < this.deps.parallelOrders && this.waiting.length > 0) {
+      const name = this.waiting.shift() ?? '';
+      this.running++;
+      this.order(name)
+        .catch((error: unknown) => this.deps.log.error(`the order of ${name} failed unexpectedly: ${String(error)}`))
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
+    }
+  }
+
+  /**
+   * Orders a certificate: a new one (pending, once the CA budget has a slot) or a renewal (issued; the
+   * old material is served until the new arrives). A failure leaves the domain in error with its
+   * reason, its material kept, and a retry planned.
+   */
+  private async order(name: string): Promise<void> {
+    const domain = this.domains.get(name);
+    if (domain === undefined || (domain.record.status !== 'pending' && domain.record.status !== 'issued')) return;
+    const kind = certificateKind(domain.record);
+    if (domain.record.status === 'pending') {
+      const reservation = this.deps.budget.reserve(name, kind, this.budgetWaitersBefore(domain.record));
+      if (!reservation.granted) {
+        await this.update(domain, waitForBudget(domain.record, reservation.slotAt));
+        this.deps.log.info(`${name} waits for a slot in the CA budget, at ${isoTime(reservation.slotAt)}`);
+        this.plan(domain);
+        return;
+      }
+    }
+    // A retry of a failed renewal is a renewal too: the domain has a certificate.
+    const renewing = kind === 'renewal';
+    await this.update(domain, startOrder(domain.record));
+    this.wakeups.forget(name);
+    this.deps.log.info(`${renewing ? 'renewing the certificate' : 'issuing a certificate'} for ${name}`);
+    try {
+      if (needsPublishing(domain.record)) {
+        const { target, record_type } = domain.record;
+        await this.deps.issuer.publishRecord(name, target, record_type);
+        domain.record = { ...domain.record, published: { target, record_type } };
+      }
+      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record));
+      // The CA issued it: it counts whatever happened to the domain meanwhile.
+      if (kind === 'new') await this.deps.budget.commit(name);
+      if (this.domains.get(name) !== domain) return;
+      domain.material = issued.material;
+      await this.update(domain, markIssued(domain.record, (await renewalPlan()).plannedCertificate(issued)));
+      this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
+      this.plan(domain);
+      if (needsPublishing(domain.record)) this.republish(domain);
+      await this.checkRenewalInfo(domain);
+    } catch (error) {
+      if (kind === 'new') this.deps.budget.release(name);
+      if (this.domains.get(name) !== domain) return;
+      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.update(domain, markFailed(domain.record, reason, next));
+      this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);
+      this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
+      this.plan(domain);
+    }
+  }
+
+  private async sendExpiryNotice(domain: StoredDomain): Promise<void> {
+    this.deps.log.warn(`the certificate of ${domain.record.name} expires soon (at ${domain.record.expires_at ?? ''}) and is not renewed yet`);
+    this.notify(domain, 'expires_soon', null);
+    await this.update(domain, markExpiryNoticeSent(domain.record));
+    this.wakeups.track(domain.record);
+  }
+
+  private notify(domain: StoredDomain, event: DomainNotice['event'], reason: string | null): void {
+    const { name, expires_at, retry } = domain.record;
+    const failure = event !== 'expires_soon';
+    (this.deps.notify ?? noNotices)({
+      event,
+      domain: name,
+      reason,
+      attempt: failure ? retry.failures : null,
+      next_attempt_at: failure ? retry.next_attempt_at : null,
+      expires_at,
+      at: isoTime(this.deps.clock.now()),
+    });
+  }
+
+  /** Plans the renewal of the domain's certificate by the CA's renewal information, when it offers it. */
+  private async checkRenewalInfo(domain: StoredDomain): Promise<void> {
+    const asked = domain.record;
+    const record = await askRenewalInfo(asked, this.deps.issuer, this.deps.clock.now(), this.deps.log);
+    // Only while the domain still holds the certificate asked about.
+    if (this.domains.get(asked.name) !== domain || domain.record.renewal.cert_id !== asked.renewal.cert_id) return;
+    if (record !== asked) await this.update(domain, { ...domain.record, renewal: record.renewal });
+    this.plan(domain);
+  }
+
+  /** A managed name's current target, for the CNAME loop check. */
+  private readonly targetOf = (name: string): Target | undefined => this.domains.get(name)?.record;
+
+  /** How many domains wait for the CA budget ahead of this one (added before it). */
+  private budgetWaitersBefore(record: DomainRecord): number {
+    let ahead = 0;
+    for (const { record: other } of this.domains.values()) {
+      if (other.retry.waiting_for === 'budget' && other.status === 'pending' && other.created_at < record.created_at) ahead++;
+    }
+    return ahead;
+  }
+
+  private republish(domain: StoredDomain): void {
+    const { name, target, record_type } = domain.record;
+    this.deps.issuer.publishRecord(name, target, record_type).then(
+      async () => {
+        if (this.domains.get(name) !== domain) return;
+        domain.record = { ...domain.record, published: { target, record_type } };
+        await this.save(domain);
+      },
+      (error: unknown) => this.deps.log.error(`the record of ${name} could not be changed to ${target}: ${String(error)}`),
+    );
+  }
+
+  private async flushFetches(): Promise<void> {
+    const names = [...this.fetchedSinceFlush];
+    this.fetchedSinceFlush.clear();
+    for (const name of names) {
+      const domain = this.domains.get(name);
+      if (domain !== undefined) await this.save(domain);
+    }
+  }
+}
+
+/** The CA's Retry-After carried by an order's failure (acme/errors.ts), if any. */
+/** The Retry-After a refusal carried (rebuilt from the wire when it came from the acme or dns actor). */
+function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof OutpostError ? error.retryAfterMs : undefined;
+}

@@ -1,0 +1,64 @@
+// The domains actor's thread entry: loads the store, publishes the replica, and serves changes.
+import { systemClock } from '../../../src/actor/clock.js';
+import { runActor } from '../../../src/actor/worker-entry.js';
+import { DomainBook } from './book.js';
+import { CertificateBudget } from './budget.js';
+import { ledgerBudget, unlimitedBudget, type BudgetGate } from './budget-gate.js';
+import { readBudgetLedger } from './budget-ledger.js';
+import { actorIssuer, demoIssuer } from './issuer.js';
+import { domainReplicaTopic, domainsActor } from './kind.js';
+import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
+import type { DomainsApi } from './protocol.js';
+import { ReplicaPublisher } from './replica-publisher.js';
+import { DomainStore } from './store.js';
+import { noNotices, webhookNotices } from './notices.js';
+
+runActor(domainsActor, {
+  async start(context) {
+    const { config, log } = context;
+    const { store, loaded } = await DomainStore.open(config.dataDir);
+    for (const problem of loaded.problems) log.warn(problem);
+    const read = await readPrefs(config.dataDir);
+    if (read.problem !== undefined) log.warn(read.problem);
+    let prefs = read.prefs;
+    let budget: BudgetGate = unlimitedBudget;
+    if (config.budget !== undefined) {
+      const ledger = await readBudgetLedger(config.dataDir);
+      if (ledger.problem !== undefined) log.warn(ledger.problem);
+      budget = ledgerBudget(new CertificateBudget(config.budget, systemClock, ledger.ledger), config.dataDir, log);
+    }
+    const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
+    const book = new DomainBook(config.baseDomain, loaded.domains, {
+      store,
+      issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
+      clock: systemClock,
+      log,
+      publish: (change) => replica.change(change),
+      budget,
+      parallelOrders: 8,
+      maxDomains: config.maxDomains,
+      // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
+      notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
+      scheduled: !config.demo,
+    });
+    await book.resume();
+    log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
+    if (loaded.domains.size > config.maxDomains) log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
+    const api: DomainsApi = {
+      add: (input) => book.add(input),
+      setTarget: (name, target) => book.setTarget(name, target),
+      remove: (name) => book.remove(name),
+      rotate: (name) => book.rotate(name),
+      retry: (name) => book.retryNow(name),
+      recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
+      prefs: () => Promise.resolve(prefs),
+      async updatePrefs(update) {
+        const next = applyPrefsUpdate(prefs, update);
+        await writePrefs(config.dataDir, next);
+        prefs = next;
+        return prefs;
+      },
+    };
+    return { api, stop: () => book.stop() };
+  },
+});

@@ -1,0 +1,122 @@
+// What the domains actor does to a record, as pure functions: each takes a record and returns the
+// next one (never changing its argument), so the actor only decides when, stores, and publishes.
+// Status changes go through the lifecycle table (lifecycle.ts); a change it does not allow throws
+// ERR_CONFLICT.
+import { OutpostError } from '../../../src/errors.js';
+import type { NextAttempt } from './backoff.js';
+import { nextStatus, type DomainEvent } from './lifecycle.js';
+import { classifyTarget, parseDomainName } from './names.js';
+import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
+import { newDomainToken } from './token.js';
+
+/** A new domain from an admin request `{name, target}`; ERR_BAD_REQUEST for bad input, ERR_CONFLICT for a duplicate. */
+export function createDomain(input: { name?: unknown; target?: unknown }, baseDomain: string, exists: (name: string) => boolean, now: number): DomainRecord {
+  const { name, label } = parseDomainName(input.name, baseDomain);
+  const target = classifyTarget(input.target, name);
+  if (exists(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+  return newDomainRecord({ name, label, ...target, token: newDomainToken() }, now);
+}
+
+/** The record with a new target (A, AAAA or CNAME by its form); `published` still says what DNS holds. */
+export function retarget(record: DomainRecord, target: unknown): DomainRecord {
+  const next = classifyTarget(target, record.name);
+  if (next.target === record.target && next.record_type === record.record_type) return record;
+  return { ...record, ...next };
+}
+
+/** Whether the DNS record must still be written (new domain, changed target, or a crash in between). */
+export function needsPublishing(record: DomainRecord): boolean {
+  return record.published === null || record.published.target !== record.target || record.published.record_type !== record.record_type;
+}
+
+/** The record once its A, AAAA or CNAME record is in DNS. */
+export function markPublished(record: DomainRecord): DomainRecord {
+  return { ...record, published: { target: record.target, record_type: record.record_type } };
+}
+
+/** A new token; the old one stops working as soon as the replica without it reaches the fronts. */
+export function rotateToken(record: DomainRecord): DomainRecord {
+  return { ...record, token: newDomainToken() };
+}
+
+/** The record after its material was fetched by `from` (a client address). */
+export function recordFetch(record: DomainRecord, now: number, from: string): DomainRecord {
+  return { ...record, last_fetch: { at: isoTime(now), from } };
+}
+
+/** An order starts (from pending) or a renewal starts (from issued). */
+export function startOrder(record: DomainRecord): DomainRecord {
+  const event: DomainEvent = record.status === 'issued' ? 'renew' : 'start';
+  return { ...record, status: statusAfter(record, event), retry: { ...record.retry, next_attempt_at: null, waiting_for: null } };
+}
+
+/** What the CA budget counts an order for this domain as: a renewal once it ever had a certificate. */
+export function certificateKind(record: DomainRecord): 'new' | 'renewal' {
+  return record.issued_at === null ? 'new' : 'renewal';
+}
+
+/** Pending until the CA budget has a slot for it, at `slotAt`. */
+export function waitForBudget(record: DomainRecord, slotAt: number): DomainRecord {
+  if (record.status !== 'pending') throw new OutpostError('ERR_CONFLICT', `a domain that is ${record.status} does not wait for the CA budget`);
+  return { ...record, retry: { ...record.retry, next_attempt_at: isoTime(slotAt), waiting_for: 'budget' } };
+}
+
+export interface IssuedCertificate {
+  /** Epoch milliseconds of the new certificate. */
+  notBefore: number;
+  notAfter: number;
+  /** ARI CertID, sent as `replaces` on its renewal order; null when the certificate has none. */
+  certId: string | null;
+  /** When to renew it (renewal/logic.ts planRenewal). */
+  renewal: { dueAt: number; basis: 'ari' | 'lifetime'; explanationUrl: string | undefined };
+}
+
+/** The order succeeded: the record describes the new certificate, store it with its material in one write. */
+export function markIssued(record: DomainRecord, certificate: IssuedCertificate): DomainRecord {
+  return {
+    ...record,
+    status: statusAfter(record, 'issued'),
+    error: null,
+    issued_at: isoTime(certificate.notBefore),
+    expires_at: isoTime(certificate.notAfter),
+    retry: { failures: 0, next_attempt_at: null, waiting_for: null },
+    renewal: {
+      ...record.renewal,
+      due_at: isoTime(certificate.renewal.dueAt),
+      basis: certificate.renewal.basis,
+      cert_id: certificate.certId,
+      ari_explanation_url: certificate.renewal.explanationUrl ?? null,
+    },
+  };
+}
+
+/** A failure (publishing the record, or the order): the reason is kept, the next attempt when backoff.ts says, and why. */
+export function markFailed(record: DomainRecord, reason: string, next: NextAttempt): DomainRecord {
+  return {
+    ...record,
+    status: statusAfter(record, 'failed'),
+    error: reason,
+    retry: { failures: record.retry.failures + 1, next_attempt_at: isoTime(next.at), waiting_for: next.reason },
+  };
+}
+
+/** Back to pending for another attempt (the backoff delay passed, or the operator asked); the failure count stays for the backoff. */
+export function retry(record: DomainRecord): DomainRecord {
+  return { ...record, status: statusAfter(record, 'retry'), retry: { ...record.retry, next_attempt_at: null, waiting_for: null } };
+}
+
+/** At start: an order that was in flight when the process stopped starts again from pending. */
+export function resumeAfterRestart(record: DomainRecord): DomainRecord {
+  return record.status === 'issuing' ? { ...record, status: statusAfter(record, 'interrupted') } : record;
+}
+
+/** The record after the "expires within 7 days" notice was sent for its current certificate. */
+export function markExpiryNoticeSent(record: DomainRecord): DomainRecord {
+  return { ...record, renewal: { ...record.renewal, expiry_notice_for: record.expires_at } };
+}
+
+function statusAfter(record: DomainRecord, event: DomainEvent): DomainRecord['status'] {
+  const next = nextStatus(record.status, event);
+  if (next === 'removed') throw new OutpostError('ERR_INTERNAL', 'removal deletes the record; it has no next record');
+  return next;
+}

@@ -1,0 +1,107 @@
+// The domains actor: the one owner of certhub's state (domains, tokens, material, preferences). The
+// fronts read a replica it publishes (kind.ts) and ask it for every change through DomainsApi.
+import type { ActorRef } from '../../../src/actor/kind.js';
+import type { KeyType } from '../key-types.js';
+import type { AcmeApi } from '../acme/protocol.js';
+import type { DnsApi } from '../dns/protocol.js';
+import type { Material } from './material.js';
+import type { Prefs } from './prefs-schema.js';
+import type { RecordType } from './record-type.js';
+import type { DomainStatus } from './lifecycle.js';
+
+export interface DomainsConfig {
+  dataDir: string;
+  baseDomain: string;
+  /** `certhub run --demo`: self-signed demo certificates, nothing contacted. */
+  demo: boolean;
+  keyType: KeyType;
+  /** The actors that publish records and run orders; absent in demo mode. */
+  issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
+  /** The CA's limit on new certificates (acme.certificate_budget); absent in demo mode, which counts nothing. */
+  budget?: { certificates: number; windowMs: number };
+  /** max_domains: adds past this many domains are refused (409). */
+  maxDomains: number;
+  /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
+  webhookUrl?: string;
+}
+
+/** A domain as the admin API shows it. */
+export interface DomainView {
+  /** Full name: `app.example.com`. */
+  name: string;
+  label: string;
+  target: string;
+  record_type: RecordType;
+  status: DomainStatus;
+  /** Why the last attempt failed, until the next success. */
+  error: string | null;
+  created_at: string;
+  issued_at: string | null;
+  expires_at: string | null;
+  token: string;
+  last_fetch: { at: string; from: string } | null;
+  /** When the next attempt is due while the domain waits (backoff, or the CA budget's next slot). */
+  next_attempt_at: string | null;
+  /** Why next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot. */
+  waiting_for: 'backoff' | 'retry_after' | 'budget' | null;
+  /** When the certificate served is to be renewed, and what chose that instant (the CA's ARI window or the lifetime rule). */
+  renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
+}
+
+/**
+ * What the admin event stream says of a domain: what the panel's list shows, and no secret. The rest
+ * (token, target, fetches, renewal) is one `GET /api/admin/domains/<name>` away, so a panel that opens
+ * on 10,000 domains receives a quarter of the bytes and no token it was not asked to show.
+ */
+export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at'>;
+
+/** A change of one domain as the book makes it: its view and the material served to its token. */
+export type DomainChange = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
+
+/**
+ * Material as the replica carries it: the chain by reference. Every certificate of one CA carries the
+ * same chain, so each thread (the supervisor keeps the latest message of every domain, and each front
+ * its replica) holds one copy of it instead of 10,000.
+ */
+export interface ReplicaMaterial {
+  cert_pem: string;
+  key_pem: string;
+  /** The id of a `chain` message published before this one. */
+  chain: string;
+}
+
+/** What the fronts keep of each domain: its view and the material served to its token, and the chains. */
+export type ReplicaMessage =
+  | { type: 'chain'; id: string; chain_pem: string }
+  | { type: 'domain'; domain: DomainView; material: ReplicaMaterial | null }
+  | { type: 'removed'; name: string };
+
+export interface FetchRecord {
+  name: string;
+  from: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface NewDomainInput {
+  /** The label (`app`) or the full name (`app.example.com`). */
+  name: string;
+  target: string;
+  /** Let certhub manage (replace, and delete with the domain) address records at the name it did not create; without it they are refused with 409. */
+  adopt?: boolean;
+}
+
+export interface DomainsApi {
+  add(input: NewDomainInput): Promise<DomainView>;
+  /** `name` is a label or a full name. */
+  setTarget(name: string, target: string): Promise<DomainView>;
+  remove(name: string): Promise<void>;
+  /** A new token; the old one is dead once this resolves (the replica changed first). */
+  rotate(name: string): Promise<DomainView>;
+  /** A domain in error tries again now (409 in any other state). */
+  retry(name: string): Promise<DomainView>;
+  /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
+  recordFetches(fetches: FetchRecord[]): Promise<void>;
+  prefs(): Promise<Prefs>;
+  updatePrefs(update: unknown): Promise<Prefs>;
+}

@@ -1,0 +1,141 @@
+// The cert role (certhub): the domains actor owning every domain, token and certificate, and the
+// HTTP front serving the certhub site from its replica. The role's own settings say where the data
+// directory is; everything else is in that directory's config.json.
+import { join } from 'node:path';
+import { z } from 'zod';
+import { actorRef, actorSpec } from '../../src/actor/kind.js';
+import { dnsDuties, type CertConfig, type DnsDuties } from './config.js';
+import { loadCertConfig } from './config-load.js';
+import type { ActorSpec } from '../../src/actor/spec.js';
+import { acmeActor } from './acme/kind.js';
+import { defaultValidationPolling } from './acme/validation-deadline.js';
+import { dnsActor } from './dns/kind.js';
+import { bindAddress, port } from '../../src/config/rules.js';
+import { ConfigError } from '../../src/errors.js';
+import { formatHostPort } from '../../src/http/server.js';
+import { writeSecretFile } from '../../src/store/secret.js';
+import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
+import { isBetaBuild, version } from '../../src/version.js';
+import { domainsActor } from './domains/kind.js';
+import { newAdminKey } from './domains/token.js';
+import { certhubServing } from './tls.js';
+import { frontSpecs } from '../../src/http/front-specs.js';
+import type { RoleDefinition } from '../../src/config/role.js';
+
+export const certSchema = z.strictObject({
+  /** The data directory: config.json, domains/, prefs.json. Left out only by `outpost demo`. */
+  data_dir: z.string().min(1).optional(),
+  /** Self-signed demo certificates, no DNS provider or CA contacted (beta builds only). */
+  demo: z.boolean().default(false),
+  /** Override config.json's bind and port (certhub run -H, -p). */
+  bind: bindAddress.optional(),
+  port: port.optional(),
+}).refine((settings) => settings.demo || settings.data_dir !== undefined, {
+  path: ['data_dir'],
+  message: "is required: the folder holding certhub's config.json (certhub setup -d DIR writes one)",
+});
+
+export const certRole: RoleDefinition<typeof certSchema> = {
+  name: 'cert',
+  summary: 'certificate distribution server (certhub)',
+  schema: certSchema,
+  demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
+  claims: ({ data_dir, bind, port }) => ({
+    ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
+    stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
+  }),
+  async actors(settings) {
+    if (settings.demo && !isBetaBuild) throw new ConfigError([`roles.cert.demo is only offered by beta builds; outpost ${version} is a release`]);
+    const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
+    if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
+    const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
+    const duties = settings.demo ? undefined : dnsDuties(config);
+    const domains = actorRef(domainsActor, 'cert/domains');
+    const host = settings.bind ?? config.bind;
+    const serving = await certhubServing(dataDir, config, host);
+    const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
+    const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
+    const { certificates, window_hours } = config.acme.certificate_budget;
+    const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
+    return [
+      ...issuing,
+      actorSpec(domainsActor, {
+        ref: domains,
+        role: 'cert',
+        config: {
+          dataDir,
+          baseDomain: config.base_domain,
+          demo: settings.demo,
+          keyType: config.acme.key_type,
+          maxDomains: config.max_domains,
+          ...(issuers === undefined ? {} : { issuers }),
+          ...(budget === undefined ? {} : { budget }),
+          // `--demo` contacts no external service: the webhook is not handed to it.
+          ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
+        },
+        links: issuers === undefined ? [] : [dnsRef, acmeRef],
+        // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
+        youngGenerationMb: 8,
+      }),
+      ...(await frontSpecs({
+        role: 'cert',
+        threads: 1,
+        config: {
+          host,
+          port: settings.port ?? config.port,
+          allowedHosts: config.allowed_hosts,
+          site: {
+            kind: 'certhub',
+            domains,
+            baseDomain: config.base_domain,
+            adminKey: config.admin_key,
+            ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
+            secureCookies: serving.front !== undefined,
+            demo: settings.demo,
+            insecureHttp: serving.insecureHttp,
+            trustedProxies: [...config.trusted_proxies],
+            ...(serving.pin === undefined ? {} : { pin: serving.pin }),
+            ...(serving.follow === undefined ? {} : { tls: serving.follow }),
+          },
+          ...(serving.front === undefined ? {} : { tls: serving.front }),
+        },
+        links: [domains],
+      })),
+    ];
+  },
+};
+
+const dnsRef = actorRef(dnsActor, 'cert/dns');
+const acmeRef = actorRef(acmeActor, 'cert/acme');
+/** What an order may take beyond waiting for propagation: the CA's validation (up to its deadline), finalizing, downloading. */
+const orderMarginMs = defaultValidationPolling.deadlineMs + 120_000;
+
+/** The actors that publish records and run ACME orders. */
+function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {
+  const nameservers = (config.propagation.nameservers ?? []).map(({ host, port }) => formatHostPort(host, port));
+  return [
+    actorSpec(dnsActor, { ref: dnsRef, role: 'cert', config: { records: duties.records, challenges: duties.acme } }),
+    actorSpec(acmeActor, {
+      ref: acmeRef,
+      role: 'cert',
+      config: {
+        dataDir,
+        directoryUrl: config.acme.directory_url,
+        ...(config.acme.email === undefined ? {} : { email: config.acme.email }),
+        ...(config.acme.ca_bundle === undefined ? {} : { caBundleFile: config.acme.ca_bundle }),
+        keyType: config.acme.key_type,
+        dns: dnsRef,
+        nameservers,
+        propagationTimeoutMs: config.propagation.timeout_seconds * 1000,
+      },
+      links: [dnsRef],
+    }),
+  ];
+}
+
+/** `outpost demo`: a fresh data directory with a demo config, removed when the process exits. */
+async function demoDataDir(): Promise<string> {
+  const dir = await makeTemporaryDir('certhub-demo-');
+  await writeSecretFile(join(dir, 'config.json'), `${JSON.stringify({ base_domain: 'demo.test', admin_key: newAdminKey() }, null, 2)}\n`);
+  return dir;
+}

@@ -1,0 +1,183 @@
+// The admin API, for the panel and for scripts: `Authorization: Bearer <admin_key>`, or the session
+// cookie from POST /api/admin/login. Reads come from this front's replica; changes go to the domains
+// actor, the one owner of the state. Failed logins and failed admin credentials are rate limited per
+// client and logged (the client's address, never the key).
+import { z } from 'zod';
+import type { ActorContext } from '../../../src/actor/actor.js';
+import type { PeerLink } from '../../../src/actor/rpc.js';
+import { safeEqual } from '../../../src/crypto/constant-time.js';
+import { OutpostError } from '../../../src/errors.js';
+import { expiredCookie, serializeCookie } from '../../../src/http/cookies.js';
+import { RateLimiter } from '../../../src/http/rate-limit.js';
+import { jsonType } from '../../../src/http/reply.js';
+import type { Router } from '../../../src/http/router.js';
+import type { HttpServer } from '../../../src/http/server.js';
+import { EventStream } from '../../../src/http/sse.js';
+import type { DomainsApi } from '../domains/protocol.js';
+import { summaryOf } from '../domains/summary.js';
+import type { HttpFrontConfig } from '../../../src/http/front-config.js';
+import type { CerthubServerInfo, CerthubSite } from './protocol.js';
+import type { ClientAddresses } from './client-addresses.js';
+import type { DomainReplica, ReplicaEntry } from './replica.js';
+import { sessionCookieName, Sessions } from './sessions.js';
+
+/** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
+const sessionIdleMs = 2 * 3_600_000;
+/** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
+const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
+/**
+ * Wrong admin credentials on the admin API: a failures-only limit holds one token per request in
+ * flight, so this one leaves room for scripts that send many requests at once.
+ */
+const failedAdminCredentials = new RateLimiter({ limit: 60, windowMs: 60_000 });
+const logBacklog = 500;
+
+const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253), adopt: z.boolean().optional() });
+const targetBody = z.strictObject({ target: z.string().min(1).max(253) });
+const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
+
+export interface AdminMount {
+  router: Router;
+  server: HttpServer;
+  actor: ActorContext<HttpFrontConfig>;
+  site: CerthubSite;
+  replica: DomainReplica;
+  domains: PeerLink<DomainsApi>;
+  clients: ClientAddresses;
+}
+
+/** The line a wrong admin key writes; README documents it for fail2ban. */
+export const failedLoginMessage = 'certhub: failed admin login';
+
+/** Who made an admin request: the session it came with, or null for the admin key as a bearer token. */
+interface AdminPrincipal {
+  session: string | null;
+}
+
+export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
+  const sessions = new Sessions(sessionIdleMs);
+  const cookieOptions = { secure: site.secureCookies };
+  const sessionCookie = sessionCookieName(site.secureCookies);
+  const find = (name: string): ReplicaEntry => {
+    const entry = replica.get(name);
+    if (entry === undefined) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
+    return entry;
+  };
+  const material = (name: string) => {
+    const entry = find(name);
+    const pem = replica.material(entry);
+    if (pem === null) throw new OutpostError('ERR_CONFLICT', `the certificate of ${entry.domain.name} is not issued yet (status: ${entry.domain.status})`);
+    return { name: entry.domain.name, material: pem };
+  };
+
+  /** A stream opened under a session closes when the session ends; the page then asks for the key. */
+  const endWithSession = ({ session }: AdminPrincipal, stream: EventStream) => {
+    if (session !== null) stream.onClose(sessions.onEnd(session, () => stream.close()));
+  };
+
+  router
+    .post(
+      '/api/admin/login',
+      (request, reply) => {
+        if (!safeEqual(request.body.key, site.adminKey)) {
+          actor.log.warn(failedLoginMessage, { client: clients.of(request) });
+          throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
+        }
+        const id = sessions.open();
+        actor.log.info('admin logged in', { client: clients.of(request) });
+        reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
+      },
+      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures', key: clients.key }, sameOrigin: true },
+    )
+    // The panel asks on load whether its cookie still holds a session: an answer, not a 401, since
+    // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
+    .get('/api/admin/session', (request, reply) => {
+      const id = request.cookies.get(sessionCookie);
+      reply.json(200, { active: id !== undefined && sessions.check(id) }, { 'Cache-Control': 'no-store' });
+    })
+    // Every session, not only this one: a logout is also how an operator who suspects a copied cookie
+    // throws it out. A request without a live session cannot log the others out.
+    .post('/api/admin/logout', (request, reply) => {
+      const id = request.cookies.get(sessionCookie);
+      if (id !== undefined && sessions.check(id)) sessions.closeAll();
+      reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
+    }, { sameOrigin: true });
+
+  const admin = router.group<AdminPrincipal>({
+    auth: {
+      bearer: (token, request) => {
+        if (safeEqual(token, site.adminKey)) return { session: null };
+        actor.log.warn(failedLoginMessage, { client: clients.of(request), with: 'bearer' });
+        return undefined;
+      },
+      session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? { session: id } : undefined) },
+    },
+    rateLimit: { limiter: failedAdminCredentials, count: 'failures', key: clients.key },
+  });
+  const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
+  admin
+    .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
+    .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
+    .post(
+      '/api/admin/domains',
+      async (request, reply) => {
+        const domain = await domains.call((api) => api.add(request.body));
+        replica.applyView(domain);
+        reply.json(201, replica.shown(domain));
+      },
+      { json: newDomainBody },
+    )
+    .get('/api/admin/domains/:name', (request, reply) => reply.json(200, replica.shown(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }))
+    .patch(
+      '/api/admin/domains/:name',
+      async (request, reply) => {
+        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target));
+        replica.applyView(domain);
+        reply.json(200, replica.shown(domain));
+      },
+      { json: targetBody },
+    )
+    .delete('/api/admin/domains/:name', async (request, reply) => {
+      const name = find(request.params.name ?? '').domain.name;
+      await domains.call((api) => api.remove(name));
+      replica.apply({ type: 'removed', name });
+      reply.send(204, '');
+    })
+    .post('/api/admin/domains/:name/rotate', async (request, reply) => {
+      const domain = await domains.call((api) => api.rotate(request.params.name ?? ''));
+      replica.applyView(domain);
+      reply.json(200, replica.shown(domain));
+    })
+    .post('/api/admin/domains/:name/retry', async (request, reply) => {
+      // Not applied to the replica ahead of its message: the order it starts publishes `issuing`
+      // after `pending`, and the stream must show them in that order.
+      reply.json(200, replica.shown(await domains.call((api) => api.retry(request.params.name ?? ''))));
+    })
+    .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
+      const { name, material: pem } = material(request.params.name ?? '');
+      reply.send(200, pem.cert_pem + pem.chain_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.crt"`, 'Cache-Control': 'no-store' });
+    })
+    .get('/api/admin/domains/:name/key.key', (request, reply) => {
+      const { name, material: pem } = material(request.params.name ?? '');
+      reply.send(200, pem.key_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.key"`, 'Cache-Control': 'no-store' });
+    })
+    .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
+    .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), { json: z.record(z.string(), z.unknown()) })
+    .get('/api/admin/logs', (request, reply) => {
+      const stream = new EventStream(request, reply, server);
+      const backlog = Math.min(Number(request.query.get('backlog') ?? logBacklog) || 0, 1000);
+      const unsubscribe = actor.subscribeLogs((record) => stream.send(JSON.stringify(record), 'log'), backlog);
+      stream.onClose(unsubscribe);
+      endWithSession(request.auth, stream);
+    })
+    .get('/api/admin/events', (request, reply) => {
+      const stream = new EventStream(request, reply, server);
+      stream.send(replica.summariesJson(), 'snapshot');
+      const stop = replica.onChange((message) => {
+        if (message.type === 'domain') stream.send(JSON.stringify(summaryOf(message.domain)), 'domain');
+        else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
+      });
+      stream.onClose(stop);
+      endWithSession(request.auth, stream);
+    });
+}

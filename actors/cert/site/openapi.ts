@@ -1,0 +1,159 @@
+// /api/spec of certhub: OpenAPI 3.0 (the version the specification names), every endpoint, the admin
+// ones included. The domain's properties are typed against DomainView so a field added there fails
+// to compile here until the document describes it.
+import { operationsPaths } from '../../../src/http/operations-openapi.js';
+import type { DomainView } from '../domains/protocol.js';
+
+const string = { type: 'string' } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullableDateTime = { type: 'string', format: 'date-time', nullable: true } as const;
+const json = 'application/json';
+
+const domainProperties: Record<keyof DomainView, object> = {
+  name: { type: 'string', description: 'full name, e.g. app.example.com' },
+  label: { type: 'string', description: 'the name under the base domain, e.g. app' },
+  target: { type: 'string', description: 'IPv4 address, IPv6 address or host name' },
+  record_type: { type: 'string', enum: ['A', 'AAAA', 'CNAME'] },
+  status: { type: 'string', enum: ['pending', 'issuing', 'issued', 'error'] },
+  error: { type: 'string', nullable: true, description: 'why the last attempt failed' },
+  created_at: dateTime,
+  issued_at: nullableDateTime,
+  expires_at: nullableDateTime,
+  token: { type: 'string', description: 'the per-domain token for GET /api/cert/{domain}' },
+  last_fetch: { type: 'object', nullable: true, required: ['at', 'from'], properties: { at: dateTime, from: string } },
+  next_attempt_at: nullableDateTime,
+  waiting_for: { type: 'string', enum: ['backoff', 'retry_after', 'budget'], nullable: true, description: "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot" },
+  renewal: {
+    type: 'object',
+    required: ['due_at', 'basis'],
+    description: 'when the certificate served is to be renewed, and what chose the instant',
+    properties: { due_at: nullableDateTime, basis: { type: 'string', enum: ['ari', 'lifetime'], nullable: true } },
+  },
+};
+
+const error = { type: 'object', required: ['error'], properties: { error: string } };
+const errorResponse = (description: string) => ({ description, content: { [json]: { schema: { $ref: '#/components/schemas/Error' } } } });
+const jsonResponse = (description: string, schema: object) => ({ description, content: { [json]: { schema } } });
+const domainRef = { $ref: '#/components/schemas/Domain' };
+const nameParameter = { name: 'name', in: 'path', required: true, description: 'full name or label', schema: string };
+const admin = [{ adminKey: [] }, { session: [] }];
+const adminErrors = { '401': errorResponse('missing or wrong admin credentials'), '429': errorResponse('too many failed attempts; see Retry-After') };
+const jsonBody = (schema: object) => ({ required: true, content: { [json]: { schema } } });
+const pem = { 'application/x-pem-file': { schema: string } };
+
+export function certhubOpenApi(version: string) {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'certhub', version, description: 'DNS records and ACME DNS-01 certificates for subdomains, handed out per domain token.' },
+    components: {
+      securitySchemes: {
+        domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
+        adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'the token that reads /metrics and nothing else (metrics_token in config.json)' },
+        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS' },
+      },
+      schemas: {
+        Error: error,
+        Domain: { type: 'object', required: Object.keys(domainProperties), properties: domainProperties },
+        Certificate: { type: 'object', required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'], properties: { cert_pem: string, chain_pem: string, key_pem: string, expires_at: dateTime } },
+      },
+    },
+    paths: {
+      '/api/version': { get: { summary: 'product name, API version, server version', responses: { '200': jsonResponse('the versions', { type: 'object', required: ['product', 'api_version', 'version'], properties: { product: string, api_version: { type: 'integer' }, version: string } }) } } },
+      '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
+      ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token') } }),
+      '/api/help': { get: { summary: 'the API as plain text', responses: { '200': { description: 'help', content: { 'text/plain': { schema: string } } } } } },
+      '/api/cert/{domain}': {
+        get: {
+          summary: "a domain's certificate, chain and key",
+          security: [{ domainToken: [] }],
+          parameters: [{ name: 'domain', in: 'path', required: true, description: 'full name or label', schema: string }],
+          responses: {
+            '200': jsonResponse('the material', { $ref: '#/components/schemas/Certificate' }),
+            '401': errorResponse('wrong token or unknown domain (the same answer for both)'),
+            '409': errorResponse('the certificate is not issued yet'),
+            '429': errorResponse('too many failed attempts from this address; see Retry-After'),
+          },
+        },
+      },
+      '/api/admin/login': {
+        post: {
+          summary: 'open a panel session',
+          requestBody: jsonBody({ type: 'object', required: ['key'], properties: { key: string } }),
+          responses: { '204': { description: 'logged in; the session cookie is set' }, ...adminErrors },
+        },
+      },
+      '/api/admin/session': {
+        get: {
+          summary: 'whether the request\'s session cookie holds a live panel session (no 401 when not)',
+          responses: { '200': { description: '`{"active": boolean}`', content: { 'application/json': { schema: { type: 'object', required: ['active'], properties: { active: { type: 'boolean' } } } } } } },
+        },
+      },
+      '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' } } } },
+      '/api/admin/domains': {
+        get: { summary: 'every domain', security: admin, responses: { '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }), ...adminErrors } },
+        post: {
+          summary: 'add a domain: its record is published and a certificate issued',
+          security: admin,
+          requestBody: jsonBody({
+            type: 'object',
+            required: ['name', 'target'],
+            properties: {
+              name: string,
+              target: string,
+              adopt: { type: 'boolean', description: 'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false' },
+            },
+          }),
+          responses: {
+            '201': jsonResponse('the new domain (pending)', domainRef),
+            '400': errorResponse('bad name or target'),
+            '409': errorResponse('the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
+        },
+      },
+      '/api/admin/domains/{name}': {
+        parameters: [nameParameter],
+        get: { summary: 'one domain', security: admin, responses: { '200': jsonResponse('the domain', domainRef), '404': errorResponse('no such domain'), ...adminErrors } },
+        patch: {
+          summary: "change a domain's target",
+          security: admin,
+          requestBody: jsonBody({ type: 'object', required: ['target'], properties: { target: string } }),
+          responses: { '200': jsonResponse('the domain', domainRef), '400': errorResponse('bad target'), '404': errorResponse('no such domain'), '409': errorResponse('the target closes a CNAME loop between managed names'), ...adminErrors },
+        },
+        delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, '404': errorResponse('no such domain'), ...adminErrors } },
+      },
+      '/api/admin/domains/{name}/rotate': {
+        parameters: [nameParameter],
+        post: { summary: 'a new token; the old one is refused from now on', security: admin, responses: { '200': jsonResponse('the domain with its new token', domainRef), '404': errorResponse('no such domain'), ...adminErrors } },
+      },
+      '/api/admin/domains/{name}/retry': {
+        parameters: [nameParameter],
+        post: {
+          summary: 'a domain in error tries again now instead of at its backoff time',
+          security: admin,
+          responses: { '200': jsonResponse('the domain, pending again', domainRef), '404': errorResponse('no such domain'), '409': errorResponse('the domain is not in error'), ...adminErrors },
+        },
+      },
+      '/api/admin/domains/{name}/cert.crt': {
+        parameters: [nameParameter],
+        get: { summary: 'certificate and chain (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+      },
+      '/api/admin/domains/{name}/key.key': {
+        parameters: [nameParameter],
+        get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+      },
+      '/api/admin/server': {
+        get: {
+          summary: 'how certhub is served: `pin` (sha256: fingerprint of its self-signed certificate, else null) and `insecure_http` (plain HTTP off loopback)',
+          security: admin,
+          responses: { '200': jsonResponse('how it is served', { type: 'object', required: ['pin', 'insecure_http'], properties: { pin: { type: 'string', nullable: true }, insecure_http: { type: 'boolean' } } }), ...adminErrors },
+        },
+      },
+      '/api/admin/prefs': {
+        get: { summary: "the panel's preferences (prefs.json)", security: admin, responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors } },
+        put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), '400': errorResponse('a bad field'), ...adminErrors } },
+      },
+      '/api/admin/logs': { get: { summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")', security: admin, parameters: [{ name: 'backlog', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000 } }], responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
+      '/api/admin/events': { get: { summary: 'domain changes: a "snapshot" event (name, label, status, error and expires_at of every domain), then "domain" (one such summary) and "removed" events (Server-Sent Events); the full domain, token included, is GET /api/admin/domains/{name}', security: admin, responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
+    },
+  };
+}

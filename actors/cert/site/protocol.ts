@@ -1,0 +1,55 @@
+// certhub's site config; the domain shapes it serves are in actors/cert/domains/protocol.ts.
+import type { ActorRef } from '../../../src/actor/kind.js';
+import type { DomainsApi } from '../domains/protocol.js';
+
+export interface CerthubSite {
+  kind: 'certhub';
+  domains: ActorRef<DomainsApi>;
+  baseDomain: string;
+  /** The admin key: bearer token for scripts, and what the panel's login asks for. */
+  adminKey: string;
+  /** A bearer token for /metrics alone (config.json `metrics_token`); the admin key reads it too. */
+  metricsToken?: string;
+  /** Session cookies carry `Secure` (false only for plain HTTP, where browsers would drop them). */
+  secureCookies: boolean;
+  demo: boolean;
+  /** The fingerprint of the self-signed certificate served for want of a `tls` (exports carry it). */
+  pin?: string;
+  /** Addresses whose `X-Forwarded-For` gives the client's address (config `trusted_proxies`). */
+  trustedProxies: string[];
+  /** Plain HTTP off loopback (`insecure_http`): the panel says so in red. */
+  insecureHttp: boolean;
+  /** What certhub's own HTTPS (config `tls`) follows; absent: no `tls`. */
+  tls?: CerthubTls;
+}
+
+/** What certhub's HTTPS certificate follows after start (actors/cert/tls.ts). */
+export interface CerthubTls {
+  follow: { domain: string } | { certFile: string; keyFile: string };
+  /** Serving a self-signed stand-in until `follow.domain` is issued. */
+  temporary: boolean;
+}
+
+/** GET /api/version */
+export interface CerthubVersion {
+  product: 'certhub';
+  api_version: 1;
+  version: string;
+}
+
+/** GET /api/admin/server: how the panel is served, for its header and its exports. */
+export interface CerthubServerInfo {
+  /** `sha256:...` of the self-signed certificate served; null with a `tls` or over plain HTTP. */
+  pin: string | null;
+  /** Plain HTTP although bound off loopback. */
+  insecure_http: boolean;
+}
+
+/** GET /api/cert/<domain> */
+export interface CertificateResponse {
+  cert_pem: string;
+  chain_pem: string;
+  key_pem: string;
+  /** ISO 8601, UTC. */
+  expires_at: string;
+}

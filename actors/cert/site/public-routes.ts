@@ -1,0 +1,76 @@
+// certhub's routes without the admin key: version, spec, help, and a domain's material for its token.
+// A wrong token and an unknown domain answer the same 401, so tokens cannot be used to list domains;
+// failed attempts are rate limited per client and logged (client and domain, never the token).
+import type { PeerLink } from '../../../src/actor/rpc.js';
+import type { Logger } from '../../../src/log/record.js';
+import { OutpostError } from '../../../src/errors.js';
+import { RateLimiter } from '../../../src/http/rate-limit.js';
+import { jsonType, prepareHeaders, textType } from '../../../src/http/reply.js';
+import type { Router } from '../../../src/http/router.js';
+import { version } from '../../../src/version.js';
+import type { DomainsApi, FetchRecord } from '../domains/protocol.js';
+import { certhubHelpText } from './help.js';
+import { certhubOpenApi } from './openapi.js';
+import type { CerthubVersion } from './protocol.js';
+import type { ClientAddresses } from './client-addresses.js';
+import type { DomainReplica } from './replica.js';
+
+/** Failed token checks a client address may make: 20 at once, then one every 3 s. */
+const failedFetches = new RateLimiter({ limit: 20, windowMs: 60_000 });
+
+/** How often the fetches seen here go to the domains actor: one call for all of them, not one a request. */
+const fetchReportMs = 1000;
+const certificateHeaders = prepareHeaders({ 'Content-Type': jsonType, 'Cache-Control': 'no-store' });
+
+export interface PublicMount {
+  router: Router;
+  replica: DomainReplica;
+  domains: PeerLink<DomainsApi>;
+  clients: ClientAddresses;
+  log: Logger;
+}
+
+/** The line a failed fetch writes; README documents it for fail2ban. */
+export const failedFetchMessage = 'certhub: failed certificate fetch';
+
+export function mountPublicRoutes({ router, replica, domains, clients, log }: PublicMount): void {
+  const fetches = new Map<string, FetchRecord>();
+  const report = setInterval(() => {
+    if (fetches.size === 0) return;
+    const batch = [...fetches.values()];
+    fetches.clear();
+    domains.call((api) => api.recordFetches(batch)).catch((error: unknown) => log.debug('a fetch was not recorded', { error: String(error) }));
+  }, fetchReportMs);
+  report.unref();
+  const versionJson = JSON.stringify({ product: 'certhub', api_version: 1, version } satisfies CerthubVersion);
+  const spec = JSON.stringify(certhubOpenApi(version));
+  router
+    .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
+    .get('/api/spec', (_request, reply) => reply.send(200, spec, { 'Content-Type': jsonType }))
+    .get('/api/help', (request, reply) => reply.send(200, certhubHelpText(version, request.headers.get('host')), { 'Content-Type': textType }));
+
+  router
+    .group({
+      auth: {
+        bearer: (token, request) => {
+          const found = replica.withToken(request.params.domain ?? '', token);
+          if (found === undefined) log.warn(failedFetchMessage, { client: clients.of(request), domain: request.params.domain ?? '' });
+          return found;
+        },
+      },
+      rateLimit: { limiter: failedFetches, count: 'failures', key: clients.key },
+    })
+    .get('/api/cert/:domain', (request, reply) => {
+      const { domain } = request.auth;
+      // The key certhub serves with: whoever holds it could pose as certhub (issue 22 item 11).
+      if (replica.isOwnDomain(domain.name)) throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: its certificate and key are not given out for a token`);
+      const certificateBody = replica.certificateBody(request.auth);
+      if (certificateBody === null) {
+        throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);
+      }
+      // The first fetch of a domain in each report stands for all of them: asking uWS for the address
+      // of every request would cost a tenth of the answer.
+      if (!fetches.has(domain.name)) fetches.set(domain.name, { name: domain.name, from: request.remoteAddress, at: Date.now() });
+      reply.send(200, certificateBody, certificateHeaders);
+    });
+}

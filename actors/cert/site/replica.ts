@@ -1,0 +1,158 @@
+// The front's copy of the domains actor's state, kept from the replica topic: every read of a domain
+// (a certificate fetch, the admin list) is answered from here without asking another thread.
+import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
+import type { Material } from '../domains/material.js';
+import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../domains/protocol.js';
+import { summaryOf } from '../domains/summary.js';
+import type { CertificateResponse } from './protocol.js';
+
+export interface ReplicaEntry {
+  domain: DomainView;
+  material: ReplicaMaterial | null;
+}
+
+/** Answers of GET /api/cert kept made: the domains fetched most, without a second copy of every certificate. */
+const cachedAnswers = 1024;
+/** What an unknown domain's token check compares with, so that it takes as long as a known one's. */
+const noTokenDigest = secretDigest('');
+
+export class DomainReplica {
+  private readonly entries = new Map<string, ReplicaEntry>();
+  private readonly chains = new Map<string, string>();
+  /** Domain name -> its GET /api/cert answer, encoded, least recently used first. */
+  private readonly answers = new Map<string, Buffer>();
+  private readonly listeners = new Set<(message: ReplicaMessage) => void>();
+  /** Token digests of the domains fetched, made on first use; a changed domain is a new view, and drops its own. */
+  private readonly tokenDigests = new WeakMap<DomainView, Buffer>();
+  /** `listJson()` and `summariesJson()`, until the next change. */
+  private list: string | undefined;
+  private summaries: string | undefined;
+
+  /**
+   * `ownDomain`: certhub's own `tls.domain`, whose key it serves with. Its token is never shown
+   * (the admin views carry an empty one) and its certificate is never given out for a token.
+   */
+  constructor(
+    private readonly baseDomain: string,
+    private readonly ownDomain?: string,
+  ) {}
+
+  /** Whether `name` is certhub's own tls.domain. */
+  isOwnDomain(name: string): boolean {
+    return name === this.ownDomain;
+  }
+
+  /** The view as the admin API shows it: the own domain's token withheld. */
+  shown(view: DomainView): DomainView {
+    return this.isOwnDomain(view.name) ? { ...view, token: '' } : view;
+  }
+
+  apply(message: ReplicaMessage): void {
+    switch (message.type) {
+      case 'chain':
+        this.chains.set(message.id, message.chain_pem);
+        return;
+      case 'domain':
+        this.entries.set(message.domain.name, { domain: message.domain, material: message.material });
+        this.answers.delete(message.domain.name);
+        this.list = undefined;
+        this.summaries = undefined;
+        break;
+      case 'removed':
+        this.entries.delete(message.name);
+        this.answers.delete(message.name);
+        this.list = undefined;
+        this.summaries = undefined;
+        break;
+      default:
+        throw new Error(`unknown replica message ${JSON.stringify(message satisfies never)}`);
+    }
+    for (const listener of this.listeners) listener(message);
+  }
+
+  /**
+   * Applies a domain the owner returned to this front, ahead of its replica message (a rotated token
+   * is dead here at once). Listeners (the panel's event stream) are not told: the answer can overtake
+   * replica messages still on their way (an add answered `issuing` before the message saying
+   * `pending` arrives), and the stream must show a domain's changes in the order they happened. When
+   * the replica message came first, the entry already holds this change (same token and target) and
+   * perhaps later ones, and is kept.
+   */
+  applyView(domain: DomainView): void {
+    const entry = this.entries.get(domain.name);
+    if (entry !== undefined && entry.domain.token === domain.token && entry.domain.target === domain.target) return;
+    this.entries.set(domain.name, { domain, material: entry?.material ?? null });
+    this.answers.delete(domain.name);
+    this.list = undefined;
+  }
+
+  /** The domain `nameOrLabel` names: a full name under the base domain, or a label. */
+  get(nameOrLabel: string): ReplicaEntry | undefined {
+    const name = nameOrLabel.toLowerCase().replace(/\.$/, '');
+    return this.entries.get(name) ?? this.entries.get(`${name}.${this.baseDomain}`);
+  }
+
+  /**
+   * The entry `nameOrLabel` names when `token` is its token. An unknown domain and a wrong token are
+   * refused alike, in the same time.
+   */
+  withToken(nameOrLabel: string, token: string): ReplicaEntry | undefined {
+    const entry = this.get(nameOrLabel);
+    let digest = noTokenDigest;
+    if (entry !== undefined) {
+      digest = this.tokenDigests.get(entry.domain) ?? secretDigest(entry.domain.token);
+      this.tokenDigests.set(entry.domain, digest);
+    }
+    return matchesDigest(token, digest) && entry !== undefined ? entry : undefined;
+  }
+
+  /** The entry's material with its chain, or null before its certificate is issued. */
+  material(entry: ReplicaEntry): Material | null {
+    const { material } = entry;
+    if (material === null) return null;
+    const chain = this.chains.get(material.chain);
+    // The chain is published before the first domain that refers to it: missing, it is a bug.
+    if (chain === undefined) throw new Error(`the replica has no chain ${material.chain} for ${entry.domain.name}`);
+    return { cert_pem: material.cert_pem, chain_pem: chain, key_pem: material.key_pem };
+  }
+
+  /** The body of GET /api/cert for the entry (JSON, UTF-8), or null before its certificate is issued. */
+  certificateBody(entry: ReplicaEntry): Buffer | null {
+    const name = entry.domain.name;
+    let answer = this.answers.get(name);
+    if (answer !== undefined) {
+      this.answers.delete(name);
+      this.answers.set(name, answer);
+      return answer;
+    }
+    const material = this.material(entry);
+    if (material === null || entry.domain.expires_at === null) return null;
+    answer = Buffer.from(JSON.stringify({ ...material, expires_at: entry.domain.expires_at } satisfies CertificateResponse));
+    this.answers.set(name, answer);
+    if (this.answers.size > cachedAnswers) this.answers.delete(this.answers.keys().next().value ?? '');
+    return answer;
+  }
+
+  /**
+   * `{"domains": [...]}` by name, as the admin list and the panel's first event give it: made once per
+   * change of the replica, not once per page opened (10,000 domains are 4 MB of JSON).
+   */
+  listJson(): string {
+    return (this.list ??= JSON.stringify({ domains: this.all().map((view) => this.shown(view)) }));
+  }
+
+  /** The event stream's snapshot: every domain's summary, in name order. */
+  summariesJson(): string {
+    return (this.summaries ??= JSON.stringify({ domains: this.all().map(summaryOf) }));
+  }
+
+  all(): DomainView[] {
+    // Names are lower-case ASCII (IDNs in their xn-- form): code-unit order, without the cost of localeCompare.
+    return [...this.entries.values()].map((entry) => entry.domain).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  onChange(listener: (message: ReplicaMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,47 @@
+// certhub's HTTP site: the admin panel at `/` (ui/certhub), the public API (a domain's material for
+// its token), the admin API, and the replica of the domains actor's state that both read from.
+import { domainReplicaTopic } from '../domains/kind.js';
+import { safeEqual } from '../../../src/crypto/constant-time.js';
+import type { AuthScheme } from '../../../src/http/auth.js';
+import { serveStatic } from '../../../src/http/static.js';
+import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
+import { roleUiAssets } from '../../../src/http/ui-assets.js';
+import { registerCertMetrics } from './cert-metrics.js';
+import { mountAdminRoutes } from './admin-routes.js';
+import { ClientAddresses } from './client-addresses.js';
+import { mountPublicRoutes } from './public-routes.js';
+import type { CerthubSite } from './protocol.js';
+import { DomainReplica } from './replica.js';
+import { followTlsCertificate } from './tls-follow.js';
+
+// Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
+export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAuth: metricsReaders, mount: mountCerthubSite };
+
+/**
+ * /metrics names every domain (expiry, fetches): the admin key reads it, and so does `metrics_token`,
+ * a token that reads nothing else, for a Prometheus whose config more people see than certhub's.
+ */
+function metricsReaders(site: CerthubSite): AuthScheme<unknown> {
+  const { adminKey, metricsToken } = site;
+  return {
+    bearer: (token) => {
+      // Both comparisons always run: which of the two secrets matched does not show in the time taken.
+      const admin = safeEqual(token, adminKey);
+      const metrics = metricsToken !== undefined && safeEqual(token, metricsToken);
+      return admin || metrics ? true : undefined;
+    },
+  };
+}
+
+async function mountCerthubSite({ router, server, actor, site }: SiteMount<CerthubSite>): Promise<void> {
+  const ownDomain = site.tls !== undefined && 'domain' in site.tls.follow ? site.tls.follow.domain : undefined;
+  const replica = new DomainReplica(site.baseDomain, ownDomain);
+  actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
+  registerCertMetrics(actor.metrics.registry, replica);
+  const domains = actor.peer(site.domains);
+  const clients = new ClientAddresses(site.trustedProxies);
+  mountPublicRoutes({ router, replica, domains, clients, log: actor.log });
+  mountAdminRoutes({ router, server, actor, site, replica, domains, clients });
+  if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
+  serveStatic(router, await roleUiAssets('certhub'));
+}

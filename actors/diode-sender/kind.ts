@@ -1,4 +1,0 @@
-import { declareActor } from '../../src/actor/kind.js';
-import type { DiodeSenderApi, DiodeSenderConfig } from './protocol.js';
-
-export const diodeSenderActor = declareActor<DiodeSenderApi, DiodeSenderConfig>('diode-sender');

@@ -1,0 +1,46 @@
+// The monitor role (hostwatch): a sampler actor measuring the machine and HTTP fronts serving the
+// dashboard; the sampler publishes its snapshots to every front.
+import { z } from 'zod';
+import { actorRef, actorSpec } from '../../src/actor/kind.js';
+import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
+import { samplerActor } from './sampler/kind.js';
+import { frontSpecs } from '../../src/http/front-specs.js';
+import type { RoleDefinition } from '../../src/config/role.js';
+
+export const monitorSchema = z.strictObject({
+  host: bindAddress.default('0.0.0.0'),
+  port: port.default(8080),
+  interval_seconds: z.number().min(0.5).max(60).default(2),
+  history_seconds: positiveInteger.max(3600).default(120),
+  top_processes: positiveInteger.max(1000).default(40),
+  containers: z.boolean().default(true),
+  /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
+  threads: positiveInteger.max(16).default(1),
+  /** Host names the dashboard answers besides loopback ones (README: hostwatch, Allowed hosts). */
+  allowed_hosts: allowedHosts,
+});
+
+export const monitorRole: RoleDefinition<typeof monitorSchema> = {
+  name: 'monitor',
+  summary: 'live machine dashboard (hostwatch)',
+  schema: monitorSchema,
+  demoConfig: { host: '127.0.0.1', port: 0 },
+  claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
+  async actors(config) {
+    const intervalMs = Math.round(config.interval_seconds * 1000);
+    const sampler = actorRef(samplerActor, 'monitor/sampler');
+    return [
+      actorSpec(samplerActor, {
+        ref: sampler,
+        role: 'monitor',
+        config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers },
+      }),
+      ...(await frontSpecs({
+        role: 'monitor',
+        threads: config.threads,
+        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: { kind: 'monitor', sampler, intervalMs } },
+        links: [sampler],
+      })),
+    ];
+  },
+};

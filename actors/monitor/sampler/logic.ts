@@ -1,0 +1,226 @@
+// The sampler: cheap counters (CPU, memory) every interval for the history; the expensive scans
+// (processes, containers, ports) only while someone watches the stream or has just asked for a
+// snapshot, so an idle dashboard costs next to nothing.
+import type { Clock } from '../../../src/actor/clock.js';
+import { containerVmProcessNames, type ContainerTopEntry } from './containers.js';
+import { cpuUsage, type CoreTimes, type CpuUsage } from './cpu.js';
+import { HistoryWindow } from './history.js';
+import type { MemoryFigures } from './memory.js';
+import { identify, type ProcessIdentity } from './process-names.js';
+import { processTable, type ProcessSample } from './process-table.js';
+import type { ContainerReading } from './probes/container-cli.js';
+import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probes/probe.js';
+import type { ContainerProcess, ContainerRuntimeStatus, ListeningPort, Snapshot, SnapshotJson } from './protocol.js';
+
+export interface SamplerOptions {
+  intervalMs: number;
+  historySeconds: number;
+  topProcesses: number;
+  /** Keep scanning this long after the last snapshot request, so a poller gets fresh data cheaply. */
+  askedGraceMs: number;
+  /** Containers change rarely and their CLI is costly to run: read them at most this often. */
+  containerIntervalMs: number;
+  /** With no runtime answering, look for one again this often: each look starts the runtime's CLI. */
+  containerRetryMs: number;
+  /**
+   * Listening sockets are read at most this often: the kernel walks its whole TCP hash table to print
+   * /proc/net/tcp, 5-10 ms of CPU a read on a 24 GiB machine however few sockets there are; read
+   * every interval, that alone was a third of the sampler's cost.
+   */
+  portsIntervalMs: number;
+  /** The span of the first CPU reading, taken at start. */
+  firstSampleMs: number;
+}
+
+export interface SamplerDependencies {
+  probe: SystemProbe;
+  containers: { read(): Promise<ContainerReading> };
+  runtimeVersion: (runtime: string, exe: string) => string;
+  clock: Clock;
+  uptimeSeconds: () => number;
+  loadAverage: () => [number, number, number];
+  /** Receives every full snapshot while the sampler is active. */
+  publish: (snapshot: SnapshotJson) => void;
+}
+
+export class Sampler {
+  private machineInfo: StaticMachineInfo | undefined;
+  private previousTimes: CoreTimes[] = [];
+  private cpu: CpuUsage = { percent: 0, perCore: [] };
+  private memory: MemoryFigures | undefined;
+  private readonly cpuHistory: HistoryWindow;
+  private readonly memoryHistory: HistoryWindow;
+  private watchers = 0;
+  private lastAskedAt = Number.NEGATIVE_INFINITY;
+  private latest: { json: SnapshotJson; at: number } | undefined;
+  private scanning: Promise<SnapshotJson> | undefined;
+  private containerReading: { reading: ContainerReading; at: number } | undefined;
+  private portsReading: { ports: ListeningPort[]; at: number } | undefined;
+  private stopTicking: (() => void) | undefined;
+  /**
+   * Names by command line: a process keeps its argv array between readings (the probe caches it),
+   * so its name is worked out once, not every interval.
+   */
+  private readonly identities = new WeakMap<readonly string[], ProcessIdentity>();
+
+  constructor(
+    private readonly options: SamplerOptions,
+    private readonly dependencies: SamplerDependencies,
+  ) {
+    const points = Math.max(1, Math.round((options.historySeconds * 1000) / options.intervalMs));
+    this.cpuHistory = new HistoryWindow(points);
+    this.memoryHistory = new HistoryWindow(points);
+  }
+
+  async start(): Promise<void> {
+    this.machineInfo = await this.dependencies.probe.machine();
+    this.previousTimes = this.dependencies.probe.coreTimes();
+    // Until the first short reading lands, the figures are the averages since boot; the start is not
+    // held up for it (the fronts wait for every actor to be ready).
+    this.cpu = cpuUsage(this.previousTimes.map(() => ({ user: 0, nice: 0, sys: 0, idle: 0, irq: 0 })), this.previousTimes);
+    this.memory = await this.dependencies.probe.memory();
+    void this.dependencies.clock.sleep(this.options.firstSampleMs).then(() => this.sampleCounters());
+    this.stopTicking = this.dependencies.clock.every(this.options.intervalMs, () => void this.tick());
+  }
+
+  stop(): void {
+    this.stopTicking?.();
+  }
+
+  setWatchers(count: number): void {
+    this.watchers = count;
+  }
+
+  /** The latest full snapshot if it is from this interval, else a new one. */
+  async snapshot(): Promise<SnapshotJson> {
+    const now = this.dependencies.clock.now();
+    this.lastAskedAt = now;
+    if (this.latest !== undefined && now - this.latest.at < this.options.intervalMs) return this.latest.json;
+    return this.fullScan();
+  }
+
+  get active(): boolean {
+    return this.watchers > 0 || this.dependencies.clock.now() - this.lastAskedAt < this.options.askedGraceMs;
+  }
+
+  /** One interval: cheap counters always, a full scan published while active. */
+  async tick(): Promise<void> {
+    await this.sampleCounters();
+    if (!this.active) return;
+    this.dependencies.publish(await this.fullScan());
+  }
+
+  private async sampleCounters(): Promise<void> {
+    const times = this.dependencies.probe.coreTimes();
+    this.cpu = cpuUsage(this.previousTimes, times);
+    this.previousTimes = times;
+    this.memory = await this.dependencies.probe.memory();
+    const t = this.dependencies.clock.now() / 1000;
+    this.cpuHistory.push({ t, v: this.cpu.percent });
+    this.memoryHistory.push({ t, v: percent(this.memory.usedBytes, this.memory.totalBytes) });
+  }
+
+  private fullScan(): Promise<SnapshotJson> {
+    this.scanning ??= this.scan().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  private async scan(): Promise<SnapshotJson> {
+    const { probe, clock } = this.dependencies;
+    const [readings, network, containers] = await Promise.all([probe.processes(), this.readPorts(), this.readContainers()]);
+    const machine = this.machineInfo ?? (await probe.machine());
+    const memory = this.memory ?? (await probe.memory());
+    const inContainer = new Map<number, ContainerTopEntry & { container: string; image: string }>(containers.processes.map((entry) => [entry.pid, entry]));
+    const samples = this.processSamples(readings, inContainer);
+    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
+    const snapshot: Snapshot = {
+      timestamp: clock.now() / 1000,
+      machine: { ...machine, uptimeSeconds: Math.round(this.dependencies.uptimeSeconds()), containerRuntime: containers.status },
+      cpu: { percent: this.cpu.percent, perCore: this.cpu.perCore, load: this.dependencies.loadAverage(), history: this.cpuHistory.values() },
+      memory: {
+        totalBytes: memory.totalBytes,
+        usedBytes: memory.usedBytes,
+        availableBytes: memory.availableBytes,
+        percent: percent(memory.usedBytes, memory.totalBytes),
+        swap: memory.swap === null ? null : { ...memory.swap, percent: percent(memory.swap.usedBytes, memory.swap.totalBytes) },
+        breakdown: memory.breakdown,
+        history: this.memoryHistory.values(),
+      },
+      processes: processTable(samples, memory.totalBytes, this.options.topProcesses, this.dependencies.runtimeVersion),
+      containers: containers.processes.map((entry): ContainerProcess => {
+        const reading = byPid.get(entry.pid);
+        return { container: entry.container, image: entry.image, pid: entry.pid, user: entry.user, command: entry.command, cpuPercent: round(reading?.cpuPercent ?? 0), memoryBytes: reading?.memoryBytes ?? 0 };
+      }),
+      network,
+    };
+    const json = JSON.stringify(snapshot) as SnapshotJson;
+    this.latest = { json, at: clock.now() };
+    return json;
+  }
+
+  private processSamples(readings: readonly ProcessReading[], inContainer: ReadonlyMap<number, { container: string }>): ProcessSample[] {
+    const identities = new Map<number, ProcessIdentity>();
+    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
+    const identityOf = (pid: number, depth = 0): ProcessIdentity | undefined => {
+      const known = identities.get(pid);
+      if (known !== undefined) return known;
+      const reading = byPid.get(pid);
+      if (reading === undefined) return undefined;
+      // A worker without a script of its own takes its parent's name; parents are few levels up.
+      const identity = this.identities.get(reading.argv) ?? identify(reading, depth < 8 ? identityOf(reading.ppid, depth + 1) : undefined);
+      this.identities.set(reading.argv, identity);
+      identities.set(pid, identity);
+      return identity;
+    };
+    const containersPresent = inContainer.size > 0;
+    const samples: ProcessSample[] = [];
+    for (const reading of readings) {
+      const identity = identityOf(reading.pid)!;
+      if (containersPresent && containerVmProcessNames.has(identity.name)) continue;
+      const container = inContainer.get(reading.pid);
+      samples.push({
+        pid: reading.pid,
+        ppid: reading.ppid,
+        identity,
+        source: container?.container ?? reading.user,
+        container: container !== undefined,
+        cpuPercent: reading.cpuPercent,
+        memoryBytes: reading.memoryBytes,
+        exe: reading.exe,
+      });
+    }
+    return samples;
+  }
+
+  private async readPorts(): Promise<ListeningPort[]> {
+    const now = this.dependencies.clock.now();
+    if (this.portsReading === undefined || now - this.portsReading.at >= this.options.portsIntervalMs) {
+      this.portsReading = { ports: await this.dependencies.probe.listeningPorts(), at: now };
+    }
+    return this.portsReading.ports;
+  }
+
+  private async readContainers(): Promise<ContainerReading> {
+    const now = this.dependencies.clock.now();
+    const every = this.containerReading?.reading.status.available === false ? this.options.containerRetryMs : this.options.containerIntervalMs;
+    if (this.containerReading === undefined || now - this.containerReading.at >= every) {
+      this.containerReading = { reading: await this.dependencies.containers.read(), at: now };
+    }
+    return this.containerReading.reading;
+  }
+}
+
+export function unavailableContainers(reason: string): ContainerReading {
+  const status: ContainerRuntimeStatus = { available: false, reason };
+  return { status, processes: [] };
+}
+
+function percent(part: number, whole: number): number {
+  return whole > 0 ? round((part / whole) * 100) : 0;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

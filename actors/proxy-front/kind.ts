@@ -1,4 +1,0 @@
-import { declareActor } from '../../src/actor/kind.js';
-import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
-
-export const proxyFrontActor = declareActor<ProxyFrontApi, ProxyFrontConfig>('proxy-front');

@@ -1,0 +1,55 @@
+// The cert-fetcher actor's thread entry: runs the watch loop until stopped; a domain whose material
+// changed is reloaded by every front before its next fetch is planned.
+import { readFile } from 'node:fs/promises';
+import { runActor } from '../../../src/actor/worker-entry.js';
+import { trustAnchors } from '../client/material-trust.js';
+import { watchCertificates, type WatchEvent } from '../client/watch.js';
+import { certFetcherActor } from './kind.js';
+
+runActor(certFetcherActor, {
+  async start(context) {
+    const { config, log } = context;
+    const ca = config.caFile === undefined ? undefined : await readFile(config.caFile, 'utf8');
+    const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
+    const fronts = config.fronts.map((ref) => context.peer(ref));
+    const server = new URL(config.server);
+    const stop = new AbortController();
+    const describe = (event: WatchEvent) => {
+      const next = 'nextInMs' in event ? `; next fetch in ${Math.round(event.nextInMs / 1000)} s` : '';
+      switch (event.type) {
+        case 'written':
+          return log.info(`fetch: new material for ${event.domain}, valid until ${new Date(event.expiresAt).toISOString()}${next}`);
+        case 'unchanged':
+          return log.debug(`fetch: ${event.domain} unchanged${next}`);
+        case 'failed':
+          return log.warn(`fetch: ${event.domain}: ${event.error.message} (failure ${event.failures})${next}`);
+        case 'change-failed':
+          return log.warn(`fetch: ${event.domain}: the fronts did not reload it: ${event.error.message}`);
+        default:
+          throw new Error(`unknown watch event ${JSON.stringify(event satisfies never)}`);
+      }
+    };
+    const watching = watchCertificates({
+      targets: config.routes.map(({ domain, token }) => ({ server, domain, token, pin: config.pin })),
+      // The material is checked as certhub-agent fetch checks it: a chain to a trusted root, unless allowed.
+      trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
+      dir: config.materialDir,
+      intervalMs: config.intervalMs,
+      ...(ca === undefined ? {} : { ca }),
+      signal: stop.signal,
+      onEvent: describe,
+      onChange: async (material) => {
+        const outcomes = await Promise.all(fronts.map((front) => front.call((api) => api.reload(material.domain))));
+        log.info(`fetch: ${material.domain} reloaded by the fronts: ${outcomes.join(', ')}`);
+      },
+    });
+    watching.catch((error: unknown) => log.error(`fetch: the watch loop stopped: ${error instanceof Error ? error.message : String(error)}`));
+    return {
+      api: {},
+      stop: async () => {
+        stop.abort();
+        await watching.catch(() => {});
+      },
+    };
+  },
+});

@@ -1,0 +1,26 @@
+// The cert-fetcher actor of the proxy role: certhub-agent's fetch watch loop (actors/proxy/client/
+// watch.ts) for every route of the proxy, writing the material where the fronts read it and telling
+// each front at once when a domain's material changed.
+import type { ActorRef } from '../../../src/actor/kind.js';
+import type { ProxyFrontApi } from '../proxy-front/protocol.js';
+
+export interface CertFetcherConfig {
+  /** The certhub server's URL. */
+  server: string;
+  /** Each route's domain and the token that fetches its material. */
+  routes: { domain: string; token: string }[];
+  /** Where the material goes (`<materialDir>/<domain>/…`) and the fronts read it. */
+  materialDir: string;
+  intervalMs: number;
+  /** A private CA (PEM file) trusted for the server besides the system's roots. */
+  caFile?: string;
+  /** `sha256:<hex>` of certhub's own certificate: trusted instead of any CA. */
+  pin?: string;
+  /** The CAs (PEM file) the material may chain to besides the system's roots. */
+  caBundleFile?: string;
+  /** Material whose chain leads to no trusted root is written too (certhub --demo). */
+  allowUntrusted: boolean;
+  fronts: ActorRef<ProxyFrontApi>[];
+}
+
+export type CertFetcherApi = Record<never, never>;

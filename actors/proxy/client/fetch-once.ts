@@ -1,0 +1,62 @@
+// `certhub-agent fetch` without --watch: every domain fetched once (together), each good answer
+// written, the reload command run once if anything changed. The exit code says what happened.
+import { exitCodes } from '../../../src/errors.js';
+import { fetchCertificate } from './fetch-certificate.js';
+import type { FetchTarget } from './fetch-targets.js';
+import type { MaterialTrust } from './material-trust.js';
+import { materialPaths } from './material-files.js';
+import { runReloadCommand, type ReloadCommand } from './reload-hook.js';
+import { writeMaterial } from './write-material.js';
+
+/** The exit codes of `certhub-agent fetch` (2 is every executable's usage and configuration error). */
+export const fetchExitCodes = {
+  /** Every domain fetched; changed material written and the reload command (if any) succeeded. */
+  ok: 0,
+  /** At least one domain could not be fetched or written; its files are as they were. */
+  fetchFailed: 1,
+  usage: exitCodes.usage,
+  /** Every domain fetched and written, but the reload command failed. */
+  reloadFailed: 3,
+} as const;
+
+export interface FetchOnceOptions {
+  dir: string;
+  ca?: string;
+  /** What the material must chain to; default the system's roots. */
+  trust?: MaterialTrust;
+  timeoutMs?: number;
+  reloadCommand?: ReloadCommand;
+}
+
+export interface FetchReport {
+  info(line: string): void;
+  problem(line: string): void;
+}
+
+export async function fetchOnce(targets: readonly FetchTarget[], options: FetchOnceOptions, report: FetchReport): Promise<number> {
+  const outcomes = await Promise.all(
+    targets.map(async (target) => {
+      try {
+        const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
+        const changed = await writeMaterial(options.dir, material);
+        const expires = new Date(material.expiresAt).toISOString();
+        report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`);
+        return { ok: true, changed: changed ? material.domain : undefined };
+      } catch (error) {
+        report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);
+        return { ok: false, changed: undefined };
+      }
+    }),
+  );
+  const changed = outcomes.flatMap((outcome) => (outcome.changed === undefined ? [] : [outcome.changed]));
+  if (changed.length > 0 && options.reloadCommand !== undefined) {
+    try {
+      await runReloadCommand(options.reloadCommand, changed);
+      report.info(`reload command ran for ${changed.join(', ')}`);
+    } catch (error) {
+      report.problem((error as Error).message);
+      return outcomes.every((outcome) => outcome.ok) ? fetchExitCodes.reloadFailed : fetchExitCodes.fetchFailed;
+    }
+  }
+  return outcomes.every((outcome) => outcome.ok) ? fetchExitCodes.ok : fetchExitCodes.fetchFailed;
+}

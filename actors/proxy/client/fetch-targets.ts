@@ -1,0 +1,101 @@
+// What to fetch, from the command line (`-s -t -d`) or from a Fetch JSON file exported by the certhub
+// panel (the flat one-domain form or the `domains` map), checked with the panel's own schemas so a
+// file that the panel exports is accepted unchanged. A problem names the option or the key path.
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { hostNameProblem, normalizeName } from '../../cert/domains/names.js';
+import { isLoopbackOnly } from '../../monitor/sampler/ports.js';
+import { fetchManySchema, fetchOneSchema } from '../agent-exports.js';
+import { loadConfigFile, validateConfig } from '../../../src/config/load.js';
+import { ConfigError } from '../../../src/errors.js';
+
+export interface FetchTarget {
+  server: URL;
+  /** The full name, lower case, as the server is asked for it. */
+  domain: string;
+  token: string;
+  /** `sha256:<hex>` of certhub's own certificate: trusted instead of any CA (pinned-connection.ts). */
+  pin?: string | undefined;
+}
+
+export interface FetchFlags {
+  server?: string;
+  token?: string;
+  domain?: string;
+  pin?: string;
+}
+
+const flagNames = { server: '-s, --server', token: '-t, --token', domain: '-d, --domain', pin: '--pin' } as const;
+const requiredFlags = ['server', 'token', 'domain'] as const;
+
+/** The one target of `-s URL -t TOKEN -d DOMAIN`; every missing or bad flag is named. */
+export function targetFromFlags(flags: FetchFlags): FetchTarget {
+  const missing = requiredFlags.filter((key) => flags[key] === undefined).map((key) => `${flagNames[key]} is required (or give a Fetch JSON file with -c FILE)`);
+  if (missing.length > 0) throw new ConfigError(missing);
+  let checked: z.output<typeof fetchOneSchema>;
+  try {
+    checked = validateConfig(fetchOneSchema, { server: flags.server, domain: flags.domain, token: flags.token, pin: flags.pin });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(error.problems.map((problem) => problem.replace(/^(server|domain|token|pin)\b/, (key) => flagNames[key as keyof typeof flagNames])));
+  }
+  return { server: new URL(checked.server), domain: checkedDomain(checked.domain, flagNames.domain), token: checked.token, ...pinOf(checked.pin) };
+}
+
+/** The targets of a Fetch JSON file: `{server, domain, token}` or `{server, domains: {name: {token}}}`. */
+export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
+  const input = await loadConfigFile(z.looseObject({}), path);
+  const inFile = (problems: readonly string[]) => new ConfigError(problems.map((problem) => `${path}: ${problem}`));
+  try {
+    if ('domains' in input) {
+      const config = validateConfig(fetchManySchema, input);
+      const names = Object.keys(config.domains);
+      if (names.length === 0) throw new ConfigError(['domains must name at least one domain']);
+      return names.map((name) => ({ server: new URL(config.server), domain: checkedDomain(name, `domains.${name}`), token: config.domains[name]?.token ?? '', ...pinOf(config.pin) }));
+    }
+    const config = validateConfig(fetchOneSchema, input);
+    return [{ server: new URL(config.server), domain: checkedDomain(config.domain, 'domain'), token: config.token, ...pinOf(config.pin) }];
+  } catch (error) {
+    if (error instanceof ConfigError) throw inFile(error.problems);
+    throw error;
+  }
+}
+
+function pinOf(pin: string | undefined): { pin?: string } {
+  return pin === undefined ? {} : { pin };
+}
+
+/**
+ * The domain as the server is asked for it; it also names a folder on disk, so it must be a host name,
+ * and the full one: the certificate is checked against it (a label would match any `label.*`).
+ */
+function checkedDomain(domain: string, where: string): string {
+  const name = normalizeName(domain);
+  const problem = hostNameProblem(name, 2);
+  if (problem !== undefined) throw new ConfigError([`${where} ${problem}${name.includes('.') ? '' : ': give the full name (app.example.net), as the certhub panel shows it'}`]);
+  return name;
+}
+
+/**
+ * The refusal of a server reached over plain HTTP beyond this machine, where the token and the key
+ * would cross the network in clear (and anyone on the way could answer in the server's place);
+ * `where` names the option. Undefined when allowed: https, loopback, or `insecure` given.
+ */
+export function plainHttpProblem(server: URL, where: string, insecure: boolean): string | undefined {
+  if (insecure || !isRemotePlainHttp(server)) return undefined;
+  return `${where} ${server.origin} is plain http:// to another machine: the token and the private key would cross the network in clear; use the server's https:// address (or --insecure-http to accept that)`;
+}
+
+/** Whether `server` is plain http:// to another machine than this one. */
+export function isRemotePlainHttp(server: URL): boolean {
+  if (server.protocol !== 'http:') return false;
+  const host = server.hostname.replace(/^\[|\]$/g, '');
+  return host !== 'localhost' && !isLoopbackOnly(host);
+}
+
+/** The warning for a Fetch JSON file (it holds tokens) that other users may read. */
+export async function openFileWarning(path: string): Promise<string | undefined> {
+  const mode = (await stat(path)).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  return `warning: ${path} (mode ${mode.toString(8).padStart(4, '0')}) holds tokens and other users can read it; chmod 600 ${path}`;
+}

@@ -1,0 +1,95 @@
+// Puts checked material on disk in the layout of material-files.ts. Each file is replaced atomically
+// and only when its content changed, so an unchanged certificate leaves every file (and its mtime)
+// as it was and needs no reload. Every changed file is staged (written and synced beside its target)
+// before any is renamed, so a full disk or a refusing folder leaves the old set whole; the key is
+// renamed first and the full chain last: a reader that watches fullchain.pem finds the key that
+// matches it already there. Every failure is a MaterialWriteError naming the path and the reason.
+import { chmod, readFile, rename, rm } from 'node:fs/promises';
+import { makeDirectories } from '../../../src/store/directories.js';
+import { stageFile, syncDirectory } from '../../../src/store/atomic.js';
+import type { CertificateMaterial } from './certificate-answer.js';
+import { materialPaths } from './material-files.js';
+
+/** The folder of a domain holds its private key: only the owner may enter it. */
+const folderMode = 0o700;
+const keyMode = 0o600;
+/** Certificates are public; the folder's mode keeps others out anyway. */
+const certificateMode = 0o644;
+
+/** The material could not be put on disk; the message names the path and the system's reason. */
+export class MaterialWriteError extends Error {
+  override readonly name = 'MaterialWriteError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot write ${path}: ${reasonOf(cause)}`, { cause });
+  }
+}
+
+/** Writes the material of one domain under `dir`; true when any file changed. */
+export async function writeMaterial(dir: string, material: CertificateMaterial): Promise<boolean> {
+  const paths = materialPaths(dir, material.domain);
+  await step(paths.folder, async () => {
+    await makeDirectories(paths.folder, folderMode);
+    await chmod(paths.folder, folderMode);
+  });
+  const files: [path: string, content: string, mode: number][] = [
+    [paths.key, material.keyPem, keyMode],
+    [paths.cert, material.certPem, certificateMode],
+    [paths.chain, material.chainPem, certificateMode],
+    [paths.fullchain, `${material.certPem}${material.chainPem}`, certificateMode],
+  ];
+  const staged: { path: string; temporary: string }[] = [];
+  try {
+    for (const [path, content, mode] of files) {
+      if ((await step(path, () => currentContent(path))) === content) {
+        // Same content; a key someone opened up is closed again without a rewrite.
+        await step(path, () => chmod(path, mode));
+        continue;
+      }
+      staged.push({ path, temporary: await step(path, () => stageFile(path, content, { mode })) });
+    }
+  } catch (error) {
+    await Promise.all(staged.map(({ temporary }) => rm(temporary, { force: true })));
+    throw error;
+  }
+  if (staged.length === 0) return false;
+  for (const [index, { path, temporary }] of staged.entries()) {
+    try {
+      await rename(temporary, path);
+    } catch (error) {
+      await Promise.all(staged.slice(index).map((left) => rm(left.temporary, { force: true })));
+      throw new MaterialWriteError(path, error);
+    }
+  }
+  await step(paths.folder, () => syncDirectory(paths.folder));
+  return true;
+}
+
+/** Runs one file system step for `path`; its failure becomes a MaterialWriteError naming `path`. */
+async function step<T>(path: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw error instanceof MaterialWriteError ? error : new MaterialWriteError(path, error);
+  }
+}
+
+async function currentContent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** `ENOENT (no such file or directory)` rather than Node's message, which repeats the path. */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  const described = /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1];
+  if (code !== undefined && described !== undefined) return `${described} (${code})`;
+  return error.message;
+}

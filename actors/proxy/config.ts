@@ -1,0 +1,78 @@
+// The proxy role's config: the Proxy JSON the certhub panel exports (server, routes), plus optional
+// listening and material options with defaults, so an exported file runs unchanged.
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { isRemotePlainHttp } from './client/fetch-targets.js';
+import { proxyRoutesSchema } from './agent-exports.js';
+import { bindAddress, port, positiveInteger } from '../../src/config/rules.js';
+
+/** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
+export const defaultMaterialDir = '/var/lib/certhub-agent';
+
+/** Strict-Transport-Security for one route: browsers then refuse plain HTTP for the name (RFC 6797). */
+const hstsSchema = z.strictObject({
+  /** Seconds the browser remembers; two years, Mozilla's recommendation, by default. */
+  max_age_seconds: z.int().min(0).max(2 ** 31 - 1).default(63_072_000),
+  include_subdomains: z.boolean().default(false),
+});
+
+/** A route as exported by the panel, plus the proxy's own optional keys. */
+const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType.extend({
+  hsts: hstsSchema.optional(),
+});
+
+export const proxyConfigSchema = proxyRoutesSchema.extend({
+  routes: z.record(z.string().min(1).max(253), proxyRouteSchema),
+  /** Address the TLS listener binds. */
+  host: bindAddress.default('0.0.0.0'),
+  /** TLS port. */
+  port: port.default(443),
+  /** A plain HTTP port that redirects every route's requests to HTTPS; none when absent. */
+  redirect_port: port.optional(),
+  /** Folder of `<domain>/{fullchain,privkey}.pem`, as certhub-agent fetch writes it. */
+  material_dir: z.string().min(1).default(defaultMaterialDir),
+  /** How often the material files are checked for a renewal (a reload(domain) call is immediate). */
+  material_check_ms: positiveInteger.max(3_600_000).default(2_000),
+  /** Front threads sharing the port. */
+  threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
+  /** Open connections kept to each backend, per front thread. */
+  backend_connections: positiveInteger.max(1024).default(64),
+  /** Seconds from a request's arrival (its wait for a connection included) to the backend's response head; past it, 504. */
+  backend_timeout_seconds: positiveInteger.max(3600).default(60),
+  /** Requests per route and thread that may wait for a backend connection; more get 503 with Retry-After. */
+  backend_queue: positiveInteger.max(100_000).default(256),
+  /** An upload slower than this (averaged over upload_window_seconds) is dropped with 408. */
+  upload_min_bytes_per_second: positiveInteger.max(1 << 30).default(1024),
+  upload_window_seconds: positiveInteger.max(3600).default(10),
+  /** Relayed WebSockets one client address may hold, per thread. */
+  websocket_max_per_client: positiveInteger.max(100_000).default(64),
+  /** Relayed WebSockets per thread (each holds a backend connection too). */
+  websocket_max_total: positiveInteger.max(1_000_000).default(10_000),
+  /** Seconds a relayed WebSocket may stay silent both ways before it is closed (1001). */
+  websocket_idle_seconds: positiveInteger.max(86_400).default(300),
+  /** Bytes waiting for a slow side of a relayed WebSocket before it is closed (1013). */
+  websocket_max_buffered_bytes: positiveInteger.max(1 << 30).default(1 << 20),
+  /**
+   * The proxy fetches its routes' material from `server` itself (with each route's token), as
+   * `certhub-agent fetch --watch` would. false: something else keeps material_dir current.
+   */
+  fetch: z.boolean().default(true),
+  /** Seconds between two fetches of a domain (sooner when half its lifetime has passed). */
+  fetch_interval_seconds: positiveInteger.max(604_800).default(3600),
+  /** A private CA (PEM file) trusted for `server` besides the system's roots. */
+  ca_file: z.string().min(1).optional(),
+  /** The CAs (PEM file) the fetched certificates may chain to besides the system's roots. */
+  ca_bundle: z.string().min(1).optional(),
+  /** Write material whose chain leads to no trusted root (certhub --demo certificates). */
+  allow_untrusted: z.boolean().default(false),
+  /** Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear). */
+  insecure_http: z.boolean().default(false),
+}).superRefine((config, context) => {
+  if (config.fetch && !config.insecure_http && isRemotePlainHttp(new URL(config.server))) {
+    context.addIssue({ code: 'custom', path: ['server'], message: 'is plain http:// to another machine: the tokens and the private keys would cross the network in clear; use https:// (or set insecure_http: true)' });
+  }
+  if (config.allow_untrusted && config.ca_bundle !== undefined) context.addIssue({ code: 'custom', path: ['allow_untrusted'], message: 'cannot be true with a ca_bundle' });
+  if (config.pin !== undefined && !config.server.startsWith('https:')) context.addIssue({ code: 'custom', path: ['pin'], message: "needs the server's https:// address" });
+});
+
+export type ProxyConfig = z.output<typeof proxyConfigSchema>;

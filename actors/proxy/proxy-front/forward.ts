@@ -1,0 +1,271 @@
+// One HTTP/1.1 exchange through the proxy: the client's request streams to the backend over a kept-alive
+// connection of the route's BackendPool, the backend's response streams back, and each side's
+// backpressure pauses the other (a slow client pauses the backend read; a slow backend pauses the
+// client's upload).
+import { Readable } from 'node:stream';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Logger } from '../../../src/log/record.js';
+import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
+import type { ResponseHead } from './response-parser.js';
+import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery } from './logic.js';
+import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
+import { requestFraming } from '../../../src/http/request-framing.js';
+
+/** Upload bytes buffered before the client's socket is paused. */
+const uploadHighWaterMark = 256 * 1024;
+
+export interface Route {
+  domain: string;
+  backend: string;
+  pool: BackendPool;
+  /** The Strict-Transport-Security value sent with every answer of the route, if any. */
+  hsts?: string;
+  /** An upload slower than this is dropped: fewer than `bytesPerSecond` on average over a window of `windowMs` in which the proxy never paused it. */
+  uploadFloor: { bytesPerSecond: number; windowMs: number };
+}
+
+/** What a client whose request found every backend connection busy and the queue full is told to wait, in seconds. */
+const busyRetryAfterSeconds = 5;
+
+/** Forwards the request uWS handed over; reads everything it needs from `req` before returning. */
+export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route, log: Logger, settled: () => void): void {
+  if (dropAfterRefusal(res)) return settled();
+  const method = req.getCaseSensitiveMethod();
+  const path = pathAndQuery(req.getUrl(), req.getQuery() ?? '');
+  const incoming: [string, string][] = [];
+  req.forEach((name, value) => incoming.push([name, value]));
+  const framing = requestFraming(incoming);
+  if (!framing.ok) {
+    settled();
+    return refuseMalformed(res, framing.problem);
+  }
+  const host = req.getHeader('host');
+  const headers = backendRequestHeaders(incoming, { address: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString()), host: host === '' ? route.domain : host });
+  // The length the listener enforced, never the client's header as it came (RFC 9112 section 6.3).
+  if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
+  const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
+  const exchange = new Exchange(res, route, method, log, hostName(host), settled);
+  const body = hasBody ? exchange.readUpload() : null;
+  exchange.withdraw = route.pool.dispatch({ method, path, headers, body }, exchange);
+}
+
+
+/** The response side: writes what the backend sends to the uWS response. */
+class Exchange implements ExchangeHandler {
+  private aborted = false;
+  /** The client has its whole answer (or as much as it will get). */
+  private finished = false;
+  private controller: ExchangeController | undefined;
+  private upload: Readable | undefined;
+  private head: { status: string; headers: [string, string][] } | undefined;
+  private headWritten = false;
+  /** The body length the backend announced; undefined streams it chunked. */
+  private totalSize: number | undefined;
+  /** A chunk uWS could not take whole, and the write offset where it started. */
+  private pending: { chunk: Buffer; offset: number } | undefined;
+  /** Takes the request out of the pool's queue while it waits for a connection. */
+  withdraw: () => void = () => {};
+  /** Checks the upload's rate once per window while it lasts. */
+  private floorCheck: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly route: Route,
+    private readonly method: string,
+    private readonly log: Logger,
+    private readonly requestedHost: string,
+    private readonly settled: () => void,
+  ) {
+    res.onAborted(() => {
+      this.aborted = true;
+      clearInterval(this.floorCheck);
+      this.withdraw();
+      this.settled();
+      this.upload?.destroy();
+      this.controller?.abort();
+    });
+    res.onWritable((offset) => this.onWritable(offset));
+  }
+
+  /** The request body as a stream the Pool reads; the client is paused while it is full. */
+  readUpload(): Readable {
+    let paused = false;
+    /** Bytes received in the current window, and whether the proxy paused the client in it (then the window says nothing of the client's rate). */
+    let windowBytes = 0;
+    let pausedInWindow = false;
+    const floor = this.route.uploadFloor;
+    this.floorCheck = setInterval(() => {
+      const slow = !pausedInWindow && !paused && windowBytes < (floor.bytesPerSecond * floor.windowMs) / 1000;
+      windowBytes = 0;
+      pausedInWindow = false;
+      if (slow) this.dropSlowUpload();
+    }, floor.windowMs);
+    const upload = new Readable({
+      highWaterMark: uploadHighWaterMark,
+      read: () => {
+        if (!paused || this.aborted || this.finished) return;
+        paused = false;
+        this.res.resume();
+      },
+    });
+    this.res.onData((chunk, isLast) => {
+      // The answer may be out already (the backend failed): the rest of the body is dropped.
+      if (this.aborted || this.finished) return;
+      // uWS reuses the chunk's memory after this call returns: the stream gets a copy.
+      windowBytes += chunk.byteLength;
+      const more = upload.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) {
+        clearInterval(this.floorCheck);
+        upload.push(null);
+      } else if (!more && !paused) {
+        paused = true;
+        pausedInWindow = true;
+        this.res.pause();
+      }
+    });
+    this.upload = upload;
+    return upload;
+  }
+
+  /**
+   * A client sending its body slower than the floor holds a backend connection for nothing (slowloris
+   * on the body): the backend exchange is cut and the client gets 408, or a closed connection when its
+   * answer has begun.
+   */
+  private dropSlowUpload(): void {
+    clearInterval(this.floorCheck);
+    if (this.aborted || this.finished) return;
+    this.log.warn('upload slower than the floor dropped', { domain: this.route.domain, host: this.requestedHost, floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond });
+    this.withdraw();
+    this.upload?.destroy();
+    this.controller?.abort();
+    this.finish();
+    if (this.headWritten) {
+      this.res.close();
+      return;
+    }
+    this.res.cork(() => {
+      this.res
+        .writeStatus('408 Request Timeout')
+        .writeHeader('content-type', 'application/json')
+        .end(JSON.stringify({ error: `the request body arrived slower than ${this.route.uploadFloor.bytesPerSecond} bytes a second` }), true);
+    });
+  }
+
+  onRequestStart(controller: ExchangeController): void {
+    this.controller = controller;
+    if (this.aborted) controller.abort();
+  }
+
+  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, headers }: ResponseHead): void {
+    if (this.aborted) return;
+    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(headers, this.route.hsts) };
+    const length = headers['content-length'];
+    const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
+    if (bodiless) {
+      this.res.cork(() => {
+        this.writeHead();
+        if (typeof length === 'string' && statusCode !== 204) this.res.endWithoutBody(Number(length));
+        else this.res.endWithoutBody();
+      });
+      this.finish();
+      return;
+    }
+    this.totalSize = typeof length === 'string' ? Number(length) : undefined;
+  }
+
+  onResponseData(controller: ExchangeController, chunk: Buffer): void {
+    if (this.aborted || this.finished) return;
+    this.res.cork(() => {
+      this.writeHead();
+      if (this.totalSize !== undefined) this.sendPart(chunk);
+      else if (!this.res.write(chunk)) controller.pause();
+    });
+  }
+
+  /** tryEnd for a body of announced length; on backpressure the chunk waits for onWritable. */
+  private sendPart(chunk: Buffer): void {
+    const offset = this.res.getWriteOffset();
+    const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
+    if (done) this.finish();
+    else if (!ok) {
+      this.pending = { chunk, offset };
+      this.controller?.pause();
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.aborted || this.finished) return;
+    this.finish();
+    this.res.cork(() => {
+      this.writeHead();
+      this.res.end();
+    });
+  }
+
+  onResponseError(_controller: ExchangeController, error: BackendError): void {
+    clearInterval(this.floorCheck);
+    this.upload?.destroy();
+    if (this.aborted || this.finished) return;
+    this.finish();
+    if (this.head !== undefined) {
+      // The status is on its way already: cutting the connection is the only way left to say the body is incomplete.
+      this.log.warn('backend failed during a response', { domain: this.route.domain, backend: this.route.backend, error: error.message });
+      this.res.close();
+      return;
+    }
+    if (error.kind === 'busy') return this.refuseBusy(error);
+    const timedOut = error.kind === 'timeout';
+    const [status, title] = timedOut ? ['504', 'Gateway Timeout'] : ['502', 'Bad Gateway'];
+    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend: this.route.backend, host: this.requestedHost, error: error.message });
+    this.res.cork(() => {
+      this.res
+        .writeStatus(`${status} ${title}`)
+        .writeHeader('content-type', 'text/html; charset=utf-8')
+        .writeHeader('cache-control', 'no-store')
+        .end(errorPage(Number(status), title, `The service behind ${this.route.domain} is not answering. Try again in a moment.`));
+    });
+  }
+
+  /** RFC 9110 section 15.6.4: the route's connections and queue are full; the client may come back. */
+  private refuseBusy(error: BackendError): void {
+    this.log.warn('backend queue full', { domain: this.route.domain, backend: this.route.backend, error: error.message });
+    this.res.cork(() => {
+      this.res
+        .writeStatus('503 Service Unavailable')
+        .writeHeader('content-type', 'text/html; charset=utf-8')
+        .writeHeader('cache-control', 'no-store')
+        .writeHeader('retry-after', String(busyRetryAfterSeconds))
+        .end(errorPage(503, 'Service Unavailable', `The service behind ${this.route.domain} is busy. Try again in a few seconds.`));
+    });
+  }
+
+  /** uWS calls this at every drain of the socket, whatever was written since. */
+  private onWritable(offset: number): boolean {
+    if (this.aborted || this.finished) return true;
+    const pending = this.pending;
+    if (pending !== undefined) {
+      const [ok, done] = this.res.tryEnd(pending.chunk.subarray(offset - pending.offset), this.totalSize!);
+      if (done) this.finish();
+      if (!ok && !done) return false;
+      this.pending = undefined;
+    }
+    this.controller?.resume();
+    return true;
+  }
+
+  /** The client has its answer: the request no longer counts as in flight. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearInterval(this.floorCheck);
+    if (!this.aborted) this.settled();
+  }
+
+  private writeHead(): void {
+    if (this.headWritten || this.head === undefined) return;
+    this.headWritten = true;
+    this.res.writeStatus(this.head.status);
+    for (const [name, value] of this.head.headers) this.res.writeHeader(name, value);
+  }
+}

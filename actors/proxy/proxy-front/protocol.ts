@@ -1,0 +1,48 @@
+// The proxy-front actor: one TLS listener thread of the proxy role. Several share one port.
+
+export interface ProxyRoute {
+  /** The full name a client asks for in SNI and Host: `app.example.com`. */
+  domain: string;
+  /** `host:port` of the plain HTTP/1.1 backend; IPv6 in brackets. */
+  backend: string;
+  /** The Strict-Transport-Security value the route's answers carry; none when absent. */
+  hsts?: string;
+}
+
+/** The bounds that keep slow or hostile clients from holding a route (README, "The proxy's limits"). */
+export interface ProxyLimits {
+  /** Requests per route and thread that may wait for a backend connection; more get 503. */
+  backendQueue: number;
+  uploadFloor: { bytesPerSecond: number; windowMs: number };
+  webSocket: { maxPerClient: number; maxTotal: number; idleTimeoutMs: number; maxBufferedBytes: number };
+}
+
+export interface ProxyFrontConfig {
+  host: string;
+  port: number;
+  /** Plain HTTP port redirecting to HTTPS; none when absent. */
+  redirectPort?: number;
+  /** `<materialDir>/<domain>/{fullchain,privkey}.pem` (actors/proxy/client/material-files.ts). */
+  materialDir: string;
+  materialCheckMs: number;
+  routes: ProxyRoute[];
+  backendConnections: number;
+  /** From a request's arrival to its response head. */
+  backendTimeoutMs: number;
+  limits: ProxyLimits;
+}
+
+/** What a reload found for a domain. */
+export type ReloadOutcome =
+  /** New material is served to the next handshakes. */
+  | 'swapped'
+  /** The files are the ones served already. */
+  | 'unchanged'
+  /** The files are missing or do not form a usable pair; what was served before is kept. */
+  | 'kept';
+
+/** What other actors (the fetch watch loop) may ask of a proxy front. */
+export interface ProxyFrontApi {
+  /** Reads the domain's material now instead of at the next check; unknown domains are an error. */
+  reload(domain: string): Promise<ReloadOutcome>;
+}

@@ -1,0 +1,82 @@
+// The proxy role (certhub-agent proxy): TLS front threads sharing one port, each presenting every
+// route's certificate from the material folder and forwarding to the route's backend.
+//
+// The cert-fetcher actor fetches every route's material from the certhub server (the fetch watch
+// loop of certhub-agent) into the material folder and calls `reload(domain)` on each front after it
+// wrote new material. Each front also checks the files every `material_check_ms`, for material that
+// something else writes (`fetch: false`).
+import { actorRef, actorSpec, type ActorRef } from '../../src/actor/kind.js';
+import { proxyConfigSchema, type ProxyConfig } from './config.js';
+import { concretePort } from '../../src/http/port.js';
+import { certFetcherActor } from './cert-fetcher/kind.js';
+import { proxyFrontActor } from './proxy-front/kind.js';
+import type { ProxyFrontApi, ProxyFrontConfig } from './proxy-front/protocol.js';
+import type { RoleDefinition } from '../../src/config/role.js';
+
+/** The references of the role's fronts, for an actor that calls reload(domain) on each. */
+export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
+  return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
+}
+
+function hstsValue({ max_age_seconds, include_subdomains }: { max_age_seconds: number; include_subdomains: boolean }): string {
+  return `max-age=${max_age_seconds}${include_subdomains ? '; includeSubDomains' : ''}`;
+}
+
+export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
+  name: 'proxy',
+  summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
+  schema: proxyConfigSchema,
+  demoConfig: { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' },
+  claims: ({ host, port, redirect_port }) => ({
+    ports: [{ host, port, option: 'port' }, ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }])],
+  }),
+  async actors(config) {
+    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
+    const port = await concretePort(config.host, config.port, config.threads > 1);
+    const redirectPort = config.redirect_port === undefined ? undefined : await concretePort(config.host, config.redirect_port, config.threads > 1);
+    const front: ProxyFrontConfig = {
+      host: config.host,
+      port,
+      ...(redirectPort === undefined ? {} : { redirectPort }),
+      materialDir: config.material_dir,
+      materialCheckMs: config.material_check_ms,
+      routes: Object.entries(config.routes).map(([domain, { backend, hsts }]) => ({ domain, backend, ...(hsts === undefined ? {} : { hsts: hstsValue(hsts) }) })),
+      backendConnections: config.backend_connections,
+      backendTimeoutMs: config.backend_timeout_seconds * 1000,
+      limits: {
+        backendQueue: config.backend_queue,
+        uploadFloor: { bytesPerSecond: config.upload_min_bytes_per_second, windowMs: config.upload_window_seconds * 1000 },
+        webSocket: {
+          maxPerClient: config.websocket_max_per_client,
+          maxTotal: config.websocket_max_total,
+          idleTimeoutMs: config.websocket_idle_seconds * 1000,
+          maxBufferedBytes: config.websocket_max_buffered_bytes,
+        },
+      },
+    };
+    const fronts = proxyFrontRefs(config);
+    const routes = Object.entries(config.routes).map(([domain, { token }]) => ({ domain, token }));
+    const fetcher =
+      config.fetch && routes.length > 0
+        ? [
+            actorSpec(certFetcherActor, {
+              ref: actorRef(certFetcherActor, 'proxy/cert-fetcher'),
+              role: 'proxy',
+              config: {
+                server: config.server,
+                routes,
+                materialDir: config.material_dir,
+                intervalMs: config.fetch_interval_seconds * 1000,
+                ...(config.ca_file === undefined ? {} : { caFile: config.ca_file }),
+                ...(config.pin === undefined ? {} : { pin: config.pin }),
+                ...(config.ca_bundle === undefined ? {} : { caBundleFile: config.ca_bundle }),
+                allowUntrusted: config.allow_untrusted,
+                fronts,
+              },
+              links: fronts,
+            }),
+          ]
+        : [];
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher];
+  },
+};

@@ -1,0 +1,40 @@
+// The diode-sender actor's thread entry.
+import { systemClock } from '../../../src/actor/clock.js';
+import { runActor } from '../../../src/actor/worker-entry.js';
+import { DiodeSender } from './logic.js';
+import { diodeSenderActor } from './kind.js';
+import type { DiodeSenderApi } from './protocol.js';
+import { runSendCommand, type TransferOutcome } from './send-command.js';
+
+runActor(diodeSenderActor, {
+  start(context) {
+    const { config } = context;
+    let transfer: (lines: string) => Promise<TransferOutcome>;
+    if (config.loopbackReceiver !== undefined) {
+      const receiver = context.peer(config.loopbackReceiver);
+      transfer = (lines) =>
+        receiver.call((api) => api.receive(lines)).then(
+          (): TransferOutcome => ({ ok: true }),
+          (error: unknown): TransferOutcome => ({ ok: false, reason: `the loopback receiver did not take it: ${String(error)}` }),
+        );
+    } else {
+      const command = config.command ?? [];
+      transfer = (lines) => runSendCommand(command, lines, config.timeoutMs);
+    }
+    const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, { transfer, clock: systemClock, log: context.log });
+    const api: DiodeSenderApi = {
+      send(lines, count) {
+        sender.enqueue(lines, count);
+        return Promise.resolve();
+      },
+    };
+    return {
+      api,
+      async stop(graceMs) {
+        // A transfer in progress may finish within the grace period; queued batches are not started.
+        await Promise.race([sender.idle(), systemClock.sleep(graceMs)]);
+        sender.stop();
+      },
+    };
+  },
+});

@@ -1,0 +1,11 @@
+// qpool's site config; the value and status shapes it serves are in actors/qpool/pool/protocol.ts.
+import type { ActorRef } from '../../../src/actor/kind.js';
+import type { PoolApi } from '../pool/protocol.js';
+
+export interface QpoolSite {
+  kind: 'qpool';
+  /** The pool actor values are taken from. */
+  pool: ActorRef<PoolApi>;
+  /** Demo values (not quantum) may be in the pool: /api/status says so with `X-Quantum-Demo: 1`. */
+  demo: boolean;
+}

@@ -1,0 +1,90 @@
+// netspeed's HTTP site: the test page, /api/ping, /api/download, /api/upload, /api/info. Downloads
+// stream slices of one random buffer made at start (incompressible, never copied per request) with
+// uWS backpressure; uploads are counted as they arrive and never buffered.
+import { randomBytes } from 'node:crypto';
+import { OutpostError } from '../../../src/errors.js';
+import { jsonType, type Reply } from '../../../src/http/reply.js';
+import { serveStatic } from '../../../src/http/static.js';
+import { version } from '../../../src/version.js';
+import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
+import { roleUiAssets } from '../../../src/http/ui-assets.js';
+import type { RequestInfo } from '../../../src/http/request.js';
+import { ByteTimeline } from './byte-timeline.js';
+import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
+
+/** The random data every download is cut from: large enough that no pattern is short. */
+const poolBytes = 4 * 1024 * 1024;
+/** How much of the pool one write hands to uWS. */
+const writeBytes = 1024 * 1024;
+
+const noStoreJson = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
+
+export const speedtestSite: SiteDefinition<SpeedtestSite> = { cors: true, logsRequests: (site) => site.logRequests, mount: mountSpeedtestSite };
+
+async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): Promise<void> {
+  const pool = randomBytes(poolBytes);
+  const info: SpeedtestInfo = {
+    version,
+    server: 'netspeed',
+    name: site.name,
+    test_duration: site.testDurationSeconds,
+    max_download_bytes: site.maxDownloadBytes,
+    max_upload_bytes: site.maxUploadBytes,
+  };
+  const infoJson = JSON.stringify(info);
+
+  serveStatic(router, await roleUiAssets('speedtest'));
+  router
+    .get('/api/info', (_request, reply) => reply.send(200, infoJson, noStoreJson))
+    .get('/api/ping', (_request, reply) => {
+      const result: PingResult = { timestamp: epochSeconds() };
+      reply.send(200, JSON.stringify(result), noStoreJson);
+    })
+    .get('/api/download', (request, reply) => {
+      streamDownload(reply, pool, downloadSize(request.query.get('size'), site.maxDownloadBytes));
+    })
+    .post('/api/upload', (request, reply) => countUpload(request, reply, site.maxUploadBytes));
+}
+
+/**
+ * Wall-clock seconds with sub-millisecond resolution: a client combines the upload timestamps of
+ * several streams, answered by different front threads, and a fast upload lasts milliseconds.
+ */
+function epochSeconds(): number {
+  return (performance.timeOrigin + performance.now()) / 1000;
+}
+
+function downloadSize(raw: string | null, max: number): number {
+  if (raw === null || raw === '') return max;
+  if (!/^\d+$/.test(raw)) throw new OutpostError('ERR_BAD_REQUEST', `size must be a whole number of bytes from 0 to ${max}`);
+  const size = Number(raw);
+  if (size > max) throw new OutpostError('ERR_BAD_REQUEST', `size must be at most ${max} bytes (100 MB, decimal)`);
+  return size;
+}
+
+const downloadHeaders = { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store', 'Content-Encoding': 'identity' };
+
+/** `size` bytes cut from the pool, a megabyte at a time, as fast as the client takes them. */
+function streamDownload(reply: Reply, pool: Buffer, size: number): void {
+  reply.stream(200, downloadHeaders, size, (offset) => {
+    const start = offset % pool.length;
+    return pool.subarray(start, Math.min(start + writeBytes, pool.length));
+  });
+}
+
+/** Counts an upload as it arrives (never buffered) and answers with its size and how long it took to land. */
+async function countUpload(request: RequestInfo, reply: Reply, max: number): Promise<void> {
+  const startedAt = performance.now();
+  const landed = new ByteTimeline(startedAt);
+  let received = 0;
+  const size = await request.readBody({
+    limit: max,
+    what: 'upload',
+    onChunk: (chunk) => {
+      received += chunk.byteLength;
+      landed.record(performance.now(), received);
+    },
+  });
+  const result: UploadResult = { size, duration: (performance.now() - startedAt) / 1000, timestamp: epochSeconds(), landed: landed.toJSON() };
+  reply.send(200, JSON.stringify(result), noStoreJson);
+}
