@@ -1,21 +1,5 @@
 #!/usr/bin/env node
-import { allowedHostOption, hostConfigFromFlags } from '../src/cli/role-flags.js';
-import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
-import { runHost } from '../src/cli/run-host.js';
+import { hostwatchProgram } from '../actors/monitor/index.js';
+import { runProgram } from '../src/cli/program.js';
 
-const program = createProgram('hostwatch', 'Live dashboard of this machine: CPU, memory, history, processes, containers, ports.');
-withLogOptions(program)
-  .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8080')
-  .option('-H, --host <address>', 'address to bind to', '0.0.0.0')
-  .option('--interval <seconds>', 'seconds between samples', '2')
-  .option('--no-containers', 'do not list container processes')
-  .addOption(allowedHostOption())
-  .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean; allowedHost?: string[] }) => {
-    const config = hostConfigFromFlags(
-      'monitor',
-      { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers, allowed_hosts: options.allowedHost ?? [] },
-      { host: '-H, --host', port: '-p, --port', interval_seconds: '--interval', allowed_hosts: '--allowed-host' },
-    );
-    await runHost(config, { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
-  });
-runProgram(program);
+runProgram(hostwatchProgram());

@@ -1,55 +1,5 @@
 #!/usr/bin/env node
-import { collectFileSchema, serveFileSchema } from '../actors/qpool/config.js';
-import { loadConfigFile } from '../src/config/load.js';
-import { createProgram, runProgram, withLogOptions, type LogFlags } from '../src/cli/program.js';
-import { runHost, singleRoleHost } from '../src/cli/run-host.js';
-import { sampleConfigText } from '../actors/qpool/cli/sample-config.js';
-import { runSetupWizard, type SetupSide } from '../actors/qpool/cli/setup.js';
-import { fetchStatus, formatStatus, statusUrl } from '../actors/qpool/cli/stats.js';
+import { qpoolProgram } from '../actors/qpool/index.js';
+import { runProgram } from '../src/cli/program.js';
 
-const program = createProgram('qpool', 'Quantum random pool: collect values from ANU, push them over a one-way diode, serve each once.');
-
-withLogOptions(program.command('collect').description('poll ANU on the sending machine and push the values across the diode'))
-  .requiredOption('-c, --config <file>', 'qpool config file (JSON; sections anu, collect, diode)')
-  .action(async (options: LogFlags & { config: string }) => {
-    const { anu, collect, diode } = await loadConfigFile(collectFileSchema, options.config);
-    await runHost(singleRoleHost('send', { anu, collect, diode }), options);
-  });
-
-withLogOptions(program.command('serve').description('receive values from the diode, keep the pool and serve each value once over HTTP'))
-  .requiredOption('-c, --config <file>', 'qpool config file (JSON; section server)')
-  .action(async (options: LogFlags & { config: string }) => {
-    const { server } = await loadConfigFile(serveFileSchema, options.config);
-    await runHost(singleRoleHost('recv', { server }), { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
-  });
-
-program
-  .command('stats')
-  .description('print pool depth, age range and served totals of the running server')
-  .requiredOption('-c, --config <file>', 'the config qpool serve runs with (server.listen is read)')
-  .option('--json', "print the server's /api/status answer as JSON, for scripts")
-  .action(async (options: { config: string; json?: boolean }) => {
-    const { server } = await loadConfigFile(serveFileSchema, options.config);
-    const status = await fetchStatus(statusUrl(server.listen));
-    process.stdout.write(options.json === true ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
-  });
-
-program
-  .command('setup')
-  .description('interactive wizard: write a working config for the sending (send) or receiving (recv) machine')
-  .argument('<side>', 'send or recv')
-  .option('-o, --output <file>', 'where to write the config', 'qpool.json')
-  .option('--force', 'overwrite an existing file')
-  .action(async (side: string, options: { output: string; force?: boolean }) => {
-    if (side !== 'send' && side !== 'recv') program.error(`qpool setup: <side> must be send or recv, not ${JSON.stringify(side)}`);
-    await runSetupWizard(side as SetupSide, { output: options.output, force: options.force === true });
-  });
-
-program
-  .command('sample-config')
-  .description('print a full example config with every option (valid as printed)')
-  .action(() => {
-    process.stdout.write(sampleConfigText());
-  });
-
-runProgram(program);
+runProgram(qpoolProgram());

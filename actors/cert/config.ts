@@ -4,9 +4,8 @@
 import { isAbsolute } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { hostNameProblem, normalizeName, parseDomainName } from './domains/names.js';
+import { parseDomainName } from './domains/names.js';
 import { defaultMaxDomains } from './domains/limits.js';
-import { isLoopbackOnly } from '../monitor/sampler/ports.js';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
 
 export const letsEncryptDirectories = {
@@ -18,6 +17,8 @@ export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
 export { keyTypes, type KeyType } from './key-types.js';
 import { keyTypes } from './key-types.js';
+import { isLoopbackOnly } from '../../src/net/address.js';
+import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 
 const secretText = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });

@@ -12,7 +12,6 @@ import { defaultValidationPolling } from './acme/validation-deadline.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
-import { formatHostPort } from '../../src/http/server.js';
 import { writeSecretFile } from '../../src/store/secret.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
@@ -21,6 +20,9 @@ import { newAdminKey } from './domains/token.js';
 import { certhubServing } from './tls.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { siteRef } from '../../src/http/site.js';
+import { certhubSite } from './site/kind.js';
+import { formatHostPort } from '../../src/net/address.js';
 
 export const certSchema = z.strictObject({
   /** The data directory: config.json, domains/, prefs.json. Left out only by `outpost demo`. */
@@ -49,61 +51,72 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     const dataDir = settings.data_dir ?? (settings.demo ? await demoDataDir() : undefined);
     if (dataDir === undefined) throw new Error('roles.cert.data_dir is checked by the schema');
     const { config } = await loadCertConfig(dataDir, { demo: settings.demo });
-    const duties = settings.demo ? undefined : dnsDuties(config);
-    const domains = actorRef(domainsActor, 'cert/domains');
-    const host = settings.bind ?? config.bind;
-    const serving = await certhubServing(dataDir, config, host);
-    const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
-    const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
-    const { certificates, window_hours } = config.acme.certificate_budget;
-    const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
-    return [
-      ...issuing,
-      actorSpec(domainsActor, {
-        ref: domains,
-        role: 'cert',
-        config: {
-          dataDir,
-          baseDomain: config.base_domain,
-          demo: settings.demo,
-          keyType: config.acme.key_type,
-          maxDomains: config.max_domains,
-          ...(issuers === undefined ? {} : { issuers }),
-          ...(budget === undefined ? {} : { budget }),
-          // `--demo` contacts no external service: the webhook is not handed to it.
-          ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
-        },
-        links: issuers === undefined ? [] : [dnsRef, acmeRef],
-        // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
-        youngGenerationMb: 8,
-      }),
-      ...(await frontSpecs({
-        role: 'cert',
-        threads: 1,
-        config: {
-          host,
-          port: settings.port ?? config.port,
-          allowedHosts: config.allowed_hosts,
-          site: {
-            kind: 'certhub',
-            domains,
-            baseDomain: config.base_domain,
-            adminKey: config.admin_key,
-            ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
-            secureCookies: serving.front !== undefined,
-            demo: settings.demo,
-            insecureHttp: serving.insecureHttp,
-            trustedProxies: [...config.trusted_proxies],
-            ...(serving.pin === undefined ? {} : { pin: serving.pin }),
-            ...(serving.follow === undefined ? {} : { tls: serving.follow }),
-          },
-          ...(serving.front === undefined ? {} : { tls: serving.front }),
-        },
-        links: [domains],
-      })),
-    ];
+    return certActors(settings, dataDir, config);
   },
 };
+
+/**
+ * The cert role for a config.json read and checked already: `certhub run` reads it once, for the
+ * admin key it prints, and makes the beta check for its own --demo.
+ */
+export function certRoleWithConfig(dataDir: string, config: CertConfig): RoleDefinition<typeof certSchema> {
+  return { ...certRole, actors: (settings) => certActors(settings, dataDir, config) };
+}
+
+async function certActors(settings: z.output<typeof certSchema>, dataDir: string, config: CertConfig): Promise<ActorSpec[]> {
+  const duties = settings.demo ? undefined : dnsDuties(config);
+  const domains = actorRef(domainsActor, 'cert/domains');
+  const host = settings.bind ?? config.bind;
+  const serving = await certhubServing(dataDir, config, host);
+  const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
+  const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
+  const { certificates, window_hours } = config.acme.certificate_budget;
+  const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
+  return [
+    ...issuing,
+    actorSpec(domainsActor, {
+      ref: domains,
+      role: 'cert',
+      config: {
+        dataDir,
+        baseDomain: config.base_domain,
+        demo: settings.demo,
+        keyType: config.acme.key_type,
+        maxDomains: config.max_domains,
+        ...(issuers === undefined ? {} : { issuers }),
+        ...(budget === undefined ? {} : { budget }),
+        // `--demo` contacts no external service: the webhook is not handed to it.
+        ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
+      },
+      links: issuers === undefined ? [] : [dnsRef, acmeRef],
+      // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
+      youngGenerationMb: 8,
+    }),
+    ...(await frontSpecs({
+      role: 'cert',
+      threads: 1,
+      config: {
+        host,
+        port: settings.port ?? config.port,
+        allowedHosts: config.allowed_hosts,
+        site: siteRef(certhubSite, {
+          domains,
+          baseDomain: config.base_domain,
+          adminKey: config.admin_key,
+          ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
+          secureCookies: serving.front !== undefined,
+          demo: settings.demo,
+          insecureHttp: serving.insecureHttp,
+          trustedProxies: [...config.trusted_proxies],
+          ...(serving.pin === undefined ? {} : { pin: serving.pin }),
+          ...(serving.follow === undefined ? {} : { tls: serving.follow }),
+        }),
+        ...(serving.front === undefined ? {} : { tls: serving.front }),
+      },
+      links: [domains],
+    })),
+  ];
+}
 
 const dnsRef = actorRef(dnsActor, 'cert/dns');
 const acmeRef = actorRef(acmeActor, 'cert/acme');

@@ -5,13 +5,13 @@
 // self-signed certificate (cert-self-signed.ts), unless `insecure_http` asks for plain HTTP.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLoopbackOnly } from '../monitor/sampler/ports.js';
 import type { CerthubTls } from './site/protocol.js';
 import type { CertConfig } from './config.js';
 import { ConfigError } from '../../src/errors.js';
 import { checkTlsMaterial } from '../../src/http/tls-app.js';
 import type { FrontTls, TlsMaterial } from '../../src/http/tls-material.js';
 import { selfSignedTls } from './self-signed.js';
+import { isLoopbackOnly } from '../../src/net/address.js';
 
 export interface CerthubTlsSetup {
   front: FrontTls;

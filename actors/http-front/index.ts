@@ -1,23 +1,24 @@
-// The HTTP front of a role: a uWS app in this thread serving the site its config names, with the
-// operations routes every front has (/healthz, /readyz, /metrics: src/http/operations.ts).
+// The HTTP front of a role: a uWS app in this thread serving the site its config names (loaded by
+// module, src/http/site.ts), with the operations routes every front has (/healthz, /readyz,
+// /metrics: src/http/operations.ts).
 import { runActor } from '../../src/actor/worker-entry.js';
+import { httpFrontActor } from '../../src/http/front-actor.js';
 import { startFront } from '../../src/http/front.js';
 import { mountOperations } from '../../src/http/operations.js';
+import { loadSite } from '../../src/http/site.js';
 import { HttpFigures } from '../../src/metrics/http-figures.js';
-import { httpFrontActor } from '../../src/http/front-actor.js';
-import { siteDefinition } from './sites.js';
 
 runActor(httpFrontActor, {
-  start(context) {
+  async start(context) {
     const { host, port, site, tls, allowedHosts } = context.config;
-    const definition = siteDefinition(site);
+    const definition = await loadSite(site);
     const figures = context.metrics.enabled ? new HttpFigures() : undefined;
-    const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site) ? { requestLog: context.log } : {}) };
+    const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site.config) ? { requestLog: context.log } : {}) };
     return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
       if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
-      const metricsAuth = definition.metricsAuth?.(site);
+      const metricsAuth = definition.metricsAuth?.(site.config);
       mountOperations(router, context, metricsAuth === undefined ? {} : { metricsAuth });
-      await definition.mount({ router, server, actor: context, site });
+      await definition.mount({ router, server, actor: context, site: site.config });
     });
   },
 });

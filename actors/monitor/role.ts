@@ -6,6 +6,8 @@ import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/conf
 import { samplerActor } from './sampler/kind.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { siteRef } from '../../src/http/site.js';
+import { monitorSite } from './site/kind.js';
 
 export const monitorSchema = z.strictObject({
   host: bindAddress.default('0.0.0.0'),
@@ -38,7 +40,7 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
       ...(await frontSpecs({
         role: 'monitor',
         threads: config.threads,
-        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: { kind: 'monitor', sampler, intervalMs } },
+        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: siteRef(monitorSite, { sampler, intervalMs }) },
         links: [sampler],
       })),
     ];

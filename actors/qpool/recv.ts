@@ -9,6 +9,8 @@ import { poolActor } from './pool/kind.js';
 import type { PoolConfig } from './pool/protocol.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { siteRef } from '../../src/http/site.js';
+import { qpoolSite } from './site/kind.js';
 
 /** The recv role's diode receiver, which a loopback diode in the same process hands batches to. */
 export const recvReceiver = actorRef(diodeReceiverActor, 'recv/diode-receiver');
@@ -46,7 +48,7 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     return [
       actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool }),
       actorSpec(diodeReceiverActor, { ref: recvReceiver, role: 'recv', config: receiver, links: [recvPool] }),
-      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, allowedHosts: server.allowed_hosts, site: { kind: 'qpool', pool: recvPool, demo: server.accept_demo } }, links: [recvPool] })),
+      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, allowedHosts: server.allowed_hosts, site: siteRef(qpoolSite, { pool: recvPool, demo: server.accept_demo }) }, links: [recvPool] })),
     ];
   },
 };

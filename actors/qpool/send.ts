@@ -19,6 +19,13 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
   demoConfig: { anu: { demo: { enabled: true, values: 64, interval_seconds: 20 } }, diode: { loopback: true } },
   // The ledger is read and written for keyed requests only; without them two collectors share nothing.
   claims: ({ anu }) => ({ stores: anu.keyed.enabled ? [{ path: ledgerPath(), what: 'keyed request ledger' }] : [] }),
+  // The loopback diode hands values to the receiver's thread in this process: there must be one.
+  checkHost(roles) {
+    const send = roles.send as { diode?: { loopback?: boolean } } | undefined;
+    const recv = roles.recv as { server?: { loopback?: boolean } } | undefined;
+    if (send?.diode?.loopback !== true || recv?.server?.loopback === true) return [];
+    return [{ path: ['send', 'diode', 'loopback'], message: 'needs a recv role with server.loopback true in the same host config' }];
+  },
   actors(config) {
     const collector: CollectorConfig = {
       sources: sourceSettings(config),

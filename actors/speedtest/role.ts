@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { siteRef } from '../../src/http/site.js';
+import { speedtestSite } from './site/kind.js';
 
 /** MB is decimal everywhere in netspeed, as in Mbps: 100 MB is 100,000,000 bytes. */
 export const megabyte = 1_000_000;
@@ -35,14 +37,13 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
         host: config.host,
         port: config.port,
         allowedHosts: config.allowed_hosts,
-        site: {
-          kind: 'speedtest',
+        site: siteRef(speedtestSite, {
           name: config.name,
           testDurationSeconds: config.duration_seconds,
           maxDownloadBytes: 100 * megabyte,
           maxUploadBytes: config.max_upload_mb * megabyte,
           logRequests: !config.quiet,
-        },
+        }),
       },
     });
   },

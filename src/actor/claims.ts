@@ -12,8 +12,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import { probePort } from '../http/port.js';
-import { formatHostPort } from '../http/server.js';
 import { askHolder, bindClaim, type Holder } from './claim-socket.js';
+import { formatHostPort } from '../net/address.js';
 
 export interface PortClaim {
   host: string;

@@ -8,30 +8,30 @@ import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { knownKeys } from '../config/format.js';
 import { inConfigFile, readConfigInput, validateConfigInput } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import { roleDefinition } from '../../actors/registry.js';
-import { roleNames, type RoleName } from '../config/role.js';
-import type { RoleDefinition } from '../config/role.js';
+import { findRole, type RoleDefinition, type RoleList } from '../config/role.js';
 import { checkLogFile } from './log-file.js';
 
 /** A host config ready to run: the actors of its roles and what they claim, roles in the config's order. */
 export interface PreparedHost {
   config: HostConfig;
-  roles: RoleName[];
+  roles: string[];
   specs: ActorSpec[];
-  claims: { role: RoleName; claims: RoleClaims }[];
+  claims: { role: string; claims: RoleClaims }[];
 }
 
 /** Reads and validates a host config file (`-`: standard input); `roles` keeps the file's order. */
-export async function loadHostConfig(path: string): Promise<{ config: HostConfig; roles: RoleName[] }> {
+export async function loadHostConfig(path: string, known: RoleList): Promise<{ config: HostConfig; roles: string[] }> {
   const input = await readConfigInput(path);
-  const config = validateConfigInput(hostConfigSchema, path, input) as HostConfig;
-  const written = Object.keys((input as { roles: object }).roles) as RoleName[];
+  const config = validateConfigInput(hostConfigSchema(known), path, input);
+  const written = Object.keys((input as { roles: object }).roles);
   return { config, roles: written.filter((name) => config.roles[name] !== undefined) };
 }
 
 export interface PrepareOptions {
-  /** The roles in the order the config file names them. */
-  roles?: readonly RoleName[];
+  /** The roles this program knows (actors/registry.ts for outpost; a role binary knows its own). */
+  known: RoleList;
+  /** The roles in the order the config file names them; the order of `known` by default. */
+  order?: readonly string[];
   /** The config file, named at the start of each problem. */
   file?: string;
   /** `role`: the file is a role binary's own (qpool.json), whose options have no `roles.<name>.` in front. */
@@ -43,13 +43,13 @@ export interface PrepareOptions {
  * problem is reported at once with its full option path (`roles.recv.server.pool_file ...`), after
  * the config file's name when there is one.
  */
-export async function prepareHost(config: HostConfig, options: PrepareOptions = {}): Promise<PreparedHost> {
-  const order = options.roles ?? roleNames.filter((name) => config.roles[name] !== undefined);
+export async function prepareHost(config: HostConfig, options: PrepareOptions): Promise<PreparedHost> {
+  const order = options.order ?? options.known.map((role) => role.name).filter((name) => config.roles[name] !== undefined);
   const prepared: PreparedHost = { config, roles: [], specs: [], claims: [] };
   const problems: string[] = [];
   for (const name of order) {
     const roleConfig: unknown = config.roles[name];
-    const role = roleDefinition(name);
+    const role = findRole(options.known, name);
     if (roleConfig === undefined || role === undefined) continue;
     prepared.roles.push(name);
     try {
@@ -67,19 +67,19 @@ export async function prepareHost(config: HostConfig, options: PrepareOptions = 
 }
 
 /** A role's problem names its options from the role's own settings (`server.pool_file`); a host config's from the top, or the role. */
-function underRole(name: RoleName, role: RoleDefinition, problem: string): string {
+function underRole(name: string, role: RoleDefinition, problem: string): string {
   const firstKey = /^([a-z_]+)[. ]/.exec(problem)?.[1];
   if (firstKey !== undefined && knownKeys(role.schema, []).includes(firstKey)) return `roles.${name}.${problem}`;
   return problem.startsWith('roles.') ? problem : `roles.${name}: ${problem}`;
 }
 
 /** `outpost check`: every file checked as `run` would check it, binding nothing; all problems of all files at once. */
-export async function checkHostFiles(files: readonly string[]): Promise<void> {
+export async function checkHostFiles(files: readonly string[], known: RoleList): Promise<void> {
   const problems: string[] = [];
   for (const file of files) {
     try {
-      const { config, roles } = await loadHostConfig(file);
-      await prepareHost(config, { roles, file });
+      const { config, roles } = await loadHostConfig(file, known);
+      await prepareHost(config, { known, order: roles, file });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(...error.problems);

@@ -1,20 +1,13 @@
-import { implementedRoles, plannedRoles } from '../../actors/registry.js';
-import { roleNames } from '../config/role.js';
+import type { RoleList } from '../config/role.js';
 
-/** The host config `outpost demo` runs: every implemented role with its loopback demo settings. */
-export function demoHostConfig(): { roles: Record<string, unknown> } | undefined {
-  const roles: Record<string, unknown> = {};
-  for (const name of roleNames) {
-    const role = implementedRoles[name];
-    if (role !== undefined) roles[name] = role.demoConfig;
-  }
-  return Object.keys(roles).length === 0 ? undefined : { roles };
+/** The host config `outpost demo` runs: every role with its loopback demo settings. */
+export function demoHostConfig(known: RoleList): { roles: Record<string, unknown> } {
+  return { roles: Object.fromEntries(known.map((role) => [role.name, role.demoConfig])) };
 }
 
-export function describeRoles(): string {
-  return roleNames
-    .map((name) => `${name.padEnd(10)} ${implementedRoles[name] === undefined ? 'planned    ' : 'implemented'} ${plannedRoles[name].summary}\n`)
-    .join('');
+/** `outpost roles`: a line a role, its name and what it is. */
+export function describeRoles(known: RoleList): string {
+  return known.map((role) => `${role.name.padEnd(10)} ${role.summary}\n`).join('');
 }
 
 /** `role  url` lines, roles in `order` (a host config's own order), a role's URLs in the order they came. */

@@ -6,11 +6,14 @@
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { loadConfigFile } from '../config/load.js';
 import { ConfigError } from '../errors.js';
+import type { RoleList } from '../config/role.js';
 import type { Logger } from '../log/record.js';
 import type { SupervisorLog } from '../log/supervisor-log.js';
 
 export interface ReloadSource {
   path: string;
+  /** The roles the program knows, to check the file again as it was checked at start. */
+  known: RoleList;
   /** The config the process runs. */
   running: HostConfig;
   /** The log level was set on the command line (--debug, --quiet): it wins over the file's. */
@@ -37,7 +40,7 @@ export function reloadOnHangup(log: SupervisorLog, source: ReloadSource | undefi
 async function reload(source: ReloadSource, running: HostConfig, log: SupervisorLog, logger: Logger): Promise<HostConfig> {
   let next: HostConfig;
   try {
-    next = await loadConfigFile(hostConfigSchema, source.path);
+    next = await loadConfigFile(hostConfigSchema(source.known), source.path);
   } catch (error) {
     const problems = error instanceof ConfigError ? error.problems : [String(error)];
     logger.error(`reload refused, the running config stays: ${problems.join('; ')}`);

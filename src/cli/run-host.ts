@@ -6,10 +6,9 @@ import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { inConfigFile } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import { logSchema, supervisorSchema, type HostConfig, type SupervisorSettings } from '../config/host.js';
+import type { HostConfig, SupervisorSettings } from '../config/host.js';
 import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
-import type { RoleName } from '../config/role.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
 import { removeTemporaryDirs } from '../store/temporary-dirs.js';
@@ -38,13 +37,13 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     debug: options.debug ?? config.log.level === 'debug',
     ...(config.log.file === undefined ? {} : { file: config.log.file }),
   };
-  const reload = options.configPath === undefined ? undefined : { path: options.configPath, running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
+  const reload = options.configPath === undefined ? undefined : { path: options.configPath, known: options.known, running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
   return runSupervisor(specs, config.supervisor, log, options.onStarted, reload);
 }
 
-/** A host config running one role whose settings are validated already (a role binary's own config file). */
-export function singleRoleHost(role: RoleName, settings: unknown): HostConfig {
-  return { roles: { [role]: settings }, supervisor: supervisorSchema.parse({}), log: logSchema.parse({}) } as HostConfig;
+/** A role binary's `onStarted`: its URLs on standard output, one a line, for a person or a script. */
+export function printUrls({ urls }: StartResult): void {
+  for (const url of urls) process.stdout.write(`${url}\n`);
 }
 
 /** Runs `specs` until a signal or a give-up stops them, then exits the process with the outcome. */

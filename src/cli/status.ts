@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import type { SupervisorStatus } from '../actor/actor-status.js';
 import { askStatus, defaultControlSocket } from '../actor/control-socket.js';
-import { hostConfigSchema } from '../config/host.js';
+import { supervisorSchema } from '../config/host.js';
 import { loadConfigFile } from '../config/load.js';
+import { z } from 'zod';
 import { OutpostError } from '../errors.js';
 
 export interface StatusOptions {
@@ -13,13 +14,16 @@ export interface StatusOptions {
   json?: boolean;
 }
 
+/** The one part of a host config `status` reads; the roles are the running process's business. */
+const socketOfHostConfig = z.object({ supervisor: supervisorSchema.default(supervisorSchema.parse({})) });
+
 /** Where the shipped outpost.service listens (RuntimeDirectory=outpost), seen from an administrator's shell. */
 const serviceSocket = '/run/outpost/control.sock';
 
 /** The socket to ask: --socket, else the one the host config names, else the default, else the service's. */
 export async function statusSocket(options: StatusOptions): Promise<string> {
   if (options.socket !== undefined) return options.socket;
-  if (options.config !== undefined) return (await loadConfigFile(hostConfigSchema, options.config)).supervisor.control_socket ?? defaultControlSocket();
+  if (options.config !== undefined) return (await loadConfigFile(socketOfHostConfig, options.config)).supervisor.control_socket ?? defaultControlSocket();
   const socket = defaultControlSocket();
   return !existsSync(socket) && existsSync(serviceSocket) ? serviceSocket : socket;
 }

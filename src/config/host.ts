@@ -1,9 +1,8 @@
 // The host config: which roles this machine plays, and how the supervisor and the log behave.
-// `outpost run -c host.json` reads it; each role binary builds one with a single role.
+// `outpost run -c host.json` reads it; each role binary builds one with its own role alone. The
+// schema is made from the roles a program knows (actors/registry.ts for outpost), so src/ names none.
 import { z } from 'zod';
-import { version } from '../version.js';
-import { implementedRoles, plannedRoles } from '../../actors/registry.js';
-import { roleNames, type RoleName } from './role.js';
+import type { RoleList } from './role.js';
 import { positiveInteger } from './rules.js';
 
 const restartSchema = z.strictObject({
@@ -29,31 +28,34 @@ export const logSchema = z.strictObject({
   file: z.string().min(1).optional(),
 });
 
-function roleSchema(name: RoleName): z.ZodType {
-  const implemented = implementedRoles[name];
-  if (implemented !== undefined) return implemented.schema.optional();
-  return z.unknown().optional().superRefine((value, context) => {
-    if (value === undefined) return;
-    context.addIssue({ code: 'custom', message: `is not implemented in outpost ${version} yet (${plannedRoles[name].summary})` });
+export type SupervisorSettings = z.output<typeof supervisorSchema>;
+export type LogSettings = z.output<typeof logSchema>;
+
+export interface HostConfig {
+  /** Each role's validated settings, by role name; a role left out is not run. */
+  roles: Partial<Record<string, unknown>>;
+  supervisor: SupervisorSettings;
+  log: LogSettings;
+}
+
+export function hostConfigSchema(known: RoleList): z.ZodType<HostConfig, unknown> {
+  const rolesShape = Object.fromEntries(known.map((role) => [role.name, role.schema.optional()]));
+  return z.strictObject({
+    roles: z
+      .strictObject(rolesShape)
+      .refine((roles) => Object.values(roles).some((value) => value !== undefined), { message: `must name at least one role (${known.map((role) => role.name).join(', ')})` })
+      .superRefine((roles, context) => {
+        for (const role of known) {
+          if (roles[role.name] === undefined || role.checkHost === undefined) continue;
+          for (const { path, message } of role.checkHost(roles)) context.addIssue({ code: 'custom', path, message });
+        }
+      }),
+    supervisor: supervisorSchema.default(supervisorSchema.parse({})),
+    log: logSchema.default(logSchema.parse({})),
   });
 }
 
-const rolesShape = Object.fromEntries(roleNames.map((name) => [name, roleSchema(name)])) as Record<RoleName, z.ZodType>;
-
-export const hostConfigSchema = z.strictObject({
-  roles: z
-    .strictObject(rolesShape)
-    .refine((roles) => Object.values(roles).some((value) => value !== undefined), { message: `must name at least one role (${roleNames.join(', ')})` })
-    .superRefine((roles, context) => {
-      const send = roles.send as { diode?: { loopback?: boolean } } | undefined;
-      const recv = roles.recv as { server?: { loopback?: boolean } } | undefined;
-      if (send?.diode?.loopback === true && recv?.server?.loopback !== true) {
-        context.addIssue({ code: 'custom', path: ['send', 'diode', 'loopback'], message: 'needs a recv role with server.loopback true in the same host config' });
-      }
-    }),
-  supervisor: supervisorSchema.default(supervisorSchema.parse({})),
-  log: logSchema.default(logSchema.parse({})),
-});
-
-export type HostConfig = z.output<typeof hostConfigSchema>;
-export type SupervisorSettings = z.output<typeof supervisorSchema>;
+/** A host config running one role whose settings are validated already (a role binary's own config file). */
+export function singleRoleHost(role: string, settings: unknown): HostConfig {
+  return { roles: { [role]: settings }, supervisor: supervisorSchema.parse({}), log: logSchema.parse({}) };
+}

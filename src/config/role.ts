@@ -1,13 +1,13 @@
+// What a role is to the runtime: the slice of the host config it reads and the actors it asks the
+// supervisor for. The roles themselves live under actors/<role>/; actors/registry.ts lists them,
+// and src/ reaches them only through the list it is handed.
 import type { z } from 'zod';
 import type { RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
 
-export const roleNames = ['cert', 'proxy', 'speedtest', 'monitor', 'send', 'recv'] as const;
-export type RoleName = (typeof roleNames)[number];
-
-/** A role: the slice of the host config it reads and the actors it asks the supervisor for. */
 export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
-  name: RoleName;
+  /** The key under `roles` in a host config. */
+  name: string;
   summary: string;
   schema: Schema;
   /** The settings `outpost demo` uses: loopback only, free ports, nothing that reaches the internet. */
@@ -15,10 +15,17 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
   actors(config: z.output<Schema>): Promise<ActorSpec[]>;
   /** The ports and stores this role owns: a second process asking for one refuses to start (src/actor/claims.ts). */
   claims?(config: z.output<Schema>): RoleClaims;
+  /**
+   * Problems this role's settings make with the other roles of the same host config (the qpool
+   * sender's loopback diode needs a loopback receiver beside it). `path` starts under `roles`.
+   */
+  checkHost?(roles: Readonly<Record<string, unknown>>): { path: (string | number)[]; message: string }[];
 }
 
-/** What a role that has not landed yet says about itself. */
-export interface PlannedRole {
-  name: RoleName;
-  summary: string;
+/** The roles a program knows, in the order it lists and starts them. */
+export type RoleList = readonly RoleDefinition[];
+
+/** The role called `name` in `roles`. */
+export function findRole(roles: RoleList, name: string): RoleDefinition | undefined {
+  return roles.find((role) => role.name === name);
 }

@@ -5,7 +5,7 @@ import { actorSpec, type ActorApi, type ActorRef } from '../actor/kind.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { concretePort } from './port.js';
 import { httpFrontActor } from './front-actor.js';
-import type { HttpFrontConfig } from './front-config.js';
+import type { HttpFrontConfig } from './front-actor.js';
 
 export interface FrontsOptions {
   role: string;

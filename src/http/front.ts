@@ -4,7 +4,8 @@ import type { ActorContext, RunningActor } from '../actor/actor.js';
 import type { ActorApi } from '../actor/kind.js';
 import { hostCheckFor } from './allowed-hosts.js';
 import { Router, type RouterOptions } from './router.js';
-import { HttpServer, urlFor } from './server.js';
+import { HttpServer } from './server.js';
+import { urlFor } from '../net/address.js';
 import type { FrontTls } from './tls-app.js';
 
 export interface FrontOptions {

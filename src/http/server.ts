@@ -6,6 +6,7 @@
 // listens on the same port (SO_REUSEPORT again), then the first stops listening. Connections it has
 // keep being served by it until they close; new handshakes get the new certificate.
 import { App, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { formatHostPort } from '../net/address.js';
 import { tlsApp, type FrontTls, type TlsMaterial } from './tls-app.js';
 
 /** Registers routes on an app; kept, so that an app made later (a new certificate) gets them too. */
@@ -143,14 +144,4 @@ function listenOn(app: TemplatedApp, host: string, port: number): Promise<us_lis
       else resolve(socket);
     });
   });
-}
-
-export function formatHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** The URL a person opens for a server bound to host:port; a wildcard bind is shown as loopback. */
-export function urlFor(host: string, port: number, path = '/', scheme: 'http' | 'https' = 'http'): string {
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `${scheme}://${formatHostPort(shown, port)}${path}`;
 }

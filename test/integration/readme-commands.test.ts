@@ -32,7 +32,7 @@ const expectations: Record<string, Expectation & { files?: Record<string, string
   'outpost run -c host.json': { starts: /^monitor +http:\/\/127\.0\.0\.1:\d+\/$/m, files: { 'host.json': monitorHost } },
   'outpost demo': { starts: /press Ctrl-C to stop/ },
   'outpost check -c host.json': { exit: 0, prints: /^host\.json: valid$/m, files: { 'host.json': monitorHost } },
-  'outpost roles': { exit: 0, prints: /^proxy +implemented/m },
+  'outpost roles': { exit: 0, prints: /^proxy +TLS reverse proxy/m },
   'certhub setup -d /var/lib/certhub': { notRun: 'an interactive wizard writing to /var/lib (test/integration/cert-setup.test.ts drives it)' },
   'certhub run -d /var/lib/certhub': { notRun: 'needs the data directory certhub setup writes' },
   'certhub run -d /tmp/try --demo -H 127.0.0.1 -p 8443': { notRun: fixedPort },

@@ -1,6 +1,9 @@
 import test from 'ava';
 import { z } from 'zod';
-import { hostConfigSchema } from '../../src/config/host.js';
+import { roles } from '../../actors/registry.js';
+import { hostConfigSchema as hostConfigSchemaFor } from '../../src/config/host.js';
+
+const hostConfigSchema = hostConfigSchemaFor(roles);
 import { validateConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 

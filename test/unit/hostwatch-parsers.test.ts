@@ -3,9 +3,10 @@ import test from 'ava';
 import { parsePsJsonLines, parseTop } from '../../actors/monitor/sampler/containers.js';
 import { cpuUsage } from '../../actors/monitor/sampler/cpu.js';
 import { parseMeminfo, parseSwapUsage, parseVmStat } from '../../actors/monitor/sampler/memory.js';
-import { isLoopbackOnly, listeningPorts, parseLsofListen, parseProcNetTcp } from '../../actors/monitor/sampler/ports.js';
+import { listeningPorts, parseLsofListen, parseProcNetTcp } from '../../actors/monitor/sampler/ports.js';
 import { statFields } from '../../actors/monitor/sampler/probes/proc-stat.js';
 import { projectPath } from '../helpers/process.js';
+import { isLoopbackOnly } from '../../src/net/address.js';
 
 const recording = (name: string) => readFileSync(projectPath(`test/fixtures/hostwatch/${name}`), 'utf8');
 

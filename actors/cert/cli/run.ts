@@ -5,6 +5,7 @@ import { loadCertConfig } from '../config-load.js';
 import { ConfigError } from '../../../src/errors.js';
 import { selfSignedTls } from '../self-signed.js';
 import { servingKind } from '../tls.js';
+import { certRoleWithConfig } from '../role.js';
 import { isBetaBuild, version } from '../../../src/version.js';
 import { hostConfigFromFlags } from '../../../src/cli/role-flags.js';
 import type { LogFlags } from '../../../src/cli/program.js';
@@ -23,8 +24,9 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const { config, migration } = await loadCertConfig(options.dataDir, { demo });
   if (migration !== undefined) process.stderr.write(`certhub: migrated the legacy keys ${migration.keys.join(', ')} of config.json; the old file is kept as ${migration.legacyPath}\n`);
   const host = options.host ?? config.bind;
+  const role = certRoleWithConfig(options.dataDir, config);
   const hostConfig = hostConfigFromFlags(
-    'cert',
+    role,
     { data_dir: options.dataDir, demo, bind: host, port: options.port === undefined ? config.port : Number(options.port) },
     { bind: '-H, --host', port: '-p, --port', data_dir: '-d, --data-dir' },
   );
@@ -34,6 +36,7 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const serving = pin !== undefined ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n` : kind === 'insecure-http' ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n` : '';
   return runHost(hostConfig, {
     ...options,
+    known: [role],
     onStarted: ({ urls }) => {
       // One write: a reader that sees the address sees the key (and what to pin) with it.
       process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n${serving}`);

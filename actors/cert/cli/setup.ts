@@ -5,7 +5,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { hostNameProblem, normalizeName } from '../domains/names.js';
 import { newAdminKey } from '../domains/token.js';
 import { certConfigSchema } from '../config.js';
 import { certConfigPath } from '../config-load.js';
@@ -16,6 +15,7 @@ import { isBetaBuild } from '../../../src/version.js';
 import { BadAnswer, Prompter } from '../../qpool/cli/prompt.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
 import { askProvider, type ProviderDraft } from './provider-questions.js';
+import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export interface CerthubSetupOptions {
   dataDir: string;

@@ -15,7 +15,7 @@ import type { HttpServer } from '../../../src/http/server.js';
 import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
-import type { HttpFrontConfig } from '../../../src/http/front-config.js';
+import type { HttpFrontConfig } from '../../../src/http/front-actor.js';
 import type { CerthubServerInfo, CerthubSite } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
@@ -24,12 +24,12 @@ import { sessionCookieName, Sessions } from './sessions.js';
 /** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
 const sessionIdleMs = 2 * 3_600_000;
 /** Wrong admin keys a client address may send: 10 at once, then one every 30 s. */
-const failedLogins = new RateLimiter({ limit: 10, windowMs: 300_000 });
+const failedLoginLimit = { limit: 10, windowMs: 300_000 };
 /**
  * Wrong admin credentials on the admin API: a failures-only limit holds one token per request in
  * flight, so this one leaves room for scripts that send many requests at once.
  */
-const failedAdminCredentials = new RateLimiter({ limit: 60, windowMs: 60_000 });
+const failedAdminCredentialLimit = { limit: 60, windowMs: 60_000 };
 const logBacklog = 500;
 
 const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253), adopt: z.boolean().optional() });
@@ -55,6 +55,9 @@ interface AdminPrincipal {
 }
 
 export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
+  // One count per front, made with the front: a restarted front starts afresh, as its sessions do.
+  const failedLogins = new RateLimiter(failedLoginLimit);
+  const failedAdminCredentials = new RateLimiter(failedAdminCredentialLimit);
   const sessions = new Sessions(sessionIdleMs);
   const cookieOptions = { secure: site.secureCookies };
   const sessionCookie = sessionCookieName(site.secureCookies);

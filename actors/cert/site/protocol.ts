@@ -3,7 +3,6 @@ import type { ActorRef } from '../../../src/actor/kind.js';
 import type { DomainsApi } from '../domains/protocol.js';
 
 export interface CerthubSite {
-  kind: 'certhub';
   domains: ActorRef<DomainsApi>;
   baseDomain: string;
   /** The admin key: bearer token for scripts, and what the panel's login asks for. */

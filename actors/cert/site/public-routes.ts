@@ -16,7 +16,7 @@ import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica } from './replica.js';
 
 /** Failed token checks a client address may make: 20 at once, then one every 3 s. */
-const failedFetches = new RateLimiter({ limit: 20, windowMs: 60_000 });
+const failedFetchLimit = { limit: 20, windowMs: 60_000 };
 
 /** How often the fetches seen here go to the domains actor: one call for all of them, not one a request. */
 const fetchReportMs = 1000;
@@ -34,6 +34,7 @@ export interface PublicMount {
 export const failedFetchMessage = 'certhub: failed certificate fetch';
 
 export function mountPublicRoutes({ router, replica, domains, clients, log }: PublicMount): void {
+  const failedFetches = new RateLimiter(failedFetchLimit);
   const fetches = new Map<string, FetchRecord>();
   const report = setInterval(() => {
     if (fetches.size === 0) return;

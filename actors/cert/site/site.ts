@@ -15,7 +15,7 @@ import { DomainReplica } from './replica.js';
 import { followTlsCertificate } from './tls-follow.js';
 
 // Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
-export const certhubSite: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAuth: metricsReaders, mount: mountCerthubSite };
+export const site: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAuth: metricsReaders, mount: mountCerthubSite };
 
 /**
  * /metrics names every domain (expiry, fetches): the admin key reads it, and so does `metrics_token`,

@@ -1,5 +1,6 @@
 // Listening TCP sockets from Linux's /proc/net/tcp and /proc/net/tcp6
 // (https://www.kernel.org/doc/Documentation/networking/proc_net_tcp.txt).
+import { formatHostPort, isLoopbackOnly } from '../../../src/net/address.js';
 import type { ListeningPort } from './protocol.js';
 
 export interface ListeningSocket {
@@ -70,21 +71,12 @@ function compressIpv6(groups: string[]): string {
   return `${groups.slice(0, bestStart).join(':')}::${groups.slice(bestStart + bestLength).join(':')}`;
 }
 
-/** Bound only to the loopback interface: nobody else can reach it, so the dashboard leaves it out. */
-export function isLoopbackOnly(host: string): boolean {
-  return host.startsWith('127.') || host === '::1' || host.startsWith('::ffff:127.');
-}
-
-export function formatAddress(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 export function listeningPorts(sockets: readonly ListeningSocket[], owners: ReadonlyMap<number, { pid: number; name: string }>): ListeningPort[] {
   const seen = new Set<string>();
   const ports: ListeningPort[] = [];
   for (const socket of sockets) {
     if (isLoopbackOnly(socket.host)) continue;
-    const address = formatAddress(socket.host, socket.port);
+    const address = formatHostPort(socket.host, socket.port);
     const owner = owners.get(socket.inode);
     // SO_REUSEPORT lets several sockets share one address; the table shows it once.
     const key = `${socket.protocol} ${address}`;
@@ -110,7 +102,7 @@ export function parseLsofListen(text: string): ListeningPort[] {
     const protocol = type === 'IPv6' ? 'tcp6' : 'tcp';
     if (host === '*') host = protocol === 'tcp6' ? '::' : '0.0.0.0';
     if (!Number.isInteger(port) || isLoopbackOnly(host)) continue;
-    const address = formatAddress(host, port);
+    const address = formatHostPort(host, port);
     if (seen.has(`${protocol} ${address}`)) continue;
     seen.add(`${protocol} ${address}`);
     ports.push({ port, address, protocol, process: fields[0]!.replace(/\\x20/g, ' '), pid: Number(fields[1]) });

@@ -3,7 +3,6 @@ import type { ActorRef } from '../../../src/actor/kind.js';
 import type { SamplerApi } from '../sampler/protocol.js';
 
 export interface MonitorSite {
-  kind: 'monitor';
   /** The sampler actor to ask for snapshots. */
   sampler: ActorRef<SamplerApi>;
   /** How often the sampler publishes a snapshot while someone watches. */

@@ -14,7 +14,7 @@ import type { MonitorSite } from './protocol.js';
 
 const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export const monitorSite: SiteDefinition<MonitorSite> = { cors: false, logsRequests: () => false, mount: mountMonitorSite };
+export const site: SiteDefinition<MonitorSite> = { cors: false, logsRequests: () => false, mount: mountMonitorSite };
 
 async function mountMonitorSite({ router, server, actor: context, site }: SiteMount<MonitorSite>): Promise<void> {
   const sampler = context.peer(site.sampler);

@@ -4,13 +4,15 @@ import type { Command } from 'commander';
 import { proxyConfigSchema } from '../config.js';
 import { loadConfigFile } from '../../../src/config/load.js';
 import { withLogOptions, type LogFlags } from '../../../src/cli/program.js';
-import { runHost, singleRoleHost } from '../../../src/cli/run-host.js';
+import { singleRoleHost } from '../../../src/config/host.js';
+import { printUrls, runHost } from '../../../src/cli/run-host.js';
+import { proxyRole } from '../role.js';
 
 export function proxyCommand(program: Command): Command {
   return withLogOptions(program.command('proxy').description('run a TLS reverse proxy routing domains to backends'))
     .requiredOption('-c, --config <file>', 'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads')
     .action(async (options: LogFlags & { config: string }) => {
       const config = await loadConfigFile(proxyConfigSchema, options.config);
-      await runHost(singleRoleHost('proxy', config), { ...options, onStarted: ({ urls }) => urls.forEach((url) => process.stdout.write(`${url}\n`)) });
+      await runHost(singleRoleHost('proxy', config), { ...options, known: [proxyRole], onStarted: printUrls });
     });
 }

@@ -3,11 +3,11 @@
 // file that the panel exports is accepted unchanged. A problem names the option or the key path.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { hostNameProblem, normalizeName } from '../../cert/domains/names.js';
-import { isLoopbackOnly } from '../../monitor/sampler/ports.js';
 import { fetchManySchema, fetchOneSchema } from '../agent-exports.js';
 import { loadConfigFile, validateConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/errors.js';
+import { isLoopbackOnly } from '../../../src/net/address.js';
+import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export interface FetchTarget {
   server: URL;

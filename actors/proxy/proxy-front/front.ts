@@ -4,7 +4,6 @@
 // (or no name at all) fails: an unknown name is refused, not answered with another name's certificate.
 import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
-import { formatHostPort } from '../../../src/http/server.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { BackendPool } from './backend-pool.js';
 import { forwardRequest, type Route } from './forward.js';
@@ -13,6 +12,7 @@ import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { ServedCertificates } from './served-certificates.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
+import { formatHostPort } from '../../../src/net/address.js';
 
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;

@@ -3,7 +3,6 @@ import type { ActorRef } from '../../../src/actor/kind.js';
 import type { PoolApi } from '../pool/protocol.js';
 
 export interface QpoolSite {
-  kind: 'qpool';
   /** The pool actor values are taken from. */
   pool: ActorRef<PoolApi>;
   /** Demo values (not quantum) may be in the pool: /api/status says so with `X-Quantum-Demo: 1`. */

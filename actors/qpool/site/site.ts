@@ -4,7 +4,6 @@
 // No CORS on this site: the API has no authentication, and `Access-Control-Allow-Origin: *` would let
 // any web page a user opens read values from a pool on their loopback.
 import { jsonType, textType, type Reply } from '../../../src/http/reply.js';
-import { urlFor } from '../../../src/http/server.js';
 import { serveStatic } from '../../../src/http/static.js';
 import { version } from '../../../src/version.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
@@ -14,9 +13,10 @@ import { qpoolOpenApi } from './openapi.js';
 import { PoolClient, type TakeResult } from './pool-client.js';
 import type { QpoolSite } from './protocol.js';
 import { answerUnavailable, answerValue, noStore, type ValueFormat } from './value-answer.js';
+import { urlFor } from '../../../src/net/address.js';
 
 // The API has no authentication: no CORS, or any web page could read values (see above).
-export const qpoolSite: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
+export const site: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
 
 async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolSite>): Promise<void> {
   const pool = new PoolClient(context.peer(site.pool), context);

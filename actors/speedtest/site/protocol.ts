@@ -1,7 +1,6 @@
 // netspeed's site: its config and the shapes of its API, which the page and the client read too.
 
 export interface SpeedtestSite {
-  kind: 'speedtest';
   /** The display name shown on the page and in /api/info. */
   name: string;
   /** Seconds each phase of the browser test lasts. */

@@ -19,7 +19,7 @@ const writeBytes = 1024 * 1024;
 
 const noStoreJson = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
-export const speedtestSite: SiteDefinition<SpeedtestSite> = { cors: true, logsRequests: (site) => site.logRequests, mount: mountSpeedtestSite };
+export const site: SiteDefinition<SpeedtestSite> = { cors: true, logsRequests: (site) => site.logRequests, mount: mountSpeedtestSite };
 
 async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): Promise<void> {
   const pool = randomBytes(poolBytes);

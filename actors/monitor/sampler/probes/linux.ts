@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
 import { parseMeminfo, type MemoryFigures } from '../memory.js';
-import { isLoopbackOnly, listeningPorts, parseProcNetTcp, type ListeningSocket } from '../ports.js';
+import { isLoopbackOnly } from '../../../../src/net/address.js';
+import { listeningPorts, parseProcNetTcp, type ListeningSocket } from '../ports.js';
 import { identify, type ProcessFacts } from '../process-names.js';
 import type { ListeningPort } from '../protocol.js';
 import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js';

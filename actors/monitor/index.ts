@@ -1,0 +1,3 @@
+// The monitor role (hostwatch): what the rest of outpost may use of it.
+export { monitorRole } from './role.js';
+export { hostwatchProgram } from './cli/program.js';

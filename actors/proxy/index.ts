@@ -1,0 +1,3 @@
+// The proxy role (certhub-agent): what the rest of outpost may use of it.
+export { proxyRole } from './role.js';
+export { certhubAgentProgram } from './cli/program.js';
