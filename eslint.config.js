@@ -1,6 +1,7 @@
 // Lint config: typescript-eslint's type-aware recommended rules over everything tsc compiles.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layoutConfig } from './eslint.layout.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/fixtures/static/**'] },
@@ -18,5 +19,6 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  layoutConfig,
+  { files: ['eslint.config.js', 'eslint.layout.js'], ...tseslint.configs.disableTypeChecked },
 );

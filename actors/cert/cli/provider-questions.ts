@@ -1,7 +1,7 @@
 // The wizard's questions about DNS providers: which kind, and its credentials. Any credential may be
 // skipped; the provider is then written without it and `certhub run` names what is missing.
 import { z } from 'zod';
-import { BadAnswer, type Prompter } from '../../qpool/cli/prompt.js';
+import { BadAnswer, type Prompter } from '../../../src/cli/prompt.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export type ProviderKind = 'cloudflare' | 'powerdns';

@@ -12,7 +12,7 @@ import { formatIssues } from '../../../src/config/format.js';
 import { bindAddress } from '../../../src/config/rules.js';
 import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
 import { isBetaBuild } from '../../../src/version.js';
-import { BadAnswer, Prompter } from '../../qpool/cli/prompt.js';
+import { BadAnswer, Prompter } from '../../../src/cli/prompt.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
 import { askProvider, type ProviderDraft } from './provider-questions.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';

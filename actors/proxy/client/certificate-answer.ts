@@ -4,7 +4,7 @@
 // material on disk is never replaced by nonsense or by a key and certificate of someone else's making.
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { CertificateResponse } from '../../cert/site/protocol.js';
+import type { CertificateResponse } from '../../cert/index.js';
 import { chainProblem, type MaterialTrust } from './material-trust.js';
 
 /** The material of one domain as it goes to disk, with what was learned from checking it. */

@@ -12,7 +12,7 @@ import { validateConfig } from '../../../src/config/load.js';
 import { formatIssues } from '../../../src/config/format.js';
 import { collectFileSchema, serveFileSchema } from '../config.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
-import { BadAnswer, Prompter } from './prompt.js';
+import { BadAnswer, Prompter } from '../../../src/cli/prompt.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
 import { diodeChannel, diodeCommand, diodeProgram } from './sample-config.js';
 
