@@ -15,8 +15,7 @@ export const letsEncryptDirectories = {
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
-export { keyTypes, type KeyType } from './key-types.js';
-import { keyTypes } from './key-types.js';
+import { keyTypes } from '../../src/jobs/private-key.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 

@@ -3,6 +3,7 @@
 // ("database is locked"): with every change of a zone made here, its group commit (providers/
 // group-commit.ts) turns 50 orders and their address records into a few PATCHes, never two at once.
 import type { DnsProviderConfig } from './providers/config.js';
+import type { RecordType } from '../domains/names.js';
 
 export interface DnsConfig {
   records: DnsProviderConfig;
@@ -11,7 +12,7 @@ export interface DnsConfig {
 
 export interface DnsApi {
   /** Makes `target` the one address record of `name` (A, AAAA or CNAME); returns the type written. */
-  setAddress(name: string, target: string): Promise<'A' | 'AAAA' | 'CNAME'>;
+  setAddress(name: string, target: string): Promise<RecordType>;
   /** Removes the address records of `name` that certhub created (never another's). */
   removeAddress(name: string): Promise<void>;
   /** ERR_CONFLICT naming the address records at `name` certhub did not create, unless `adopt` makes them certhub's. */

@@ -15,11 +15,11 @@ import {
   quoteTxt,
   readableContent,
   unquoteTxt,
-  type AddressRecordType,
   type DnsProvider,
   type DnsRecord,
-  type RecordType,
+  type DnsRecordType,
 } from './provider.js';
+import type { RecordType } from '../../domains/names.js';
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
@@ -102,7 +102,7 @@ export class CloudflareProvider implements DnsProvider {
    * leaves a moment without a record, which resolvers could cache as NXDOMAIN. The record kept is
    * PATCHed, so its comment and tags stay (a PUT would drop them).
    */
-  async setAddress(name: string, target: string): Promise<AddressRecordType> {
+  async setAddress(name: string, target: string): Promise<RecordType> {
     const fqdn = await this.nameInZone(name);
     const wanted = addressRecordFor(target);
     await nameWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
@@ -165,7 +165,7 @@ export class CloudflareProvider implements DnsProvider {
     const fqdn = await this.nameInZone(name);
     return (await this.records(fqdn))
       .filter((record) => listedTypes.includes(record.type))
-      .map((record) => ({ name: fqdn, type: record.type as RecordType, content: readableContent(record.type, record.content), ttl: record.ttl }));
+      .map((record) => ({ name: fqdn, type: record.type as DnsRecordType, content: readableContent(record.type, record.content), ttl: record.ttl }));
   }
 
   private async nameInZone(name: string): Promise<string> {

@@ -1,6 +1,7 @@
 // The demo provider: contacts nothing. It keeps the records it is given in memory so that what is
 // listed matches what was set, as with a real provider.
-import { addressRecordFor, assertInZone, canonicalName, type AddressRecordType, type DnsProvider, type DnsRecord } from './provider.js';
+import { addressRecordFor, assertInZone, canonicalName, type DnsProvider, type DnsRecord } from './provider.js';
+import type { RecordType } from '../../domains/names.js';
 
 const demoTtl = 60;
 
@@ -17,7 +18,7 @@ export class NoopProvider implements DnsProvider {
     return Promise.resolve(this.zone);
   }
 
-  setAddress(name: string, target: string): Promise<AddressRecordType> {
+  setAddress(name: string, target: string): Promise<RecordType> {
     const fqdn = this.nameInZone(name);
     const { type, content } = addressRecordFor(target);
     this.records.set(fqdn, [...this.at(fqdn).filter((record) => record.type === 'TXT'), { name: fqdn, type, content, ttl: demoTtl }]);

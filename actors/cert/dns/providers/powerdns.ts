@@ -14,11 +14,11 @@ import {
   quoteTxt,
   readableContent,
   unquoteTxt,
-  type AddressRecordType,
   type DnsProvider,
   type DnsRecord,
-  type RecordType,
+  type DnsRecordType,
 } from './provider.js';
+import type { RecordType } from '../../domains/names.js';
 
 export interface PowerDnsSettings {
   /** Where the API is served, e.g. `http://127.0.0.1:8081` (the API paths are added). */
@@ -36,7 +36,7 @@ export interface PowerDnsSettings {
 
 interface RrsetChange {
   name: string;
-  type: RecordType;
+  type: DnsRecordType;
   changetype: 'REPLACE' | 'DELETE';
   ttl?: number;
   records?: { content: string; disabled: boolean }[];
@@ -73,7 +73,7 @@ class PowerDnsRefusal extends OutpostError {
   }
 }
 
-const addressTypes: readonly AddressRecordType[] = ['A', 'AAAA', 'CNAME'];
+const addressTypes: readonly RecordType[] = ['A', 'AAAA', 'CNAME'];
 // Shared by every provider of the thread, so that two of them on one zone (the split configuration
 // can name the same zone twice) still take turns: TXT read-modify-writes per name, writes per zone.
 const txtWrites = new KeyedSerializer();
@@ -112,7 +112,7 @@ export class PowerDnsProvider implements DnsProvider {
     return Promise.resolve(this.zone);
   }
 
-  async setAddress(name: string, target: string): Promise<AddressRecordType> {
+  async setAddress(name: string, target: string): Promise<RecordType> {
     const fqdn = this.nameInZone(name);
     const record = addressRecordFor(target);
     const content = record.type === 'CNAME' ? `${record.content}.` : record.content;
@@ -123,7 +123,7 @@ export class PowerDnsProvider implements DnsProvider {
       // One PATCH is applied atomically: the other types go and the new one comes in the same change,
       // which PowerDNS needs since a CNAME beside another type is refused. The RRset carries the mark.
       await this.patch([
-        ...existing.filter((rrset) => rrset.type !== record.type).map((rrset) => deletion(fqdn, rrset.type as RecordType)),
+        ...existing.filter((rrset) => rrset.type !== record.type).map((rrset) => deletion(fqdn, rrset.type as DnsRecordType)),
         { name: `${fqdn}.`, type: record.type, changetype: 'REPLACE', ttl: this.ttl, records: [{ content, disabled: false }], comments: [markComment] },
       ]);
     });
@@ -134,7 +134,7 @@ export class PowerDnsProvider implements DnsProvider {
     const fqdn = this.nameInZone(name);
     await addressWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
       const ours = (await this.addressRrsets(fqdn)).filter(isOurs);
-      if (ours.length > 0) await this.patch(ours.map((rrset) => deletion(fqdn, rrset.type as RecordType)));
+      if (ours.length > 0) await this.patch(ours.map((rrset) => deletion(fqdn, rrset.type as DnsRecordType)));
     });
   }
 
@@ -148,7 +148,7 @@ export class PowerDnsProvider implements DnsProvider {
       await this.patch(
         foreign.map((rrset) => ({
           name: `${fqdn}.`,
-          type: rrset.type as RecordType,
+          type: rrset.type as DnsRecordType,
           changetype: 'REPLACE',
           ttl: rrset.ttl,
           records: rrset.records.map(({ content, disabled }) => ({ content, disabled })),
@@ -190,7 +190,7 @@ export class PowerDnsProvider implements DnsProvider {
     return (await this.rrsetsAt(fqdn)).flatMap((rrset) =>
       rrset.records
         .filter((record) => !record.disabled)
-        .map((record) => ({ name: fqdn, type: rrset.type as RecordType, content: readableContent(rrset.type, record.content), ttl: rrset.ttl })),
+        .map((record) => ({ name: fqdn, type: rrset.type as DnsRecordType, content: readableContent(rrset.type, record.content), ttl: rrset.ttl })),
     );
   }
 
@@ -291,7 +291,7 @@ function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[
   return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
 }
 
-function deletion(fqdn: string, type: RecordType): RrsetChange {
+function deletion(fqdn: string, type: DnsRecordType): RrsetChange {
   return { name: `${fqdn}.`, type, changetype: 'DELETE' };
 }
 

@@ -1,16 +1,16 @@
 // The one interface every DNS provider implements (cloudflare.ts, powerdns.ts, noop.ts), and the rules
 // they share: which record a target makes, how names and TXT values are written.
-import { isIPv4, isIPv6 } from 'node:net';
 import { OutpostError } from '../../../../src/errors.js';
+import { classifyTarget, type RecordType } from '../../domains/names.js';
 
 export type ProviderKind = 'cloudflare' | 'powerdns' | 'noop';
-export type AddressRecordType = 'A' | 'AAAA' | 'CNAME';
-export type RecordType = AddressRecordType | 'TXT';
+/** The records certhub writes: a domain's address record, and the TXT record of a DNS-01 challenge. */
+export type DnsRecordType = RecordType | 'TXT';
 
 /** A record as every provider reports it: name without trailing dot, CNAME content without trailing dot, TXT content unquoted. */
 export interface DnsRecord {
   name: string;
-  type: RecordType;
+  type: DnsRecordType;
   content: string;
   ttl: number;
 }
@@ -26,7 +26,7 @@ export interface DnsProvider {
    * records certhub created are touched: with any other address record at `name`, ERR_CONFLICT and
    * no change.
    */
-  setAddress(name: string, target: string): Promise<AddressRecordType>;
+  setAddress(name: string, target: string): Promise<RecordType>;
   /** Removes the A, AAAA and CNAME records of `name` that certhub created; nothing there is not an error. */
   removeAddress(name: string): Promise<void>;
   /**
@@ -61,13 +61,10 @@ export function foreignRecordsConflict(fqdn: string, records: readonly { type: s
   );
 }
 
-/** The record `target` makes: A for IPv4, AAAA for IPv6, CNAME for a host name; anything else is refused. */
-export function addressRecordFor(target: string): { type: AddressRecordType; content: string } {
-  if (isIPv4(target)) return { type: 'A', content: target };
-  if (isIPv6(target)) return { type: 'AAAA', content: target };
-  const host = target.replace(/\.$/, '').toLowerCase();
-  if (isHostName(host)) return { type: 'CNAME', content: host };
-  throw new OutpostError('ERR_BAD_REQUEST', `target ${JSON.stringify(target)} is neither an IP address nor a host name`);
+/** The record `target` makes, by the one rule the domains actor applies (names.ts: classifyTarget). */
+export function addressRecordFor(target: string): { type: RecordType; content: string } {
+  const { target: content, record_type: type } = classifyTarget(target);
+  return { type, content };
 }
 
 const hostLabel = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
