@@ -19,6 +19,9 @@ export const errorCodes = {
   ERR_DNS_PROVIDER: { status: 502, summary: 'the DNS provider refused or failed a change (credentials, zone, provider down)' },
   ERR_DNS_PROPAGATION: { status: 504, summary: 'the authoritative nameservers did not all answer the challenge record in time' },
   ERR_ACME_ORDER: { status: 502, summary: 'the certificate authority refused or failed the order' },
+  ERR_BAD_GATEWAY: { status: 502, summary: 'a backend or upstream server answered with something unusable, or not at all' },
+  ERR_SEALED_FILE: { status: 500, summary: 'an encrypted file cannot be opened: wrong key, or the file is damaged' },
+  ERR_CONFIG: { status: 500, summary: 'the configuration is invalid; an executable prints every problem and exits 2' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
@@ -31,15 +34,17 @@ export interface WireError {
   retryAfterMs?: number;
 }
 
+/** Every error outpost throws on purpose: a code from the table above, so any thread or front can answer for it. */
 export class OutpostError extends Error {
-  override readonly name = 'OutpostError';
+  override readonly name: string = 'OutpostError';
   constructor(
     readonly code: ErrorCode,
     message: string,
     /** The refusing service's Retry-After, in milliseconds, when it sent one. */
     readonly retryAfterMs?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   get status(): number {
@@ -73,10 +78,10 @@ function isWireError(value: unknown): value is WireError {
 }
 
 /** A configuration error: the CLI prints every problem and exits 2. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends OutpostError {
+  override readonly name: string = 'ConfigError';
   constructor(readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+    super('ERR_CONFIG', problems.join('\n'));
   }
 }
 

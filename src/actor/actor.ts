@@ -9,6 +9,7 @@ import type { ActorApi, ActorRef } from './kind.js';
 import type { PeerLink } from './rpc.js';
 import type { ReadyInfo } from './protocol.js';
 import type { PublishOptions, Topic } from './topic.js';
+import { OutpostError } from '../errors.js';
 
 export interface ActorContext<Config> {
   /** Unique within the process: `recv/pool`, `recv/http-front#2`. */
@@ -62,7 +63,10 @@ export interface ActorDefinition<Api extends ActorApi, Config> {
  * A failure that restarting cannot mend (a pool file that does not decrypt): the supervisor logs it and
  * stops the process with exit code 1 instead of applying the restart policy.
  */
-export class FatalActorError extends Error {
-  override readonly name = 'FatalActorError';
+export class FatalActorError extends OutpostError {
+  override readonly name: string = 'FatalActorError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_INTERNAL', message, undefined, options);
+  }
   readonly fatal = true;
 }

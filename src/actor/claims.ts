@@ -14,6 +14,7 @@ import { ConfigError } from '../errors.js';
 import { probePort } from '../http/port.js';
 import { askHolder, bindClaim, type Holder } from './claim-socket.js';
 import { formatHostPort } from '../net/address.js';
+import { OutpostError } from '../errors.js';
 
 export interface PortClaim {
   host: string;
@@ -37,8 +38,11 @@ export interface RoleClaims {
 }
 
 /** A port or store another process holds: the process exits 1 with this message. */
-export class ClaimRefused extends Error {
-  override readonly name = 'ClaimRefused';
+export class ClaimRefused extends OutpostError {
+  override readonly name: string = 'ClaimRefused';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_CONFLICT', message, undefined, options);
+  }
 }
 
 const probeFailures: Record<string, string> = {

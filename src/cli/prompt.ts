@@ -6,10 +6,14 @@
 // once, and `question()` drops lines that come in while no question is pending.
 import { createInterface, type Interface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
+import { OutpostError } from '../errors.js';
 
 /** Thrown by an answer parser: the message says what a good answer looks like. */
-export class BadAnswer extends Error {
-  override readonly name = 'BadAnswer';
+export class BadAnswer extends OutpostError {
+  override readonly name: string = 'BadAnswer';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_BAD_REQUEST', message, undefined, options);
+  }
 }
 
 export class Prompter {

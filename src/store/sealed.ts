@@ -3,6 +3,7 @@
 // gets its own subkey (HKDF with a random per-file salt), so a file's records can number their nonces
 // 0, 1, 2, ... without a nonce ever repeating under one key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { OutpostError } from '../errors.js';
 
 /** OWASP's Password Storage Cheat Sheet figure for PBKDF2-HMAC-SHA256 (2023, current in 2026). */
 export const pbkdf2Iterations = 600_000;
@@ -22,8 +23,11 @@ export interface KdfParams {
 /** Derives the 32-byte master key; runs on the shared job pool, never on an actor's loop. */
 export type DeriveMasterKey = (passphrase: string, params: KdfParams) => Promise<Buffer>;
 
-export class DecryptionError extends Error {
-  override readonly name = 'DecryptionError';
+export class DecryptionError extends OutpostError {
+  override readonly name: string = 'DecryptionError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_SEALED_FILE', message, undefined, options);
+  }
 }
 
 export function newKdfParams(): KdfParams {

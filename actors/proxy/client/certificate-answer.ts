@@ -6,6 +6,7 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { CertificateResponse } from '../../cert/index.js';
 import { chainProblem, type MaterialTrust } from './material-trust.js';
+import { OutpostError } from '../../../src/errors.js';
 
 /** The material of one domain as it goes to disk, with what was learned from checking it. */
 export interface CertificateMaterial {
@@ -20,8 +21,11 @@ export interface CertificateMaterial {
 }
 
 /** The answer is not usable; the message says why (it never quotes key material). */
-export class BadAnswerError extends Error {
-  override readonly name = 'BadAnswerError';
+export class BadAnswerError extends OutpostError {
+  override readonly name: string = 'BadAnswerError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_BAD_GATEWAY', message, undefined, options);
+  }
 }
 
 const answerSchema = z.object({

@@ -1,5 +1,6 @@
 // Why a certificate fetch failed, in words a user can act on, with a kind that decides what the
 // caller does next (a watch backs off; a 429 waits at least as long as the server asked).
+import { OutpostError, type ErrorCode } from '../../../src/errors.js';
 
 export type FetchFailureKind =
   /** No connection: refused, no such host, no route, or no connection within the deadline. */
@@ -17,15 +18,26 @@ export type FetchFailureKind =
   /** Any other status, or a 200 whose body is not usable material. */
   | 'bad-answer';
 
-export class CertificateFetchError extends Error {
-  override readonly name = 'CertificateFetchError';
+/** The code of each kind, for whatever reports the failure beyond the agent (its log, its metrics). */
+const fetchFailureCodes: Record<FetchFailureKind, ErrorCode> = {
+  unreachable: 'ERR_UNAVAILABLE',
+  'no-answer': 'ERR_TIMEOUT',
+  tls: 'ERR_BAD_GATEWAY',
+  'token-refused': 'ERR_UNAUTHORIZED',
+  'not-issued': 'ERR_CONFLICT',
+  'rate-limited': 'ERR_RATE_LIMITED',
+  'bad-answer': 'ERR_BAD_GATEWAY',
+};
+
+export class CertificateFetchError extends OutpostError {
+  override readonly name: string = 'CertificateFetchError';
   constructor(
     readonly kind: FetchFailureKind,
     message: string,
     /** For `rate-limited`: how long the server asked to wait (Retry-After), in milliseconds. */
-    readonly retryAfterMs?: number,
+    retryAfterMs?: number,
   ) {
-    super(message);
+    super(fetchFailureCodes[kind], message, retryAfterMs);
   }
 }
 

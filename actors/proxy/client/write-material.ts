@@ -9,6 +9,7 @@ import { makeDirectories } from '../../../src/store/directories.js';
 import { stageFile, syncDirectory } from '../../../src/store/atomic.js';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { materialPaths } from './material-files.js';
+import { OutpostError } from '../../../src/errors.js';
 
 /** The folder of a domain holds its private key: only the owner may enter it. */
 const folderMode = 0o700;
@@ -17,13 +18,13 @@ const keyMode = 0o600;
 const certificateMode = 0o644;
 
 /** The material could not be put on disk; the message names the path and the system's reason. */
-export class MaterialWriteError extends Error {
-  override readonly name = 'MaterialWriteError';
+export class MaterialWriteError extends OutpostError {
+  override readonly name: string = 'MaterialWriteError';
   constructor(
     readonly path: string,
     cause: unknown,
   ) {
-    super(`cannot write ${path}: ${reasonOf(cause)}`, { cause });
+    super('ERR_UNAVAILABLE', `cannot write ${path}: ${reasonOf(cause)}`, undefined, { cause });
   }
 }
 

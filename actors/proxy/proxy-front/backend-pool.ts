@@ -4,6 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { MalformedResponse, ResponseParser, type ResponseHead } from './response-parser.js';
+import { OutpostError } from '../../../src/errors.js';
 
 export interface BackendRequest {
   method: string;
@@ -28,8 +29,8 @@ export interface ExchangeHandler {
   onResponseError(controller: ExchangeController, error: BackendError): void;
 }
 
-export class BackendError extends Error {
-  override readonly name = 'BackendError';
+export class BackendError extends OutpostError {
+  override readonly name: string = 'BackendError';
   constructor(
     message: string,
     /**
@@ -38,7 +39,7 @@ export class BackendError extends Error {
      */
     readonly kind: 'timeout' | 'failed' | 'busy',
   ) {
-    super(message);
+    super(kind === 'timeout' ? 'ERR_TIMEOUT' : kind === 'busy' ? 'ERR_UNAVAILABLE' : 'ERR_BAD_GATEWAY', message);
   }
 }
 

@@ -1,6 +1,7 @@
 // An HTTP/1.1 response parser for the backend side of the proxy: the head, then the body framed by
 // Content-Length, chunked transfer coding, or the end of the connection. Pure: bytes in, events out;
 // the caller owns the socket. The body is handed over in the slices it arrived in, never copied.
+import { OutpostError } from '../../../src/errors.js';
 
 export interface ResponseHead {
   statusCode: number;
@@ -21,8 +22,11 @@ export interface ResponseEvents {
 /** Head bytes accepted before the response is refused as malformed. */
 const maxHeadBytes = 64 * 1024;
 
-export class MalformedResponse extends Error {
-  override readonly name = 'MalformedResponse';
+export class MalformedResponse extends OutpostError {
+  override readonly name: string = 'MalformedResponse';
+  constructor(message: string, options?: ErrorOptions) {
+    super('ERR_BAD_GATEWAY', message, undefined, options);
+  }
 }
 
 type State =

@@ -2,6 +2,7 @@
 // X-Quantum-* headers, or why there is none (503). The value routes of the site use it, and the
 // benchmarks' front answers a constant value with it (the same answer without a take).
 import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../src/http/reply.js';
+import { HttpRefusal } from '../../../src/http/refusal.js';
 import { entryBytes, entryHex, entrySource, entryTimestamp, recordAt, valueBytes } from '../pool/value-batch.js';
 
 export type ValueFormat = 'json' | 'hex' | 'base64' | 'binary';
@@ -63,9 +64,12 @@ export function answerValue(reply: Reply, format: ValueFormat, { values, index, 
   }
 }
 
-/** JSON for /api/random; plain text for the others, so a client reading bytes never takes an error for a value. */
+/**
+ * No value (an empty pool, a failed write): ERR_UNAVAILABLE with a Retry-After. JSON for /api/random;
+ * plain text for the others, so a client reading bytes never takes an error for a value.
+ */
 export function answerUnavailable(reply: Reply, format: ValueFormat, message: string): void {
-  const headers = { ...noStore, 'Retry-After': retryAfterSeconds };
-  if (format === 'json') reply.send(503, JSON.stringify({ error: message }), { 'Content-Type': jsonType, ...headers });
-  else reply.send(503, `${message}\n`, { 'Content-Type': textType, ...headers });
+  const refusal = new HttpRefusal('ERR_UNAVAILABLE', message, { ...noStore, 'Retry-After': retryAfterSeconds });
+  if (format === 'json') reply.error(refusal);
+  else reply.send(refusal.status, `${message}\n`, { 'Content-Type': textType, ...refusal.headers });
 }

@@ -3,6 +3,7 @@
 // data moves (a stall). The socket's idle timer carries all three: Node resets it on every read and on
 // every write handed to the socket, so a transfer that keeps moving never trips it.
 import type { Socket } from 'node:net';
+import { OutpostError } from '../../../src/errors.js';
 
 /** The step of the test a connection belongs to, named in every message. */
 export type Phase = 'server check' | 'ping' | 'download' | 'upload';
@@ -18,13 +19,13 @@ export interface Deadline {
 /** Where a connection is: what it waits for when its deadline passes. */
 export type Stage = 'connecting' | 'sending' | 'waiting' | 'receiving';
 
-export class DeadlineError extends Error {
-  override readonly name = 'DeadlineError';
+export class DeadlineError extends OutpostError {
+  override readonly name: string = 'DeadlineError';
   constructor(
     readonly deadline: Deadline,
     readonly stage: Stage,
   ) {
-    super(deadlineMessage(deadline, stage));
+    super('ERR_TIMEOUT', deadlineMessage(deadline, stage));
   }
 }
 

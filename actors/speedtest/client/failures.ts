@@ -1,5 +1,6 @@
 // What went wrong with a connection, in words a user can act on, naming the phase it happened in.
 import { DeadlineError, type Deadline } from './deadline.js';
+import { OutpostError } from '../../../src/errors.js';
 
 /** TLS errors as Node reports them: OpenSSL's (EPROTO, ERR_SSL_*) and certificate checks. */
 const tlsCodes = /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_)/;
@@ -21,13 +22,13 @@ export function describeFailure(error: Error, { phase, server }: Deadline): Erro
   return new ConnectionFailure(`${phase}: ${reason}`, code);
 }
 
-/** A failure already put in words; `code` is Node's, when there was one. */
-export class ConnectionFailure extends Error {
-  override readonly name = 'ConnectionFailure';
+/** A failure already put in words; `systemCode` is Node's, when there was one. */
+export class ConnectionFailure extends OutpostError {
+  override readonly name: string = 'ConnectionFailure';
   constructor(
     message: string,
-    readonly code: string,
+    readonly systemCode: string,
   ) {
-    super(message);
+    super('ERR_UNAVAILABLE', message);
   }
 }
