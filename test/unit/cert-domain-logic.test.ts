@@ -1,27 +1,27 @@
 import test from 'ava';
 import {
   certificateKind,
-  createDomain,
   markExpiryNoticeSent,
   markFailed,
   markIssued,
-  markPublished,
-  needsPublishing,
   recordFetch,
   resumeAfterRestart,
-  retarget,
   retry,
   rotateToken,
   startOrder,
   waitForBudget,
   type IssuedCertificate,
 } from '../../actors/cert/domains/logic.js';
-import { isDomainTokenShape } from '../../actors/cert/domains/token.js';
+import { newDomainRecord, type DomainRecord } from '../../actors/cert/domains/record.js';
+import { isDomainTokenShape, newDomainToken } from '../../actors/cert/domains/token.js';
 import { OutpostError } from '../../src/errors.js';
 
-const base = 'example.com';
 const now = Date.parse('2025-01-01T00:00:00Z');
-const none = () => false;
+
+/** A domain as DomainBook.add makes it (test/unit/cert-book-add.test.ts tests that path). */
+function pendingDomain(): DomainRecord {
+  return newDomainRecord({ name: 'app.example.com', label: 'app', target: '192.0.2.1', record_type: 'A', token: newDomainToken() }, now);
+}
 
 function code(run: () => unknown): string {
   try {
@@ -40,33 +40,8 @@ const certificate: IssuedCertificate = {
   renewal: { dueAt: Date.parse('2025-03-01T00:00:00Z'), basis: 'lifetime', explanationUrl: undefined },
 };
 
-test('create: label or full name, target classified, token made; bad input 400, duplicate 409', (t) => {
-  const record = createDomain({ name: 'App', target: '2001:db8::1' }, base, none, now);
-  t.like(record, { name: 'app.example.com', label: 'app', target: '2001:db8::1', record_type: 'AAAA', status: 'pending', created_at: '2025-01-01T00:00:00.000Z' });
-  t.true(isDomainTokenShape(record.token));
-  t.is(code(() => createDomain({ name: 'app.other.org', target: '192.0.2.1' }, base, none, now)), 'ERR_BAD_REQUEST');
-  t.is(code(() => createDomain({ name: 'app', target: 'not a target' }, base, none, now)), 'ERR_BAD_REQUEST');
-  t.is(code(() => createDomain({ target: '192.0.2.1' }, base, none, now)), 'ERR_BAD_REQUEST');
-  const duplicate = t.throws(() => createDomain({ name: 'app.example.com', target: '192.0.2.1' }, base, (name) => name === 'app.example.com', now), { instanceOf: OutpostError });
-  t.is(duplicate?.code, 'ERR_CONFLICT');
-  t.is(duplicate?.message, 'app.example.com exists already');
-});
-
-test('retarget IP -> host name -> IP: the type follows, DNS must be rewritten until published', (t) => {
-  const record = markPublished(createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now));
-  t.false(needsPublishing(record));
-  t.is(retarget(record, '192.0.2.1'), record, 'the same target changes nothing');
-  const cname = retarget(record, 'Backend.Example.net');
-  t.like(cname, { target: 'backend.example.net', record_type: 'CNAME', published: { target: '192.0.2.1', record_type: 'A' } });
-  t.true(needsPublishing(cname));
-  const back = markPublished(retarget(markPublished(cname), '192.0.2.7'));
-  t.like(back, { target: '192.0.2.7', record_type: 'A', published: { target: '192.0.2.7', record_type: 'A' } });
-  t.is(code(() => retarget(record, 'app.example.com')), 'ERR_BAD_REQUEST');
-  t.is(record.target, '192.0.2.1', 'the argument is never changed');
-});
-
 test('first issuance: pending -> issuing -> issued, a new certificate for the budget, renewal planned', (t) => {
-  const pending = createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now);
+  const pending = pendingDomain();
   t.is(certificateKind(pending), 'new');
   const waiting = waitForBudget(pending, now + 3_600_000);
   t.like(waiting.retry, { next_attempt_at: '2025-01-01T01:00:00.000Z', waiting_for: 'budget' });
@@ -85,7 +60,7 @@ test('first issuance: pending -> issuing -> issued, a new certificate for the bu
 });
 
 test('failure and retry: the reason kept, failures counted, backoff until the retry; a success clears both', (t) => {
-  const issuing = startOrder(createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now));
+  const issuing = startOrder(pendingDomain());
   const failed = markFailed(issuing, 'CA refused: rateLimited', { at: now + 120_000, reason: 'backoff' });
   t.like(failed, { status: 'error', error: 'CA refused: rateLimited', retry: { failures: 1, next_attempt_at: '2025-01-01T00:02:00.000Z', waiting_for: 'backoff' } });
   const again = retry(failed);
@@ -97,7 +72,7 @@ test('failure and retry: the reason kept, failures counted, backoff until the re
 });
 
 test('renewal: issued -> issuing keeps the material fields until the new certificate; a failed renewal keeps them too', (t) => {
-  const issued = markIssued(startOrder(createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now)), certificate);
+  const issued = markIssued(startOrder(pendingDomain()), certificate);
   const renewing = startOrder(issued);
   t.like(renewing, { status: 'issuing', issued_at: issued.issued_at, expires_at: issued.expires_at });
   const failed = markFailed(renewing, 'DNS provider refused the token', { at: now + 120_000, reason: 'backoff' });
@@ -107,7 +82,7 @@ test('renewal: issued -> issuing keeps the material fields until the new certifi
 });
 
 test('transitions the table does not have are refused with ERR_CONFLICT', (t) => {
-  const pending = createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now);
+  const pending = pendingDomain();
   t.is(code(() => markIssued(pending, certificate)), 'ERR_CONFLICT');
   t.is(code(() => retry(pending)), 'ERR_CONFLICT');
   t.is(code(() => waitForBudget(startOrder(pending), now)), 'ERR_CONFLICT');
@@ -115,7 +90,7 @@ test('transitions the table does not have are refused with ERR_CONFLICT', (t) =>
 });
 
 test('restart: an order in flight starts again from pending; other states stay', (t) => {
-  const pending = createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now);
+  const pending = pendingDomain();
   t.is(resumeAfterRestart(startOrder(pending)).status, 'pending');
   t.is(resumeAfterRestart(pending), pending);
   const issued = markIssued(startOrder(pending), certificate);
@@ -123,7 +98,7 @@ test('restart: an order in flight starts again from pending; other states stay',
 });
 
 test('rotate, fetch record, expiry notice', (t) => {
-  const issued = markIssued(startOrder(createDomain({ name: 'app', target: '192.0.2.1' }, base, none, now)), certificate);
+  const issued = markIssued(startOrder(pendingDomain()), certificate);
   const rotated = rotateToken(issued);
   t.not(rotated.token, issued.token);
   t.true(isDomainTokenShape(rotated.token));

@@ -8,7 +8,7 @@ import type { Logger } from '../../../src/log/record.js';
 import { nextAttempt } from './backoff.js';
 import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
-import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, startOrder, waitForBudget } from './logic.js';
+import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, rotateToken, startOrder, waitForBudget } from './logic.js';
 import { refuseCnameLoop, refuseOverLimit } from './limits.js';
 import { classifyTarget, parseDomainName, type Target } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
@@ -162,7 +162,7 @@ export class DomainBook {
 
   async rotate(nameOrLabel: string): Promise<DomainView> {
     const domain = this.find(nameOrLabel);
-    domain.record = { ...domain.record, token: newDomainToken() };
+    domain.record = rotateToken(domain.record);
     await this.save(domain);
     this.deps.log.info(`rotated the token of ${domain.record.name}`);
     return domainView(domain.record);
@@ -314,8 +314,10 @@ export class DomainBook {
       // The CA issued it: it counts whatever happened to the domain meanwhile.
       if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
+      const plan = await renewalPlan();
+      // The record is read after the await: a target changed meanwhile must not be written over.
       domain.material = issued.material;
-      await this.update(domain, markIssued(domain.record, (await renewalPlan()).plannedCertificate(issued)));
+      await this.update(domain, markIssued(domain.record, plan.plannedCertificate(issued)));
       this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
       this.plan(domain);
       if (needsPublishing(domain.record)) this.republish(domain);

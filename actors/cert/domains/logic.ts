@@ -5,33 +5,12 @@
 import { OutpostError } from '../../../src/errors.js';
 import type { NextAttempt } from './backoff.js';
 import { nextStatus, type DomainEvent } from './lifecycle.js';
-import { classifyTarget, parseDomainName } from './names.js';
-import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
+import { isoTime, type DomainRecord } from './record.js';
 import { newDomainToken } from './token.js';
-
-/** A new domain from an admin request `{name, target}`; ERR_BAD_REQUEST for bad input, ERR_CONFLICT for a duplicate. */
-export function createDomain(input: { name?: unknown; target?: unknown }, baseDomain: string, exists: (name: string) => boolean, now: number): DomainRecord {
-  const { name, label } = parseDomainName(input.name, baseDomain);
-  const target = classifyTarget(input.target, name);
-  if (exists(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
-  return newDomainRecord({ name, label, ...target, token: newDomainToken() }, now);
-}
-
-/** The record with a new target (A, AAAA or CNAME by its form); `published` still says what DNS holds. */
-export function retarget(record: DomainRecord, target: unknown): DomainRecord {
-  const next = classifyTarget(target, record.name);
-  if (next.target === record.target && next.record_type === record.record_type) return record;
-  return { ...record, ...next };
-}
 
 /** Whether the DNS record must still be written (new domain, changed target, or a crash in between). */
 export function needsPublishing(record: DomainRecord): boolean {
   return record.published === null || record.published.target !== record.target || record.published.record_type !== record.record_type;
-}
-
-/** The record once its A, AAAA or CNAME record is in DNS. */
-export function markPublished(record: DomainRecord): DomainRecord {
-  return { ...record, published: { target: record.target, record_type: record.record_type } };
 }
 
 /** A new token; the old one stops working as soon as the replica without it reaches the fronts. */
