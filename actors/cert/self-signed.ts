@@ -6,7 +6,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { checkTlsMaterial } from '../../src/http/tls-app.js';
+import { checkTlsMaterial } from '../../src/http/tls-material.js';
 import type { TlsMaterial } from '../../src/http/tls-material.js';
 import { writeSecretFile } from '../../src/store/secret.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CerthubTls } from './site/protocol.js';
 import type { CertConfig } from './config.js';
 import { ConfigError } from '../../src/errors.js';
-import { checkTlsMaterial } from '../../src/http/tls-app.js';
+import { checkTlsMaterial } from '../../src/http/tls-material.js';
 import type { FrontTls, TlsMaterial } from '../../src/http/tls-material.js';
 import { selfSignedTls } from './self-signed.js';
 import { isLoopbackOnly } from '../../src/net/address.js';

@@ -6,7 +6,7 @@ import { hostCheckFor } from './allowed-hosts.js';
 import { Router, type RouterOptions } from './router.js';
 import { HttpServer } from './server.js';
 import { urlFor } from '../net/address.js';
-import type { FrontTls } from './tls-app.js';
+import type { FrontTls } from './tls-material.js';
 
 export interface FrontOptions {
   host: string;

@@ -7,7 +7,8 @@
 // keep being served by it until they close; new handshakes get the new certificate.
 import { App, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import { formatHostPort } from '../net/address.js';
-import { tlsApp, type FrontTls, type TlsMaterial } from './tls-app.js';
+import { tlsApp } from './tls-app.js';
+import type { FrontTls, TlsMaterial } from './tls-material.js';
 
 /** Registers routes on an app; kept, so that an app made later (a new certificate) gets them too. */
 export type RouteInstaller = (app: TemplatedApp) => void;

@@ -1,4 +1,4 @@
-// The two ANU APIs as the reference describes them (../../../shared/reference/anu-api.md): how to ask,
+// The two ANU APIs (quantumnumbers.anu.edu.au, keyed; qrng.anu.edu.au/API/jsonI.php, legacy): how to ask,
 // and how strictly to check what comes back. Pure; no network.
 import type { SourceSettings } from './protocol.js';
 

@@ -1,4 +1,4 @@
-// Cloudflare API v4 (../../../../shared/reference/dns-and-acme.md, provider_a): bearer token, lists
+// Cloudflare API v4 (developers.cloudflare.com/api, dns.records): bearer token, lists
 // filtered by name and walked page by page, one record per value (so TXT values coexist), quotes
 // normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
 // ours, address changes made in one batch request (deletes before posts, so no A/CNAME conflict).

@@ -1,4 +1,4 @@
-// PowerDNS Authoritative HTTP API (../../../../shared/reference/dns-and-acme.md, provider_b): names
+// PowerDNS Authoritative HTTP API (doc.powerdns.com/authoritative/http-api/zone.html): names
 // with a trailing dot, TXT quoted, an RRset replaced whole (so a TXT value is added by read, append,
 // REPLACE and removed by REPLACE without it, or DELETE when none is left), NOTIFY for Master zones.
 import { OutpostError } from '../../../../src/errors.js';
