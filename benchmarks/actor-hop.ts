@@ -1,7 +1,7 @@
 // actor-hop: what answering through another actor costs against answering in the front thread.
 // Target: the hop costs at most 10% of the front-thread request rate. Both routes run in the same
 // process, alternately, under the same wrk load (64 connections, keep-alive).
-import { ensureTools, median, printTable, startServer, wrk } from './harness.js';
+import { ensureTools, median, printTable, startServer, verdict, wrk } from './harness.js';
 
 export async function actorHop(options: { seconds: number; rounds: number }): Promise<void> {
   await ensureTools(['wrk']);
@@ -23,7 +23,7 @@ export async function actorHop(options: { seconds: number; rounds: number }): Pr
       ['through actor, batched', hopRate, median(hop.map((r) => r.latencyP50Ms)), median(hop.map((r) => r.latencyP99Ms)), hop.reduce((s, r) => s + r.errors, 0), hopRate / directRate],
     ]);
     const cost = 1 - hopRate / directRate;
-    console.log(`hop cost: ${(cost * 100).toFixed(1)}% of the front-thread rate (target: at most 10%) -> ${cost <= 0.1 ? 'met' : 'NOT met'}`);
+    console.log(`hop cost: ${(cost * 100).toFixed(1)}% of the front-thread rate (target: at most 10%) -> ${verdict(cost <= 0.1)}`);
   } finally {
     await server.stop();
   }

@@ -14,8 +14,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fillDataDir } from './cert-store.js';
 import { listDomains, startCerthub, writeCerthubConfig, type CerthubServer } from './certhub-server.js';
-import { ensureTools, median, printTable, wrk, type LoadResult } from './harness.js';
-import { residentBytes } from './proc-stat.js';
+import { ensureTools, median, printTable, verdict, wrk, type LoadResult } from './harness.js';
+import { residentBytes } from './measure/proc-stat.js';
 
 const domainCount = 10_000;
 const rotated = 16;
@@ -97,7 +97,6 @@ export async function certFetchBenchmark(options: { seconds: number; rounds: num
       [`RSS serving ${domainCount.toLocaleString('en-US')} domains, MB`, rssMb, ''],
       ['the same after the wrk rounds, MB', rssAfterLoad / megabyte, ''],
     ]);
-    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     if (errors(fetches) > 0) console.log(`INVALID: ${errors(fetches)} fetches failed or were not 200`);
     console.log(`fetch: ${Math.round(fetchRate)} req/s (target: at least 20,000) -> ${verdict(fetchRate >= 20_000)}; ${((100 * fetchRate) / ceilingRate).toFixed(0)}% of the ceiling's ${Math.round(ceilingRate)} (target: at least half) -> ${verdict(fetchRate >= ceilingRate / 2)}`);
     console.log(`${domainCount} domains: RSS ${rssMb.toFixed(0)} MB (target: under 200 MB) -> ${verdict(rssMb < 200)}; restart serving them in ${servingMs.toFixed(0)} ms (target: under 2,000 ms) -> ${verdict(servingMs < 2000)}`);

@@ -14,10 +14,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startPebble, type PebbleServer } from '../test/helpers/pebble.js';
-import { startPowerDns, type PowerDnsServer } from '../test/helpers/powerdns.js';
+import { startPebble, type PebbleServer } from './third-party/pebble.js';
+import { startPowerDns, type PowerDnsServer } from './third-party/powerdns.js';
 import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer, type DomainView } from './certhub-server.js';
-import { ensureTools, median, printTable } from './harness.js';
+import { ensureTools, median, printTable, verdict } from './harness.js';
 
 const run = promisify(execFile);
 const batchSize = 50;
@@ -74,7 +74,6 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
         ],
       ],
     );
-    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(`one domain: median ${oursMs.toFixed(0)} ms (target: under 1,500 ms) -> ${verdict(oursMs < 1500)}; lego ${legoMs.toFixed(0)} ms`);
     if (errorsSeen.size > 0) console.log(`${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`);
     const batchFigure = unsettled.length === 0 ? `${batchMs.toFixed(0)} ms` : `not all issued after ${batchMs.toFixed(0)} ms: ${describe(unsettled)}`;

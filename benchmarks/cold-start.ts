@@ -1,6 +1,6 @@
 // cold-start: process spawn to every front listening, for `outpost demo` (every implemented role).
 // Anchor: a bare Node process that listens with node:http. Target: under 500 ms.
-import { median, printTable, startServer } from './harness.js';
+import { median, printTable, startServer, verdict } from './harness.js';
 
 export async function coldStart(options: { rounds: number }): Promise<void> {
   const ours: number[] = [];
@@ -21,5 +21,5 @@ export async function coldStart(options: { rounds: number }): Promise<void> {
     ['outpost demo', oursMedian, oursMedian / median(anchor)],
     ['  of which supervisor start to ready', median(internal), median(internal) / median(anchor)],
   ]);
-  console.log(`cold start: ${oursMedian.toFixed(0)}ms (target: under 500ms) -> ${oursMedian < 500 ? 'met' : 'NOT met'}`);
+  console.log(`cold start: ${oursMedian.toFixed(0)}ms (target: under 500ms) -> ${verdict(oursMedian < 500)}`);
 }

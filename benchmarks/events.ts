@@ -3,7 +3,7 @@
 // (hosts/events-anchor.ts), no supervisor in between. Target: at least 100,000 events a second.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { median, printTable, startServer } from './harness.js';
+import { median, printTable, startServer, verdict } from './harness.js';
 
 const run = promisify(execFile);
 const target = 100_000;
@@ -35,5 +35,5 @@ export async function eventsBenchmark(options: { rounds: number }): Promise<void
     ['direct MessagePorts, no supervisor (anchor)', Math.round(anchorRate), 1],
     ['event channel through the supervisor', Math.round(oursRate), oursRate / anchorRate],
   ]);
-  console.log(`event channel: ${Math.round(oursRate)} events/s to 4 subscribers (target: at least ${target}) -> ${oursRate >= target ? 'met' : 'NOT met'}`);
+  console.log(`event channel: ${Math.round(oursRate)} events/s to 4 subscribers (target: at least ${target}) -> ${verdict(oursRate >= target)}`);
 }

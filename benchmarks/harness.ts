@@ -1,5 +1,5 @@
 // What every benchmark shares: starting a server process and reading its URL, running wrk against a
-// URL, and printing a table.
+// URL, and printing a table and its verdicts.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -16,10 +16,13 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-/** Starts a script that prints `{"urls": [...], "startupMs": n}`, or a bare URL line as the executables do, once it listens. */
-export function startServer(script: URL, args: string[] = []): Promise<StartedServer> {
+/**
+ * Starts a script that prints `{"urls": [...], "startupMs": n}`, or a bare URL line as the executables
+ * do, once it listens; `env` is added to this process's environment.
+ */
+export function startServer(script: URL, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [script.pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script.pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -47,30 +50,58 @@ export function startServer(script: URL, args: string[] = []): Promise<StartedSe
 }
 
 export interface LoadResult {
+  /** wrk's Requests/sec: every answer, non-2xx included. */
   requestsPerSecond: number;
+  /** 2xx (and 3xx) answers a second, over wrk's own duration. */
+  answeredPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  latencyMaxMs: number;
+  non2xx: number;
+  socketErrors: number;
+  /** non-2xx answers and socket errors together. */
   errors: number;
+  /** How long wrk ran, by its own count. */
+  seconds: number;
+  /** wrk's own CPU time over the run: on a shared machine, part of what the server did not get. */
+  wrkCpuSeconds: number;
 }
 
-/** Runs wrk (one thread, keep-alive) against `url` and reads its figures; `script` is a Lua file for wrk's -s. */
+/**
+ * Runs wrk (one thread, keep-alive) against `url` and reads its figures; `script` is a Lua file for
+ * wrk's -s. bash's `times` reports wrk's CPU time.
+ */
 export async function wrk(url: string, options: { connections: number; seconds: number; script?: string }): Promise<LoadResult> {
   const script = options.script === undefined ? [] : ['-s', options.script];
-  const { stdout } = await run('wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', ...script, url], { maxBuffer: 1 << 20 });
-  const number = (pattern: RegExp) => Number(stdout.match(pattern)?.[1] ?? 'NaN');
+  const command = 'wrk -t1 -c"$1" -d"$2"s --latency "${@:3}" && times';
+  const { stdout } = await run('bash', ['-c', command, 'wrk', String(options.connections), String(options.seconds), ...script, url], { maxBuffer: 1 << 20 });
+  const count = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? 0);
   const latency = (pattern: RegExp) => {
-    const match = stdout.match(pattern);
+    const match = pattern.exec(stdout);
     if (match === null) return Number.NaN;
     const value = Number(match[1]);
     return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
   };
-  const errors = stdout.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
-  const non2xx = number(/Non-2xx or 3xx responses: (\d+)/);
+  const total = /(\d+) requests in ([\d.]+)(us|ms|s|m)\b/.exec(stdout);
+  if (total === null) throw new Error(`wrk printed no request count:\n${stdout}`);
+  const seconds = Number(total[2]) * { us: 1e-6, ms: 1e-3, s: 1, m: 60 }[total[3] as 'us' | 'ms' | 's' | 'm'];
+  const non2xx = count(/Non-2xx or 3xx responses: (\d+)/);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const socketErrors = socket === null ? 0 : socket.slice(1).reduce((sum, value) => sum + Number(value), 0);
+  // `times` prints the shell's times, then its children's: user and system.
+  const children = [...stdout.matchAll(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/g)][1];
   return {
-    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 'NaN'),
+    answeredPerSecond: (Number(total[1]) - non2xx) / seconds,
     latencyP50Ms: latency(/50%\s+([\d.]+)(us|ms|s)/),
     latencyP99Ms: latency(/99%\s+([\d.]+)(us|ms|s)/),
-    errors: (errors === null ? 0 : errors.slice(1).reduce((sum, value) => sum + Number(value), 0)) + (Number.isNaN(non2xx) ? 0 : non2xx),
+    // "Latency  avg  stdev  max  +/- stdev"
+    latencyMaxMs: latency(/Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)/),
+    non2xx,
+    socketErrors,
+    errors: non2xx + socketErrors,
+    seconds,
+    wrkCpuSeconds: children === undefined ? Number.NaN : Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4]),
   };
 }
 
@@ -99,6 +130,11 @@ export function printTable(title: string, header: string[], rows: (string | numb
 function formatNumber(value: number): string {
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
+}
+
+/** How a figure compares with its target, as every benchmark's closing lines say it. */
+export function verdict(met: boolean): string {
+  return met ? 'met' : 'NOT met';
 }
 
 /** The value below which `p` percent of `values` fall (nearest rank). */

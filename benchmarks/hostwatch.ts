@@ -6,8 +6,8 @@
 // and below Glances' /api/3/all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { reservePort } from '../src/http/port.js';
-import { ensureTools, printTable, startServer, wrk } from './harness.js';
-import { cpuSeconds, processCount, residentBytes } from './proc-stat.js';
+import { ensureTools, printTable, startServer, verdict, wrk } from './harness.js';
+import { cpuSeconds, processCount, residentBytes } from './measure/proc-stat.js';
 
 const pollIntervalMs = 2000;
 
@@ -48,7 +48,6 @@ export async function hostwatchBenchmark(options: { seconds: number; rounds: num
       ['hostwatch', ourCpu, ourLatency.latencyP50Ms, ourLatency.latencyP99Ms, ourCpu / glancesCpu, ourLatency.latencyP99Ms / glancesLatency.latencyP99Ms],
     ]);
     console.log(`memory: hostwatch RSS ${(rssGrowth / 1024).toFixed(0)} KiB different at the end of the window than at its start`);
-    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(`CPU at most 1% of a core: ${verdict(ourCpu <= 1)}; at most a fifth of Glances': ${verdict(ourCpu <= glancesCpu / 5)}`);
     console.log(`snapshot p99 under 5 ms: ${verdict(ourLatency.latencyP99Ms < 5)}; lower than Glances': ${verdict(ourLatency.latencyP99Ms < glancesLatency.latencyP99Ms)}`);
   } finally {

@@ -4,8 +4,8 @@
 // throughput and in CPU seconds per gigabit; the client's own figure at least 80% of iperf3's.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ensureTools, median, printTable, startServer } from './harness.js';
-import { cpuSeconds, residentBytes } from './proc-stat.js';
+import { ensureTools, median, printTable, startServer, verdict } from './harness.js';
+import { cpuSeconds, residentBytes } from './measure/proc-stat.js';
 
 const run = promisify(execFile);
 const downloadBytes = 100_000_000;
@@ -52,7 +52,6 @@ export async function netspeedBenchmark(options: { seconds: number; rounds: numb
       ['client upload', clientUp, upRatio],
     ]);
     console.log(`server memory: RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MiB different after the 100 MB downloads and uploads than before`);
-    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(`server >= iperf3: ${verdict(oursDown.gbitPerSecond >= iperf.gbitPerSecond)}; beats node:http in throughput: ${verdict(oursDown.gbitPerSecond > baselineDown.gbitPerSecond)} and CPU per Gbit: ${verdict(oursDown.cpuSecondsPerGbit < baselineDown.cpuSecondsPerGbit)}; client >= 80% of iperf3: ${verdict(downRatio >= 0.8)}`);
   } finally {
     await ours.stop();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Page } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../test/helpers/browser.js';
+import { chromiumArgs, chromiumPath } from './third-party/chromium.js';
 import { median, printTable } from './harness.js';
 import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer } from './certhub-server.js';
 

@@ -2,11 +2,10 @@
 // maximal legacy answer (length 1024, size 1024: 1 MiB of bytes, about 2 MiB of hex JSON), timed in
 // process, then the hand-over to a send command, then memory before, at the peak and after GC.
 // Prints one JSON document on stdout: `node qpool-collect-host.js RUNS SENDS`.
+import { randomBytes } from 'node:crypto';
 import { readProviderAnswer } from '../../actors/qpool/collector/provider.js';
 import { sliceValues } from '../../actors/qpool/collector/values.js';
 import { runSendCommand } from '../../actors/qpool/diode-sender/send-command.js';
-import { legacyBody, randomBlocks } from '../../test/fixtures/anu/anu-replies.js';
-import { DiodeDouble } from '../../test/helpers/diode-double.js';
 
 const runs = Number(process.argv[2] ?? 50);
 const sends = Number(process.argv[3] ?? 10);
@@ -30,15 +29,20 @@ export interface CollectHostResult {
   read: number[];
   slice: number[];
   readAndSlice: number[];
-  handOver: Record<'double' | 'cat', number[]>;
+  handOver: Record<'node' | 'cat', number[]>;
   endToEndCat: number[];
   /** Before the first cycle, the highest reading during any, after the first and after the last (GC first). */
   memory: { before: MemoryPoint; peak: MemoryPoint; afterOne: MemoryPoint; after: MemoryPoint; cycles: number };
 }
 
-/** A fresh answer as fetchText hands it over: the body string, nothing else kept. */
+/**
+ * A fresh answer as fetchText hands it over: the body string, nothing else kept. The legacy API's
+ * answer to type=hex16 (../shared/reference/anu-api.md): `length` blocks of `size` bytes in hex.
+ */
 function makeBody(): string {
-  return legacyBody(settings, randomBlocks(settings.length, settings.size).data, true);
+  const bytes = randomBytes(settings.length * settings.size);
+  const data = Array.from({ length: settings.length }, (_, index) => bytes.toString('hex', index * settings.size, (index + 1) * settings.size));
+  return JSON.stringify({ type: 'string', length: settings.length, size: settings.size, data, success: true });
 }
 
 function point(): MemoryPoint {
@@ -78,74 +82,68 @@ async function memoryCycle(command: string[], note: () => void): Promise<void> {
 }
 
 const memoryCycles = 20;
-const double = await DiodeDouble.create('bench');
-// runSendCommand runs the command with this process's environment, where the double's tool finds its spool.
-Object.assign(process.env, double.env);
-// Its standard output is /dev/null already: `cat` here is `cat > /dev/null`.
-const commands = { double: double.sendCommand(), cat: ['cat'] };
-try {
-  const body = makeBody();
-  const result: CollectHostResult = {
-    bodyBytes: Buffer.byteLength(body),
-    values: 0,
-    linesBytes: 0,
-    parse: [],
-    read: [],
-    slice: [],
-    readAndSlice: [],
-    handOver: { double: [], cat: [] },
-    endToEndCat: [],
-    memory: { before: point(), peak: point(), afterOne: point(), after: point(), cycles: 0 },
-  };
-  // Warm-up, then the anchor and each step alternately on the same body.
-  for (let index = 0; index < 5; index++) validateAndSlice(body);
-  for (let index = 0; index < runs; index++) {
-    result.parse.push(time(() => JSON.parse(body) as unknown)[0]);
-    const [readMs, answer] = time(() => readProviderAnswer('legacy', settings, 200, body));
-    if (!answer.ok) throw new Error(answer.reason);
-    const [sliceMs, batch] = time(() => sliceValues(answer.bytes, 'legacy', new Date()));
-    result.read.push(readMs);
-    result.slice.push(sliceMs);
-    result.readAndSlice.push(readMs + sliceMs);
-    result.values = batch.count;
-  }
-
-  const lines = validateAndSlice(body).lines;
-  result.linesBytes = Buffer.byteLength(lines);
-  for (let index = 0; index < sends + 2; index++) {
-    for (const name of ['double', 'cat'] as const) {
-      const startedAt = performance.now();
-      const outcome = await runSendCommand(commands[name], lines, 60_000);
-      if (!outcome.ok) throw new Error(`${name}: ${outcome.reason}`);
-      if (index >= 2) result.handOver[name].push(performance.now() - startedAt);
-    }
-  }
-  for (let index = 0; index < sends; index++) {
-    const fresh = makeBody();
-    const startedAt = performance.now();
-    const outcome = await runSendCommand(commands.cat, validateAndSlice(fresh).lines, 60_000);
-    if (!outcome.ok) throw new Error(outcome.reason);
-    result.endToEndCat.push(performance.now() - startedAt);
-  }
-
-  // Memory: each cycle runs in its own function, so nothing of it stays reachable from this scope;
-  // its peak is when the body, the parsed answer, the bytes and the lines are all alive.
-  const peak = point();
-  const note = () => {
-    const now = point();
-    peak.rss = Math.max(peak.rss, now.rss);
-    peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
-    peak.external = Math.max(peak.external, now.external);
-  };
-  collectGarbage();
-  const before = point();
-  await memoryCycle(commands.cat, note);
-  collectGarbage();
-  const afterOne = point();
-  for (let cycle = 1; cycle < memoryCycles; cycle++) await memoryCycle(commands.cat, note);
-  collectGarbage();
-  result.memory = { before, peak, afterOne, after: point(), cycles: memoryCycles };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-} finally {
-  await double.cleanup();
+// Its standard output is /dev/null already: `cat` here is `cat > /dev/null`. `node` is a tool whose
+// start dominates, as the diode double's does: a Node process that reads its standard input to the end.
+const commands = { node: [process.execPath, '-e', 'process.stdin.resume()'], cat: ['cat'] };
+const body = makeBody();
+const result: CollectHostResult = {
+  bodyBytes: Buffer.byteLength(body),
+  values: 0,
+  linesBytes: 0,
+  parse: [],
+  read: [],
+  slice: [],
+  readAndSlice: [],
+  handOver: { node: [], cat: [] },
+  endToEndCat: [],
+  memory: { before: point(), peak: point(), afterOne: point(), after: point(), cycles: 0 },
+};
+// Warm-up, then the anchor and each step alternately on the same body.
+for (let index = 0; index < 5; index++) validateAndSlice(body);
+for (let index = 0; index < runs; index++) {
+  result.parse.push(time(() => JSON.parse(body) as unknown)[0]);
+  const [readMs, answer] = time(() => readProviderAnswer('legacy', settings, 200, body));
+  if (!answer.ok) throw new Error(answer.reason);
+  const [sliceMs, batch] = time(() => sliceValues(answer.bytes, 'legacy', new Date()));
+  result.read.push(readMs);
+  result.slice.push(sliceMs);
+  result.readAndSlice.push(readMs + sliceMs);
+  result.values = batch.count;
 }
+
+const lines = validateAndSlice(body).lines;
+result.linesBytes = Buffer.byteLength(lines);
+for (let index = 0; index < sends + 2; index++) {
+  for (const name of ['node', 'cat'] as const) {
+    const startedAt = performance.now();
+    const outcome = await runSendCommand(commands[name], lines, 60_000);
+    if (!outcome.ok) throw new Error(`${name}: ${outcome.reason}`);
+    if (index >= 2) result.handOver[name].push(performance.now() - startedAt);
+  }
+}
+for (let index = 0; index < sends; index++) {
+  const fresh = makeBody();
+  const startedAt = performance.now();
+  const outcome = await runSendCommand(commands.cat, validateAndSlice(fresh).lines, 60_000);
+  if (!outcome.ok) throw new Error(outcome.reason);
+  result.endToEndCat.push(performance.now() - startedAt);
+}
+
+// Memory: each cycle runs in its own function, so nothing of it stays reachable from this scope;
+// its peak is when the body, the parsed answer, the bytes and the lines are all alive.
+const peak = point();
+const note = () => {
+  const now = point();
+  peak.rss = Math.max(peak.rss, now.rss);
+  peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+  peak.external = Math.max(peak.external, now.external);
+};
+collectGarbage();
+const before = point();
+await memoryCycle(commands.cat, note);
+collectGarbage();
+const afterOne = point();
+for (let cycle = 1; cycle < memoryCycles; cycle++) await memoryCycle(commands.cat, note);
+collectGarbage();
+result.memory = { before, peak, afterOne, after: point(), cycles: memoryCycles };
+process.stdout.write(`${JSON.stringify(result)}\n`);

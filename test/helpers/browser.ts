@@ -1,16 +1,12 @@
-// Headless Chromium for the browser tests: Debian's own build driven by playwright-core, so nothing is
-// downloaded. Each page gets its own browser, closed at teardown whatever the test's outcome, and
+// Headless Chromium for the browser tests, launched as benchmarks/third-party/chromium.ts says. Each
+// page gets its own browser, closed at teardown whatever the test's outcome, and
 // records what a clean page never produces (uncaught exceptions, console errors, anything its
 // Content-Security-Policy blocked).
 import { mkdir } from 'node:fs/promises';
 import type { ExecutionContext } from 'ava';
 import { chromium, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromium.js';
 import { projectPath } from './process.js';
-
-export const chromiumPath = '/usr/bin/chromium';
-// Quiet and self-contained: no sandbox (tests may run as root in a container), no GPU, and none of
-// the background traffic (updates, sync, first-run pages) a desktop profile would start.
-export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface BrowserPage {
   page: Page;

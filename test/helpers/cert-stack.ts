@@ -1,8 +1,8 @@
 // The real components certhub talks to, started for one test: PowerDNS (with its zone) and Pebble
 // validating through it. Stopped in `finally` whatever the outcome.
 import test, { type ExecutionContext } from 'ava';
-import { startPebble, type PebbleServer } from './pebble.js';
-import { startPowerDns, type PowerDnsOptions, type PowerDnsServer } from './powerdns.js';
+import { startPebble, type PebbleServer } from '../../benchmarks/third-party/pebble.js';
+import { startPowerDns, type PowerDnsOptions, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 export interface CertStack {
   powerdns: PowerDnsServer;

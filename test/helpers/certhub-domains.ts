@@ -7,7 +7,7 @@ import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.
 import type { CertStack } from './cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from './certhub.js';
 import { eventually } from './fixture-host.js';
-import type { PowerDnsServer, RRset } from './powerdns.js';
+import type { PowerDnsServer, RRset } from '../../benchmarks/third-party/powerdns.js';
 
 export type { DomainView };
 

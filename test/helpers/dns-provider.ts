@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
 import { startCloudflareDouble, type CloudflareDouble, type CloudflareDoubleOptions } from '../fixtures/cloudflare/cloudflare-double.js';
-import { startPowerDns, type PowerDnsServer } from './powerdns.js';
+import { startPowerDns, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 export type ProviderUnderTest = 'powerdns' | 'cloudflare';
 export const providersUnderTest: readonly ProviderUnderTest[] = ['powerdns', 'cloudflare'];

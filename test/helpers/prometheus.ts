@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
-import { onFreshPorts, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
+import { onFreshPorts, startDaemon, waitForDaemon, type Daemon } from '../../benchmarks/third-party/daemon.js';
 
 export interface RunningPrometheus {
   daemon: Daemon;

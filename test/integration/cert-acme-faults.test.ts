@@ -13,9 +13,9 @@ import { reservePort } from '../../src/http/port.js';
 import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
 import { startRefusingCa } from '../fixtures/acme/refusing-ca.js';
 import { withAcme } from '../helpers/acme.js';
-import { freeDnsPort } from '../helpers/daemon.js';
-import { startPebble } from '../helpers/pebble.js';
-import { startPowerDns } from '../helpers/powerdns.js';
+import { freeDnsPort } from '../../benchmarks/third-party/daemon.js';
+import { startPebble } from '../../benchmarks/third-party/pebble.js';
+import { startPowerDns } from '../../benchmarks/third-party/powerdns.js';
 
 const generateKey = (keyType: Parameters<typeof generatePrivateKeyPem>[0]['keyType']) => Promise.resolve(generatePrivateKeyPem({ keyType }));
 

@@ -6,7 +6,7 @@ import { decode } from 'dns-packet';
 import test from 'ava';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
-import type { PowerDnsServer } from '../helpers/powerdns.js';
+import type { PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 function providerFor(powerdns: PowerDnsServer, zone = powerdns.zone) {
   return createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone });

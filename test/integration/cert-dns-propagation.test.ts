@@ -8,7 +8,7 @@ import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { queryNameserver, txtValue } from '../../actors/cert/dns/dns-query.js';
 import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
-import { startPowerDns, type PowerDnsServer } from '../helpers/powerdns.js';
+import { startPowerDns, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 function providerOf(powerdns: PowerDnsServer) {
   return createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone });

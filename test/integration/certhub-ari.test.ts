@@ -14,7 +14,7 @@ import { startCertStack, stopCertStack } from '../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { testChain } from '../helpers/certificates.js';
 import { eventually } from '../helpers/fixture-host.js';
-import type { PebbleServer } from '../helpers/pebble.js';
+import type { PebbleServer } from '../../benchmarks/third-party/pebble.js';
 import { tempDir } from '../helpers/qpool.js';
 
 interface AriFront {

@@ -11,7 +11,7 @@ import { startCertStack, stopCertStack, type CertStack } from '../helpers/cert-s
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../helpers/certhub.js';
 import { addDomain, fetchCertificate, powerdnsSection, recordsOf, settled, stackSections, waitForDomain } from '../helpers/certhub-domains.js';
 import { eventually } from '../helpers/fixture-host.js';
-import type { RRset } from '../helpers/powerdns.js';
+import type { RRset } from '../../benchmarks/third-party/powerdns.js';
 
 /** Bounds a hang of one issuance on a loaded machine; certhub-acme.test.ts issues in seconds. */
 const issueDeadlineMs = 90_000;

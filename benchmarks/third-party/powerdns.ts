@@ -1,7 +1,7 @@
 // A private PowerDNS Authoritative server for tests and benchmarks: sqlite3 backend in a temporary
 // folder, DNS and HTTP API on free loopback ports, one Native zone made through the API. Never the
 // system's PowerDNS: its own config-dir and socket-dir, so /etc/powerdns is not read. No ava import,
-// so benchmarks can start it; its ava macro is in cert-stack.ts.
+// so benchmarks can start it; its ava macro is in test/helpers/cert-stack.ts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
-// A long-running helper process (PowerDNS, Pebble) that a test or a benchmark starts and stops itself.
-// Unlike startProcess (process.ts) it is not tied to an ava context, so benchmarks can use it and ava
-// macros stop it in `finally`.
+// A long-running third-party server (PowerDNS, Pebble, Prometheus) that a benchmark or a test starts
+// and stops itself. Unlike the tests' startProcess (test/helpers/process.ts) it is not tied to an ava
+// context: benchmarks use it, and ava macros stop it in `finally`.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { reservePort } from '../../src/http/port.js';

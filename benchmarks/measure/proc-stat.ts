@@ -1,0 +1,43 @@
+// CPU time and memory of a process, and the machine's busy time, from /proc, for benchmarks that
+// compare servers' own cost.
+import { readdirSync, readFileSync } from 'node:fs';
+
+// USER_HZ: the unit of utime/stime in /proc/<pid>/stat and of /proc/stat; 100 on every Linux architecture Node runs on.
+export const ticksPerSecond = 100;
+
+/** CPU seconds used so far by `pid`, all its threads included. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** A numeric line of /proc/<pid>/status (`Threads`, `VmRSS` in kB, ...). */
+function statusField(pid: number, name: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+}
+
+export function residentBytes(pid: number): number {
+  return statusField(pid, 'VmRSS') * 1024;
+}
+
+/** The highest resident size the process has had. */
+export function peakResidentBytes(pid: number): number {
+  return statusField(pid, 'VmHWM') * 1024;
+}
+
+export function threadCount(pid: number): number {
+  return statusField(pid, 'Threads');
+}
+
+export function processCount(): number {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).length;
+}
+
+/** Busy CPU seconds of the whole machine so far, every core (user, nice, system, irq, softirq, steal). */
+export function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
+}
