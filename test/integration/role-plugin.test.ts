@@ -66,7 +66,7 @@ test('outpost run starts the greeter beside monitor: its URL is printed, its fro
   t.regex(text.stdout, /^ {2}greeter\/counter +running +restarts +0 +up +[\d.]+s$/m);
 });
 
-test('outpost check with the greeter accepts its config and refuses a bad greeter option with exit 2 naming roles.greeter.<option>', async (t) => {
+test('outpost check with the greeter accepts its config and refuses a bad greeter option with exit 2 naming roles.greeter.<option>, and a port it shares with monitor', async (t) => {
   const dir = await outpostDir(t);
   const good = await hostFile(dir, 'good.json', { roles: { greeter: { greeting: 'hi' }, monitor: { host: '127.0.0.1', port: 0 } } });
   const valid = await run(greeterBin, ['check', '-c', good]);
@@ -75,11 +75,14 @@ test('outpost check with the greeter accepts its config and refuses a bad greete
 
   const bad = await hostFile(dir, 'bad.json', { roles: { greeter: { greeting: '', port: 70_000 }, monitor: {} } });
   const misspelt = await hostFile(dir, 'misspelt.json', { roles: { greeter: { greting: 'hi' } } });
-  const refused = await run(greeterBin, ['check', '-c', bad, misspelt]);
+  const clash = await hostFile(dir, 'clash.json', { roles: { greeter: { port: 1 }, monitor: { host: '127.0.0.1', port: 1 } } });
+  const refused = await run(greeterBin, ['check', '-c', bad, misspelt, clash]);
   t.is(refused.code, 2);
   t.regex(refused.stderr, /bad\.json: roles\.greeter\.greeting must be at least 1 /);
   t.regex(refused.stderr, /bad\.json: roles\.greeter\.port must be at most 65535\n/);
   t.regex(refused.stderr, /misspelt\.json: roles\.greeter\.greting is not a known option \(did you mean greeting\?\)/);
+  // The port the greeter claims is checked against the other roles' as theirs are against each other.
+  t.regex(refused.stderr, /clash\.json: roles\.greeter\.port and roles\.monitor\.port both listen on 127\.0\.0\.1:1\n/);
   t.is(refused.stdout, '');
 
   // The stock outpost, without the added line, knows no greeter.
