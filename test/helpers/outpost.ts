@@ -22,11 +22,11 @@ export async function outpostDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-/** Starts `outpost run` on `config` (written to `dir`) and waits for its `fronts` URLs. */
-export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}): Promise<RunningOutpost> {
+/** Starts `outpost run` (or the program `bin`, built as outpost is) on `config` (written to `dir`) and waits for its `fronts` URLs. */
+export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}, bin = outpostBin): Promise<RunningOutpost> {
   const configPath = join(dir, 'host.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const process = startProcess(t, globalThis.process.execPath, [outpostBin, 'run', '-c', configPath], env);
+  const process = startProcess(t, globalThis.process.execPath, [bin, 'run', '-c', configPath], env);
   // outpost run prints `role  url` a front, in config order.
   await process.waitFor(new RegExp(`(^\\w+ +https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
   const urls = [...process.stdout().matchAll(/^\w+ +(https?:\/\/\S+\/)$/gm)].map(([, url]) => url!);
