@@ -129,9 +129,24 @@ export class AnswerCheck {
       if (answer.method === 'OPTIONS' && this.cors && answer.status === 204) return undefined;
       return `${answer.method} on ${template} (not in the document) answered ${answer.status}, not 405`;
     }
+    const badQuery = answer.status < 300 ? this.queryOutsideSchema(operation, answer.target) : undefined;
+    if (badQuery !== undefined) return `${operation.method} ${template} answered ${answer.status} to ${badQuery}: what is invalid gets a 4xx`;
     const response = operation.responses[String(answer.status)] ?? operation.responses.default;
     if (response === undefined) return `${operation.method} ${template} answered ${answer.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`;
     return this.bodyProblem(answer, `${operation.method} ${template}`, String(answer.status), response);
+  }
+
+  /** The first documented query parameter whose value (the first given, as the server reads it) breaks its schema. */
+  private queryOutsideSchema(operation: Operation, target: string): string | undefined {
+    const query = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
+    for (const parameter of operation.queryParameters) {
+      const raw = query.get(parameter.name);
+      if (raw === null || parameter.schema === undefined) continue;
+      const numeric = parameter.schema.type === 'integer' || parameter.schema.type === 'number';
+      const value = numeric && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+      if (!this.validator(`query ${operation.template} ${parameter.name}`, parameter.schema).safeParse(value).success) return `${parameter.name}=${JSON.stringify(raw)}`;
+    }
+    return undefined;
   }
 
   private errorBodyProblem(answer: Answer): string | undefined {

@@ -53,3 +53,11 @@ test('GET / (the admin panel) is in the document', async (t) => {
   const server = await certhub(t);
   t.is(await expectDocumented(t, server, request('GET', '/')), 200);
 });
+
+test('seed 2811, path 380: GET /api/admin/logs with a backlog that is not a whole number from 0 to 1000 answers a documented 400, not a stream', async (t) => {
+  const server = await certhub(t);
+  const found = request('GET', '/api/admin/logs?backlog=%F0%9E%80%BD%E1%8C%A4%F0%9F%98%B7%E2%B6%89%F0%90%83%93', { authorization: `Bearer ${testAdminKey}`, cookie: 'certhub_session=lV' });
+  t.is(await expectDocumented(t, server, found), 400);
+  for (const backlog of ['-5', '1.5', '1001', '', 'abc']) t.is(await expectDocumented(t, server, request('GET', `/api/admin/logs?backlog=${backlog}`, admin)), 400, backlog);
+  t.is(await expectDocumented(t, server, request('GET', '/api/admin/logs?backlog=1000', admin)), 200);
+});
