@@ -30,7 +30,9 @@ const failedLoginLimit = { limit: 10, windowMs: 300_000 };
  * flight, so this one leaves room for scripts that send many requests at once.
  */
 const failedAdminCredentialLimit = { limit: 60, windowMs: 60_000 };
+/** Log records a stream starts with when the request names no backlog, and the most it may ask for. */
 const logBacklog = 500;
+const maxLogBacklog = 1000;
 
 const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253), adopt: z.boolean().optional() });
 const targetBody = z.strictObject({ target: z.string().min(1).max(253) });
@@ -167,8 +169,8 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
     .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), { json: z.record(z.string(), z.unknown()) })
     .get('/api/admin/logs', (request, reply) => {
+      const backlog = logBacklogOf(request.query.get('backlog'));
       const stream = new EventStream(request, reply, server);
-      const backlog = Math.min(Number(request.query.get('backlog') ?? logBacklog) || 0, 1000);
       const unsubscribe = actor.subscribeLogs((record) => stream.send(JSON.stringify(record), 'log'), backlog);
       stream.onClose(unsubscribe);
       endWithSession(request.auth, stream);
@@ -183,4 +185,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       stream.onClose(stop);
       endWithSession(request.auth, stream);
     });
+}
+
+/** `?backlog=`: a whole number up to the maximum, refused otherwise (it was read as 0, or clamped, without a word). */
+function logBacklogOf(raw: string | null): number {
+  if (raw === null) return logBacklog;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) > maxLogBacklog) throw new OutpostError('ERR_BAD_REQUEST', `backlog must be a whole number from 0 to ${maxLogBacklog}`);
+  return Number(raw);
 }

@@ -37,8 +37,13 @@ const jsonResponse = (description: string, schema: object) => ({ description, co
 const domainRef = { $ref: '#/components/schemas/Domain' };
 const nameParameter = { name: 'name', in: 'path', required: true, description: 'full name or label', schema: string };
 const admin = [{ adminKey: [] }, { session: [] }];
-const adminErrors = { '401': errorResponse('missing or wrong admin credentials'), '429': errorResponse('too many failed attempts; see Retry-After') };
+const crossOrigin = errorResponse('sent from another origin (Origin or Sec-Fetch-Site): a session cookie or a login counts only from the panel itself');
+const adminErrors = { '401': errorResponse('missing or wrong admin credentials'), '403': crossOrigin, '429': errorResponse('too many failed attempts; see Retry-After') };
 const jsonBody = (schema: object) => ({ required: true, content: { [json]: { schema } } });
+/** What the router answers for a JSON body it cannot take, before the route sees it. */
+const bodyErrors = { '400': errorResponse('the body is not valid JSON or not of the schema (the error names the field)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON') };
+/** A path parameter that is not valid percent-encoding (`%zz`) is refused by the router. */
+const badParameter = { '400': errorResponse('the name is not valid percent-encoding') };
 const pem = { 'application/x-pem-file': { schema: string } };
 
 export function certhubOpenApi(version: string) {
@@ -59,6 +64,7 @@ export function certhubOpenApi(version: string) {
       },
     },
     paths: {
+      '/': { get: { summary: 'the admin panel (the page asks for the admin key)', responses: { '200': { description: 'HTML', content: { 'text/html': { schema: string } } } } } },
       '/api/version': { get: { summary: 'product name, API version, server version', responses: { '200': jsonResponse('the versions', { type: 'object', required: ['product', 'api_version', 'version'], properties: { product: string, api_version: { type: 'integer' }, version: string } }) } } },
       '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
       ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token') } }),
@@ -70,7 +76,9 @@ export function certhubOpenApi(version: string) {
           parameters: [{ name: 'domain', in: 'path', required: true, description: 'full name or label', schema: string }],
           responses: {
             '200': jsonResponse('the material', { $ref: '#/components/schemas/Certificate' }),
+            ...badParameter,
             '401': errorResponse('wrong token or unknown domain (the same answer for both)'),
+            '403': errorResponse("the domain is certhub's own tls.domain: its key is not given out for a token"),
             '409': errorResponse('the certificate is not issued yet'),
             '429': errorResponse('too many failed attempts from this address; see Retry-After'),
           },
@@ -80,7 +88,7 @@ export function certhubOpenApi(version: string) {
         post: {
           summary: 'open a panel session',
           requestBody: jsonBody({ type: 'object', required: ['key'], properties: { key: string } }),
-          responses: { '204': { description: 'logged in; the session cookie is set' }, ...adminErrors },
+          responses: { '204': { description: 'logged in; the session cookie is set' }, ...bodyErrors, ...adminErrors },
         },
       },
       '/api/admin/session': {
@@ -89,7 +97,7 @@ export function certhubOpenApi(version: string) {
           responses: { '200': { description: '`{"active": boolean}`', content: { 'application/json': { schema: { type: 'object', required: ['active'], properties: { active: { type: 'boolean' } } } } } } },
         },
       },
-      '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' } } } },
+      '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' }, '403': crossOrigin } } },
       '/api/admin/domains': {
         get: { summary: 'every domain', security: admin, responses: { '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }), ...adminErrors } },
         post: {
@@ -106,40 +114,43 @@ export function certhubOpenApi(version: string) {
           }),
           responses: {
             '201': jsonResponse('the new domain (pending)', domainRef),
-            '400': errorResponse('bad name or target'),
-            '409': errorResponse('the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON'), ...adminErrors },
+            ...bodyErrors,
+            '400': errorResponse('bad name or target, or a body that is not JSON of the schema'),
+            '409': errorResponse('the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'),
+            ...adminErrors,
+          },
         },
       },
       '/api/admin/domains/{name}': {
         parameters: [nameParameter],
-        get: { summary: 'one domain', security: admin, responses: { '200': jsonResponse('the domain', domainRef), '404': errorResponse('no such domain'), ...adminErrors } },
+        get: { summary: 'one domain', security: admin, responses: { '200': jsonResponse('the domain', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
         patch: {
           summary: "change a domain's target",
           security: admin,
           requestBody: jsonBody({ type: 'object', required: ['target'], properties: { target: string } }),
-          responses: { '200': jsonResponse('the domain', domainRef), '400': errorResponse('bad target'), '404': errorResponse('no such domain'), '409': errorResponse('the target closes a CNAME loop between managed names'), ...adminErrors },
+          responses: { '200': jsonResponse('the domain', domainRef), ...bodyErrors, '400': errorResponse('bad target, a name that is not valid percent-encoding, or a body that is not JSON of the schema'), '404': errorResponse('no such domain'), '409': errorResponse('the target closes a CNAME loop between managed names'), ...adminErrors },
         },
-        delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, '404': errorResponse('no such domain'), ...adminErrors } },
+        delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
       },
       '/api/admin/domains/{name}/rotate': {
         parameters: [nameParameter],
-        post: { summary: 'a new token; the old one is refused from now on', security: admin, responses: { '200': jsonResponse('the domain with its new token', domainRef), '404': errorResponse('no such domain'), ...adminErrors } },
+        post: { summary: 'a new token; the old one is refused from now on', security: admin, responses: { '200': jsonResponse('the domain with its new token', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
       },
       '/api/admin/domains/{name}/retry': {
         parameters: [nameParameter],
         post: {
           summary: 'a domain in error tries again now instead of at its backoff time',
           security: admin,
-          responses: { '200': jsonResponse('the domain, pending again', domainRef), '404': errorResponse('no such domain'), '409': errorResponse('the domain is not in error'), ...adminErrors },
+          responses: { '200': jsonResponse('the domain, pending again', domainRef), ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('the domain is not in error'), ...adminErrors },
         },
       },
       '/api/admin/domains/{name}/cert.crt': {
         parameters: [nameParameter],
-        get: { summary: 'certificate and chain (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+        get: { summary: 'certificate and chain (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
       },
       '/api/admin/domains/{name}/key.key': {
         parameters: [nameParameter],
-        get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+        get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
       },
       '/api/admin/server': {
         get: {
@@ -150,9 +161,9 @@ export function certhubOpenApi(version: string) {
       },
       '/api/admin/prefs': {
         get: { summary: "the panel's preferences (prefs.json)", security: admin, responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors } },
-        put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), '400': errorResponse('a bad field'), ...adminErrors } },
+        put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), ...bodyErrors, '400': errorResponse('a bad field, or a body that is not a JSON object'), ...adminErrors } },
       },
-      '/api/admin/logs': { get: { summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")', security: admin, parameters: [{ name: 'backlog', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000 } }], responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
+      '/api/admin/logs': { get: { summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")', security: admin, parameters: [{ name: 'backlog', in: 'query', description: 'records to start with (default 500)', schema: { type: 'integer', minimum: 0, maximum: 1000 } }], responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, '400': errorResponse('backlog is not a whole number from 0 to 1000'), ...adminErrors } } },
       '/api/admin/events': { get: { summary: 'domain changes: a "snapshot" event (name, label, status, error and expires_at of every domain), then "domain" (one such summary) and "removed" events (Server-Sent Events); the full domain, token included, is GET /api/admin/domains/{name}', security: admin, responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
     },
   };
