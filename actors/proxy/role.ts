@@ -12,6 +12,9 @@ import { certFetcherActor } from './cert-fetcher/kind.js';
 import { proxyFrontActor } from './proxy-front/kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './proxy-front/protocol.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { frontSpecs } from '../../src/http/front-specs.js';
+import { siteRef } from '../../src/http/site.js';
+import { proxyOperationsSite } from './site/kind.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
@@ -27,8 +30,12 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
   summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
   schema: proxyConfigSchema,
   demoConfig: { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' },
-  claims: ({ host, port, redirect_port }) => ({
-    ports: [{ host, port, option: 'port' }, ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }])],
+  claims: ({ host, port, redirect_port, metrics_host, metrics_port }) => ({
+    ports: [
+      { host, port, option: 'port' },
+      ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }]),
+      ...(metrics_port === undefined ? [] : [{ host: metrics_host, port: metrics_port, option: 'metrics_port' }]),
+    ],
   }),
   async actors(config) {
     // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
@@ -77,6 +84,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
             }),
           ]
         : [];
-    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher];
+    const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(proxyOperationsSite, {}) } });
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher, ...operations];
   },
 };

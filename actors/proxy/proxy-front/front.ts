@@ -6,6 +6,7 @@ import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpRes
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { BackendPool } from './backend-pool.js';
+import { ProxyFigures } from './figures.js';
 import { forwardRequest, type Route } from './forward.js';
 import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
@@ -20,6 +21,8 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   const app = SSLApp({ ssl_ciphers: tlsCipherPolicy });
   const apps: TemplatedApp[] = [app];
   context.onThreadExit(() => apps.forEach((one) => one.close()));
+  // Counted only when the host config has metrics on; the role's operations front serves them.
+  const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
   const routes = new Map<string, Route>(
     config.routes.map(({ domain, backend, hsts }) => [
       domain,
@@ -28,6 +31,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         backend,
         ...(hsts === undefined ? {} : { hsts }),
         uploadFloor: config.limits.uploadFloor,
+        ...(figures === undefined ? {} : { figures: figures.route(domain) }),
         // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
         pool: new BackendPool({ ...backendAddress(backend), connections: config.backendConnections, headersTimeoutMs: config.backendTimeoutMs, maxQueued: config.limits.backendQueue }),
       },
@@ -54,13 +58,28 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
       .domain(domain)
       .any('/*', (res, req) => {
         const host = req.getHeader('host');
-        if (host !== '' && hostName(host) !== domain) return misdirected(res, domain);
+        if (host !== '' && hostName(host) !== domain) {
+          route.figures?.answered(421);
+          return misdirected(res, domain);
+        }
         forwardRequest(res, req, route, log, begin());
       })
-      .ws('/*', webSocketRelay({ domain, backend: route.backend, log, limits: webSocketLimits, maxBufferedBytes: config.limits.webSocket.maxBufferedBytes, misdirected }));
+      .ws(
+        '/*',
+        webSocketRelay({
+          domain,
+          backend: route.backend,
+          log,
+          limits: webSocketLimits,
+          maxBufferedBytes: config.limits.webSocket.maxBufferedBytes,
+          ...(route.figures === undefined ? {} : { figures: route.figures }),
+          misdirected,
+        }),
+      );
   };
   const certificates = new ServedCertificates(app, config.materialDir, [...routes.keys()], mount, log);
   context.onThreadExit(() => certificates.close());
+  if (figures !== undefined) context.metrics.addSource(() => figures.families(certificates.figures()));
   await certificates.reloadAll();
   const checks = setInterval(() => void certificates.reloadAll(), config.materialCheckMs);
 

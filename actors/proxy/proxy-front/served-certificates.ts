@@ -20,6 +20,7 @@ import type { Logger } from '../../../src/log/record.js';
 import { materialPaths } from '../client/material-files.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import type { ReloadOutcome } from './protocol.js';
+import type { ServedFigures } from './figures.js';
 
 interface Served {
   /** Hash of the fullchain and key served now; undefined before the first load. */
@@ -28,6 +29,10 @@ interface Served {
   lastProblem?: string;
   /** Reloads of one name run one after the other. */
   queue: Promise<unknown>;
+  /** When the served certificate expires, in seconds since the epoch. */
+  expiresAt?: number;
+  /** Material swapped in since the thread started. */
+  swaps: number;
 }
 
 export class ServedCertificates {
@@ -42,7 +47,7 @@ export class ServedCertificates {
     private readonly mount: (domain: string) => void,
     private readonly log: Logger,
   ) {
-    for (const domain of domains) this.served.set(domain, { queue: Promise.resolve() });
+    for (const domain of domains) this.served.set(domain, { queue: Promise.resolve(), swaps: 0 });
   }
 
   get domains(): string[] {
@@ -61,6 +66,11 @@ export class ServedCertificates {
   /** Reloads every name; a failure of one is logged and does not stop the others. */
   async reloadAll(): Promise<void> {
     await Promise.all(this.domains.map((domain) => this.reload(domain).catch((error: unknown) => this.log.error('certificate reload failed', { domain, error: String(error) }))));
+  }
+
+  /** Each name's served certificate, for the role's metrics. */
+  figures(): ServedFigures[] {
+    return [...this.served].map(([domain, { expiresAt, swaps }]) => ({ domain, swaps, ...(expiresAt === undefined ? {} : { expiresAt }) }));
   }
 
   /** Removes the private copies; the listener keeps what it loaded. */
@@ -96,6 +106,8 @@ export class ServedCertificates {
     served.digest = digest;
     served.lastProblem = undefined;
     const leaf = new X509Certificate(fullchain);
+    served.expiresAt = Date.parse(leaf.validTo) / 1000;
+    served.swaps++;
     this.log.info(swapped ? 'renewed certificate served' : 'certificate served', { domain, serial: leaf.serialNumber, expires: new Date(leaf.validTo).toISOString() });
     return 'swapped';
   }

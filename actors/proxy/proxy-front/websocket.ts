@@ -14,6 +14,7 @@ import { backendRequestHeaders, clientAddress, errorPage, hostName, pathAndQuery
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
 import { requestFraming } from '../../../src/http/request-framing.js';
 import type { TrackedSocket, WebSocketLimits } from './websocket-limits.js';
+import type { RouteFigures } from './figures.js';
 
 export interface Relay {
   backend: BackendSocket;
@@ -25,6 +26,8 @@ export interface Relay {
   release: () => void;
   /** Stops the idle watch. */
   untrack?: () => void;
+  /** Where the relay counts as open while both sides are (set at open, cleared at close). */
+  countedIn?: RouteFigures;
   idle: TrackedSocket;
 }
 
@@ -35,6 +38,8 @@ export interface RelayOptions {
   limits: WebSocketLimits;
   /** A send buffer (either way) past this closes the relay. */
   maxBufferedBytes: number;
+  /** Counts open relays; absent when metrics are off. */
+  figures?: RouteFigures;
   /** Answers a request whose Host names another route than the connection's (421). */
   misdirected: (res: HttpResponse, domain: string) => void;
 }
@@ -73,6 +78,10 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
         return;
       }
       relay.untrack = options.limits.track(relay.idle);
+      if (options.figures !== undefined) {
+        relay.countedIn = options.figures;
+        relay.countedIn.webSocketsOpen++;
+      }
       for (const message of relay.early.splice(0)) sendToClient(relay, message);
     },
     message: (ws, message, isBinary) => {
@@ -92,6 +101,8 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
       relay.clientClosed = true;
       relay.release();
       relay.untrack?.();
+      if (relay.countedIn !== undefined) relay.countedIn.webSocketsOpen--;
+      relay.countedIn = undefined;
       relay.backend.close(sendableCode(code), decoder.decode(message).slice(0, 120));
     },
   };
