@@ -63,6 +63,25 @@ export class ServedCertificates {
     return next;
   }
 
+  /** A route added by a reload: its material is read now, and its name served once it is usable. */
+  add(domain: string): Promise<ReloadOutcome> {
+    if (!this.served.has(domain)) this.served.set(domain, { queue: Promise.resolve(), swaps: 0 });
+    return this.reload(domain);
+  }
+
+  /**
+   * A route taken out by a reload: new handshakes for the name are refused. Connections open on it
+   * keep their TLS session; their next requests find no route (front.ts answers them 421).
+   */
+  async remove(domain: string): Promise<void> {
+    const served = this.served.get(domain);
+    if (served === undefined) return;
+    this.served.delete(domain);
+    // After a load in progress, which sees the name gone and leaves the listener alone.
+    await served.queue;
+    if (served.digest !== undefined) this.app.removeServerName(domain);
+  }
+
   /** Reloads every name; a failure of one is logged and does not stop the others. */
   async reloadAll(): Promise<void> {
     await Promise.all(this.domains.map((domain) => this.reload(domain).catch((error: unknown) => this.log.error('certificate reload failed', { domain, error: String(error) }))));
@@ -92,6 +111,8 @@ export class ServedCertificates {
     const problem = usableProblem(domain, fullchain, key);
     if (problem !== undefined) return this.keep(domain, served, `the material of ${domain} in ${paths.folder} is not used: ${problem}`);
 
+    // Taken out by a reload while the files were read.
+    if (this.served.get(domain) !== served) return 'kept';
     const copy = join(this.scratch, String(++this.swaps));
     await Promise.all([writeFile(`${copy}-fullchain.pem`, fullchain, { mode: 0o600 }), writeFile(`${copy}-privkey.pem`, key, { mode: 0o600 })]);
     try {
