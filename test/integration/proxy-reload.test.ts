@@ -3,13 +3,16 @@
 // a download of a removed route run to their end, a new route is served at the next handshake, a
 // removed one is refused there; a config that fails its check is refused with every problem and
 // the running routes stay.
-import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { Agent as HttpsAgent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import test from 'ava';
 import { Agent, WebSocket } from 'undici';
-import { curlResolve, presentedCertificate, proxiedRequest, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { materialPaths } from '../../actors/proxy/client/material-files.js';
+import { curlResolve, presentedCertificate, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
+import { addIssuedDomain } from '../helpers/certhub-agent.js';
 import { downloadDigest, startProxyBackend } from '../helpers/proxy-backend.js';
 import { routeToken, startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 
@@ -114,4 +117,25 @@ test('SIGHUP serves new routes without dropping a connection, and refuses a bad 
 
   socket.close(1000);
   t.false(proxy.process.stderr().includes('uncaught'));
+});
+
+test('SIGHUP hands the fetcher a route\'s new token: the material it could not fetch before is fetched and served', async (t) => {
+  const certhub = await startCerthub(t, await certhubDataDir(t));
+  const app = await addIssuedDomain(certhub, 'app');
+  const backend = await startProxyBackend(t, 'app');
+  const materialDir = await temporaryDir(t, 'proxy-reload-material-');
+  const config = (token: string) => ({ server: certhub.url, allow_untrusted: true, routes: { [app.name]: { backend: backend.address, token } }, host: '127.0.0.1', port: 0, threads: 1, material_dir: materialDir });
+  const proxy = await startAgentProxy(t, config('chd_not_the_token'));
+  await proxy.process.waitFor(/fetch: app\.example\.test: .*\(failure 1\)/);
+  await t.throwsAsync(presentedCertificate(proxy.port, app.name), undefined, 'no material yet: the handshake is refused');
+
+  await writeFile(proxy.configPath, JSON.stringify(config(app.token)));
+  process.kill(proxy.process.child.pid!, 'SIGHUP');
+  await proxy.process.waitFor(/fetch: now watching 1 route: app\.example\.test/);
+  await proxy.process.waitFor(/fetch: app\.example\.test reloaded by the fronts: swapped/);
+  const fetched = new X509Certificate(await readFile(materialPaths(materialDir, app.name).fullchain));
+  t.is((await presentedCertificate(proxy.port, app.name)).serialNumber, fetched.serialNumber, 'the handshake presents the fetched certificate');
+  const answer = await curlResolve(app.name, proxy.port, '/whoami');
+  t.is(answer.code, 0, answer.stderr);
+  t.is((JSON.parse(answer.stdout) as { name: string }).name, 'app');
 });
