@@ -29,6 +29,12 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   port: port.default(443),
   /** A plain HTTP port that redirects every route's requests to HTTPS; none when absent. */
   redirect_port: port.optional(),
+  /**
+   * The plain HTTP listener of /metrics, /healthz and /readyz (the TLS port serves routed names only):
+   * none unless metrics_port is set; loopback unless metrics_host says otherwise.
+   */
+  metrics_host: bindAddress.default('127.0.0.1'),
+  metrics_port: port.optional(),
   /** Folder of `<domain>/{fullchain,privkey}.pem`, as certhub-agent fetch writes it. */
   material_dir: z.string().min(1).default(defaultMaterialDir),
   /** How often the material files are checked for a renewal (a reload(domain) call is immediate). */

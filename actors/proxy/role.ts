@@ -8,10 +8,15 @@
 import { actorRef, actorSpec, type ActorRef } from '../../src/actor/kind.js';
 import { proxyConfigSchema, type ProxyConfig } from './config.js';
 import { concretePort } from '../../src/http/port.js';
-import { certFetcherActor } from './cert-fetcher/kind.js';
-import { proxyFrontActor } from './proxy-front/kind.js';
-import type { ProxyFrontApi, ProxyFrontConfig } from './proxy-front/protocol.js';
+import { certFetcherActor, fetchRoutesTopic } from './cert-fetcher/kind.js';
+import type { FetchRoute } from './cert-fetcher/protocol.js';
+import { proxyFrontActor, proxyRoutesTopic } from './proxy-front/kind.js';
+import type { ProxyFrontApi, ProxyFrontConfig, ProxyRoute } from './proxy-front/protocol.js';
+import type { LivePublication } from '../../src/config/role.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { frontSpecs } from '../../src/http/front-specs.js';
+import { siteRef } from '../../src/http/site.js';
+import { proxyOperationsSite } from './site/kind.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
@@ -22,14 +27,36 @@ function hstsValue({ max_age_seconds, include_subdomains }: { max_age_seconds: n
   return `max-age=${max_age_seconds}${include_subdomains ? '; includeSubDomains' : ''}`;
 }
 
+/** What the fronts serve of the routes. */
+function frontRoutes(config: Pick<ProxyConfig, 'routes'>): ProxyRoute[] {
+  return Object.entries(config.routes).map(([domain, { backend, hsts }]) => ({ domain, backend, ...(hsts === undefined ? {} : { hsts: hstsValue(hsts) }) }));
+}
+
+/** What the fetcher needs of the routes: each name and its token. */
+function fetchRoutes(config: Pick<ProxyConfig, 'routes'>): FetchRoute[] {
+  return Object.entries(config.routes).map(([domain, { token }]) => ({ domain, token }));
+}
+
 export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
   name: 'proxy',
   summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
   schema: proxyConfigSchema,
   demoConfig: { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' },
-  claims: ({ host, port, redirect_port }) => ({
-    ports: [{ host, port, option: 'port' }, ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }])],
+  claims: ({ host, port, redirect_port, metrics_host, metrics_port }) => ({
+    ports: [
+      { host, port, option: 'port' },
+      ...(redirect_port === undefined ? [] : [{ host, port: redirect_port, option: 'redirect_port' }]),
+      ...(metrics_port === undefined ? [] : [{ host: metrics_host, port: metrics_port, option: 'metrics_port' }]),
+    ],
   }),
+  // Routes and their tokens change on SIGHUP without dropping a connection (README: Reloading routes).
+  live: {
+    keys: ['routes'],
+    publish: (config): LivePublication[] => [
+      { topic: proxyRoutesTopic, message: frontRoutes(config) },
+      { topic: fetchRoutesTopic, message: fetchRoutes(config) },
+    ],
+  },
   async actors(config) {
     // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
     const port = await concretePort(config.host, config.port, config.threads > 1);
@@ -40,7 +67,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       ...(redirectPort === undefined ? {} : { redirectPort }),
       materialDir: config.material_dir,
       materialCheckMs: config.material_check_ms,
-      routes: Object.entries(config.routes).map(([domain, { backend, hsts }]) => ({ domain, backend, ...(hsts === undefined ? {} : { hsts: hstsValue(hsts) }) })),
+      routes: frontRoutes(config),
       backendConnections: config.backend_connections,
       backendTimeoutMs: config.backend_timeout_seconds * 1000,
       limits: {
@@ -55,28 +82,28 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       },
     };
     const fronts = proxyFrontRefs(config);
-    const routes = Object.entries(config.routes).map(([domain, { token }]) => ({ domain, token }));
-    const fetcher =
-      config.fetch && routes.length > 0
-        ? [
-            actorSpec(certFetcherActor, {
-              ref: actorRef(certFetcherActor, 'proxy/cert-fetcher'),
-              role: 'proxy',
-              config: {
-                server: config.server,
-                routes,
-                materialDir: config.material_dir,
-                intervalMs: config.fetch_interval_seconds * 1000,
-                ...(config.ca_file === undefined ? {} : { caFile: config.ca_file }),
-                ...(config.pin === undefined ? {} : { pin: config.pin }),
-                ...(config.ca_bundle === undefined ? {} : { caBundleFile: config.ca_bundle }),
-                allowUntrusted: config.allow_untrusted,
-                fronts,
-              },
-              links: fronts,
-            }),
-          ]
-        : [];
-    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher];
+    // Started even without routes: a reload may add some.
+    const fetcher = config.fetch
+      ? [
+          actorSpec(certFetcherActor, {
+            ref: actorRef(certFetcherActor, 'proxy/cert-fetcher'),
+            role: 'proxy',
+            config: {
+              server: config.server,
+              routes: fetchRoutes(config),
+              materialDir: config.material_dir,
+              intervalMs: config.fetch_interval_seconds * 1000,
+              ...(config.ca_file === undefined ? {} : { caFile: config.ca_file }),
+              ...(config.pin === undefined ? {} : { pin: config.pin }),
+              ...(config.ca_bundle === undefined ? {} : { caBundleFile: config.ca_bundle }),
+              allowUntrusted: config.allow_untrusted,
+              fronts,
+            },
+            links: fronts,
+          }),
+        ]
+      : [];
+    const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(proxyOperationsSite, {}) } });
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher, ...operations];
   },
 };

@@ -24,6 +24,7 @@ import { RestartHistory, type RestartOptions } from './restart-policy.js';
 import { exposeApi } from './rpc.js';
 import type { ActorSpec } from './spec.js';
 import type { SupervisorApi } from './supervisor-api.js';
+import type { Topic } from './topic.js';
 
 export interface SupervisorOptions {
   restart: RestartOptions;
@@ -159,6 +160,14 @@ export class Supervisor {
       }),
     );
     return Object.fromEntries(answers.filter((entry) => entry !== undefined));
+  }
+
+  /**
+   * Publishes a message from the supervisor itself (a reloaded setting): kept as the topic's latest, so
+   * an actor that subscribes or restarts later receives it too.
+   */
+  publish<Message>(topic: Topic<Message>, message: Message): void {
+    this.events.publish('supervisor', [{ topic: topic.name, messages: [message] }]);
   }
 
   /** Every role with its actors' state, restarts and uptime, and the fronts' URLs (`outpost status`). */

@@ -21,6 +21,8 @@ export interface RunHostOptions extends LogFlags, PrepareOptions {
   onStarted?: (result: StartResult) => void;
   /** The host config file: SIGHUP re-reads it (reload.ts). */
   configPath?: string;
+  /** How SIGHUP reads `configPath` when it is not a host config (a role binary's own file). */
+  reread?: () => Promise<HostConfig>;
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
@@ -37,7 +39,10 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     debug: options.debug ?? config.log.level === 'debug',
     ...(config.log.file === undefined ? {} : { file: config.log.file }),
   };
-  const reload = options.configPath === undefined ? undefined : { path: options.configPath, known: options.known, running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
+  const reload =
+    options.configPath === undefined
+      ? undefined
+      : { path: options.configPath, known: options.known, ...(options.reread === undefined ? {} : { read: options.reread }), running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
   return runSupervisor(specs, config.supervisor, log, options.onStarted, reload);
 }
 
@@ -73,7 +78,7 @@ export async function runSupervisor(
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
-  reloadOnHangup(log, reload);
+  reloadOnHangup(log, reload, ({ topic, message }) => supervisor.publish(topic, message));
   // Opened beside the start, not before it: asking whether another process holds the socket must
   // not delay the actors.
   const control = openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status()).then((outcome) => {

@@ -4,6 +4,21 @@
 import type { z } from 'zod';
 import type { RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
+import type { Topic } from '../actor/topic.js';
+
+/** A message that hands a role's actors settings changed by a reload; a restarted actor gets the latest too. */
+export interface LivePublication {
+  topic: Topic<unknown>;
+  message: unknown;
+}
+
+/** What of a running role's settings changes without a restart (SIGHUP: src/cli/reload.ts). */
+export interface LiveSettings<Config> {
+  /** The top-level keys of the role's config that may change live (`routes`). */
+  keys: readonly string[];
+  /** The messages that give the role's actors `config`, whose live keys are the new ones. */
+  publish(config: Config): LivePublication[];
+}
 
 export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
   /** The key under `roles` in a host config. */
@@ -20,6 +35,7 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
    * sender's loopback diode needs a loopback receiver beside it). `path` starts under `roles`.
    */
   checkHost?(roles: Readonly<Record<string, unknown>>): { path: (string | number)[]; message: string }[];
+  live?: LiveSettings<z.output<Schema>>;
 }
 
 /** The roles a program knows, in the order it lists and starts them. */

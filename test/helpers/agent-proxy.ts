@@ -35,6 +35,8 @@ export async function writeTestMaterial(dir: string, domain: string, serialHex: 
 
 export interface AgentProxy {
   process: RunningProcess;
+  /** The config file it runs (SIGHUP reads it again). */
+  configPath: string;
   port: number;
   redirectPort?: number;
 }
@@ -47,7 +49,7 @@ export async function startAgentProxy(t: ExecutionContext, config: object): Prom
   const proxy = startProcess(t, process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
   const [, port] = await proxy.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
   const redirect = 'redirect_port' in config ? (await proxy.waitFor(/^http:\/\/127\.0\.0\.1:(\d+)\/$/m))[1] : undefined;
-  return { process: proxy, port: Number(port), ...(redirect === undefined ? {} : { redirectPort: Number(redirect) }) };
+  return { process: proxy, configPath: file, port: Number(port), ...(redirect === undefined ? {} : { redirectPort: Number(redirect) }) };
 }
 
 export interface PresentedCertificate {

@@ -1,19 +1,10 @@
 // A CA that cannot be reached when certhub starts: certhub starts anyway and serves (the ACME account
 // is opened on first need), and an order shows why it failed and waits for its retry.
-import { createServer } from 'node:net';
 import test from 'ava';
+import { closedPort } from '../helpers/closed-port.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { eventually } from '../helpers/fixture-host.js';
-
-/** A loopback port nothing listens on: taken from the kernel, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Domain {
   status: string;

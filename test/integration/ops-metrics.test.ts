@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { certhubDataDir, startCerthub, testAdminKey } from '../helpers/certhub.js';
+import { sampleValue } from '../helpers/metrics-text.js';
 import { outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
 import { runToEnd } from '../helpers/process.js';
 import { startPrometheus, waitForQuery } from '../helpers/prometheus.js';
@@ -13,17 +14,6 @@ const recvHost = (intervalMs: number) => ({
   roles: { recv: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true, max_entries: 1000 } }, send: { anu: { demo: { enabled: true, values: 64, interval_seconds: 1 } }, diode: { loopback: true } } },
   supervisor: { metrics_interval_ms: intervalMs },
 });
-
-/** The value of the one sample of `name` whose labels include `labels` in a Prometheus text. */
-function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$/.exec(line);
-    if (match?.[1] !== name) continue;
-    const labelText = match[2] ?? '';
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 test('a front answers /healthz and /readyz, and its /metrics passes promtool with every thread\'s figures', async (t) => {
   const dir = await outpostDir(t);

@@ -15,10 +15,16 @@ import { acmeActor } from './kind.js';
 import { issueCertificate, type ChallengeRecords } from './order.js';
 import type { AcmeApi } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
+import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
+
+/** The first wait before the account is tried again after the CA could not be reached at start, and the longest. */
+const firstRetryMs = 5000;
+const longestRetryMs = 300_000;
 
 runActor(acmeActor, {
   async start(context) {
     const { config, log } = context;
+    const figures = context.metrics.enabled ? registerAcmeMetrics(context.metrics.registry) : noAcmeFigures;
     const generateKey = (keyType: KeyType) => context.jobs.run('generatePrivateKey', { keyType });
     const caBundlePem = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const open = (registerAgain: boolean) =>
@@ -42,16 +48,31 @@ runActor(acmeActor, {
         (ready) => {
           log.info(`acme: account ${ready.accountUrl} at ${ready.directoryUrl}`);
           opened = ready;
+          figures.accountOpen(true);
+          context.setReadiness(true);
           return ready;
         },
         (error: unknown) => {
           current = undefined;
+          if (opened === undefined) context.setReadiness(false, `the ACME account is not open at ${config.directoryUrl}: ${error instanceof Error ? error.message : String(error)}`);
           throw error;
         },
       );
       return current;
     };
-    account().catch((error: unknown) => log.warn(`acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again`));
+    // Not ready until the account is open (README: Health and readiness): tried again in the
+    // background, with a growing wait, so that readiness comes back without waiting for an order.
+    context.setReadiness(false, `opening the ACME account at ${config.directoryUrl}`);
+    let retryMs = firstRetryMs;
+    let retry: NodeJS.Timeout | undefined;
+    const keepOpening = () => {
+      account().catch((error: unknown) => {
+        log.warn(`acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again, and so will certhub in ${retryMs / 1000} s`);
+        retry = setTimeout(keepOpening, retryMs);
+        retryMs = Math.min(retryMs * 2, longestRetryMs);
+      });
+    };
+    keepOpening();
     let registering: Promise<AcmeAccount> | undefined;
     /** The CA forgot `stale` (a CA that lost its state): the same key is registered again, once for all the orders that met it. */
     const registerAgain = (stale: AcmeAccount): Promise<AcmeAccount> => {
@@ -104,11 +125,23 @@ runActor(acmeActor, {
             { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
             { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, orders, log: (message) => log.info(message) },
           );
-        const used = await account();
-        const issued = await order(used).catch(async (error: unknown) => {
-          if (!(error instanceof AcmeOrderError) || error.problemType !== accountDoesNotExist) throw error;
-          return order(await registerAgain(used));
-        });
+        const started = performance.now();
+        const issued = await (async () => {
+          const used = await account();
+          return order(used).catch(async (error: unknown) => {
+            if (!(error instanceof AcmeOrderError) || error.problemType !== accountDoesNotExist) throw error;
+            return order(await registerAgain(used));
+          });
+        })().then(
+          (done) => {
+            figures.orderDone('issued', (performance.now() - started) / 1000);
+            return done;
+          },
+          (error: unknown) => {
+            figures.orderDone('failed', (performance.now() - started) / 1000);
+            throw error;
+          },
+        );
         return {
           material: { cert_pem: issued.certPem, chain_pem: issued.chainPem, key_pem: issued.keyPem },
           notBefore: Date.parse(issued.notBefore),
@@ -120,6 +153,7 @@ runActor(acmeActor, {
     return {
       api,
       stop: () => {
+        clearTimeout(retry);
         opened?.close();
         return Promise.resolve();
       },

@@ -5,6 +5,7 @@ import { runActor } from '../../../src/actor/worker-entry.js';
 import { dnsActor } from './kind.js';
 import type { DnsApi } from './protocol.js';
 import { createDnsProvider } from './providers/create.js';
+import { registerDnsMetrics, untimed } from './dns-metrics.js';
 
 runActor(dnsActor, {
   start(context) {
@@ -18,22 +19,23 @@ runActor(dnsActor, {
         (error: unknown) => context.log.warn(`dns: could not check the ${checked.kind} zone at start: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
+    const timed = context.metrics.enabled ? registerDnsMetrics(context.metrics.registry) : untimed;
     const api: DnsApi = {
       async setAddress(name, target) {
-        const type = await provider.setAddress(name, target);
+        const type = await timed(provider.kind, 'set_address', () => provider.setAddress(name, target));
         context.log.info(`dns: ${name} ${type} ${target} (${provider.kind})`);
         return type;
       },
       async removeAddress(name) {
-        await provider.removeAddress(name);
+        await timed(provider.kind, 'remove_address', () => provider.removeAddress(name));
         context.log.info(`dns: removed the address records of ${name} (${provider.kind})`);
       },
       async claimAddress(name, adopt) {
-        await provider.claimAddress(name, adopt);
+        await timed(provider.kind, 'claim_address', () => provider.claimAddress(name, adopt));
         if (adopt) context.log.info(`dns: the address records of ${name} are certhub's (adopted, ${provider.kind})`);
       },
-      addTxt: (name, value) => challenges.addTxt(name, value),
-      removeTxt: (name, value) => challenges.removeTxt(name, value),
+      addTxt: (name, value) => timed(challenges.kind, 'add_txt', () => challenges.addTxt(name, value)),
+      removeTxt: (name, value) => timed(challenges.kind, 'remove_txt', () => challenges.removeTxt(name, value)),
     };
     return { api };
   },

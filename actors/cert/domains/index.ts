@@ -3,6 +3,7 @@ import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { DomainBook } from './book.js';
 import { CertificateBudget } from './budget.js';
+import { registerBudgetMetrics } from './budget-metrics.js';
 import { ledgerBudget, unlimitedBudget, type BudgetGate } from './budget-gate.js';
 import { readBudgetLedger } from './budget-ledger.js';
 import { actorIssuer, demoIssuer } from './issuer.js';
@@ -25,7 +26,9 @@ runActor(domainsActor, {
     if (config.budget !== undefined) {
       const ledger = await readBudgetLedger(config.dataDir);
       if (ledger.problem !== undefined) log.warn(ledger.problem);
-      budget = ledgerBudget(new CertificateBudget(config.budget, systemClock, ledger.ledger), config.dataDir, log);
+      const certificateBudget = new CertificateBudget(config.budget, systemClock, ledger.ledger);
+      if (context.metrics.enabled) registerBudgetMetrics(context.metrics.registry, certificateBudget, config.budget.certificates);
+      budget = ledgerBudget(certificateBudget, config.dataDir, log);
     }
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     const book = new DomainBook(config.baseDomain, loaded.domains, {

@@ -1,10 +1,12 @@
 // The cert-fetcher actor's thread entry: runs the watch loop until stopped; a domain whose material
-// changed is reloaded by every front before its next fetch is planned.
+// changed is reloaded by every front before its next fetch is planned. Routes changed by a reload
+// (fetchRoutesTopic) replace the loop: the new one fetches every route once, then on its schedule.
 import { readFile } from 'node:fs/promises';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { trustAnchors } from '../client/material-trust.js';
 import { watchCertificates, type WatchEvent } from '../client/watch.js';
-import { certFetcherActor } from './kind.js';
+import { certFetcherActor, fetchRoutesTopic } from './kind.js';
+import type { FetchRoute } from './protocol.js';
 
 runActor(certFetcherActor, {
   async start(context) {
@@ -13,7 +15,6 @@ runActor(certFetcherActor, {
     const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const fronts = config.fronts.map((ref) => context.peer(ref));
     const server = new URL(config.server);
-    const stop = new AbortController();
     const describe = (event: WatchEvent) => {
       const next = 'nextInMs' in event ? `; next fetch in ${Math.round(event.nextInMs / 1000)} s` : '';
       switch (event.type) {
@@ -29,26 +30,46 @@ runActor(certFetcherActor, {
           throw new Error(`unknown watch event ${JSON.stringify(event satisfies never)}`);
       }
     };
-    const watching = watchCertificates({
-      targets: config.routes.map(({ domain, token }) => ({ server, domain, token, pin: config.pin })),
-      // The material is checked as certhub-agent fetch checks it: a chain to a trusted root, unless allowed.
-      trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
-      dir: config.materialDir,
-      intervalMs: config.intervalMs,
-      ...(ca === undefined ? {} : { ca }),
-      signal: stop.signal,
-      onEvent: describe,
-      onChange: async (material) => {
-        const outcomes = await Promise.all(fronts.map((front) => front.call((api) => api.reload(material.domain))));
-        log.info(`fetch: ${material.domain} reloaded by the fronts: ${outcomes.join(', ')}`);
-      },
+    const watch = (routes: readonly FetchRoute[]) => {
+      const stop = new AbortController();
+      const watching = watchCertificates({
+        targets: routes.map(({ domain, token }) => ({ server, domain, token, pin: config.pin })),
+        // The material is checked as certhub-agent fetch checks it: a chain to a trusted root, unless allowed.
+        trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
+        dir: config.materialDir,
+        intervalMs: config.intervalMs,
+        ...(ca === undefined ? {} : { ca }),
+        signal: stop.signal,
+        onEvent: describe,
+        onChange: async (material) => {
+          const outcomes = await Promise.all(fronts.map((front) => front.call((api) => api.reload(material.domain))));
+          log.info(`fetch: ${material.domain} reloaded by the fronts: ${outcomes.join(', ')}`);
+        },
+      });
+      watching.catch((error: unknown) => log.error(`fetch: the watch loop stopped: ${error instanceof Error ? error.message : String(error)}`));
+      return async () => {
+        stop.abort();
+        await watching.catch(() => {});
+      };
+    };
+    let running = config.routes;
+    let stopWatching = watch(running);
+    // One change at a time: the loop of the last routes runs alone once the one before it stopped.
+    let changing = Promise.resolve();
+    context.subscribe(fetchRoutesTopic, (routes) => {
+      if (JSON.stringify(routes) === JSON.stringify(running)) return;
+      running = routes;
+      changing = changing.then(async () => {
+        await stopWatching();
+        log.info(`fetch: now watching ${routes.length} route${routes.length === 1 ? '' : 's'}: ${routes.map(({ domain }) => domain).join(', ')}`);
+        stopWatching = watch(routes);
+      });
     });
-    watching.catch((error: unknown) => log.error(`fetch: the watch loop stopped: ${error instanceof Error ? error.message : String(error)}`));
     return {
       api: {},
       stop: async () => {
-        stop.abort();
-        await watching.catch(() => {});
+        await changing;
+        await stopWatching();
       },
     };
   },

@@ -4,11 +4,17 @@
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { ProxyFrontApi } from '../proxy-front/protocol.js';
 
+/** A route's domain and the token that fetches its material. */
+export interface FetchRoute {
+  domain: string;
+  token: string;
+}
+
 export interface CertFetcherConfig {
   /** The certhub server's URL. */
   server: string;
   /** Each route's domain and the token that fetches its material. */
-  routes: { domain: string; token: string }[];
+  routes: FetchRoute[];
   /** Where the material goes (`<materialDir>/<domain>/…`) and the fronts read it. */
   materialDir: string;
   intervalMs: number;

@@ -12,7 +12,8 @@ export function proxyCommand(program: Command): Command {
   return withLogOptions(program.command('proxy').description('run a TLS reverse proxy routing domains to backends'))
     .requiredOption('-c, --config <file>', 'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads')
     .action(async (options: LogFlags & { config: string }) => {
-      const config = await loadConfigFile(proxyConfigSchema, options.config);
-      await runHost(singleRoleHost('proxy', config), { ...options, known: [proxyRole], onStarted: printUrls });
+      const read = async () => singleRoleHost('proxy', await loadConfigFile(proxyConfigSchema, options.config));
+      // SIGHUP reads the file again: its routes change live, other keys are named as needing a restart.
+      await runHost(await read(), { ...options, known: [proxyRole], onStarted: printUrls, configPath: options.config, reread: read });
     });
 }

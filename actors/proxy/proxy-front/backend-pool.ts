@@ -69,6 +69,7 @@ export class BackendPool {
   private open = 0;
   private readonly waiting: Queued[] = [];
   private closed = false;
+  private retiring = false;
 
   constructor(private readonly options: BackendPoolOptions) {}
 
@@ -110,6 +111,15 @@ export class BackendPool {
     return withdraw;
   }
 
+  /**
+   * Takes no new request (a reload changed or removed the route): what is queued or in flight
+   * finishes on the connections there are, then they close.
+   */
+  retire(): void {
+    this.retiring = true;
+    this.closeIfDrained();
+  }
+
   close(): void {
     this.closed = true;
     for (const socket of this.idle.splice(0)) socket.destroy();
@@ -127,6 +137,7 @@ export class BackendPool {
         socket.destroy();
         this.open--;
         this.next();
+        this.closeIfDrained();
       }
       // A kept-alive connection the backend closed just before this request went out: one try on a
       // new connection (only a reused connection is found stale, and only before any body was read).
@@ -159,6 +170,11 @@ export class BackendPool {
     for (const event of watchedWhileIdle) socket.on(event, forget);
     this.idle.push(socket);
     this.next();
+    this.closeIfDrained();
+  }
+
+  private closeIfDrained(): void {
+    if (this.retiring && !this.closed && this.waiting.length === 0 && this.idle.length === this.open) this.close();
   }
 
   private unwatch(socket: Socket): void {

@@ -7,6 +7,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
 import type { ResponseHead } from './response-parser.js';
+import type { RouteFigures } from './figures.js';
 import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery } from './logic.js';
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
 import { requestFraming } from '../../../src/http/request-framing.js';
@@ -22,6 +23,8 @@ export interface Route {
   hsts?: string;
   /** An upload slower than this is dropped: fewer than `bytesPerSecond` on average over a window of `windowMs` in which the proxy never paused it. */
   uploadFloor: { bytesPerSecond: number; windowMs: number };
+  /** What the route's answers are counted in; absent when metrics are off. */
+  figures?: RouteFigures;
 }
 
 /** What a client whose request found every backend connection busy and the queue full is told to wait, in seconds. */
@@ -30,6 +33,7 @@ const busyRetryAfterSeconds = 5;
 /** Forwards the request uWS handed over; reads everything it needs from `req` before returning. */
 export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route, log: Logger, settled: () => void): void {
   if (dropAfterRefusal(res)) return settled();
+  const arrivedAt = performance.now();
   const method = req.getCaseSensitiveMethod();
   const path = pathAndQuery(req.getUrl(), req.getQuery() ?? '');
   const incoming: [string, string][] = [];
@@ -37,6 +41,7 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   const framing = requestFraming(incoming);
   if (!framing.ok) {
     settled();
+    route.figures?.answered(400);
     return refuseMalformed(res, framing.problem);
   }
   const host = req.getHeader('host');
@@ -44,7 +49,7 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   // The length the listener enforced, never the client's header as it came (RFC 9112 section 6.3).
   if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
   const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
-  const exchange = new Exchange(res, route, method, log, hostName(host), settled);
+  const exchange = new Exchange(res, route, method, log, hostName(host), settled, arrivedAt);
   const body = hasBody ? exchange.readUpload() : null;
   exchange.withdraw = route.pool.dispatch({ method, path, headers, body }, exchange);
 }
@@ -75,6 +80,8 @@ class Exchange implements ExchangeHandler {
     private readonly log: Logger,
     private readonly requestedHost: string,
     private readonly settled: () => void,
+    /** performance.now() when the request arrived. */
+    private readonly arrivedAt: number,
   ) {
     res.onAborted(() => {
       this.aborted = true;
@@ -144,6 +151,7 @@ class Exchange implements ExchangeHandler {
       this.res.close();
       return;
     }
+    this.route.figures?.answered(408);
     this.res.cork(() => {
       this.res
         .writeStatus('408 Request Timeout')
@@ -159,6 +167,11 @@ class Exchange implements ExchangeHandler {
 
   onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, headers }: ResponseHead): void {
     if (this.aborted) return;
+    const figures = this.route.figures;
+    if (figures !== undefined) {
+      figures.upstream.observe((performance.now() - this.arrivedAt) / 1000);
+      figures.answered(statusCode);
+    }
     this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(headers, this.route.hsts) };
     const length = headers['content-length'];
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
@@ -208,6 +221,7 @@ class Exchange implements ExchangeHandler {
     this.upload?.destroy();
     if (this.aborted || this.finished) return;
     this.finish();
+    this.route.figures?.backendFailed(error.kind);
     if (this.head !== undefined) {
       // The status is on its way already: cutting the connection is the only way left to say the body is incomplete.
       this.log.warn('backend failed during a response', { domain: this.route.domain, backend: this.route.backend, error: error.message });
@@ -217,6 +231,7 @@ class Exchange implements ExchangeHandler {
     if (error.kind === 'busy') return this.refuseBusy(error);
     const timedOut = error.kind === 'timeout';
     const [status, title] = timedOut ? ['504', 'Gateway Timeout'] : ['502', 'Bad Gateway'];
+    this.route.figures?.answered(Number(status));
     this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend: this.route.backend, host: this.requestedHost, error: error.message });
     this.res.cork(() => {
       this.res
@@ -230,6 +245,7 @@ class Exchange implements ExchangeHandler {
   /** RFC 9110 section 15.6.4: the route's connections and queue are full; the client may come back. */
   private refuseBusy(error: BackendError): void {
     this.log.warn('backend queue full', { domain: this.route.domain, backend: this.route.backend, error: error.message });
+    this.route.figures?.answered(503);
     this.res.cork(() => {
       this.res
         .writeStatus('503 Service Unavailable')

@@ -5,10 +5,12 @@
 import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
-import { BackendPool } from './backend-pool.js';
-import { forwardRequest, type Route } from './forward.js';
-import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
+import { ProxyFigures } from './figures.js';
+import { forwardRequest } from './forward.js';
+import { errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
+import { proxyRoutesTopic } from './kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
+import { RouteTable } from './route-table.js';
 import { ServedCertificates } from './served-certificates.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
@@ -20,19 +22,9 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   const app = SSLApp({ ssl_ciphers: tlsCipherPolicy });
   const apps: TemplatedApp[] = [app];
   context.onThreadExit(() => apps.forEach((one) => one.close()));
-  const routes = new Map<string, Route>(
-    config.routes.map(({ domain, backend, hsts }) => [
-      domain,
-      {
-        domain,
-        backend,
-        ...(hsts === undefined ? {} : { hsts }),
-        uploadFloor: config.limits.uploadFloor,
-        // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
-        pool: new BackendPool({ ...backendAddress(backend), connections: config.backendConnections, headersTimeoutMs: config.backendTimeoutMs, maxQueued: config.limits.backendQueue }),
-      },
-    ]),
-  );
+  // Counted only when the host config has metrics on; the role's operations front serves them.
+  const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
+  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, ...(figures === undefined ? {} : { figures }) }, config.routes);
   const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
   context.onThreadExit(() => webSocketLimits.close());
 
@@ -49,18 +41,34 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   };
 
   const mount = (domain: string) => {
-    const route = routes.get(domain)!;
     app
       .domain(domain)
       .any('/*', (res, req) => {
+        const route = routes.get(domain);
+        // No route: a reload took the name out while this connection was open.
+        if (route === undefined) return misdirected(res, domain);
         const host = req.getHeader('host');
-        if (host !== '' && hostName(host) !== domain) return misdirected(res, domain);
+        if (host !== '' && hostName(host) !== domain) {
+          route.figures?.answered(421);
+          return misdirected(res, domain);
+        }
         forwardRequest(res, req, route, log, begin());
       })
-      .ws('/*', webSocketRelay({ domain, backend: route.backend, log, limits: webSocketLimits, maxBufferedBytes: config.limits.webSocket.maxBufferedBytes, misdirected }));
+      .ws(
+        '/*',
+        webSocketRelay({
+          domain,
+          route: () => routes.get(domain),
+          log,
+          limits: webSocketLimits,
+          maxBufferedBytes: config.limits.webSocket.maxBufferedBytes,
+          misdirected,
+        }),
+      );
   };
-  const certificates = new ServedCertificates(app, config.materialDir, [...routes.keys()], mount, log);
+  const certificates = new ServedCertificates(app, config.materialDir, routes.domains, mount, log);
   context.onThreadExit(() => certificates.close());
+  if (figures !== undefined) context.metrics.addSource(() => figures.families(certificates.figures()));
   await certificates.reloadAll();
   const checks = setInterval(() => void certificates.reloadAll(), config.materialCheckMs);
 
@@ -68,11 +76,20 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   const port = await listen(app, config.host, config.port, listening);
   const urls = [`https://${formatHostPort(shownHost(config.host), port)}/`];
   if (config.redirectPort !== undefined) {
-    const redirect = redirectApp(new Set(routes.keys()), port);
+    const redirect = redirectApp(routes, port);
     apps.push(redirect);
     const redirectPort = await listen(redirect, config.host, config.redirectPort, listening);
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
   }
+
+  // A reload (SIGHUP) hands every front the new routes; a front that restarts later gets them at once.
+  context.subscribe(proxyRoutesTopic, (next) => {
+    const { added, removed, changed } = routes.replace(next);
+    for (const domain of removed) void certificates.remove(domain);
+    for (const domain of added) certificates.add(domain).catch((error: unknown) => log.error('certificate load failed', { domain, error: String(error) }));
+    const parts = [...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []), ...(changed.length > 0 ? [`changed ${changed.join(', ')}`] : [])];
+    if (parts.length > 0) log.info(`routes reloaded: ${parts.join('; ')}`);
+  });
 
   return {
     api: {
@@ -92,7 +109,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         });
       }
       apps.forEach((one) => one.close());
-      for (const { pool } of routes.values()) pool.close();
+      routes.close();
       webSocketLimits.close();
     },
   };
@@ -107,7 +124,7 @@ function misdirected(res: HttpResponse, domain: string): void {
 }
 
 /** The plain listener: a routed name's requests are sent to HTTPS; any other name gets 404. */
-function redirectApp(domains: ReadonlySet<string>, httpsPort: number): TemplatedApp {
+function redirectApp(domains: { has(domain: string): boolean }, httpsPort: number): TemplatedApp {
   return App().any('/*', (res, req) => {
     const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery() ?? ''), httpsPort, domains);
     if (location === undefined) {

@@ -74,7 +74,7 @@ export function hostName(hostHeader: string): string {
 }
 
 /** The HTTPS URL a plain request for a routed name is sent to, or undefined for a name not routed here. */
-export function httpsRedirect(hostHeader: string, pathAndQuery: string, httpsPort: number, domains: ReadonlySet<string>): string | undefined {
+export function httpsRedirect(hostHeader: string, pathAndQuery: string, httpsPort: number, domains: { has(domain: string): boolean }): string | undefined {
   const name = hostName(hostHeader);
   if (!domains.has(name)) return undefined;
   return `https://${name}${httpsPort === 443 ? '' : `:${httpsPort}`}${pathAndQuery}`;

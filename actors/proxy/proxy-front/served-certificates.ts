@@ -20,6 +20,7 @@ import type { Logger } from '../../../src/log/record.js';
 import { materialPaths } from '../client/material-files.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import type { ReloadOutcome } from './protocol.js';
+import type { ServedFigures } from './figures.js';
 
 interface Served {
   /** Hash of the fullchain and key served now; undefined before the first load. */
@@ -28,6 +29,10 @@ interface Served {
   lastProblem?: string;
   /** Reloads of one name run one after the other. */
   queue: Promise<unknown>;
+  /** When the served certificate expires, in seconds since the epoch. */
+  expiresAt?: number;
+  /** Material swapped in since the thread started. */
+  swaps: number;
 }
 
 export class ServedCertificates {
@@ -42,7 +47,7 @@ export class ServedCertificates {
     private readonly mount: (domain: string) => void,
     private readonly log: Logger,
   ) {
-    for (const domain of domains) this.served.set(domain, { queue: Promise.resolve() });
+    for (const domain of domains) this.served.set(domain, { queue: Promise.resolve(), swaps: 0 });
   }
 
   get domains(): string[] {
@@ -58,9 +63,33 @@ export class ServedCertificates {
     return next;
   }
 
+  /** A route added by a reload: its material is read now, and its name served once it is usable. */
+  add(domain: string): Promise<ReloadOutcome> {
+    if (!this.served.has(domain)) this.served.set(domain, { queue: Promise.resolve(), swaps: 0 });
+    return this.reload(domain);
+  }
+
+  /**
+   * A route taken out by a reload: new handshakes for the name are refused. Connections open on it
+   * keep their TLS session; their next requests find no route (front.ts answers them 421).
+   */
+  async remove(domain: string): Promise<void> {
+    const served = this.served.get(domain);
+    if (served === undefined) return;
+    this.served.delete(domain);
+    // After a load in progress, which sees the name gone and leaves the listener alone.
+    await served.queue;
+    if (served.digest !== undefined) this.app.removeServerName(domain);
+  }
+
   /** Reloads every name; a failure of one is logged and does not stop the others. */
   async reloadAll(): Promise<void> {
     await Promise.all(this.domains.map((domain) => this.reload(domain).catch((error: unknown) => this.log.error('certificate reload failed', { domain, error: String(error) }))));
+  }
+
+  /** Each name's served certificate, for the role's metrics. */
+  figures(): ServedFigures[] {
+    return [...this.served].map(([domain, { expiresAt, swaps }]) => ({ domain, swaps, ...(expiresAt === undefined ? {} : { expiresAt }) }));
   }
 
   /** Removes the private copies; the listener keeps what it loaded. */
@@ -82,6 +111,8 @@ export class ServedCertificates {
     const problem = usableProblem(domain, fullchain, key);
     if (problem !== undefined) return this.keep(domain, served, `the material of ${domain} in ${paths.folder} is not used: ${problem}`);
 
+    // Taken out by a reload while the files were read.
+    if (this.served.get(domain) !== served) return 'kept';
     const copy = join(this.scratch, String(++this.swaps));
     await Promise.all([writeFile(`${copy}-fullchain.pem`, fullchain, { mode: 0o600 }), writeFile(`${copy}-privkey.pem`, key, { mode: 0o600 })]);
     try {
@@ -96,6 +127,8 @@ export class ServedCertificates {
     served.digest = digest;
     served.lastProblem = undefined;
     const leaf = new X509Certificate(fullchain);
+    served.expiresAt = Date.parse(leaf.validTo) / 1000;
+    served.swaps++;
     this.log.info(swapped ? 'renewed certificate served' : 'certificate served', { domain, serial: leaf.serialNumber, expires: new Date(leaf.validTo).toISOString() });
     return 'swapped';
   }

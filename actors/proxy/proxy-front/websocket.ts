@@ -14,9 +14,15 @@ import { backendRequestHeaders, clientAddress, errorPage, hostName, pathAndQuery
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
 import { requestFraming } from '../../../src/http/request-framing.js';
 import type { TrackedSocket, WebSocketLimits } from './websocket-limits.js';
+import type { RouteFigures } from './figures.js';
+import type { Route } from './forward.js';
 
 export interface Relay {
   backend: BackendSocket;
+  /** `host:port` of the backend, for the log. */
+  backendAddress: string;
+  /** Counts the relay as open; absent when metrics are off. */
+  figures?: RouteFigures;
   client?: WebSocket<RelayData>;
   /** Backend messages that arrived before the client's side was open. */
   early: (string | ArrayBuffer)[];
@@ -25,12 +31,15 @@ export interface Relay {
   release: () => void;
   /** Stops the idle watch. */
   untrack?: () => void;
+  /** Where the relay counts as open while both sides are (set at open, cleared at close). */
+  countedIn?: RouteFigures;
   idle: TrackedSocket;
 }
 
 export interface RelayOptions {
   domain: string;
-  backend: string;
+  /** The route as it is now: a reload may change its backend, or take it out (then upgrades get 421). */
+  route: () => Route | undefined;
   log: Logger;
   limits: WebSocketLimits;
   /** A send buffer (either way) past this closes the relay. */
@@ -73,6 +82,10 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
         return;
       }
       relay.untrack = options.limits.track(relay.idle);
+      if (relay.figures !== undefined) {
+        relay.countedIn = relay.figures;
+        relay.countedIn.webSocketsOpen++;
+      }
       for (const message of relay.early.splice(0)) sendToClient(relay, message);
     },
     message: (ws, message, isBinary) => {
@@ -83,7 +96,7 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
       // uWS reuses the message's memory after this call: text is decoded, binary copied.
       socket.send(isBinary ? new Uint8Array(message.slice(0)) : decoder.decode(message));
       if (socket.bufferedAmount > options.maxBufferedBytes) {
-        options.log.warn('WebSocket closed: the backend reads slower than the client sends', { domain: options.domain, backend: options.backend, buffered: socket.bufferedAmount });
+        options.log.warn('WebSocket closed: the backend reads slower than the client sends', { domain: options.domain, backend: relay.backendAddress, buffered: socket.bufferedAmount });
         ws.end(tryAgainLater, 'backend too slow');
       }
     },
@@ -92,16 +105,20 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
       relay.clientClosed = true;
       relay.release();
       relay.untrack?.();
+      if (relay.countedIn !== undefined) relay.countedIn.webSocketsOpen--;
+      relay.countedIn = undefined;
       relay.backend.close(sendableCode(code), decoder.decode(message).slice(0, 120));
     },
   };
 }
 
 function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_context_t, options: RelayOptions): void {
-  const { domain, backend, log } = options;
+  const { domain, log } = options;
   if (dropAfterRefusal(res)) return;
   const host = req.getHeader('host');
-  if (host !== '' && hostName(host) !== domain) return options.misdirected(res, domain);
+  const route = options.route();
+  if (route === undefined || (host !== '' && hostName(host) !== domain)) return options.misdirected(res, domain);
+  const { backend } = route;
   const key = req.getHeader('sec-websocket-key');
   const protocols = req
     .getHeader('sec-websocket-protocol')
@@ -135,6 +152,8 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
   socket.binaryType = 'arraybuffer';
   const relay: Relay = {
     backend: socket,
+    backendAddress: backend,
+    ...(route.figures === undefined ? {} : { figures: route.figures }),
     early: [],
     clientClosed: false,
     release: admission.release,
