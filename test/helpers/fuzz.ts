@@ -17,7 +17,8 @@ export function checkProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionCo
   t.false(details.failed, report(details));
 }
 
-export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionContext, property: fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
-  const details = await fc.check(property, { seed: fuzzSeed, numRuns });
+/** `shrink: false` for a property whose run is long and exhaustive already: shrinking would repeat it for minutes. */
+export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionContext, property: fc.IAsyncProperty<Ts>, numRuns: number, { shrink = true } = {}): Promise<void> {
+  const details = await fc.check(property, { seed: fuzzSeed, numRuns, endOnFailure: !shrink });
   t.false(details.failed, report(details));
 }
