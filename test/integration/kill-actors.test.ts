@@ -1,10 +1,13 @@
-// Actors killed, not the process (issue 28 item 3): under load, the pool actor of qpool serve has its
-// thread terminated at random instants by the supervisor's own hook (OUTPOST_TEST_KILL_ACTOR and
+// Actors killed, not the process (issue 28 item 3): under load, the pool actor of qpool serve (and
+// certhub's domains actor) has its thread terminated at random instants by the supervisor's own hook (OUTPOST_TEST_KILL_ACTOR and
 // SIGUSR2, src/actor/test-kill.ts). The supervisor restarts it within its policy, every request gets
-// an answer or a closed connection before its deadline, and no value is ever served twice.
+// an answer or a closed connection before its deadline, no value is ever served twice and no
+// domain answered as added is lost.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
+import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from '../helpers/certhub.js';
+import { getDomain } from '../helpers/certhub-domains.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig } from '../helpers/qpool.js';
 
@@ -73,4 +76,57 @@ test('the pool actor terminated at random instants under load: restarted, every 
   t.true(status.available + status.served_total <= fed.length, `${status.available} available + ${status.served_total} served > ${fed.length} fed`);
   process.kill(serve.process.child.pid ?? 0, 'SIGTERM');
   t.is(await serve.process.exited, 0);
+});
+
+type AddOutcome = { kind: 'added'; name: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
+
+async function addDomainOnce(server: RunningCerthub, name: string): Promise<AddOutcome> {
+  try {
+    const response = await fetch(`${server.url}api/admin/domains`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, target: '203.0.113.7' }),
+      signal: AbortSignal.timeout(requestDeadlineMs),
+    });
+    const body = await response.text();
+    return response.status === 201 ? { kind: 'added', name } : { kind: 'refused', status: response.status, body };
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };
+  }
+}
+
+test('the cert domains actor terminated at random instants while domains are added: restarted, every add answered or closed, no added domain lost', async (t) => {
+  const dataDir = await certhubDataDir(t);
+  let server = await startCerthub(t, dataDir, ['--demo'], { OUTPOST_TEST_KILL_ACTOR: 'cert/domains' });
+  const kills = 3;
+  const outcomes: AddOutcome[] = [];
+  let next = 0;
+  let stopLoad = false;
+  const load = Array.from({ length: 4 }, async () => {
+    while (!stopLoad) outcomes.push(await addDomainOnce(server, `k${next++}`));
+  });
+  for (let kill = 0; kill < kills; kill++) {
+    const target = outcomes.length + 5 + Math.floor(Math.random() * 30);
+    while (outcomes.length < target) await new Promise((resolve) => setTimeout(resolve, 5));
+    process.kill(server.child.pid ?? 0, 'SIGUSR2');
+    await server.waitFor(new RegExp(`(restarting actor cert/domains[^]*){${kill + 1}}`), 20_000);
+    const addedBefore = outcomes.filter((outcome) => outcome.kind === 'added').length;
+    while (outcomes.filter((outcome) => outcome.kind === 'added').length === addedBefore) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  stopLoad = true;
+  await Promise.all(load);
+
+  const added = outcomes.flatMap((outcome) => (outcome.kind === 'added' ? [outcome.name] : []));
+  const refusals = outcomes.flatMap((outcome) => (outcome.kind === 'refused' ? [`${outcome.status} ${outcome.body}`] : []));
+  t.log(`${outcomes.length} adds: ${added.length} added, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${outcomes.filter((outcome) => outcome.kind === 'closed').length} closed`);
+  t.is(outcomes.filter((outcome) => outcome.kind === 'hung').length, 0, 'no add outlived its deadline');
+  for (const refusal of refusals) t.regex(refusal, /^5\d\d \{"error":"[^"]+"\}$/);
+  // Every domain answered 201 is there, in this process and in the next one on the same data.
+  for (const name of added) t.is((await getDomain(server, name)).name.split('.')[0], name);
+  process.kill(server.child.pid ?? 0, 'SIGTERM');
+  t.is(await server.exited, 0);
+  server = await startCerthub(t, dataDir);
+  for (const name of added) t.is((await getDomain(server, name)).name.split('.')[0], name);
+  process.kill(server.child.pid ?? 0, 'SIGTERM');
+  t.is(await server.exited, 0);
 });
