@@ -41,8 +41,12 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
   }
 }
 
-/** A key written bare in a path; any other (empty, with dots or blanks) is quoted, or `server.x.y` would read as two levels and `""` as nothing. */
-const bareKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A key written bare in a path (option names, and the domain names that key some maps, as
+ * `domains.app.example.net.token`); any other is quoted, or an empty key read as nothing
+ * (` is not a known option`) and one with blanks or quotes as words of the message.
+ */
+const bareKey = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 export function pathText(path: readonly PropertyKey[], whole = configWords.whole): string {
   if (path.length === 0) return whole;

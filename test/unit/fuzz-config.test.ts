@@ -11,7 +11,7 @@ import { configLoaders, mutate, mutation } from '../helpers/config-mutations.js'
 import { checkProperty } from '../helpers/fuzz.js';
 
 /** A problem names where (an option path, or the config as a whole) and what is wrong, in one line without a stack. */
-const problemShape = /^(the config|[A-Za-z_][\w-]*|\[\d+\]|\[".*?"\])(\.[A-Za-z_][\w-]*|\[\d+\]|\[".*?"\])* (is|must|cannot|has|names|needs|and|does|are|was) ./;
+const problemShape = /^(the config|[\w][\w.-]*|\[\d+\]|\[".*?"\])(\.[\w][\w.-]*|\[\d+\]|\[".*?"\])* (is|must|cannot|has|names|needs|and|does|are|was) ./;
 
 for (const { name, schema, valid } of configLoaders) {
   test(`${name}: the valid file is accepted`, (t) => {
