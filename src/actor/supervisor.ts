@@ -170,6 +170,21 @@ export class Supervisor {
     this.events.publish('supervisor', [{ topic: topic.name, messages: [message] }]);
   }
 
+  /**
+   * Ends actor `name`'s thread at once, as a crash would (Worker.terminate(): no stop message, no
+   * flush); the restart policy then applies. For tests that kill actors (src/actor/test-kill.ts).
+   * A front is refused: terminating a uWS thread aborts the process (see the top of this file).
+   */
+  terminateActor(name: string): string | undefined {
+    const slot = this.slotsByName.get(name);
+    if (slot === undefined) return `no actor ${name}`;
+    if (slot.spec.front) return `actor ${name} is a front; terminating its thread would abort the process`;
+    if (slot.worker === undefined || slot.state !== 'running') return `actor ${name} is ${slot.state}, not running`;
+    slot.lastError = { name: 'Error', message: 'thread terminated by the test kill hook' };
+    void slot.worker.terminate();
+    return undefined;
+  }
+
   /** Every role with its actors' state, restarts and uptime, and the fronts' URLs (`outpost status`). */
   status(): SupervisorStatus {
     const roles = [...new Set(this.slots.map((slot) => slot.spec.role))].map((name) => {

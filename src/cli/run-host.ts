@@ -2,6 +2,7 @@
 // them, prints the URLs, and turns SIGTERM/SIGINT into a drained stop with exit code 0.
 import { holdClaims } from '../actor/claims.js';
 import { defaultControlSocket, openControlSocket } from '../actor/control-socket.js';
+import { installTestKill } from '../actor/test-kill.js';
 import { Supervisor, type StartResult } from '../actor/supervisor.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { inConfigFile } from '../config/load.js';
@@ -79,6 +80,7 @@ export async function runSupervisor(
     process.on(signal, () => void supervisor.stop(0, `received ${signal}`));
   }
   reloadOnHangup(log, reload, ({ topic, message }) => supervisor.publish(topic, message));
+  installTestKill(supervisor, log.logger('supervisor'));
   // Opened beside the start, not before it: asking whether another process holds the socket must
   // not delay the actors.
   const control = openControlSocket(settings.control_socket ?? defaultControlSocket(), () => supervisor.status()).then((outcome) => {

@@ -31,6 +31,9 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
       return `${at} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     case 'invalid_format':
       return `${at} must be ${issue.format === 'regex' ? 'in the expected format' : `a valid ${issue.format}`}`;
+    case 'invalid_key':
+      // A record's key broke its own rule (zod says only "Invalid key in record"): the rule, said of the key.
+      return `${at} is not a valid key: ${issue.issues.map((keyIssue) => formatIssue(keyIssue, [], known, { ...words, whole: 'it' })).join(', ')}`;
     case 'not_multiple_of':
       return `${at} must be a multiple of ${String(issue.divisor)}`;
     default:
@@ -38,9 +41,23 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
   }
 }
 
+/**
+ * A key written bare in a path (option names, and the domain names that key some maps, as
+ * `domains.app.example.net.token`); any other is quoted, or an empty key read as nothing
+ * (` is not a known option`) and one with blanks or quotes as words of the message.
+ */
+const bareKey = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
 export function pathText(path: readonly PropertyKey[], whole = configWords.whole): string {
   if (path.length === 0) return whole;
-  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
+  return path
+    .map((part, index) => {
+      if (typeof part === 'number') return `[${part}]`;
+      const key = String(part);
+      if (!bareKey.test(key)) return `[${JSON.stringify(key)}]`;
+      return index === 0 ? key : `.${key}`;
+    })
+    .join('');
 }
 
 function article(expected: string): string {

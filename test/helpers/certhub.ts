@@ -25,8 +25,8 @@ export async function certhubDataDir(t: ExecutionContext, extra: object = {}): P
   return dir;
 }
 
-export async function startCerthub(t: ExecutionContext, dataDir: string, args: string[] = ['--demo']): Promise<RunningCerthub> {
-  const running = startProcess(t, process.execPath, [certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args]);
+export async function startCerthub(t: ExecutionContext, dataDir: string, args: string[] = ['--demo'], env: NodeJS.ProcessEnv = {}): Promise<RunningCerthub> {
+  const running = startProcess(t, process.execPath, [certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args], env);
   // A bound on a hang: on a loaded machine an actor may miss its ready deadline and be restarted first.
   const [url] = await running.waitFor(/^https?:\/\/127\.0\.0\.1:\d+\/$/m, 60_000);
   return {

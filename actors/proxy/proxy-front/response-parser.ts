@@ -19,6 +19,9 @@ export interface ResponseEvents {
   end(): void;
 }
 
+/** A chunk size: hex digits (RFC 9112 7.1), then blanks and extensions; 13 digits is past any safe integer's need. */
+const chunkSizeLine = /^([0-9a-fA-F]{1,13})[ \t]*(?:;.*)?$/;
+
 /** Head bytes accepted before the response is refused as malformed. */
 const maxHeadBytes = 64 * 1024;
 
@@ -110,8 +113,8 @@ export class ResponseParser {
       case 'chunk-size': {
         const line = this.takeLine();
         if (line === undefined) return false;
-        const size = Number.parseInt(line.split(';')[0]!.trim(), 16);
-        if (!Number.isSafeInteger(size) || size < 0) throw new MalformedResponse(`bad chunk size ${JSON.stringify(line.slice(0, 40))}`);
+        const size = chunkSize(line);
+        if (size === undefined) throw new MalformedResponse(`bad chunk size ${JSON.stringify(line.slice(0, 40))}`);
         this.state = size === 0 ? { kind: 'trailer' } : { kind: 'chunk-data', left: size };
         return true;
       }
@@ -185,4 +188,13 @@ export class ResponseParser {
     this.events.head({ statusCode, statusMessage: status[3] ?? '', headers, keepAlive: keepAlive && this.state.kind !== 'until-close' });
     return true;
   }
+}
+
+/**
+ * The size a chunk-size line gives, or undefined. parseInt read the digits a line starts with and
+ * took `-0`, `+5`, `0x5` and `5g` for sizes: a backend's damaged framing was read as a body.
+ */
+function chunkSize(line: string): number | undefined {
+  const digits = chunkSizeLine.exec(line)?.[1];
+  return digits === undefined ? undefined : Number.parseInt(digits, 16);
 }

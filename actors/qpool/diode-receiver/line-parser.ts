@@ -8,7 +8,7 @@ import { ValueBatchBuilder } from '../pool/value-batch.js';
 export const maxLineBytes = 1024;
 const newline = 0x0a;
 const valuePattern = /^[0-9a-f]{256}$/;
-const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const isoUtc = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 export interface ParsedChunk {
   /** The valid values, as a value batch (value-batch.ts); empty when there were none. */
@@ -83,11 +83,28 @@ export class LineParser {
     const { value, timestamp, source, ...rest } = parsed as Record<string, unknown>;
     if (Object.keys(rest).length > 0) return `unexpected field ${Object.keys(rest)[0] ?? ''}`;
     if (typeof value !== 'string' || !valuePattern.test(value)) return 'value is not 256 lowercase hex characters';
-    if (typeof timestamp !== 'string' || !isoUtc.test(timestamp) || Number.isNaN(Date.parse(timestamp))) return 'timestamp is not an ISO 8601 time';
+    const collected = typeof timestamp === 'string' ? timestampMs(timestamp) : undefined;
+    if (collected === undefined) return 'timestamp is not an ISO 8601 time';
     if (typeof source !== 'string' || !isValueSource(source) || !this.acceptedSources.has(source)) return `unknown source ${JSON.stringify(source)}`;
-    this.values.pushHex(value, Date.parse(timestamp), source);
+    this.values.pushHex(value, collected, source);
     return undefined;
   }
+}
+
+/**
+ * The instant an ISO 8601 timestamp names, or undefined when it names none. Date.parse rolls an
+ * impossible field over (February 30 is taken for March 2, 24:00 for the next midnight), so a value
+ * would be served with a time its sender never wrote: each field is checked against the calendar.
+ */
+function timestampMs(text: string): number | undefined {
+  const fields = isoUtc.exec(text)?.slice(1).map((field) => Number(field ?? 0));
+  const milliseconds = Date.parse(text);
+  if (fields === undefined || Number.isNaN(milliseconds)) return undefined;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = fields;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return milliseconds;
 }
 
 function isValueSource(source: string): source is ValueSource {

@@ -82,7 +82,8 @@ export class PoolFiles {
     const opened = journals.map(({ file, bytes }) => {
       const magic = bytes.toString('latin1', 0, 8) === uncountedJournalMagic ? uncountedJournalMagic : journalMagic;
       const header = readHeader(magic, bytes, file);
-      if (!header.kdf.salt.equals(kdf.salt)) throw new DecryptionError(`${file} belongs to another pool`);
+      // The journal's own derivation fields are not sealed: each must be the snapshot's, or a changed byte would go unnoticed.
+      if (!header.kdf.salt.equals(kdf.salt) || header.kdf.iterations !== kdf.iterations) throw new DecryptionError(`${file} belongs to another pool`);
       return { id: header.fileSalt, ...decodeJournal(magic, masterKey, bytes, file, magic === journalMagic) };
     });
     // A version 1 snapshot names no journal: the single .hot it was written with follows it.

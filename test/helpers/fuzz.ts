@@ -1,0 +1,24 @@
+// Runs a fast-check property inside an ava test: the property asserts with node:assert (a throw is
+// what fast-check shrinks on), and the test reports the shrunk counterexample as its failure.
+import type { ExecutionContext } from 'ava';
+import fc from 'fast-check';
+
+/** Fixed, so a failure replays the same inputs on every machine. */
+export const fuzzSeed = 2028;
+
+function report<Ts>(details: fc.RunDetails<Ts>): string | undefined {
+  if (!details.failed) return undefined;
+  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  return `${fc.defaultReportMessage(details) ?? 'the property failed'}\n${cause}`;
+}
+
+export function checkProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionContext, property: fc.IProperty<Ts>, numRuns: number): void {
+  const details = fc.check(property, { seed: fuzzSeed, numRuns });
+  t.false(details.failed, report(details));
+}
+
+/** `shrink: false` for a property whose run is long and exhaustive already: shrinking would repeat it for minutes. */
+export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionContext, property: fc.IAsyncProperty<Ts>, numRuns: number, { shrink = true } = {}): Promise<void> {
+  const details = await fc.check(property, { seed: fuzzSeed, numRuns, endOnFailure: !shrink });
+  t.false(details.failed, report(details));
+}
