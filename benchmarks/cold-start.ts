@@ -1,4 +1,4 @@
-// cold-start: process spawn to every front listening, for `outpost demo` (every implemented role).
+// cold-start: process spawn to every front listening, for `outpost demo` (every role).
 // Anchor: a bare Node process that listens with node:http. Target: under 500 ms.
 import { median, printTable, startServer, verdict } from './harness.js';
 

@@ -14,7 +14,7 @@ import { OutpostError } from '../errors.js';
 export interface ActorContext<Config> {
   /** Unique within the process: `recv/pool`, `recv/http-front#2`. */
   readonly name: string;
-  /** The folder under actors/: `http-front`. */
+  /** The kind's name, as its kind.ts declares it: `http-front`, `pool`. */
   readonly kind: string;
   /** 1-based instance number when a role runs several copies of one actor. */
   readonly instance: number;

@@ -1,4 +1,4 @@
-// An actor kind is declared once, beside its messages: the folder under actors/ that holds its thread
+// An actor kind is declared once, beside its messages (its folder's kind.ts): the name, the thread
 // entry, the API it serves and the config it takes. Roles build specs from the declaration, so a
 // config of the wrong shape does not compile; a peer is reached through a reference that carries the
 // peer's API type, so no caller names an actor by a bare string and casts what comes back.
@@ -11,7 +11,7 @@ declare const apiType: unique symbol;
 declare const configType: unique symbol;
 
 export interface ActorKind<Api extends ActorApi, Config> {
-  /** The folder under actors/ (or under a test's or benchmark's actors/): `pool`, `http-front`. */
+  /** The kind's name, for logs and messages: `pool`, `http-front`. */
   readonly kind: string;
   /** Where the compiled thread entry is: the kind's index.js, beside its kind.js. */
   readonly entry: URL;

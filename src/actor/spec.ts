@@ -11,7 +11,7 @@ export interface ActorSpec {
   instance: number;
   /** The role that asked for it; giving up on the actor stops this role. */
   role: string;
-  /** The compiled thread entry: dist/actors/<kind>/index.js. */
+  /** The compiled thread entry its kind declares (kind.ts: the index.js beside it). */
   entry: URL;
   /** The actor's slice of the validated config; structured-cloneable. */
   config: unknown;

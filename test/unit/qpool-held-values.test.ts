@@ -1,5 +1,5 @@
 // Values a memory-only pool hands its fronts to hold: the pool's accounting (holders.ts, logic.ts)
-// and the front's holding (sites/qpool/held-values.ts). Each value is still served once, and the
+// and the front's holding (actors/qpool/site/held-values.ts). Each value is still served once, and the
 // status counts held values as available until their front reports them served.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
