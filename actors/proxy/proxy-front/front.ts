@@ -2,9 +2,10 @@
 // (chosen by SNI), forwards that name's requests and WebSocket upgrades to its backend, and checks the
 // material files for renewals. The app has no certificate of its own, so a handshake naming no route
 // (or no name at all) fails: an unknown name is refused, not answered with another name's certificate.
-import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
+import { plainApp, tlsServerApp } from '../../../src/http/uws-app.js';
 import { BackendPool } from './backend-pool.js';
 import { forwardRequest, type Route } from './forward.js';
 import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
@@ -17,7 +18,7 @@ import { formatHostPort } from '../../../src/net/address.js';
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;
   // The app's own context serves no name; each route's (served-certificates.ts) has the same policy.
-  const app = SSLApp({ ssl_ciphers: tlsCipherPolicy });
+  const app = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
   const apps: TemplatedApp[] = [app];
   context.onThreadExit(() => apps.forEach((one) => one.close()));
   const routes = new Map<string, Route>(
@@ -108,7 +109,7 @@ function misdirected(res: HttpResponse, domain: string): void {
 
 /** The plain listener: a routed name's requests are sent to HTTPS; any other name gets 404. */
 function redirectApp(domains: ReadonlySet<string>, httpsPort: number): TemplatedApp {
-  return App().any('/*', (res, req) => {
+  return plainApp().any('/*', (res, req) => {
     const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery() ?? ''), httpsPort, domains);
     if (location === undefined) {
       res.writeStatus('404 Not Found').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(404, 'Not Found', 'No site of this name is served here.'));
