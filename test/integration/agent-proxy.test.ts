@@ -223,6 +223,19 @@ test('the Proxy JSON the panel exports is a valid proxy config as it is; bad opt
   t.regex(result.stderr, /port must be at most 65535/);
 });
 
+test('a route name that is not a host name is refused: exit 2 naming the route', async (t) => {
+  const dir = await temporaryDir(t, 'agent-proxy-config-');
+  const file = join(dir, 'proxy.json');
+  const route = { backend: '127.0.0.1:8080', token };
+  await writeFile(file, JSON.stringify({ server: 'https://certhub.example.test/', routes: { 'app_1.example.test': route, 'App.Example.test': route, localhost: route, 'ok.example.test': route } }));
+  const result = await runToEnd(process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
+  t.is(result.code, 2);
+  t.regex(result.stderr, /routes\.app_1\.example\.test is not a host name: it has the label "app_1"/);
+  t.regex(result.stderr, /routes\.App\.Example\.test must be written as app\.example\.test/);
+  t.regex(result.stderr, /routes\.localhost is not a host name: it must have at least 2 labels/);
+  t.notRegex(result.stderr, /ok\.example\.test/);
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
