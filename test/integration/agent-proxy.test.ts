@@ -236,6 +236,23 @@ test('a route name that is not a host name is refused: exit 2 naming the route',
   t.notRegex(result.stderr, /ok\.example\.test/);
 });
 
+test('the start line says which routes were loaded, where each goes and which has no certificate yet', async (t) => {
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', '0a');
+  const proxy = await startAgentProxy(t, {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'alpha.test': { backend: '127.0.0.1:8081', token }, 'beta.test': { backend: '127.0.0.1:8082', token } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 2,
+  });
+  const [line] = await proxy.process.waitFor(/^.*proxy on https:\/\/127\.0\.0\.1:\d+\/: .*$/m);
+  t.regex(line, /2 routes, 1 with a certificate: alpha\.test -> 127\.0\.0\.1:8081 \(certificate loaded\), beta\.test -> 127\.0\.0\.1:8082 \(no certificate yet: its handshakes are refused until one is in \S+beta\.test\)/);
+  t.is(proxy.process.stderr().split('\n').filter((text) => text.includes('proxy on https://')).length, 1, 'one line, not one per front thread');
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -11,6 +11,7 @@ import { forwardRequest, type Route } from './forward.js';
 import { backendAddress, errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { ServedCertificates } from './served-certificates.js';
+import { startSummary } from './start-summary.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
 import { formatHostPort } from '../../../src/net/address.js';
@@ -73,6 +74,9 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     apps.push(redirect);
     const redirectPort = await listen(redirect, config.host, config.redirectPort, listening);
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
+  }
+  if (config.describesStart) {
+    log.info(startSummary(config.routes.map(({ domain, backend }) => ({ domain, backend, served: certificates.isServed(domain) })), urls, config.materialDir));
   }
 
   return {
