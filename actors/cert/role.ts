@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { dnsDuties, type CertConfig, type DnsDuties } from './config.js';
-import { loadCertConfig } from './config-load.js';
+import { certConfigPath, loadCertConfig } from './config-load.js';
+import { checkCaBundle } from './ca-bundle-file.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
@@ -65,6 +66,7 @@ export function certRoleWithConfig(dataDir: string, config: CertConfig): RoleDef
 
 async function certActors(settings: z.output<typeof certSchema>, dataDir: string, config: CertConfig): Promise<ActorSpec[]> {
   const duties = settings.demo ? undefined : dnsDuties(config);
+  if (duties !== undefined && config.acme.ca_bundle !== undefined) await checkCaBundle(certConfigPath(dataDir), config.acme.ca_bundle);
   const domains = actorRef(domainsActor, 'cert/domains');
   const host = settings.bind ?? config.bind;
   const serving = await certhubServing(dataDir, config, host);

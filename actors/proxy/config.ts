@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isRemotePlainHttp } from './client/fetch-targets.js';
 import { proxyRoutesSchema } from './agent-exports.js';
 import { bindAddress, port, positiveInteger } from '../../src/config/rules.js';
+import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 
 /** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
 export const defaultMaterialDir = '/var/lib/certhub-agent';
@@ -74,6 +75,12 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   /** Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear). */
   insecure_http: z.boolean().default(false),
 }).superRefine((config, context) => {
+  // A route is served under its name by SNI and its material read from material_dir/<name>/: a name
+  // no client can send (`under_score`, `App.Example`, `localhost`) would be a route that never answers.
+  for (const name of Object.keys(config.routes)) {
+    const problem = routeNameProblem(name);
+    if (problem !== undefined) context.addIssue({ code: 'custom', path: ['routes', name], message: problem });
+  }
   // A server that is no URL is reported by its own rule; this check runs all the same (zod runs refinements past a format issue).
   if (config.fetch && !config.insecure_http && URL.canParse(config.server) && isRemotePlainHttp(new URL(config.server))) {
     context.addIssue({ code: 'custom', path: ['server'], message: 'is plain http:// to another machine: the tokens and the private keys would cross the network in clear; use https:// (or set insecure_http: true)' });
@@ -83,3 +90,11 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
 });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;
+
+/** Why a route's name is not a host name as clients send it (lower case, no trailing dot), or undefined. */
+function routeNameProblem(name: string): string | undefined {
+  const normalized = normalizeName(name);
+  if (normalized !== name) return `must be written as ${normalized} (lower case, no trailing dot), the form clients send`;
+  const problem = hostNameProblem(name);
+  return problem === undefined ? undefined : `is not a host name: it ${problem}`;
+}

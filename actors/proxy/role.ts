@@ -61,7 +61,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
     // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
     const port = await concretePort(config.host, config.port, config.threads > 1);
     const redirectPort = config.redirect_port === undefined ? undefined : await concretePort(config.host, config.redirect_port, config.threads > 1);
-    const front: ProxyFrontConfig = {
+    const front: Omit<ProxyFrontConfig, 'describesStart'> = {
       host: config.host,
       port,
       ...(redirectPort === undefined ? {} : { redirectPort }),
@@ -104,6 +104,6 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
         ]
       : [];
     const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(proxyOperationsSite, {}) } });
-    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: front, front: true, instance: index + 1 })), ...fetcher, ...operations];
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: { ...front, describesStart: index === 0 }, front: true, instance: index + 1 })), ...fetcher, ...operations];
   },
 };

@@ -1,4 +1,4 @@
-// The commander setup every executable shares: `--version` as `<name> <version>`, `--license`,
+// The commander setup every executable shares: `--version` as `<name> <version> (commit <hash>)`, `--license`,
 // suggestions after a typo, exit code 2 for any usage error (commander's own default is 1), and no
 // debugger on SIGUSR1 (debugger-signal.ts).
 //
@@ -6,7 +6,7 @@
 // instead of exiting, so that runProgram exits once the output has reached a pipe (see output.ts).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { exitCodes } from '../errors.js';
-import { version } from '../version.js';
+import { versionLine } from '../version.js';
 import { ignoreDebuggerSignal } from './debugger-signal.js';
 import { exitWithError } from './fail.js';
 import { licenseText } from './license.js';
@@ -19,7 +19,7 @@ export function createProgram(name: string, description: string): Command {
   // exitOverride and output settings are copied to subcommands made after this point.
   program
     .description(description)
-    .version(`${name} ${version}`, '--version', 'print the version and exit')
+    .version(versionLine(name), '--version', 'print the version and the commit it was built from, and exit')
     .helpOption('-h, --help', 'show help and exit')
     .option('--license', 'print the licence and third-party notices and exit')
     .on('option:license', () => {

@@ -5,10 +5,11 @@
 // With TLS, a new certificate is put in place the way nginx reloads: a second app with the same routes
 // listens on the same port (SO_REUSEPORT again), then the first stops listening. Connections it has
 // keep being served by it until they close; new handshakes get the new certificate.
-import { App, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import { formatHostPort } from '../net/address.js';
 import { tlsApp } from './tls-app.js';
 import type { FrontTls, TlsMaterial } from './tls-material.js';
+import { plainApp } from './uws-app.js';
 
 /** Registers routes on an app; kept, so that an app made later (a new certificate) gets them too. */
 export type RouteInstaller = (app: TemplatedApp) => void;
@@ -33,7 +34,7 @@ export class HttpServer {
     onThreadExit: (close: () => void) => void,
     private readonly tls?: FrontTls,
   ) {
-    this.current = tls === undefined ? App() : tlsApp(tls);
+    this.current = tls === undefined ? plainApp() : tlsApp(tls);
     onThreadExit(() => this.close());
   }
 

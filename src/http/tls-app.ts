@@ -3,7 +3,8 @@
 // removed at once, so the key is on disk nowhere it was not already (the store it came from).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SSLApp, type TemplatedApp } from 'uWebSockets.js';
+import type { TemplatedApp } from 'uWebSockets.js';
+import { tlsServerApp } from './uws-app.js';
 import { checkTlsMaterial, tlsCipherPolicy, type FrontTls } from './tls-material.js';
 
 
@@ -16,7 +17,7 @@ export function tlsApp({ material, scratchDir }: FrontTls): TemplatedApp {
     const keyFile = join(dir, 'key.pem');
     writeFileSync(certFile, material.certPem, { mode: 0o600 });
     writeFileSync(keyFile, material.keyPem, { mode: 0o600 });
-    return SSLApp({ cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy });
+    return tlsServerApp({ cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

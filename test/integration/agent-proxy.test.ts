@@ -223,6 +223,36 @@ test('the Proxy JSON the panel exports is a valid proxy config as it is; bad opt
   t.regex(result.stderr, /port must be at most 65535/);
 });
 
+test('a route name that is not a host name is refused: exit 2 naming the route', async (t) => {
+  const dir = await temporaryDir(t, 'agent-proxy-config-');
+  const file = join(dir, 'proxy.json');
+  const route = { backend: '127.0.0.1:8080', token };
+  await writeFile(file, JSON.stringify({ server: 'https://certhub.example.test/', routes: { 'app_1.example.test': route, 'App.Example.test': route, localhost: route, 'ok.example.test': route } }));
+  const result = await runToEnd(process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
+  t.is(result.code, 2);
+  t.regex(result.stderr, /routes\.app_1\.example\.test is not a host name: it has the label "app_1"/);
+  t.regex(result.stderr, /routes\.App\.Example\.test must be written as app\.example\.test/);
+  t.regex(result.stderr, /routes\.localhost is not a host name: it must have at least 2 labels/);
+  t.notRegex(result.stderr, /ok\.example\.test/);
+});
+
+test('the start line says which routes were loaded, where each goes and which has no certificate yet', async (t) => {
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', '0a');
+  const proxy = await startAgentProxy(t, {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'alpha.test': { backend: '127.0.0.1:8081', token }, 'beta.test': { backend: '127.0.0.1:8082', token } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 2,
+  });
+  const [line] = await proxy.process.waitFor(/^.*proxy on https:\/\/127\.0\.0\.1:\d+\/: .*$/m);
+  t.regex(line, /2 routes, 1 with a certificate: alpha\.test -> 127\.0\.0\.1:8081 \(certificate loaded\), beta\.test -> 127\.0\.0\.1:8082 \(no certificate yet: its handshakes are refused until one is in \S+beta\.test\)/);
+  t.is(proxy.process.stderr().split('\n').filter((text) => text.includes('proxy on https://')).length, 1, 'one line, not one per front thread');
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { version } from '../../src/version.js';
+import { versionLine } from '../../src/version.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const executables = ['outpost', 'certhub', 'certhub-agent', 'netspeed', 'hostwatch', 'qpool'] as const;
@@ -12,7 +12,7 @@ for (const name of executables) {
   test(`${name} --version, --license and --help`, async (t) => {
     const shown = await run(name, '--version');
     t.is(shown.code, 0);
-    t.is(shown.stdout, `${name} ${version}\n`);
+    t.is(shown.stdout, `${versionLine(name)}\n`);
     const license = await run(name, '--license');
     t.is(license.code, 0);
     t.regex(license.stdout, /^MIT License/);

@@ -2,7 +2,7 @@
 // the npm package node@22 into .cache/node22 before the suite runs.
 import { existsSync } from 'node:fs';
 import test from 'ava';
-import { version } from '../../src/version.js';
+import { versionLine } from '../../src/version.js';
 import { startFixtureHost } from '../helpers/fixture-host.js';
 import { projectPath, runToEnd } from '../helpers/process.js';
 
@@ -18,7 +18,7 @@ for (const name of ['outpost', 'certhub', 'certhub-agent', 'netspeed', 'hostwatc
   test(`${name} --version runs on Node 22`, async (t) => {
     const result = await runToEnd(node22, [projectPath(`dist/bin/${name}.js`), '--version']);
     t.is(result.code, 0, result.stderr);
-    t.is(result.stdout, `${name} ${version}\n`);
+    t.is(result.stdout, `${versionLine(name)}\n`);
   });
 }
 

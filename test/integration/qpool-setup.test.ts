@@ -151,6 +151,12 @@ test('qpool sample-config prints a config valid for both collect and serve, with
   t.regex(String((sample.anu?.keyed as { api_key?: unknown }).api_key), /quantumnumbers\.anu\.edu\.au/);
 });
 
+test('qpool sample-config does not offer hot_entries, which changes nothing', async (t) => {
+  const result = await qpool(await tempDir(t), ['sample-config']);
+  t.is(result.code, 0, result.stderr);
+  t.false(result.stdout.includes('hot_entries'), result.stdout);
+});
+
 test('qpool setup --help describes it; an unknown side exits 2', async (t) => {
   const dir = await tempDir(t);
   const help = await qpool(dir, ['setup', '--help']);

@@ -11,7 +11,7 @@ export function certhubHelpText(version: string, host: string | undefined): stri
     'domains: each gets an address record, a certificate (ACME DNS-01) and a token.',
     '',
     'PUBLIC',
-    '  GET /api/version            product, API version, server version',
+    '  GET /api/version            product, server version, API version, commit built from',
     '  GET /api/spec               OpenAPI 3.0 description of every endpoint',
     '  GET /api/help               this text',
     '  GET /api/cert/<domain>      {cert_pem, chain_pem, key_pem, expires_at}',

@@ -2,6 +2,7 @@
 // ones included. The domain's properties are typed against DomainView so a field added there fails
 // to compile here until the document describes it.
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
+import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
 
 const string = { type: 'string' } as const;
@@ -65,7 +66,7 @@ export function certhubOpenApi(version: string) {
     },
     paths: {
       '/': { get: { summary: 'the admin panel (the page asks for the admin key)', responses: { '200': { description: 'HTML', content: { 'text/html': { schema: string } } } } } },
-      '/api/version': { get: { summary: 'product name, API version, server version', responses: { '200': jsonResponse('the versions', { type: 'object', required: ['product', 'api_version', 'version'], properties: { product: string, api_version: { type: 'integer' }, version: string } }) } } },
+      ...versionPath('certhub'),
       '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
       ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token') } }),
       '/api/help': { get: { summary: 'the API as plain text', responses: { '200': { description: 'help', content: { 'text/plain': { schema: string } } } } } },

@@ -29,12 +29,8 @@ export interface CerthubTls {
   temporary: boolean;
 }
 
-/** GET /api/version */
-export interface CerthubVersion {
-  product: 'certhub';
-  api_version: 1;
-  version: string;
-}
+/** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */
+export const certhubApiVersion = 1;
 
 /** GET /api/admin/server: how the panel is served, for its header and its exports. */
 export interface CerthubServerInfo {

@@ -7,11 +7,12 @@ import { OutpostError } from '../../../src/errors.js';
 import { RateLimiter } from '../../../src/http/rate-limit.js';
 import { jsonType, prepareHeaders, textType } from '../../../src/http/reply.js';
 import type { Router } from '../../../src/http/router.js';
+import { mountVersionRoute } from '../../../src/http/version-route.js';
 import { version } from '../../../src/version.js';
 import type { DomainsApi, FetchRecord } from '../domains/protocol.js';
+import { certhubApiVersion } from './protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
-import type { CerthubVersion } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica } from './replica.js';
 
@@ -43,10 +44,9 @@ export function mountPublicRoutes({ router, replica, domains, clients, log }: Pu
     domains.call((api) => api.recordFetches(batch)).catch((error: unknown) => log.debug('a fetch was not recorded', { error: String(error) }));
   }, fetchReportMs);
   report.unref();
-  const versionJson = JSON.stringify({ product: 'certhub', api_version: 1, version } satisfies CerthubVersion);
   const spec = JSON.stringify(certhubOpenApi(version));
+  mountVersionRoute(router, 'certhub', certhubApiVersion);
   router
-    .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
     .get('/api/spec', (_request, reply) => reply.send(200, spec, { 'Content-Type': jsonType }))
     .get('/api/help', (request, reply) => reply.send(200, certhubHelpText(version, request.headers.get('host')), { 'Content-Type': textType }));
 

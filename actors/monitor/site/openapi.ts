@@ -1,5 +1,6 @@
 // /api/spec of hostwatch: OpenAPI 3.1, with the inner shapes of the snapshot (actors/monitor/sampler/protocol.ts).
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
+import { versionPath } from '../../../src/http/version-route.js';
 
 const number = { type: 'number' } as const;
 const integer = { type: 'integer' } as const;
@@ -97,6 +98,7 @@ export function monitorOpenApi(version: string) {
           responses: { 200: { description: 'event stream', content: { 'text/event-stream': { schema: { $ref: '#/components/schemas/Snapshot' } } } } },
         },
       },
+      ...versionPath('hostwatch'),
       '/api/spec': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
       ...operationsPaths(),
     },

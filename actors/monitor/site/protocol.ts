@@ -8,3 +8,6 @@ export interface MonitorSite {
   /** How often the sampler publishes a snapshot while someone watches. */
   intervalMs: number;
 }
+
+/** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */
+export const monitorApiVersion = 1;

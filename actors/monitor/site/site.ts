@@ -1,4 +1,4 @@
-// hostwatch's HTTP site: the dashboard page, /api/snapshot, /api/stream (SSE), /api/spec.
+// hostwatch's HTTP site: the dashboard page, /api/snapshot, /api/stream (SSE), /api/version, /api/spec.
 // Snapshots are pushed here by the sampler while someone watches and served from this thread;
 // only a request after a quiet spell waits for the sampler to scan.
 import { EventStream } from '../../../src/http/sse.js';
@@ -10,7 +10,8 @@ import type { SnapshotJson } from '../sampler/protocol.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
 import { roleUiAssets } from '../../../src/http/ui-assets.js';
 import { monitorOpenApi } from './openapi.js';
-import type { MonitorSite } from './protocol.js';
+import { monitorApiVersion, type MonitorSite } from './protocol.js';
+import { mountVersionRoute } from '../../../src/http/version-route.js';
 
 const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
@@ -37,6 +38,7 @@ async function mountMonitorSite({ router, server, actor: context, site }: SiteMo
   };
 
   serveStatic(router, await roleUiAssets('monitor'));
+  mountVersionRoute(router, 'hostwatch', monitorApiVersion);
   const openApi = JSON.stringify(monitorOpenApi(version));
   router
     .get('/api/snapshot', async (_request, reply) => reply.send(200, await current(), noStore))

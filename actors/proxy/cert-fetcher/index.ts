@@ -17,6 +17,10 @@ runActor(certFetcherActor, {
     const server = new URL(config.server);
     const describe = (event: WatchEvent) => {
       const next = 'nextInMs' in event ? `; next fetch in ${Math.round(event.nextInMs / 1000)} s` : '';
+      // The failures were logged as warnings, so their end is said too, or a reader thinks it still fails.
+      if ((event.type === 'written' || event.type === 'unchanged') && event.recoveredAfter !== undefined) {
+        log.info(`fetch: ${event.domain}: recovered, ${server.origin} answers again after ${event.recoveredAfter} failed fetch${event.recoveredAfter === 1 ? '' : 'es'}`);
+      }
       switch (event.type) {
         case 'written':
           return log.info(`fetch: new material for ${event.domain}, valid until ${new Date(event.expiresAt).toISOString()}${next}`);

@@ -11,9 +11,10 @@ import type { MaterialTrust } from './material-trust.js';
 import { delayAfterFailure, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
 import { writeMaterial } from './write-material.js';
 
+/** `recoveredAfter`: the failures in a row that this success ends (absent after a success). */
 export type WatchEvent =
-  | { type: 'written'; domain: string; expiresAt: number; nextInMs: number }
-  | { type: 'unchanged'; domain: string; expiresAt: number; nextInMs: number }
+  | { type: 'written'; domain: string; expiresAt: number; nextInMs: number; recoveredAfter?: number }
+  | { type: 'unchanged'; domain: string; expiresAt: number; nextInMs: number; recoveredAfter?: number }
   | { type: 'failed'; domain: string; error: Error; failures: number; nextInMs: number }
   /** onChange threw (a reload command failed): the material is written; the watch goes on. */
   | { type: 'change-failed'; domain: string; error: Error };
@@ -54,9 +55,10 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
       const material = await fetchCertificate({ ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now });
       if (options.signal.aborted) break;
       const changed = await writeMaterial(options.dir, material);
+      const recovered = failures > 0 ? { recoveredAfter: failures } : {};
       failures = 0;
       nextInMs = delayAfterSuccess(now(), material.expiresAt, options);
-      options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs });
+      options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs, ...recovered });
       if (changed) await notifyChange(material, options);
     } catch (error) {
       if (options.signal.aborted) break;

@@ -2,9 +2,10 @@
 // (chosen by SNI), forwards that name's requests and WebSocket upgrades to its backend, and checks the
 // material files for renewals. The app has no certificate of its own, so a handshake naming no route
 // (or no name at all) fails: an unknown name is refused, not answered with another name's certificate.
-import { App, SSLApp, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
+import { plainApp, tlsServerApp } from '../../../src/http/uws-app.js';
 import { ProxyFigures } from './figures.js';
 import { forwardRequest } from './forward.js';
 import { errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
@@ -12,6 +13,7 @@ import { proxyRoutesTopic } from './kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { RouteTable } from './route-table.js';
 import { ServedCertificates } from './served-certificates.js';
+import { startSummary } from './start-summary.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
 import { formatHostPort } from '../../../src/net/address.js';
@@ -19,7 +21,7 @@ import { formatHostPort } from '../../../src/net/address.js';
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;
   // The app's own context serves no name; each route's (served-certificates.ts) has the same policy.
-  const app = SSLApp({ ssl_ciphers: tlsCipherPolicy });
+  const app = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
   const apps: TemplatedApp[] = [app];
   context.onThreadExit(() => apps.forEach((one) => one.close()));
   // Counted only when the host config has metrics on; the role's operations front serves them.
@@ -81,6 +83,9 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     const redirectPort = await listen(redirect, config.host, config.redirectPort, listening);
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
   }
+  if (config.describesStart) {
+    log.info(startSummary(config.routes.map(({ domain, backend }) => ({ domain, backend, served: certificates.isServed(domain) })), urls, config.materialDir));
+  }
 
   // A reload (SIGHUP) hands every front the new routes; a front that restarts later gets them at once.
   context.subscribe(proxyRoutesTopic, (next) => {
@@ -125,7 +130,7 @@ function misdirected(res: HttpResponse, domain: string): void {
 
 /** The plain listener: a routed name's requests are sent to HTTPS; any other name gets 404. */
 function redirectApp(domains: { has(domain: string): boolean }, httpsPort: number): TemplatedApp {
-  return App().any('/*', (res, req) => {
+  return plainApp().any('/*', (res, req) => {
     const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery() ?? ''), httpsPort, domains);
     if (location === undefined) {
       res.writeStatus('404 Not Found').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(404, 'Not Found', 'No site of this name is served here.'));

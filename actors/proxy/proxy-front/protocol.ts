@@ -30,6 +30,8 @@ export interface ProxyFrontConfig {
   /** From a request's arrival to its response head. */
   backendTimeoutMs: number;
   limits: ProxyLimits;
+  /** This front logs what the role loaded once it listens (start-summary.ts); the first front does, the others load the same. */
+  describesStart: boolean;
 }
 
 /** What a reload found for a domain. */

@@ -54,6 +54,11 @@ export class ServedCertificates {
     return [...this.served.keys()];
   }
 
+  /** A certificate is served for the domain (some material was loaded once). */
+  isServed(domain: string): boolean {
+    return this.served.get(domain)?.digest !== undefined;
+  }
+
   /** Reads the domain's files and swaps its certificate when they changed and form a usable pair. */
   reload(domain: string): Promise<ReloadOutcome> {
     const served = this.served.get(domain);

@@ -18,7 +18,13 @@ export function diodeCommand(program: string, subcommand: 'stream-send' | 'strea
 type Every<T> = { [K in keyof T]-?: Complete<Exclude<T[K], undefined>> };
 type Complete<V> = V extends readonly unknown[] ? V : V extends object ? Every<V> : V;
 
-type SampleConfig = Every<z.input<typeof sendSchema> & z.input<typeof recvSchema>>;
+type EveryOption = Every<z.input<typeof sendSchema> & z.input<typeof recvSchema>>;
+/**
+ * Options accepted only so that configs written for the original tool still load: they change
+ * nothing, so the sample does not offer them (issue 25 item 8).
+ */
+type ObsoleteServerOption = 'hot_entries';
+type SampleConfig = Omit<EveryOption, 'server'> & { server: Omit<EveryOption['server'], ObsoleteServerOption> };
 
 export function sampleConfig(): SampleConfig {
   return {
@@ -59,7 +65,6 @@ export function sampleConfig(): SampleConfig {
       served_history: 10_000,
       receive_command: diodeCommand(diodeProgram, 'stream-recv', diodeChannel),
       pool_file: '/var/lib/qpool/pool.bin',
-      hot_entries: 256,
       journal_limit_kib: 8192,
       threads: 1,
       loopback: false,

@@ -17,7 +17,7 @@ export function qpoolHelpText(version: string, base: string): string {
     '  /api/random/binary  one value as exactly 128 raw bytes, no newline',
     '  /api/status         pool figures as JSON (available, capacity, oldest,',
     '                      newest, served_total, last_ingest)',
-    '  /api/version        {"product":"qpool","version":"..."}',
+    '  /api/version        {"product":"qpool","version":"...","api_version":1,"commit":"..."}',
     '  /api/spec           OpenAPI 3.1 description as JSON',
     '  /api/help           this text',
     '',

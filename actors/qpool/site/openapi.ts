@@ -2,6 +2,7 @@
 // lists are typed against ValueRecord and PoolStatus so a field added there fails to compile here
 // until the document describes it too.
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
+import { versionPath } from '../../../src/http/version-route.js';
 import { valueSources, type PoolStatus, type ValueRecord } from '../pool/protocol.js';
 
 const integer = { type: 'integer', minimum: 0 } as const;
@@ -144,7 +145,7 @@ export function qpoolOpenApi(version: string): object {
       '/api/status': fixedOperation('poolStatus', 'pool', 'Pool figures', json, ref('schemas', 'PoolStatus'), {
         headers: { 'X-Quantum-Demo': ref('headers', 'X-Quantum-Demo'), 'Cache-Control': ref('headers', 'Cache-Control') },
       }),
-      '/api/version': fixedOperation('version', 'about', 'Product and running version', json, ref('schemas', 'Version')),
+      ...versionPath('qpool', { tags: ['about'] }),
       '/api/spec': fixedOperation('spec', 'about', 'This OpenAPI 3.1 description', json, { type: 'object' }),
       '/api/help': fixedOperation('help', 'about', 'Plain-text help for a terminal', text, { type: 'string' }),
       ...operationsPaths(),
@@ -154,7 +155,6 @@ export function qpoolOpenApi(version: string): object {
         ValueRecord: { type: 'object', required: Object.keys(valueRecordProperties), properties: valueRecordProperties, additionalProperties: false },
         PoolStatus: { type: 'object', required: poolStatusRequired, properties: poolStatusProperties, additionalProperties: false },
         Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
-        Version: { type: 'object', required: ['product', 'version'], properties: { product: { const: 'qpool' }, version: { type: 'string' } } },
       },
       headers,
       responses,

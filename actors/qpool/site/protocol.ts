@@ -8,3 +8,6 @@ export interface QpoolSite {
   /** Demo values (not quantum) may be in the pool: /api/status says so with `X-Quantum-Demo: 1`. */
   demo: boolean;
 }
+
+/** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */
+export const qpoolApiVersion = 1;

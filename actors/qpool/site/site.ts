@@ -11,9 +11,10 @@ import { roleUiAssets } from '../../../src/http/ui-assets.js';
 import { qpoolHelpText } from './help.js';
 import { qpoolOpenApi } from './openapi.js';
 import { PoolClient, type TakeResult } from './pool-client.js';
-import type { QpoolSite } from './protocol.js';
+import { qpoolApiVersion, type QpoolSite } from './protocol.js';
 import { answerUnavailable, answerValue, noStore, type ValueFormat } from './value-answer.js';
 import { urlFor } from '../../../src/net/address.js';
+import { mountVersionRoute } from '../../../src/http/version-route.js';
 
 // The API has no authentication: no CORS, or any web page could read values (see above).
 export const site: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
@@ -23,7 +24,6 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
   const statusHeaders = { 'Content-Type': jsonType, ...noStore, ...(site.demo ? { 'X-Quantum-Demo': '1' } : {}) };
   const openApi = JSON.stringify(qpoolOpenApi(version));
   const listenUrl = urlFor(context.config.host, context.config.port).replace(/\/$/, '');
-  const versionJson = JSON.stringify({ product: 'qpool', version });
 
   const serveValue = (format: ValueFormat) => (_request: unknown, reply: Reply) => {
     const taken = pool.take();
@@ -43,6 +43,7 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
   };
 
   serveStatic(router, await roleUiAssets('qpool'));
+  mountVersionRoute(router, 'qpool', qpoolApiVersion);
   // No HEAD on the value routes (405): it would take a value out of the pool and throw it away.
   const takesValue = { head: false };
   router
@@ -54,7 +55,6 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
       const status = await pool.status();
       reply.send(200, JSON.stringify(status), statusHeaders);
     })
-    .get('/api/version', (_request, reply) => reply.send(200, versionJson, { 'Content-Type': jsonType }))
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
     .get('/api/help', (request, reply) => reply.send(200, qpoolHelpText(version, helpBase(request.headers.get('host'), listenUrl)), { 'Content-Type': textType }));
 }

@@ -42,3 +42,6 @@ export interface SpeedtestInfo {
   max_download_bytes: number;
   max_upload_bytes: number;
 }
+
+/** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */
+export const speedtestApiVersion = 1;

@@ -1,4 +1,5 @@
-// netspeed's HTTP site: the test page, /api/ping, /api/download, /api/upload, /api/info. Downloads
+// netspeed's HTTP site: the test page, /api/ping, /api/download, /api/upload, /api/info (the spec's),
+// /api/version (every site's). Downloads
 // stream slices of one random buffer made at start (incompressible, never copied per request) with
 // uWS backpressure; uploads are counted as they arrive and never buffered.
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,8 @@ import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
 import { roleUiAssets } from '../../../src/http/ui-assets.js';
 import type { RequestInfo } from '../../../src/http/request.js';
 import { ByteTimeline } from './byte-timeline.js';
-import type { PingResult, SpeedtestInfo, SpeedtestSite, UploadResult } from './protocol.js';
+import { speedtestApiVersion, type PingResult, type SpeedtestInfo, type SpeedtestSite, type UploadResult } from './protocol.js';
+import { mountVersionRoute } from '../../../src/http/version-route.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
 const poolBytes = 4 * 1024 * 1024;
@@ -34,6 +36,7 @@ async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): P
   const infoJson = JSON.stringify(info);
 
   serveStatic(router, await roleUiAssets('speedtest'));
+  mountVersionRoute(router, 'netspeed', speedtestApiVersion);
   router
     .get('/api/info', (_request, reply) => reply.send(200, infoJson, noStoreJson))
     .get('/api/ping', (_request, reply) => {
