@@ -8,8 +8,10 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { LookupFunction } from 'node:net';
 import { connect } from 'node:tls';
 import type { ExecutionContext } from 'ava';
+import { Agent } from 'undici';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import { writeFileAtomic } from '../../src/store/atomic.js';
 import { testCertificate } from './certificates.js';
@@ -108,4 +110,17 @@ export async function bodyText(response: IncomingMessage): Promise<string> {
   let text = '';
   for await (const chunk of response.setEncoding('utf8')) text += chunk as string;
   return text;
+}
+
+/** An undici dispatcher for names that exist only in a test: every lookup answers loopback, any certificate is taken. */
+export function loopbackDispatcher(t: ExecutionContext): Agent {
+  const dispatcher = new Agent({
+    connect: {
+      rejectUnauthorized: false,
+      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+        options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction,
+    },
+  });
+  t.teardown(() => dispatcher.close());
+  return dispatcher;
 }

@@ -22,3 +22,15 @@ export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(t: 
   const details = await fc.check(property, { seed: fuzzSeed, numRuns, endOnFailure: !shrink });
   t.false(details.failed, report(details));
 }
+
+/** The stream cut at `cuts` (offsets, any order, repeats allowed). */
+export function chop(bytes: Buffer, cuts: readonly number[]): Buffer[] {
+  const offsets = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Buffer[] = [];
+  let start = 0;
+  for (const offset of [...offsets, bytes.length]) {
+    pieces.push(bytes.subarray(start, offset));
+    start = offset;
+  }
+  return pieces;
+}

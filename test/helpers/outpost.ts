@@ -47,3 +47,10 @@ export async function pollText(url: string, accept: (text: string, status: numbe
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A host config written as JSON to `dir/name`; its path. */
+export async function hostFile(dir: string, name: string, config: unknown): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, JSON.stringify(config));
+  return file;
+}

@@ -2,14 +2,14 @@
 // certificate and backend; refusals; the 502 page; WebSocket relay; the HTTPS redirect; config errors.
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { Agent, WebSocket } from 'undici';
+import { WebSocket } from 'undici';
 import { proxyRoutesSchema } from '../../actors/proxy/agent-exports.js';
 import { proxyConfigSchema } from '../../actors/proxy/config.js';
-import { bodyText, curlResolve, presentedCertificate, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { bodyText, curlResolve, presentedCertificate, proxiedRequest, loopbackDispatcher, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { routeToken, startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
@@ -150,15 +150,7 @@ test('a backend that accepts but does not answer within backend_timeout_seconds 
 
 test('a WebSocket through the proxy: text and binary messages come back as sent, and a close is passed on', async (t) => {
   const { proxy } = await twoDomainProxy(t);
-  const dispatcher = new Agent({
-    connect: {
-      rejectUnauthorized: false,
-      // The names exist only in this test: every lookup answers loopback.
-      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-        options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction,
-    },
-  });
-  t.teardown(() => dispatcher.close());
+  const dispatcher = loopbackDispatcher(t);
   const socket = new WebSocket(`wss://beta.test:${proxy.port}/echo`, { dispatcher });
   socket.binaryType = 'arraybuffer';
   const received: (string | ArrayBuffer)[] = [];

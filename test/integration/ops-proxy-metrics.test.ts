@@ -4,27 +4,15 @@
 // checked by `promtool check metrics`, after real requests through the real proxy.
 import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
-import { Agent, WebSocket } from 'undici';
+import { WebSocket } from 'undici';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
-import { bodyText, proxiedRequest, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { bodyText, loopbackDispatcher, proxiedRequest, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { sampleValue } from '../helpers/metrics-text.js';
 import { outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
 import { runToEnd } from '../helpers/process.js';
 import { startProxyBackend } from '../helpers/proxy-backend.js';
-
-/** An undici dispatcher that reaches every name on loopback and trusts the throw-away test certificates. */
-function loopbackDispatcher(): Agent {
-  return new Agent({
-    connect: {
-      rejectUnauthorized: false,
-      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-        options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction,
-    },
-  });
-}
 
 test('the proxy serves /metrics, /healthz and /readyz on its metrics port, with its routes\' figures, and promtool passes them', async (t) => {
   const materialDir = await temporaryDir(t, 'proxy-metrics-material-');
@@ -74,8 +62,7 @@ test('the proxy serves /metrics, /healthz and /readyz on its metrics port, with 
   t.is(down.statusCode, 502);
   await bodyText(down);
 
-  const dispatcher = loopbackDispatcher();
-  t.teardown(() => dispatcher.close());
+  const dispatcher = loopbackDispatcher(t);
   const socket = new WebSocket(`wss://alpha.test:${tlsPort}/echo`, { dispatcher });
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve());

@@ -4,6 +4,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
+import { hostFile } from '../helpers/outpost.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const outpost = (args: readonly string[], env: NodeJS.ProcessEnv = {}, input = '') => runToEnd(process.execPath, [projectPath('dist/bin/outpost.js'), ...args], env, input);
@@ -14,11 +15,6 @@ async function tempDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-async function hostFile(dir: string, name: string, config: unknown): Promise<string> {
-  const file = join(dir, name);
-  await writeFile(file, JSON.stringify(config));
-  return file;
-}
 
 test('check refuses, as run does, two roles on one port, a pool file without APP_POOL_KEY and a cert data_dir without config.json', async (t) => {
   const dir = await tempDir(t);

@@ -6,11 +6,10 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Agent as HttpsAgent, request } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import test from 'ava';
-import { Agent, WebSocket } from 'undici';
+import { WebSocket } from 'undici';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
-import { curlResolve, presentedCertificate, proxiedRequest, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { curlResolve, presentedCertificate, proxiedRequest, loopbackDispatcher, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain } from '../helpers/certhub-agent.js';
 import { downloadDigest, startProxyBackend } from '../helpers/proxy-backend.js';
@@ -43,14 +42,7 @@ test('SIGHUP serves new routes without dropping a connection, and refuses a bad 
   t.teardown(() => agent.destroy());
   const before = await whoamiOn(agent, proxy.port);
   t.is(before.name, 'alpha');
-  const dispatcher = new Agent({
-    connect: {
-      rejectUnauthorized: false,
-      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-        options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction,
-    },
-  });
-  t.teardown(() => dispatcher.close());
+  const dispatcher = loopbackDispatcher(t);
   const socket = new WebSocket(`wss://alpha.test:${proxy.port}/echo`, { dispatcher });
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve());

@@ -2,11 +2,10 @@
 // test/fixtures/roles/greeter/, and test/fixtures/roles/outpost-with-greeter.ts is bin/outpost.ts with
 // the greeter added to the role list. That program runs, checks and reports the greeter beside a real
 // role through the same supervisor, fronts and control socket, over real sockets.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { SupervisorStatus } from '../../src/actor/actor-status.js';
-import { outpostBin, outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
+import { hostFile, outpostBin, outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
 import { projectPath, runToEnd } from '../helpers/process.js';
 import type { Greeting } from '../fixtures/roles/greeter/counter/protocol.js';
 
@@ -14,11 +13,6 @@ const greeterBin = projectPath('dist/test/fixtures/roles/outpost-with-greeter.js
 
 const run = (bin: string, args: readonly string[]) => runToEnd(process.execPath, [bin, ...args]);
 
-async function hostFile(dir: string, name: string, config: unknown): Promise<string> {
-  const file = join(dir, name);
-  await writeFile(file, JSON.stringify(config));
-  return file;
-}
 
 test('outpost run starts the greeter beside monitor: its URL is printed, its front asks its counter actor, status lists its actors', async (t) => {
   const dir = await outpostDir(t);

@@ -6,7 +6,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { LineParser, maxLineBytes } from '../../actors/qpool/diode-receiver/line-parser.js';
 import type { ValueRecord } from '../../actors/qpool/pool/protocol.js';
-import { checkProperty } from '../helpers/fuzz.js';
+import { checkProperty, chop } from '../helpers/fuzz.js';
 import { recordsOf } from '../helpers/qpool.js';
 
 const sources = new Set(['keyed', 'legacy'] as const);
@@ -33,17 +33,6 @@ function lineBytes(entry: Line): Buffer {
   return entry.kind === 'good' ? Buffer.from(JSON.stringify(entry.record)) : entry.bytes;
 }
 
-/** The stream cut at `cuts` (offsets, any order, repeats allowed). */
-function chop(bytes: Buffer, cuts: readonly number[]): Buffer[] {
-  const offsets = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const offset of [...offsets, bytes.length]) {
-    pieces.push(bytes.subarray(start, offset));
-    start = offset;
-  }
-  return pieces;
-}
 
 test('a stream of good, noisy and endless lines chopped anywhere: every good value, one refusal per damaged line', (t) => {
   checkProperty(

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
 import { MalformedResponse, ResponseParser, type ResponseHead } from '../../actors/proxy/proxy-front/response-parser.js';
-import { checkProperty } from '../helpers/fuzz.js';
+import { checkProperty, chop } from '../helpers/fuzz.js';
 
 interface Seen {
   heads: ResponseHead[];
@@ -80,16 +80,6 @@ function encode(entry: Response): Buffer {
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
-function chop(bytes: Buffer, cuts: readonly number[]): Buffer[] {
-  const offsets = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const offset of [...offsets, bytes.length]) {
-    pieces.push(bytes.subarray(start, offset));
-    start = offset;
-  }
-  return pieces;
-}
 
 test('a response framed any way, cut anywhere: one head with its status and headers, the body whole, one end', (t) => {
   checkProperty(
