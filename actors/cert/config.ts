@@ -15,7 +15,7 @@ export const letsEncryptDirectories = {
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
-import { keyTypes } from '../../src/jobs/private-key.js';
+import { keyTypes } from '../../src/jobs/key-types.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 

@@ -1,10 +1,8 @@
 // Private key generation for ACME accounts and certificates: an RSA-4096 key takes a second or more of
 // CPU, so it runs as a job in the shared pool, never on an actor's event loop.
 import { generateKeyPairSync } from 'node:crypto';
+import type { KeyType } from './key-types.js';
 
-/** The key types `acme.key_type` accepts; ecdsa-p256 is the default. */
-export const keyTypes = ['ecdsa-p256', 'rsa-2048', 'rsa-4096'] as const;
-export type KeyType = (typeof keyTypes)[number];
 
 export interface PrivateKeyInput {
   keyType: KeyType;
