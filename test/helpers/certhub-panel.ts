@@ -5,21 +5,12 @@ import type { ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { newPage, type BrowserPage } from './browser.js';
 import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from './certhub.js';
+import type { DomainView } from '../../actors/cert/domains/protocol.js';
 
 export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] };
 export const phone: BrowserContextOptions = { viewport: { width: 360, height: 760 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' };
 
-export interface DomainView {
-  name: string;
-  label: string;
-  target: string;
-  status: string;
-  error: string | null;
-  expires_at: string | null;
-  next_attempt_at: string | null;
-  token: string;
-  last_fetch: { at: string; from: string } | null;
-}
+export type { DomainView };
 
 export async function demoCerthub(t: ExecutionContext): Promise<RunningCerthub> {
   return startCerthub(t, await certhubDataDir(t));
