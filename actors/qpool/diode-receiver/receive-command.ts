@@ -1,6 +1,7 @@
 // One run of the receive command: its standard output is the arriving stream, passed on chunk by
 // chunk as it comes (a never-exiting receiver such as auto-stream-recv works the same way).
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { CommandWatch } from '../command-metrics.js';
 
 export interface ReceiveRun {
   /** Resolves when the command has ended. */
@@ -11,7 +12,7 @@ export interface ReceiveRun {
 
 const stderrTail = 2000;
 
-export function runReceiveCommand(command: readonly string[], onChunk: (chunk: Buffer) => void): ReceiveRun {
+export function runReceiveCommand(command: readonly string[], onChunk: (chunk: Buffer) => void, watch?: CommandWatch): ReceiveRun {
   const [program, ...args] = command;
   const startedAt = performance.now();
   let child: ChildProcess | undefined;
@@ -24,6 +25,7 @@ export function runReceiveCommand(command: readonly string[], onChunk: (chunk: B
     // ends it too, so no orphan keeps taking chunks off the diode after serve is gone.
     const running = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = running;
+    watch?.started(running.pid);
     let bytes = 0;
     let stderr = '';
     let error: string | undefined;
@@ -36,6 +38,8 @@ export function runReceiveCommand(command: readonly string[], onChunk: (chunk: B
     });
     running.on('error', (failure) => (error = `could not run ${program}: ${failure.message}`));
     running.on('close', (code, signal) => {
+      // A program that could not be started closes with a negative errno as its code: not an exit code.
+      watch?.ended(running.pid, error === undefined ? code : null, signal);
       resolve({ bytes, durationMs: performance.now() - startedAt, code, signal, stderr: stderr.trim(), ...(error === undefined ? {} : { error }) });
     });
   });

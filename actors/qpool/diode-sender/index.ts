@@ -7,7 +7,7 @@ import type { DiodeSenderApi } from './protocol.js';
 import { runSendCommand, type TransferOutcome } from './send-command.js';
 
 runActor(diodeSenderActor, {
-  start(context) {
+  async start(context) {
     const { config } = context;
     let transfer: (lines: string) => Promise<TransferOutcome>;
     if (config.loopbackReceiver !== undefined) {
@@ -19,7 +19,9 @@ runActor(diodeSenderActor, {
         );
     } else {
       const command = config.command ?? [];
-      transfer = (lines) => runSendCommand(command, lines, config.timeoutMs);
+      // Loaded only where a command runs and metrics are on: prom-client costs a thread startup time.
+      const watch = context.metrics.enabled ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_send') : undefined;
+      transfer = (lines) => runSendCommand(command, lines, config.timeoutMs, watch);
     }
     const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, { transfer, clock: systemClock, log: context.log });
     const api: DiodeSenderApi = {

@@ -2,17 +2,19 @@
 // deadline is a delivered batch. The command runs in its own process group, so a hanging tool and
 // anything it started are killed together at the deadline.
 import { spawn } from 'node:child_process';
+import type { CommandWatch } from '../command-metrics.js';
 
 export type TransferOutcome = { ok: true } | { ok: false; reason: string };
 
 /** How much of the tool's stderr the log keeps. */
 const stderrTail = 2000;
 
-export function runSendCommand(command: readonly string[], input: string, timeoutMs: number): Promise<TransferOutcome> {
+export function runSendCommand(command: readonly string[], input: string, timeoutMs: number, watch?: CommandWatch): Promise<TransferOutcome> {
   const [program, ...args] = command;
   if (program === undefined) return Promise.resolve({ ok: false, reason: 'the send command is empty' });
   return new Promise((resolve) => {
     const child = spawn(program, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
+    watch?.started(child.pid);
     let stderr = '';
     let timedOut = false;
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
@@ -25,12 +27,17 @@ export function runSendCommand(command: readonly string[], input: string, timeou
     // A tool that exits without reading all of its input closes the pipe; the exit code tells the outcome.
     child.stdin.on('error', () => {});
     child.stdin.end(input);
+    let failedToStart = false;
     child.on('error', (error) => {
+      failedToStart = true;
       clearTimeout(timer);
+      watch?.ended(child.pid, null, null);
       resolve({ ok: false, reason: `could not run ${program}: ${error.message}` });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // A program that could not be started was counted at its error (its close, with a negative errno as code, comes later).
+      if (!failedToStart) watch?.ended(child.pid, code, signal);
       if (timedOut) {
         killGroup(child.pid);
         resolve({ ok: false, reason: `no answer within ${timeoutMs / 1000}s (diode.timeout_seconds); killed` });
