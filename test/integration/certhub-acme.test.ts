@@ -38,7 +38,7 @@ test('add with an IPv4 target -> A record answered by PowerDNS -> issued by Pebb
     const verdict = await opensslCheck({ certPem: material.cert_pem, chainPem: material.chain_pem, keyPem: material.key_pem }, await pebble.root());
     t.regex(verdict.verify, /: OK$/);
     t.true(verdict.keyMatches);
-    t.regex(server.stderr(), /issued app\.example\.test/);
+    await server.waitFor(/issued app\.example\.test/);
   } finally {
     await stopCertStack(stack);
   }

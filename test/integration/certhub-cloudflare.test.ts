@@ -97,7 +97,7 @@ test.serial('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the ad
       await issue(t, server, 'records-cf', '2001:db8::21');
       t.deepEqual(changesAt(cloudflare, name), [{ action: 'create', type: 'AAAA', name, content: '2001:db8::21' }], 'no challenge TXT went through Cloudflare');
       t.deepEqual(await recordsOf(stack.powerdns, name), [{ name, type: 'AAAA', contents: ['2001:db8::21'] }], 'no challenge TXT is left in PowerDNS');
-      t.regex(server.stderr(), /dns: records-cf\.example\.test AAAA 2001:db8::21 \(cloudflare\)/);
+      await server.waitFor(/dns: records-cf\.example\.test AAAA 2001:db8::21 \(cloudflare\)/);
     },
   );
 });

@@ -84,14 +84,14 @@ test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new
   // The keep-alive connection opened under the first certificate still answers.
   t.is((await get(`${server.url}api/version`, first.caPem, agent)).status, 200);
   t.is((await get(`${server.url}api/version`, second.caPem, new Agent())).status, 200, 'a new connection verifies under the new chain');
-  t.regex(server.stdout() + server.stderr(), /https: now serving the certificate from .*fullchain\.pem/);
+  await server.waitFor(/https: now serving the certificate from .*fullchain\.pem/);
 });
 
 test('tls.domain: a temporary certificate until the domain is issued, then the issued one, without a restart', async (t) => {
   const dataDir = await certhubDataDir(t, { tls: { domain: 'hub' } });
   const server = await startCerthub(t, dataDir);
   t.regex(server.url, /^https:/);
-  t.regex(server.stdout() + server.stderr(), /serving a temporary self-signed certificate until hub\.example\.test is issued/);
+  await server.waitFor(/serving a temporary self-signed certificate until hub\.example\.test is issued/);
   const before = await peerCertificate(server.url, 'hub.example.test');
 
   const added = await new Promise<number>((resolve, reject) => {
