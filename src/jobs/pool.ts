@@ -32,7 +32,9 @@ export class JobPool implements JobRunner {
   }
 
   async close(): Promise<void> {
-    await (await this.pool)?.destroy();
+    const pool = this.pool;
     this.pool = undefined;
+    // A pool that could not be made has no threads to end; its error was the failed job's answer.
+    await (await pool?.catch(() => undefined))?.destroy();
   }
 }
