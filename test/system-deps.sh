@@ -7,7 +7,7 @@ set -euo pipefail
 declare -A packages=(
   # ss and taskset (hostwatch ground truth), python3 (interpreter workers), chromium (page tests), iperf3 (speed test ground truth).
   [test]="iproute2 util-linux python3 chromium iperf3"
-  [bench]="wrk glances python3-bottle iperf3 curl"
+  [bench]="wrk glances python3-bottle iperf3 curl python3"
 )
 # pebble (test ACME CA), PowerDNS with its sqlite3 backend (authoritative DNS + HTTP API) and sqlite3 to
 # make its database, dig and openssl (certhub ground truth).

@@ -3,7 +3,6 @@
 import { execFile } from 'node:child_process';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
 import { promisify } from 'node:util';
-import psList from 'ps-list';
 import { parseSwapUsage, parseVmStat, type MemoryFigures } from '../memory.js';
 import { parseLsofListen } from '../ports.js';
 import type { ListeningPort } from '../protocol.js';
@@ -45,6 +44,9 @@ export class DarwinProbe implements SystemProbe {
 
   async processes(): Promise<ProcessReading[]> {
     const total = totalmem();
+    // Loaded here, not at the top: the sampler imports this file on every platform, and Linux never
+    // runs `ps` (see issue 27, cold start: a thread loads only what its first request needs).
+    const { default: psList } = await import('ps-list');
     const list = await psList({ all: true });
     return list.map((entry) => ({
       pid: entry.pid,

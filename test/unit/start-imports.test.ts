@@ -1,0 +1,50 @@
+// What a thread loads before it can answer (issue 27, cold start): ES modules imported statically are
+// all read, compiled and run before the thread's first line, on the ready path of every role; a package
+// only some later request needs is imported where it is used. Read from the TypeScript sources along
+// static imports (a dynamic `import()` is not followed), as tsc resolves their relative specifiers.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import test from 'ava';
+import { projectPath } from '../helpers/process.js';
+
+/** The specifiers of static imports and re-exports; `import type` loads nothing and is left out. */
+function staticSpecifiers(source: string): string[] {
+  const found = source.matchAll(/(?:^|\n)\s*(?:import|export)(?!\s+type\b)\b[^;'"]*?\bfrom\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'/g);
+  return [...found].map((match) => match[1] ?? match[2] ?? '');
+}
+
+/** The packages (bare specifiers, node: builtins left out) loaded at start by the thread running `entry`. */
+function packagesLoadedAtStart(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [projectPath(entry)];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of staticSpecifiers(readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('node:')) continue;
+      if (!specifier.startsWith('.')) {
+        packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+        continue;
+      }
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+      if (existsSync(target)) queue.push(target);
+    }
+  }
+  return packages;
+}
+
+test('the walk finds what a thread does load at start', (t) => {
+  const supervisor = packagesLoadedAtStart('src/cli/run-host.ts');
+  t.true(supervisor.has('winston'), 'the supervisor log is loaded with run-host');
+  t.true(packagesLoadedAtStart('actors/http-front/index.ts').has('uWebSockets.js'), 'a front loads uWS through src/http');
+});
+
+test('the supervisor thread loads piscina with the first job, not at start', (t) => {
+  t.false(packagesLoadedAtStart('src/cli/run-host.ts').has('piscina'));
+  t.false(packagesLoadedAtStart('actors/registry.ts').has('piscina'));
+});
+
+test('the sampler thread loads ps-list (macOS only) when it lists processes there, not at start', (t) => {
+  t.false(packagesLoadedAtStart('actors/monitor/sampler/index.ts').has('ps-list'));
+});
