@@ -101,7 +101,7 @@ test('failure limits: past 10 wrong keys and 20 wrong tokens the right key and t
 
   // Front threads log through the supervisor's thread, so the last line can reach stdout after the answer did.
   const fetchLogged = /certhub: failed certificate fetch client=203\.0\.113\.9 domain=web\.example\.test\n/;
-  t.true(await eventually(async () => fetchLogged.test(server.stdout() + server.stderr())), 'the failed fetch is logged');
+  t.true(await eventually(() => Promise.resolve(fetchLogged.test(server.stdout() + server.stderr()))), 'the failed fetch is logged');
   const log = server.stdout() + server.stderr();
   t.regex(log, /certhub: failed admin login client=203\.0\.113\.9\n/);
   t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token), 'no credential in the log');
