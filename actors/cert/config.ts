@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDomainName } from './domains/names.js';
 import { defaultMaxDomains } from './domains/limits.js';
+import { defaultBackoff } from './domains/backoff.js';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
 
 export const letsEncryptDirectories = {
@@ -102,7 +103,22 @@ const acmeSchema = z.strictObject({
   ca_bundle: absolutePath.optional(),
   key_type: z.enum(keyTypes).default('ecdsa-p256'),
   certificate_budget: budgetSchema.prefault({}),
+  /**
+   * The delay before the first retry after a failed order, doubled per failure in a row up to 6 h
+   * (domains/backoff.ts). Below 2 minutes only for a CA without Let's Encrypt's limit of 5 failed
+   * validations per hostname an hour (a private CA, Pebble in tests).
+   */
+  retry_backoff_seconds: positiveInteger.max(3600).default(defaultBackoff.baseMs / 1000),
 });
+
+/** Let's Encrypt's limit on failed validations: the default backoff keeps a failing domain under it. */
+function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, context: z.RefinementCtx): void {
+  const letsEncrypt = (Object.values(letsEncryptDirectories) as string[]).includes(acme.directory_url);
+  const least = defaultBackoff.baseMs / 1000;
+  if (letsEncrypt && acme.retry_backoff_seconds < least) {
+    context.addIssue({ code: 'custom', path: ['acme', 'retry_backoff_seconds'], message: `must be at least ${least} with Let's Encrypt, whose limit is 5 failed validations per hostname an hour` });
+  }
+}
 
 const propagationSchema = z.strictObject({
   /** Where to check that challenge records are visible; default: the zone's authoritative nameservers. */
@@ -175,6 +191,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
       if (records?.provider === 'powerdns' && config.base_domain !== records.zone && !config.base_domain.endsWith(`.${records.zone}`)) {
         context.addIssue({ code: 'custom', path: [config.dns === undefined ? 'dns_records' : 'dns', 'zone'], message: `is ${records.zone}, which does not hold base_domain ${config.base_domain}` });
       }
+      refuseFastRetriesAtLetsEncrypt(config.acme, context);
       if (config.tls?.domain !== undefined) {
         try {
           parseDomainName(config.tls.domain, config.base_domain);

@@ -85,6 +85,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         demo: settings.demo,
         keyType: config.acme.key_type,
         maxDomains: config.max_domains,
+        retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
         // `--demo` contacts no external service: the webhook is not handed to it.

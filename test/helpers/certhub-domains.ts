@@ -19,8 +19,13 @@ export function cloudflareSection(cloudflare: CloudflareDouble, apiToken = cloud
   return { provider: 'cloudflare', api_token: apiToken, zone_id: cloudflare.zoneId, api_url: cloudflare.apiUrl };
 }
 
+export interface StackSections {
+  acme: { directory_url: string; ca_bundle: string };
+  propagation: { nameservers: string[]; timeout_seconds: number };
+}
+
 /** The acme and propagation sections for the stack: Pebble as the CA, propagation checked at `nameservers` (default PowerDNS). */
-export function stackSections(stack: CertStack, nameservers: string[] = [stack.powerdns.nameserver], timeoutSeconds = 60): object {
+export function stackSections(stack: CertStack, nameservers: string[] = [stack.powerdns.nameserver], timeoutSeconds = 60): StackSections {
   return {
     acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile },
     propagation: { nameservers, timeout_seconds: timeoutSeconds },

@@ -29,7 +29,7 @@ test('a minimal config gets every default', (t) => {
   t.is(config.bind, '0.0.0.0');
   t.is(config.port, 8443);
   t.deepEqual(config.dns, { ...cloudflare, api_url: cloudflareApiUrl });
-  t.deepEqual(config.acme, { directory_url: letsEncryptDirectories.letsencrypt, key_type: 'ecdsa-p256', certificate_budget: { certificates: 50, window_hours: 168 } });
+  t.deepEqual(config.acme, { directory_url: letsEncryptDirectories.letsencrypt, key_type: 'ecdsa-p256', certificate_budget: { certificates: 50, window_hours: 168 }, retry_backoff_seconds: 120 });
   t.deepEqual(config.propagation, { timeout_seconds: 120 });
   t.deepEqual(config.notify, {});
   t.is(config.tls, undefined);
@@ -61,6 +61,18 @@ test('a full config: split providers, named directory, nameservers, tls by domai
   t.is(dnsDuties(config)?.acme.provider, 'cloudflare');
   t.is(dnsDuties(config)?.records.provider, 'powerdns');
   t.like(config.dns_records, { zone: 'example.com' });
+});
+
+test('acme.retry_backoff_seconds: 2 minutes by default; shorter only for a CA that is not Let\'s Encrypt', (t) => {
+  const pebble = { directory_url: 'https://127.0.0.1:14000/dir', retry_backoff_seconds: 1 };
+  t.is(validateConfig(strict, { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: pebble }).acme.retry_backoff_seconds, 1);
+  const lessThanTwoMinutes = 'acme.retry_backoff_seconds must be at least 120 with Let\'s Encrypt, whose limit is 5 failed validations per hostname an hour';
+  for (const directory_url of ['letsencrypt', 'letsencrypt-staging', letsEncryptDirectories.letsencrypt]) {
+    t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { directory_url, retry_backoff_seconds: 119 } }), [lessThanTwoMinutes]);
+  }
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 5 } }), [lessThanTwoMinutes], 'the default directory is Let\'s Encrypt');
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { ...pebble, retry_backoff_seconds: 0 } }), ['acme.retry_backoff_seconds must be at least 1']);
+  t.is(validateConfig(strict, { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 600 } }).acme.retry_backoff_seconds, 600);
 });
 
 test('DNS: one of dns or the pair is required, except in demo', (t) => {

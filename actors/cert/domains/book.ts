@@ -5,7 +5,7 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log/record.js';
-import { nextAttempt } from './backoff.js';
+import { nextAttempt, type BackoffSettings } from './backoff.js';
 import type { BudgetGate } from './budget-gate.js';
 import type { Issuer } from './issuer.js';
 import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, rotateToken, startOrder, waitForBudget } from './logic.js';
@@ -32,6 +32,8 @@ export interface DomainBookDeps {
   parallelOrders: number;
   /** max_domains: an add past it is refused (limits.ts). */
   maxDomains: number;
+  /** The delays between retries after a failure; defaultBackoff unless acme.retry_backoff_seconds says otherwise. */
+  backoff?: BackoffSettings;
   /** Where failures and near expiries are told (notify.webhook_url); none by default. */
   notify?: Notify;
   /**
@@ -325,7 +327,7 @@ export class DomainBook {
     } catch (error) {
       if (kind === 'new') this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
-      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error));
+      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error), this.deps.backoff);
       const reason = error instanceof Error ? error.message : String(error);
       await this.update(domain, markFailed(domain.record, reason, next));
       this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);

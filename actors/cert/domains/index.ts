@@ -1,6 +1,7 @@
 // The domains actor's thread entry: loads the store, publishes the replica, and serves changes.
 import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
+import { defaultBackoff } from './backoff.js';
 import { DomainBook } from './book.js';
 import { CertificateBudget } from './budget.js';
 import { registerBudgetMetrics } from './budget-metrics.js';
@@ -40,6 +41,7 @@ runActor(domainsActor, {
       budget,
       parallelOrders: 8,
       maxDomains: config.maxDomains,
+      backoff: { ...defaultBackoff, baseMs: config.retryBackoffMs },
       // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
       notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
       scheduled: !config.demo,

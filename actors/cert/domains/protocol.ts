@@ -21,6 +21,8 @@ export interface DomainsConfig {
   budget?: { certificates: number; windowMs: number };
   /** max_domains: adds past this many domains are refused (409). */
   maxDomains: number;
+  /** acme.retry_backoff_seconds, in ms: the first retry's delay after a failed order (backoff.ts). */
+  retryBackoffMs: number;
   /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
   webhookUrl?: string;
 }
