@@ -41,3 +41,14 @@ export function machineBusySeconds(): number {
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
   return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
 }
+
+/** CPU seconds used so far by `pid` and its live children (nginx's master and its workers). */
+export function processTreeCpuSeconds(pid: number): number {
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter((child) => child !== '');
+  } catch {
+    return Number.NaN; // The process has ended.
+  }
+  return children.reduce((sum, child) => sum + processTreeCpuSeconds(Number(child)), cpuSeconds(pid));
+}
