@@ -76,13 +76,22 @@ interface SchemaDef {
   type: string;
   shape?: Record<string, { _zod: { def: SchemaDef } }>;
   innerType?: { _zod: { def: SchemaDef } };
+  /** A pipe's first schema: what the input is checked against (`.transform()` makes a pipe). */
+  in?: { _zod: { def: SchemaDef } };
 }
 
-/** The keys the object schema at `path` accepts, looking through optional and default wrappers. */
+/**
+ * The keys the object schema at `path` accepts, looking through optional and default wrappers and
+ * through transforms (certhub's config is one, so its typos went without a suggestion).
+ */
 export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
   const unwrap = () => {
-    while (def.innerType !== undefined) def = def.innerType._zod.def;
+    for (;;) {
+      const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+      if (inner === undefined) return;
+      def = inner._zod.def;
+    }
   };
   unwrap();
   for (const part of path) {

@@ -42,6 +42,15 @@ test('an ended session asks for the key again without losing what was typed, the
   await page.getByLabel('Filter domains').fill('la');
   await page.getByLabel('Subdomain').fill('later');
   await page.getByLabel('Target').fill('203.0.113.77');
+  // The add is held in the browser until the session has ended (the page's event stream then brings
+  // the login at once, so a click after the logout would not reach the button).
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/admin/domains', async (route) => {
+    if (route.request().method() === 'POST') await released;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
 
   const elsewhere = await newPage(t, desktop);
   await elsewhere.page.context().addCookies(await page.context().cookies());
@@ -50,7 +59,7 @@ test('an ended session asks for the key again without losing what was typed, the
   await elsewhere.page.getByRole('button', { name: 'Log out' }).click();
   await elsewhere.page.getByLabel('Admin key').waitFor();
 
-  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  release();
   await page.getByText('Your session has ended').waitFor();
   t.is(await page.getByLabel('Subdomain').inputValue(), 'later', 'what was typed is still there behind the login');
   t.is(await page.getByLabel('Target').inputValue(), '203.0.113.77');

@@ -1,7 +1,7 @@
 // The speed test page in Chromium against the real netspeed server: a whole test from the Start button
 // (phases in order, each as long as the server says, the dial live and moving during download, plausible
 // figures in the summary), a test the server refuses halfway, and the phone layout before and after a test.
-import { createServer, request as forwardRequest } from 'node:http';
+import { createServer, request as forwardRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
@@ -187,25 +187,21 @@ test.serial('on a phone the dial and the summary fit the screen', async (t) => {
   t.log(await saveScreenshot(page, 'speedtest-phone-summary', { fullPage: true }));
 });
 
-/**
- * A front for the netspeed server at `target` that refuses every upload with 503, as a server shutting
- * down would, and passes everything else through. (Playwright's request interception missed some of
- * the page's XMLHttpRequest uploads, which then succeeded.)
- */
-async function refusingUploads(t: ExecutionContext, target: string): Promise<string> {
+/** What a front does with one request: answer it itself, or `forward` it (now or later) to the server. */
+type FrontHandler = (request: IncomingMessage, response: ServerResponse, forward: () => void) => void;
+
+/** A front for the netspeed server at `target` that hands each request to `handle` first. */
+async function frontFor(t: ExecutionContext, target: string, handle: FrontHandler): Promise<string> {
   const upstream = new URL(target);
   const front = createServer((request, response) => {
-    if (request.url?.startsWith('/api/upload') === true) {
-      request.resume();
-      response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'shutting down' }));
-      return;
-    }
-    const forwarded = forwardRequest({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
+    handle(request, response, () => {
+      const forwarded = forwardRequest({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+      forwarded.on('error', () => response.destroy());
+      request.pipe(forwarded);
     });
-    forwarded.on('error', () => response.destroy());
-    request.pipe(forwarded);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
@@ -213,6 +209,19 @@ async function refusingUploads(t: ExecutionContext, target: string): Promise<str
     front.close();
   });
   return `http://127.0.0.1:${(front.address() as AddressInfo).port}/`;
+}
+
+/**
+ * A front that refuses every upload with 503, as a server shutting down would, and passes everything
+ * else through. (Playwright's request interception missed some of the page's XMLHttpRequest uploads,
+ * which then succeeded.)
+ */
+function refusingUploads(t: ExecutionContext, target: string): Promise<string> {
+  return frontFor(t, target, (request, response, forward) => {
+    if (request.url?.startsWith('/api/upload') !== true) return forward();
+    request.resume();
+    response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'shutting down' }));
+  });
 }
 
 test.serial('a refused upload stops the test, says why, and offers a retry', async (t) => {
@@ -258,4 +267,56 @@ test.serial('the page runs under its content security policy: injected inline sc
     problems.some((problem) => /^csp: script-src(-elem)? blocked inline /.test(problem)),
     problems.join('\n'),
   );
+});
+
+interface DialFrame {
+  phase: string;
+  /** The printed figure and the top tick's value after a change. */
+  value: number;
+  top: number;
+  /** The steps lit as running. */
+  active: string[];
+}
+
+/**
+ * Records the dial and the steps after every change of the page's text or of a step's or the page's
+ * state (a mutation observer runs after each change, before the next paint), from now on.
+ */
+const recordDialFrames = `(() => {
+  const frames = [];
+  window.dialFrames = frames;
+  const tickValue = (text) => (text.endsWith('k') ? Number(text.slice(0, -1)) * 1000 : Number(text));
+  new MutationObserver(() => {
+    const labels = document.querySelectorAll('.gauge-label');
+    frames.push({
+      phase: document.body.dataset.phase,
+      value: Number(document.getElementById('gauge-value').textContent),
+      top: tickValue(labels[labels.length - 1].textContent),
+      active: [...document.querySelectorAll('.step[data-state="active"]')].map((step) => step.id.replace('step-', '')),
+    });
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-state', 'data-phase'] });
+})()`;
+
+/** Pings this slow put the ping dial on its 0-1000 ms scale, past the 0-100 Mbps the download starts on. */
+const slowPingMs = 300;
+
+test.serial('each phase starts its dial from zero on its own scale, so no figure is past the top tick; only the running phase is lit', async (t) => {
+  const { url: serverUrl } = await startNetspeed(t);
+  const url = await frontFor(t, serverUrl, (request, _response, forward) => {
+    if (request.url?.startsWith('/api/ping') === true) setTimeout(forward, slowPingMs);
+    else forward();
+  });
+  const { page, problems } = await openPage(t, url, desktop);
+  await waitForPhase(page, 'idle');
+  await page.evaluate(recordDialFrames);
+  await page.locator('#start').click();
+  await waitForPhase(page, 'upload', 30_000);
+  t.log(await saveScreenshot(page, 'speedtest-upload'));
+  await waitForPhase(page, 'done', 30_000);
+  const frames = (await page.evaluate<DialFrame[]>('window.dialFrames')).filter((frame) => ['ping', 'download', 'upload'].includes(frame.phase));
+  t.true(frames.some((frame) => frame.phase === 'ping' && frame.top === 1000), 'the slow pings widened the ping scale');
+  t.true(frames.some((frame) => frame.phase === 'download'));
+  t.deepEqual(frames.filter((frame) => frame.value > frame.top).slice(0, 3), [], 'a figure past the top tick');
+  t.deepEqual(frames.filter((frame) => frame.active.some((step) => step !== frame.phase)).slice(0, 3), [], 'a step lit that is not the phase running');
+  t.deepEqual(problems, []);
 });

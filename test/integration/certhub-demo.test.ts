@@ -97,6 +97,20 @@ test('bad input gets 4xx with {"error"} and stores nothing', async (t) => {
   t.is((await fetch(`${server.url}api/admin/domains`)).status, 401, 'the admin API needs a credential');
 });
 
+test('a blank name, a blank target and a URL as target are refused in words (the panel\'s own)', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const refusal = async (method: string, path: string, body: unknown) => {
+    const response = await server.admin(path, { method, body });
+    return { status: response.status, error: ((await response.json()) as { error: string }).error };
+  };
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: '', target: '203.0.113.5' }), { status: 400, error: 'give a name: a label such as "app" or a full name such as "app.example.test"' });
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: ' ' }), { status: 400, error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)' });
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: 'http://example.net' }), { status: 400, error: 'target "http://example.net": a target is an IP address or a host name, not a URL (give example.net)' });
+  t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: '203.0.113.5' } })).status, 201);
+  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: 'https://example.net/' }), { status: 400, error: 'target "https://example.net/": a target is an IP address or a host name, not a URL (give example.net)' });
+  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: '' }), { status: 400, error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)' });
+});
+
 test('a restart keeps domains, tokens and certificates; edit and remove', async (t) => {
   const dataDir = await certhubDataDir(t);
   const first = await startCerthub(t, dataDir);

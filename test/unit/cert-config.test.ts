@@ -129,6 +129,11 @@ test('each section names its option path and rule', (t) => {
   ]);
 });
 
+test('a mistyped key gets the likely one, as every outpost config does', (t) => {
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, propogation: {} }, demo), ['propogation is not a known option (did you mean propagation?)']);
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, acme: { emial: 'ops@example.com' } }, demo), ['acme.emial is not a known option (did you mean email?)']);
+});
+
 test('tls: files or one of its own domains, not both, not half', (t) => {
   const base = { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare };
   t.deepEqual(validateConfig(strict, { ...base, tls: { cert_file: '/etc/c.pem', key_file: '/etc/k.pem' } }).tls, { cert_file: '/etc/c.pem', key_file: '/etc/k.pem' });

@@ -39,8 +39,9 @@ test('names outside the base domain, nested names and bad labels are refused wit
   t.is(refusal(() => parseDomainName('ab--cd', base)), 'name "ab--cd" has the label "ab--cd", with "--" in its third and fourth characters, which is reserved (only xn-- labels may)');
   t.is(refusal(() => parseDomainName('a'.repeat(64), base)), `name "${'a'.repeat(64)}" has a label longer than 63 characters (64)`);
   t.is(refusal(() => parseDomainName('.example.com', base)), 'name ".example.com" has an empty label');
-  t.is(refusal(() => parseDomainName('', base)), 'name must be a non-empty string: a label such as "app" or a full name such as "app.example.com"');
-  t.is(refusal(() => parseDomainName(42, base)), 'name must be a non-empty string: a label such as "app" or a full name such as "app.example.com"');
+  t.is(refusal(() => parseDomainName('', base)), 'give a name: a label such as "app" or a full name such as "app.example.com"');
+  t.is(refusal(() => parseDomainName('  ', base)), 'give a name: a label such as "app" or a full name such as "app.example.com"');
+  t.is(refusal(() => parseDomainName(42, base)), 'give a name: a label such as "app" or a full name such as "app.example.com"');
   const longBase = `${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`;
   t.regex(refusal(() => parseDomainName('a'.repeat(60), longBase)), /makes a name longer than 253 characters$/);
 });
@@ -62,11 +63,13 @@ test('anything else is refused with a clear message', (t) => {
   t.is(refusal(() => classifyTarget('0.0.0.0')), 'target 0.0.0.0 is the unspecified address, not one a client can reach');
   t.is(refusal(() => classifyTarget('::')), 'target :: is the unspecified address, not one a client can reach');
   t.is(refusal(() => classifyTarget('backend')), 'target "backend" is neither an IP address nor a valid host name: it must be fully qualified (e.g. host.example.net)');
-  t.is(refusal(() => classifyTarget('http://backend.example.net/')), 'target "http://backend.example.net/" is not a valid IPv6 address');
+  t.is(refusal(() => classifyTarget('http://backend.example.net/')), 'target "http://backend.example.net/": a target is an IP address or a host name, not a URL (give backend.example.net)');
+  t.is(refusal(() => classifyTarget('https://[2001:db8::1]:8443/x')), 'target "https://[2001:db8::1]:8443/x": a target is an IP address or a host name, not a URL (give 2001:db8::1)');
+  t.is(refusal(() => classifyTarget('')), 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)');
   t.is(refusal(() => classifyTarget('back end.example.net')), 'target "back end.example.net" is neither an IP address nor a valid host name: it has the label "back end"; labels hold letters, digits, hyphens and underscores');
   t.is(refusal(() => classifyTarget('a..example.net')), 'target "a..example.net" is neither an IP address nor a valid host name: it has an empty label');
   t.is(refusal(() => classifyTarget('app.example.com', 'app.example.com')), 'target "app.example.com" is the domain itself; a CNAME cannot point to its own name');
-  t.is(refusal(() => classifyTarget(null)), 'target must be a non-empty string: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)');
+  t.is(refusal(() => classifyTarget(null)), 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)');
 });
 
 test('the lifecycle table: every status can be removed, renewal keeps the material, error retries through pending', async (t) => {

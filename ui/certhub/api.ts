@@ -1,13 +1,19 @@
 // The admin API as the page calls it, with the session cookie. A 401 means the session ended (expired,
 // logged out elsewhere, server restarted): the call waits for the login dialog to succeed and is then
-// sent again, so whatever the user was doing (and typing) carries on where it was.
+// sent again, so whatever the user was doing (and typing) carries on where it was. A call that cannot
+// reach certhub waits the same way until it answers again (reachability.ts), instead of failing with
+// the browser's "Failed to fetch".
 import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
 import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import { unreachableError, waitUntilReachable } from './reachability.js';
+
+/** Why the session is gone: it ended (expiry, a logout elsewhere), or certhub restarted meanwhile. */
+export type SessionEnd = 'ended' | 'restarted';
 
 /** What to do when the server says the session is gone; resolves once the user has logged in again. */
-let reauthenticate: () => Promise<void> = () => Promise.reject(new Error('not logged in'));
+let reauthenticate: (why: SessionEnd) => Promise<void> = () => Promise.reject(new Error('not logged in'));
 
-export function onSessionLost(handler: () => Promise<void>): void {
+export function onSessionLost(handler: (why: SessionEnd) => Promise<void>): void {
   reauthenticate = handler;
 }
 
@@ -23,14 +29,23 @@ export class ApiError extends Error {
 
 /** Paths are relative to the page, so the panel also works mounted under a path behind a proxy. */
 export async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  let why: SessionEnd = 'ended';
   for (;;) {
-    const response = await fetch(path, {
-      method: init.method ?? 'GET',
-      cache: 'no-store',
-      ...(init.body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(init.body) }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method: init.method ?? 'GET',
+        cache: 'no-store',
+        ...(init.body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(init.body) }),
+      });
+    } catch (error) {
+      if (!unreachableError(error)) throw error;
+      if (!(await waitUntilReachable())) why = 'restarted';
+      continue;
+    }
     if (response.status === 401) {
-      await reauthenticate();
+      await reauthenticate(why);
+      why = 'ended';
       continue;
     }
     if (!response.ok) throw await apiError(response);
@@ -101,6 +116,22 @@ export async function sessionAlive(): Promise<boolean> {
   const response = await fetch('api/admin/session');
   if (!response.ok) throw await apiError(response);
   return ((await response.json()) as { active: boolean }).active;
+}
+
+/**
+ * After an event stream dropped: resolves once certhub answers and this page holds a live session
+ * again, after a new login if the session did not survive (the login dialog says why).
+ */
+export async function sessionBack(): Promise<void> {
+  let alive: boolean;
+  let why: SessionEnd = 'ended';
+  try {
+    alive = await sessionAlive();
+  } catch {
+    alive = await waitUntilReachable();
+    why = 'restarted';
+  }
+  if (!alive) await reauthenticate(why);
 }
 
 export async function login(key: string): Promise<void> {

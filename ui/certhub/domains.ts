@@ -1,17 +1,15 @@
-// The Domains tab: the add form, the filter and sort controls, select-all and the bulk bar, and the
-// live list fed by /api/admin/events (a snapshot, then one event per changed or removed domain; each
-// carries a domain's summary, what a row shows).
+// The Domains tab: the add form (add-form.ts), the filter and sort controls, select-all and the bulk
+// bar, and the live list fed by /api/admin/events (a snapshot, then one event per changed or removed
+// domain; each carries a domain's summary, what a row shows).
 import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
 import { summaryOf } from '../../actors/cert/domains/summary.js';
 import { byId } from '../common/dom.js';
-import { messageOf } from '../common/errors.js';
-import { addDomain } from './api.js';
+import { setUpAddForm } from './add-form.js';
 import { openExport } from './export-modal.js';
 import { DomainList } from './list.js';
 import { DomainModel, type Sort } from './model.js';
 import { prefs, remember } from './prefs.js';
 import { openStream } from './stream.js';
-import { nameProblem, targetProblem } from './validate.js';
 
 const model = new DomainModel();
 const filterInput = byId<HTMLInputElement>('filter');
@@ -136,51 +134,7 @@ byId('bulk-clear').addEventListener('click', () => {
 });
 byId('bulk-export').addEventListener('click', () => openExport(model.selectedDomains()));
 
-setUpAddForm();
-
-function setUpAddForm(): void {
-  const form = byId<HTMLFormElement>('add-form');
-  const name = byId<HTMLInputElement>('add-name');
-  const target = byId<HTMLInputElement>('add-target');
-  const error = byId('add-error');
-  const check = () => {
-    const problems = [nameProblem(name.value, baseDomain), targetProblem(target.value)];
-    [name, target].forEach((input, index) => {
-      const problem = problems[index] ?? '';
-      byId(`${input.id}-hint`).textContent = problem;
-      input.setAttribute('aria-invalid', String(problem !== ''));
-    });
-    return problems.every((problem) => problem === '');
-  };
-  name.addEventListener('input', check);
-  target.addEventListener('input', check);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    error.hidden = true;
-    if (!check()) return;
-    if (name.value.trim() === '' || target.value.trim() === '') {
-      error.textContent = 'Give both a subdomain and a target.';
-      error.hidden = false;
-      return;
-    }
-    const submit = byId<HTMLButtonElement>('add-submit');
-    submit.disabled = true;
-    addDomain(name.value.trim(), target.value.trim())
-      .then((domain) => {
-        applyAnswer(domain);
-        name.value = '';
-        target.value = '';
-        name.focus();
-      })
-      .catch((failure: unknown) => {
-        error.textContent = messageOf(failure);
-        error.hidden = false;
-      })
-      .finally(() => {
-        submit.disabled = false;
-      });
-  });
-}
+setUpAddForm(() => baseDomain, applyAnswer);
 
 /**
  * Follows the server's domain events from now, while the remembered sort and filter are still on

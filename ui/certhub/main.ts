@@ -13,7 +13,7 @@ const tabs = [
   { tab: byId<HTMLButtonElement>('tab-logs'), panel: byId('logs-panel') },
 ];
 
-onSessionLost(() => askForKey(true));
+onSessionLost((why) => askForKey(why));
 
 function select(index: number): void {
   tabs.forEach(({ tab, panel }, position) => {
@@ -41,7 +41,7 @@ byId('logout').addEventListener('click', () => {
 });
 
 async function start(): Promise<void> {
-  if (!(await sessionAlive())) await askForKey(false);
+  if (!(await sessionAlive())) await askForKey('start');
   document.body.dataset.session = 'in';
   void showServerInfo();
   // Prefs that cannot be read leave the defaults (Name, no filter): the list must show regardless.

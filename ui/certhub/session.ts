@@ -3,7 +3,8 @@
 // found the session gone are sent again (api.ts).
 import { byId } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';
-import { ApiError, login } from './api.js';
+import { ApiError, login, type SessionEnd } from './api.js';
+import { unreachableError } from './reachability.js';
 
 const dialog = byId<HTMLDialogElement>('login');
 const form = byId<HTMLFormElement>('login-form');
@@ -51,15 +52,22 @@ function showError(error: unknown): void {
     const seconds = error.retryAfterSeconds ?? 30;
     const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString();
     errorText.textContent = `Too many wrong keys. Try again in ${seconds} s (at ${at}).`;
-  } else errorText.textContent = `Could not log in: ${messageOf(error)}`;
+  } else if (unreachableError(error)) errorText.textContent = 'certhub is not reachable. Try again once it is back.';
+  else errorText.textContent = `Could not log in: ${messageOf(error)}`;
   keyInput.select();
 }
 
+const endedReasons: Record<SessionEnd, string> = {
+  ended: 'Your session has ended. Enter the admin key to carry on where you were.',
+  // Sessions are kept in certhub's memory only (actors/cert/site/sessions.ts).
+  restarted: 'certhub restarted, which ends every session. Enter the admin key to carry on where you were.',
+};
+
 /** Opens the login dialog (once, however many callers ask) and resolves when the key is accepted. */
-export function askForKey(expired: boolean): Promise<void> {
+export function askForKey(why: SessionEnd | 'start'): Promise<void> {
   if (pending !== undefined) return pending;
   document.body.dataset.session = 'out';
-  reasonText.textContent = expired ? 'Your session has ended. Enter the admin key to carry on where you were.' : firstReason;
+  reasonText.textContent = why === 'start' ? firstReason : endedReasons[why];
   errorText.hidden = true;
   pending = new Promise((resolve) => {
     resolvePending = resolve;

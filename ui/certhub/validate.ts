@@ -1,9 +1,14 @@
 // The add form's checks as the user types, mirroring what the server refuses (actors/cert/domains/names.ts)
-// so most mistakes show before a request; the server's answer is still shown when it disagrees.
+// so most mistakes show before a request; the server's answer is still shown when it disagrees. The
+// words for a blank field and a URL are the server's own (input-words.ts).
+import { missingName, missingTarget, urlTargetProblem } from '../../actors/cert/domains/input-words.js';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const targetLabel = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const ipv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** What a blank field is told when the form is sent (while typing, a blank field is left alone). */
+export const blankProblem = { name: missingName, target: missingTarget } as const;
 
 /** Why `input` is not a subdomain of `baseDomain` (a label or the full name), or '' when it is one. */
 export function nameProblem(input: string, baseDomain: string): string {
@@ -19,6 +24,8 @@ export function nameProblem(input: string, baseDomain: string): string {
 
 /** Why `input` is not an IP address or a host name, or '' when it is one (or empty). */
 export function targetProblem(input: string): string {
+  const url = urlTargetProblem(input);
+  if (url !== undefined) return url;
   const text = input.trim().toLowerCase().replace(/\.$/, '');
   if (text === '' || ipv4.test(text)) return text === '0.0.0.0' ? 'the unspecified address cannot be reached' : '';
   if (text.includes(':')) {

@@ -43,13 +43,14 @@ export class Gauge {
     this.draw();
   }
 
-  /** A new phase: its name and unit, the figure back to zero and the scale to its finest. */
+  /**
+   * A new phase: its name and unit, the scale at its finest and the dial at zero at once. Easing down
+   * from the last phase's figure would print it on a scale it does not fit (a download's 233 Mbps on
+   * the upload's 0-100 dial, a 300 ms ping on the download's).
+   */
   begin(phaseName: string, unit: GaugeUnit): void {
-    this.label.textContent = phaseName;
     this.unit.textContent = unit;
-    this.scale.reset();
-    this.labelTicks();
-    this.set(0);
+    this.rest(phaseName);
   }
 
   set(value: number): void {

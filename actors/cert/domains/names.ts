@@ -6,6 +6,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { labelProblem, maxNameLength, normalizeName, punycodeProblem } from '../../../src/net/host-names.js';
 import { OutpostError } from '../../../src/errors.js';
+import { missingName, missingTarget, urlTargetProblem } from './input-words.js';
 
 /** CNAME targets may hold underscores (service names such as `_dmarc` are common there). */
 const targetLabelPattern = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
@@ -31,7 +32,7 @@ export interface Target {
  * Throws ERR_BAD_REQUEST with a message that says what is wrong.
  */
 export function parseDomainName(input: unknown, baseDomain: string): DomainName {
-  if (typeof input !== 'string' || input === '') throw badRequest(`name must be a non-empty string: a label such as "app" or a full name such as "app.${baseDomain}"`);
+  if (typeof input !== 'string' || input.trim() === '') throw badRequest(`${missingName}: a label such as "app" or a full name such as "app.${baseDomain}"`);
   const text = normalizeName(input);
   const suffix = `.${baseDomain}`;
   let label: string;
@@ -53,7 +54,9 @@ export function parseDomainName(input: unknown, baseDomain: string): DomainName 
  */
 export function classifyTarget(input: unknown, name?: string): Target {
   const usage = 'an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)';
-  if (typeof input !== 'string' || input === '') throw badRequest(`target must be a non-empty string: ${usage}`);
+  if (typeof input !== 'string' || input.trim() === '') throw badRequest(`${missingTarget}: ${usage}`);
+  const url = urlTargetProblem(input);
+  if (url !== undefined) throw badRequest(`target "${input}": ${url}`);
   if (isIPv4(input)) {
     if (input === '0.0.0.0') throw badRequest('target 0.0.0.0 is the unspecified address, not one a client can reach');
     return { target: input, record_type: 'A' };

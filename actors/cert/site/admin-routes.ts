@@ -34,8 +34,10 @@ const failedAdminCredentialLimit = { limit: 60, windowMs: 60_000 };
 const logBacklog = 500;
 const maxLogBacklog = 1000;
 
-const newDomainBody = z.strictObject({ name: z.string().min(1).max(253), target: z.string().min(1).max(253), adopt: z.boolean().optional() });
-const targetBody = z.strictObject({ target: z.string().min(1).max(253) });
+// Empty names and targets pass the schema on purpose: the domains actor refuses them in words
+// ("give a name"), as the panel says them (domains/input-words.ts).
+const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional() });
+const targetBody = z.strictObject({ target: z.string().max(253) });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 
 export interface AdminMount {
