@@ -1,4 +1,4 @@
-// Values a memory-only pool hands its fronts to hold: the pool's accounting (holders.ts, logic.ts)
+// Values a pool hands its fronts to hold: the pool's accounting (holders.ts, logic.ts)
 // and the front's holding (actors/qpool/site/held-values.ts). Each value is still served once, and the
 // status counts held values as available until their front reports them served.
 import test from 'ava';
@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
 import { HeldValues } from '../../actors/qpool/site/held-values.js';
+import type { JournalRecord } from '../../actors/qpool/pool/codec.js';
 import { PoolService } from '../../actors/qpool/pool/logic.js';
+import { restorePool } from '../../actors/qpool/pool/restore.js';
 import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import type { Holding, TakeBatch } from '../../actors/qpool/pool/protocol.js';
 import { entryHex, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
@@ -61,21 +63,44 @@ test('a front started again holds nothing of its last run; a pool with nothing h
   t.deepEqual([restarted.status().available, restarted.status().served_total], [0, 3]);
 });
 
-test('with a pool file nothing is held: every value is on disk as served before it is answered', async (t) => {
-  const appended: unknown[] = [];
+test('with a pool file, held values are on disk as served before the front gets them; a give-back is journaled before they can be taken again', async (t) => {
+  const appended: JournalRecord[] = [];
   const disk = {
     journalBytes: 0,
-    append: (record: unknown) => Promise.resolve(void appended.push(record)),
+    append: (record: JournalRecord) => Promise.resolve(void appended.push(record)),
     rewrite: () => Promise.resolve(),
     compact: () => Promise.resolve({ written: Promise.resolve() }),
   };
   const pool = memoryPool(100, disk);
-  pool.ingest(fresh(10));
+  const batch = fresh(10);
+  pool.ingest(Buffer.from(batch));
   const answer = await pool.take(2, { count: 5, holding: front(0) });
   t.is(recordsOf(answer.values).length, 2);
-  t.is(answer.held, undefined);
+  t.deepEqual(hexes(answer.held), [7, 6, 5, 4, 3].map((index) => entryHex(batch, index)));
   t.is(answer.available, 8);
-  t.is(appended.filter((record) => (record as { kind: string }).kind === 'served').length, 1);
+  const served = appended.filter((record) => record.kind === 'served');
+  t.is(served.length, 1, 'one commit for the requests and the holding');
+  t.deepEqual(served[0], { kind: 'served', servedTotal: 7, keys: [9, 8, 7, 6, 5, 4, 3].map((index) => batch.readUIntBE(index * 137, 6)) });
+  t.deepEqual([pool.status().available, pool.status().served_total], [8, 2], 'held values are available until reported');
+  pool.report(front(1));
+  t.deepEqual([pool.status().available, pool.status().served_total], [7, 3]);
+  // The front gives back the three it did not serve; the next take gets them, after the give-back is journaled.
+  pool.report(front(0), Buffer.from(answer.held!).subarray(2 * 137));
+  t.deepEqual([pool.status().available, pool.status().served_total], [7, 3], 'one still held');
+  const again = await pool.take(1);
+  t.deepEqual(hexes(again.values), [entryHex(batch, 5)]);
+  t.deepEqual(
+    appended.slice(-2).map((record) => [record.kind, record.kind === 'ingest' ? 0 : record.servedTotal]),
+    [
+      ['returned', 4],
+      ['served', 5],
+    ],
+  );
+  // A crash now: the snapshot it started from and this journal give back the pool the status shows,
+  // the value still held (one of five) counted as served: lost, never served twice.
+  const restored = restorePool({ servedTotal: 0, lastIngest: undefined, entryCount: 0, entries: [], servedKeys: [] }, appended, 100, 1000);
+  t.deepEqual([restored.pool.size, restored.servedTotal], [5, 5]);
+  t.deepEqual(hexes(restored.pool.toBatch()).reverse(), [4, 3, 2, 1, 0].map((index) => entryHex(batch, index)));
 });
 
 test('two takes in one turn share the held values in order, each with its own buffers', async (t) => {

@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
 import { PoolService, type PoolDurability } from '../../actors/qpool/pool/logic.js';
 import { ValuePool } from '../../actors/qpool/pool/memory.js';
-import type { JournalRecord, SnapshotContent } from '../../actors/qpool/pool/codec.js';
+import { decodeJournalRecord, encodeJournalRecord, type JournalRecord, type SnapshotContent } from '../../actors/qpool/pool/codec.js';
 import type { TakeBatch, ValueRecord } from '../../actors/qpool/pool/protocol.js';
 import { restorePool } from '../../actors/qpool/pool/restore.js';
 import { entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
@@ -176,6 +176,23 @@ test('restoring replays served keys wherever their arrival was recorded', (t) =>
   t.is(restored.servedTotal, 7);
   t.is(restored.lastIngest, 20);
   t.is(restored.pool.add(batch, 2), 'duplicate');
+});
+
+test('a give-back is journaled as its own record: it reads back whole, and a value served, given back and served again stays out', (t) => {
+  const batch = entries(1, 2, 3);
+  const key = (index: number) => entryKey(batch, index);
+  const returned: JournalRecord = { kind: 'returned', servedTotal: 4, entries: [batch.subarray(137)] };
+  t.deepEqual(decodeJournalRecord(Buffer.concat(encodeJournalRecord(returned))), returned);
+  const restored = restorePool(
+    { servedTotal: 0, lastIngest: 10, entryCount: 3, entries: [batch], servedKeys: [] },
+    [{ kind: 'served', servedTotal: 5, keys: [key(2), key(1), key(0)] }, returned, { kind: 'served', servedTotal: 5, keys: [key(2)] }],
+    100,
+    100,
+  );
+  t.deepEqual(restored.pool.toBatch(), batch.subarray(137, 2 * 137), 'given back and not served again');
+  t.is(restored.servedTotal, 5, 'the count of the last record, a give-back taken off');
+  t.is(restored.pool.add(batch, 2), 'duplicate');
+  t.is(restored.pool.add(batch, 0), 'duplicate');
 });
 
 test('an arrival journals only the values it added', async (t) => {

@@ -1,6 +1,7 @@
 // What the pool files hold, before sealing. The snapshot (`<pool_file>`) carries the whole pool and
 // the served history; the journal (`<pool_file>.hot`) carries what happened since: values served
-// (their keys) and values that arrived. Replaying the journal over the snapshot gives the pool back.
+// (their keys), values that arrived, and values a front held and gave back unserved. Replaying the
+// journal over the snapshot gives the pool back.
 import { DecryptionError } from '../../../src/store/sealed.js';
 import { valueSources } from './protocol.js';
 import { entryBytes, entryCount, valueBytes } from './value-batch.js';
@@ -21,8 +22,15 @@ export interface SnapshotContent {
   servedKeys: number[];
 }
 
-/** `entries`: value batches, oldest first (a decoded record has one). */
-export type JournalRecord = { kind: 'served'; servedTotal: number; keys: number[] } | { kind: 'ingest'; lastIngest: number; entries: readonly Buffer[] };
+/**
+ * `entries`: value batches, oldest first (a decoded record has one); those of `returned` newest first,
+ * as a front gives them back. `servedTotal` is the pool's count after the record, values held by
+ * fronts included.
+ */
+export type JournalRecord =
+  | { kind: 'served'; servedTotal: number; keys: number[] }
+  | { kind: 'ingest'; lastIngest: number; entries: readonly Buffer[] }
+  | { kind: 'returned'; servedTotal: number; entries: readonly Buffer[] };
 
 /**
  * The snapshot's plaintext in pieces, the entries as they come: the pool is never copied whole for
@@ -69,8 +77,8 @@ export function encodeJournalRecord(record: JournalRecord): Buffer[] {
     return [head, encodeKeys(record.keys)];
   }
   const head = Buffer.alloc(1 + 8 + 4);
-  let offset = head.writeUInt8(2, 0);
-  offset = head.writeDoubleBE(record.lastIngest, offset);
+  let offset = head.writeUInt8(record.kind === 'ingest' ? 2 : 3, 0);
+  offset = head.writeDoubleBE(record.kind === 'ingest' ? record.lastIngest : record.servedTotal, offset);
   head.writeUInt32BE(
     record.entries.reduce((sum, batch) => sum + entryCount(batch), 0),
     offset,
@@ -88,6 +96,9 @@ export function decodeJournalRecord(bytes: Buffer): JournalRecord {
   } else if (kind === 2) {
     const lastIngest = reader.f64();
     record = { kind: 'ingest', lastIngest, entries: [readEntries(reader)] };
+  } else if (kind === 3) {
+    const servedTotal = reader.f64();
+    record = { kind: 'returned', servedTotal, entries: [readEntries(reader)] };
   } else {
     throw new DecryptionError(`a journal record has unknown kind ${kind}`);
   }

@@ -1,10 +1,11 @@
-// Values the fronts hold (memory-only pools): under load a front takes more values than its waiting
+// Values the fronts hold: under load a front takes more values than its waiting
 // requests need and answers the next requests from them without a round trip to the pool thread
 // (actors/qpool/site/held-values.ts). Held values have left the pool, so no other request
 // can get them, and they are remembered as served, so a copy arriving again is a duplicate; they
 // count as available (and toward the capacity) until their front reports them served, or gives them
-// back when its requests pause. A front that restarted lost what it held (a memory-only pool loses
-// values on a crash, never serves one twice): its count starts over.
+// back when its requests pause. A front that restarted lost what it held (a crash loses values, never
+// serves one twice; with a pool file they are on disk as served since they were handed over): its
+// count starts over.
 import type { Holding } from './protocol.js';
 
 export class Holders {

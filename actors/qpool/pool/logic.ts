@@ -3,7 +3,10 @@
 // wait and go together in the next one (group commit), so one fdatasync answers a whole batch.
 // A failed write answers 503 and consumes nothing; the files are rewritten before the next commit.
 // A long journal is compacted in the background while commits go on (see pool-files.ts).
-// Without a pool file a take may also hand its front values to hold (holders.ts).
+// A take may also hand its front values to hold (holders.ts). With a pool file they are on disk as
+// served before the front gets them, and counted served from then on: a crash loses what the
+// fronts hold, never serves it twice. Values a front gives back are journaled as returned before
+// any later take can record them served again.
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { JournalRecord, SnapshotContent } from './codec.js';
@@ -52,6 +55,8 @@ export class PoolService {
   private readyWaiters: ((ready: boolean) => void)[] = [];
   /** Batches of values added since the last journal record. */
   private pendingIngest: Buffer[] = [];
+  /** Batches of held values given back since the last journal record. */
+  private pendingReturned: Buffer[] = [];
   private pumping: Promise<void> | undefined;
   /** The background part of a compaction, while it runs. */
   private compacting: Promise<void> | undefined;
@@ -101,7 +106,7 @@ export class PoolService {
     return result;
   }
 
-  /** Values for `count` requests; with no pool file, also up to `hold.count` values for the front to hold. */
+  /** Values for `count` requests, and up to `hold.count` values for the front to hold. */
   take(count: number, hold?: HoldRequest): Promise<TakeBatch> {
     return new Promise((resolve) => {
       this.pendingTakes.push({ count, hold, resolve });
@@ -112,8 +117,17 @@ export class PoolService {
   /** Counts the held values a front served as served, and puts back on top those it gives back (newest first). */
   report(holding: Holding, returned?: Buffer): void {
     const count = returned === undefined ? 0 : entryCount(returned);
-    this.servedTotal += this.holders.report(holding, count);
-    if (returned !== undefined) this.pool.putBack(returned, count, this.holders.total);
+    const served = this.holders.report(holding, count);
+    // A pool file counted held values as served when it handed them over (they are on disk as
+    // such), so a report changes nothing there and a give-back takes them off again.
+    if (this.durability === undefined) this.servedTotal += served;
+    else this.servedTotal -= count;
+    if (returned === undefined || count === 0) return;
+    this.pool.putBack(returned, count, this.holders.total);
+    if (this.durability !== undefined) {
+      this.pendingReturned.push(returned);
+      this.pump();
+    }
   }
 
   /**
@@ -141,9 +155,14 @@ export class PoolService {
       available: this.pool.size + this.holders.total,
       capacity: this.pool.capacity,
       ...(range === undefined ? {} : { oldest: new Date(range.oldest).toISOString(), newest: new Date(range.newest).toISOString() }),
-      served_total: this.servedTotal,
+      served_total: this.reportedServed(),
       ...(this.lastIngest === undefined ? {} : { last_ingest: new Date(this.lastIngest).toISOString() }),
     };
+  }
+
+  /** Values served as the status counts them: with a pool file, those held by fronts are not yet. */
+  private reportedServed(): number {
+    return this.durability === undefined ? this.servedTotal : this.servedTotal - this.holders.total;
   }
 
   /** Everything the snapshot holds, as of now; its entries are views on the pool, to be read at once. */
@@ -161,7 +180,7 @@ export class PoolService {
     this.pumping = this.work().finally(() => {
       this.pumping = undefined;
       // Work that arrived while the last round was answering its callers.
-      if (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || this.readyWaiters.length > 0) this.pump();
+      if (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || this.pendingReturned.length > 0 || this.readyWaiters.length > 0) this.pump();
     });
   }
 
@@ -170,16 +189,19 @@ export class PoolService {
     // in the poll phase, setImmediate runs after it.
     await new Promise<void>((resolve) => setImmediate(resolve));
     // A journal grown long by a large arrival is compacted at once, not when requests come.
-    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || (this.rewriteNeeded && !this.failing) || this.readyWaiters.length > 0 || this.compactionDue()) {
+    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || this.pendingReturned.length > 0 || (this.rewriteNeeded && !this.failing) || this.readyWaiters.length > 0 || this.compactionDue()) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
         this.failAll(this.pendingTakes.splice(0));
-        // The values that arrived are in memory and will be in the next snapshot.
+        // The values that arrived or came back are in memory and will be in the next snapshot.
         this.pendingIngest = [];
+        this.pendingReturned = [];
         this.answerReadyWaiters(false);
         return;
       }
       this.answerReadyWaiters(true);
       if (this.pendingIngest.length > 0) await this.recordIngest();
+      // Before any take: a value given back and taken again must be journaled returned before it is served again.
+      if (this.pendingReturned.length > 0 && !this.rewriteNeeded) await this.recordReturned();
       // After a failed append the journal may end in a partial record: nothing more goes into it.
       if (this.rewriteNeeded) continue;
       if (this.pendingTakes.length > 0) await this.commitTakes();
@@ -236,23 +258,37 @@ export class PoolService {
     }
   }
 
+  private async recordReturned(): Promise<void> {
+    const entries = this.pendingReturned;
+    this.pendingReturned = [];
+    if (this.durability === undefined) return;
+    try {
+      await this.durability.append({ kind: 'returned', servedTotal: this.servedTotal, entries });
+    } catch (error) {
+      // The values are back in memory; the rewrite that must come next puts them on disk.
+      this.rewriteNeeded = true;
+      this.logFailure(error);
+    }
+  }
+
   private async commitTakes(): Promise<void> {
     const takes = this.pendingTakes;
     this.pendingTakes = [];
     const wanted = takes.reduce((sum, take) => sum + take.count, 0);
-    // Held values are served without asking again, so only a pool with nothing on disk hands them over.
-    const holdWanted = this.durability === undefined ? takes.reduce((sum, take) => sum + (take.hold?.count ?? 0), 0) : 0;
+    const holdWanted = takes.reduce((sum, take) => sum + (take.hold?.count ?? 0), 0);
     const taken = Buffer.allocUnsafe((wanted + holdWanted) * entryBytes);
     let count = 0;
     while (count < wanted && this.pool.takeNewest(taken, count)) count++;
     let heldCount = 0;
     while (heldCount < holdWanted && this.pool.takeNewest(taken, count + heldCount)) heldCount++;
-    const keys = Array.from({ length: count }, (_, index) => entryKey(taken, index));
-    if (count > 0 && this.durability !== undefined) {
+    // Held values are served without asking the pool again: with a pool file they go on disk as served now.
+    const keys = Array.from({ length: count + heldCount }, (_, index) => entryKey(taken, index));
+    const durableHeld = this.durability === undefined ? 0 : heldCount;
+    if (keys.length > 0 && this.durability !== undefined) {
       try {
-        await this.durability.append({ kind: 'served', servedTotal: this.servedTotal + count, keys });
+        await this.durability.append({ kind: 'served', servedTotal: this.servedTotal + count + durableHeld, keys });
       } catch (error) {
-        this.pool.putBack(taken, count);
+        this.pool.putBack(taken, count + heldCount);
         this.rewriteNeeded = true;
         this.logFailure(error);
         this.failAll(takes);
@@ -260,8 +296,7 @@ export class PoolService {
       }
     }
     for (const key of keys) this.pool.markServed(key);
-    for (let index = count; index < count + heldCount; index++) this.pool.markServed(entryKey(taken, index));
-    this.servedTotal += count;
+    this.servedTotal += count + durableHeld;
     // Each take gets its shares in buffers of their own: they are copied to the front whole.
     let heldLeft = heldCount;
     const heldShares = takes.map(({ hold }) => {

@@ -2,7 +2,9 @@
 // capacity) and the served history that keeps replayed values out. The pool is one preallocated ring
 // of entries in the value-batch layout, not objects: 100,000 values take 13.7 MB and nothing for the
 // garbage collector to walk, a value comes in or goes out as one copy, and the whole pool is at most
-// two contiguous runs of bytes, sealed into a snapshot as they lie.
+// two contiguous runs of bytes, sealed into a snapshot as they lie. The keys in the pool and the
+// served history are indexed in typed arrays too (key-index.ts), sized once at start.
+import { KeyIndex } from './key-index.js';
 import { entryBytes, entryKey, entryTimestamp } from './value-batch.js';
 
 /** `added-evicting`: added, and the oldest value was dropped to make room. */
@@ -13,7 +15,7 @@ export class ValuePool {
   /** Slot of the oldest value; the pool runs from there for `count` slots, wrapping. */
   private bottom = 0;
   private count = 0;
-  private readonly inPool = new Set<number>();
+  private readonly inPool: KeyIndex;
   private readonly served: ServedHistory;
 
   constructor(
@@ -21,6 +23,7 @@ export class ValuePool {
     servedHistory: number,
   ) {
     this.ring = Buffer.alloc(capacity * entryBytes);
+    this.inPool = new KeyIndex(capacity);
     this.served = new ServedHistory(servedHistory);
   }
 
@@ -45,7 +48,7 @@ export class ValuePool {
     const slot = (this.bottom + this.count) % this.capacity;
     batch.copy(this.ring, slot * entryBytes, index * entryBytes, (index + 1) * entryBytes);
     this.count++;
-    this.inPool.add(key);
+    this.inPool.set(key, 0);
     return outcome;
   }
 
@@ -121,10 +124,11 @@ class ServedHistory {
   private readonly ring: Float64Array;
   private next = 0;
   private filled = 0;
-  private readonly slots = new Map<number, number>();
+  private readonly slots: KeyIndex;
 
   constructor(private readonly capacity: number) {
     this.ring = new Float64Array(capacity);
+    this.slots = new KeyIndex(capacity);
   }
 
   has(key: number): boolean {

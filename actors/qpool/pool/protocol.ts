@@ -47,7 +47,7 @@ export interface Holding {
 export interface TakeRequest {
   /** Requests waiting, one value each; served before anything is held. */
   count: number;
-  /** Values more the front would hold; only a memory-only pool hands them over (a pool file answers each take on disk first). */
+  /** Values more the front would hold; a pool file records them on disk as served before it hands them over. */
   hold?: number;
   holding?: Holding;
 }

@@ -1,6 +1,7 @@
 // Rebuilding the pool from its snapshot and journal. Order barely matters: a value served anywhere in
-// the journal is out, wherever its arrival was recorded. Anything uncertain resolves towards losing
-// a value, never towards serving one twice.
+// the journal is out, wherever its arrival was recorded, unless a front gave it back after (a
+// `returned` record; the pool journals it before any later take). Anything uncertain resolves
+// towards losing a value, never towards serving one twice.
 import type { JournalRecord, SnapshotContent } from './codec.js';
 import { ValuePool } from './memory.js';
 import { entryBytes, entryKey } from './value-batch.js';
@@ -23,7 +24,14 @@ export function restorePool(snapshot: SnapshotContent, journal: readonly Journal
         servedSince.add(key);
         pool.markServed(key);
       }
-      servedTotal = Math.max(servedTotal, record.servedTotal);
+      servedTotal = record.servedTotal;
+    } else if (record.kind === 'returned') {
+      for (const batch of record.entries) {
+        for (let index = 0; index < batch.length / entryBytes; index++) servedSince.delete(entryKey(batch, index));
+        pool.putBack(batch, batch.length / entryBytes);
+      }
+      // Lower than the record before: the values given back had been counted when they were handed over.
+      servedTotal = record.servedTotal;
     } else {
       for (const batch of record.entries) {
         for (let index = 0; index < batch.length / entryBytes; index++) if (!servedSince.has(entryKey(batch, index))) pool.add(batch, index);
