@@ -17,7 +17,11 @@ export function registerPoolMetrics(registry: Registry, service: PoolService): v
   gauge('outpost_pool_available', 'Values in the pool, those the fronts hold ready to serve included.', () => service.status().available);
   gauge('outpost_pool_capacity', 'Pool capacity (server.max_entries).', () => service.status().capacity);
   gauge('outpost_pool_disk_failing', '1 while the pool files cannot be written (nothing is served).', () => (service.diskFailing ? 1 : 0));
-  counter('outpost_pool_served_total', 'Values served since the pool was created.', [], () => [[{}, service.status().served_total]]);
+  // A front's give-back lowers served_total (its held values were counted when handed over), but a
+  // Prometheus counter that goes down reads as a restart: the counter keeps its highest value, and
+  // rises again once the given-back values are served anew.
+  let servedHighest = 0;
+  counter('outpost_pool_served_total', 'Values served since the pool was created.', [], () => [[{}, (servedHighest = Math.max(servedHighest, service.status().served_total))]]);
   counter('outpost_pool_ingested_total', 'Values added to the pool from the diode since this start.', [], () => [[{}, service.counts.ingested]]);
   counter('outpost_pool_dropped_total', 'Values not kept, by reason: already seen (duplicate) or pushed out of a full pool (evicted).', ['reason'], () => [
     [{ reason: 'duplicate' }, service.counts.duplicates],
