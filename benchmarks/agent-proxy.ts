@@ -28,7 +28,7 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
   const backend = await startServer(new URL('dist/benchmarks/hosts/ok-backend.js', projectRoot));
   try {
     const backendAddress = new URL(backend.urls[0]!).host;
-    const material = await writeSelfSignedMaterial(join(dir, 'material'), domain);
+    const material = await writeMaterial(dir);
     const rows: (string | number)[][] = [];
     const loadBefore = loadavg()[0] ?? 0;
     for (const threads of threadCounts) {
@@ -69,9 +69,9 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
   }
 }
 
-/** A self-signed certificate for `domain` laid out in `materialDir` as certhub-agent fetch writes material. */
-export async function writeSelfSignedMaterial(materialDir: string, domain: string): Promise<{ fullchain: string; key: string }> {
-  const paths = materialPaths(materialDir, domain);
+/** A self-signed certificate for `localhost` laid out as certhub-agent fetch writes material. */
+async function writeMaterial(dir: string): Promise<{ fullchain: string; key: string }> {
+  const paths = materialPaths(join(dir, 'material'), domain);
   await mkdir(paths.folder, { recursive: true, mode: 0o700 });
   await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', paths.key, '-out', paths.fullchain, '-days', '2', '-subj', `/CN=${domain}`, '-addext', `subjectAltName=DNS:${domain}`]);
   return { fullchain: paths.fullchain, key: paths.key };
