@@ -89,7 +89,7 @@ export function fileSize(path: string): number {
 }
 
 /** JSON lines of `count` fresh values, as the collector sends them. */
-function valueLines(count: number): string {
+export function valueLines(count: number): string {
   return sliceValues(randomBytes(count * 128), 'legacy', new Date()).lines;
 }
 

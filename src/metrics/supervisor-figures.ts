@@ -4,6 +4,7 @@
 import { cpus } from 'node:os';
 import type { ActorStatus } from '../actor/actor-status.js';
 import { family, type MetricFamily } from './family.js';
+import { threadResourceFamilies } from './thread-metrics.js';
 
 const startTimeSeconds = Math.round(Date.now() / 1000 - process.uptime());
 
@@ -17,6 +18,8 @@ export function supervisorFamilies(actors: readonly ActorStatus[]): MetricFamily
     family('process_resident_memory_bytes', 'Resident memory of the whole process.', 'gauge', [{ value: process.memoryUsage.rss(), labels: {} }]),
     family('process_start_time_seconds', 'When the process started, in seconds since the Unix epoch.', 'gauge', [{ value: startTimeSeconds, labels: {} }]),
     family('outpost_host_cpu_seconds_total', 'CPU time of the whole host, summed over its cores, busy or idle.', 'counter', hostCpu()),
+    // The supervisor is a thread like the actors: its heap and handles beside theirs.
+    ...threadResourceFamilies(),
   ];
 }
 

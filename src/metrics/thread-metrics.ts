@@ -74,13 +74,25 @@ export class ThreadMetricsPusher implements ThreadMetrics {
     const loop = performance.eventLoopUtilization(this.lastLoop);
     this.lastLoop = performance.eventLoopUtilization();
     const own = [
-      family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: process.memoryUsage().heapUsed, labels: {} }]),
+      ...threadResourceFamilies(),
       family('outpost_thread_event_loop_utilization_ratio', 'Share of the last interval the thread\'s event loop was busy (its CPU use, for one thread).', 'gauge', [{ value: loop.utilization, labels: {} }]),
       family('outpost_thread_event_loop_lag_seconds', 'How late the thread\'s last metrics timer fired.', 'gauge', [{ value: this.lagSeconds, labels: {} }]),
     ];
     const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
     this.push(withLabels([...own, ...registered, ...this.sources.flatMap((source) => source())], this.labels));
   }
+}
+
+/**
+ * What one thread holds: its V8 heap, and the resources keeping its event loop alive (sockets,
+ * timers, file operations in flight: process.getActiveResourcesInfo() is per thread). A soak reads
+ * both per thread to tell a leak from the process's shared memory growing.
+ */
+export function threadResourceFamilies(): MetricFamily[] {
+  return [
+    family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: process.memoryUsage().heapUsed, labels: {} }]),
+    family('outpost_thread_active_resources', 'Handles and requests keeping this thread\'s event loop alive (sockets, timers, file operations in flight).', 'gauge', [{ value: process.getActiveResourcesInfo().length, labels: {} }]),
+  ];
 }
 
 type RegistryFamily = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];

@@ -1,0 +1,64 @@
+// Every 10 s, what a soaked process holds: resident memory, file descriptors and threads from /proc
+// (they are the process's, shared by its threads), and each thread's V8 heap and active handles from
+// the role's /metrics (each thread pushes them there: src/metrics/thread-metrics.ts).
+import { readdirSync } from 'node:fs';
+import { residentBytes, threadCount } from '../measure/proc-stat.js';
+import { valuesByThread } from './metrics-text.js';
+import type { GrowthBound, Sample } from './trend.js';
+
+export interface SoakedProcess {
+  pid: number;
+  /** GET of the role's /metrics (certhub's with its admin key). */
+  metrics(): Promise<Response>;
+}
+
+export type SeriesKind = 'memory' | 'count';
+
+export interface Series {
+  name: string;
+  kind: SeriesKind;
+  samples: Sample[];
+}
+
+const mebibyte = 1024 * 1024;
+
+/**
+ * The rise below which a series is not judged a leak (trend.ts): 2 MiB of memory is a malloc arena's
+ * or V8 page's worth of granularity; 3 descriptors, threads or handles, a pooled connection or two
+ * and a timer more that stay.
+ */
+export const bounds: Record<SeriesKind, GrowthBound> = { memory: { minRise: 2 * mebibyte }, count: { minRise: 3 } };
+
+export class Sampler {
+  private readonly series = new Map<string, Series>();
+  private readonly startedAt = performance.now();
+
+  constructor(private readonly target: SoakedProcess) {}
+
+  /** Reads every figure once; throws when the process is gone or /metrics does not answer 200. */
+  async sample(): Promise<void> {
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const { pid } = this.target;
+    this.add('process RSS', 'memory', seconds, residentBytes(pid));
+    this.add('process file descriptors', 'count', seconds, readdirSync(`/proc/${pid}/fd`).length);
+    this.add('process threads', 'count', seconds, threadCount(pid));
+    const response = await this.target.metrics();
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`/metrics answered ${response.status}: ${text.slice(0, 200)}`);
+    for (const [thread, value] of valuesByThread(text, 'outpost_thread_heap_used_bytes')) this.add(`${thread} heap`, 'memory', seconds, value);
+    for (const [thread, value] of valuesByThread(text, 'outpost_thread_active_resources')) this.add(`${thread} handles`, 'count', seconds, value);
+  }
+
+  all(): Series[] {
+    return [...this.series.values()];
+  }
+
+  private add(name: string, kind: SeriesKind, seconds: number, value: number): void {
+    let series = this.series.get(name);
+    if (series === undefined) {
+      series = { name, kind, samples: [] };
+      this.series.set(name, series);
+    }
+    series.samples.push({ seconds, value });
+  }
+}
