@@ -111,7 +111,7 @@ export async function certFetchBenchmark(options: { seconds: number; rounds: num
 }
 
 /** A domain's name and token, read from the file the store wrote. */
-function credential(dataDir: string, name: string): Credential {
+export function credential(dataDir: string, name: string): Credential {
   const file = JSON.parse(readFileSync(join(dataDir, 'domains', `${name}.json`), 'utf8')) as { record: { token: string } };
   return { name, token: file.record.token };
 }
@@ -132,7 +132,7 @@ async function waitServing(server: CerthubServer, domain: Credential): Promise<v
  * A wrk script sending `paths` in turn, each with its domain's token. The requests are formatted once,
  * in `init`, so wrk's own cost per request is the same for the fetches and for the ceiling.
  */
-function luaRotation(credentials: Credential[], path: (credential: Credential) => string): string {
+export function luaRotation(credentials: Credential[], path: (credential: Credential) => string): string {
   const entries = credentials.map((credential) => `    wrk.format("GET", ${JSON.stringify(path(credential))}, { ["Authorization"] = ${JSON.stringify(`Bearer ${credential.token}`)} }),`).join('\n');
   return `local requests = {}
 init = function(args)

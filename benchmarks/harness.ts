@@ -69,12 +69,14 @@ export interface LoadResult {
 
 /**
  * Runs wrk (one thread, keep-alive) against `url` and reads its figures; `script` is a Lua file for
- * wrk's -s. bash's `times` reports wrk's CPU time.
+ * wrk's -s; `prefix`, a command wrk runs under. bash's `times` reports wrk's CPU time.
  */
-export async function wrk(url: string, options: { connections: number; seconds: number; script?: string }): Promise<LoadResult> {
+export async function wrk(url: string, options: { connections: number; seconds: number; script?: string; prefix?: readonly string[] }): Promise<LoadResult> {
   const script = options.script === undefined ? [] : ['-s', options.script];
   const command = 'wrk -t1 -c"$1" -d"$2"s --latency "${@:3}" && times';
-  const { stdout } = await run('bash', ['-c', command, 'wrk', String(options.connections), String(options.seconds), ...script, url], { maxBuffer: 1 << 20 });
+  // `prefix` runs wrk inside another command (a mount namespace with its own /etc/hosts).
+  const [program = 'bash', ...args] = [...(options.prefix ?? []), 'bash'];
+  const { stdout } = await run(program, [...args, '-c', command, 'wrk', String(options.connections), String(options.seconds), ...script, url], { maxBuffer: 1 << 20 });
   const count = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? 0);
   const latency = (pattern: RegExp) => {
     const match = pattern.exec(stdout);

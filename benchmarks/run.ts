@@ -8,6 +8,7 @@ import { certStoreBenchmark } from './cert-store.js';
 import { coldStart } from './cold-start.js';
 import { eventsBenchmark } from './events.js';
 import { hostwatchBenchmark } from './hostwatch.js';
+import { metricsCostBenchmark } from './metrics-cost.js';
 import { netspeedBenchmark } from './netspeed.js';
 import { panelBenchmark } from './panel.js';
 import { qpoolCollectBenchmark } from './qpool-collect.js';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, (options: { seconds: number; rounds: number; be
   'cold-start': coldStart,
   events: eventsBenchmark,
   hostwatch: hostwatchBenchmark,
+  'metrics-cost': metricsCostBenchmark,
   netspeed: netspeedBenchmark,
   panel: panelBenchmark,
   'qpool-collect': qpoolCollectBenchmark,

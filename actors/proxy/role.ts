@@ -16,7 +16,7 @@ import type { LivePublication } from '../../src/config/role.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import { siteRef } from '../../src/http/site.js';
-import { proxyOperationsSite } from './site/kind.js';
+import { operationsOnlySite } from '../../src/http/operations-site.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
@@ -103,7 +103,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
           }),
         ]
       : [];
-    const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(proxyOperationsSite, {}) } });
+    const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(operationsOnlySite, {}) } });
     return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: { ...front, describesStart: index === 0 }, front: true, instance: index + 1 })), ...fetcher, ...operations];
   },
 };

@@ -5,7 +5,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { isBetaBuild } from '../../src/version.js';
 import { checkReceiveCommand, checkSendCommand } from './diode-command.js';
-import { allowedHosts, commandLine, positiveInteger } from '../../src/config/rules.js';
+import { allowedHosts, bindAddress, commandLine, port, positiveInteger } from '../../src/config/rules.js';
 
 export const keyedDefaultUrl = 'https://api.quantumnumbers.anu.edu.au';
 export const legacyDefaultUrl = 'https://qrng.anu.edu.au/API/jsonI.php';
@@ -64,6 +64,12 @@ const anuSchema = z
 
 const collectSchema = z.strictObject({
   retry_limit: positiveInteger.max(100).default(5),
+  /**
+   * The send role has no HTTP of its own: its /metrics, /healthz and /readyz are on a plain HTTP
+   * listener only when metrics_port is set, on loopback unless metrics_host says otherwise.
+   */
+  metrics_host: bindAddress.default('127.0.0.1'),
+  metrics_port: port.optional(),
 });
 
 const diodeSchema = z

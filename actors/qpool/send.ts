@@ -9,6 +9,9 @@ import { diodeSenderActor } from './diode-sender/kind.js';
 import type { DiodeSenderConfig } from './diode-sender/protocol.js';
 import { recvReceiver } from './recv.js';
 import type { RoleDefinition } from '../../src/config/role.js';
+import { frontSpecs } from '../../src/http/front-specs.js';
+import { operationsOnlySite } from '../../src/http/operations-site.js';
+import { siteRef } from '../../src/http/site.js';
 
 const sender = actorRef(diodeSenderActor, 'send/diode-sender');
 
@@ -18,7 +21,10 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
   schema: sendSchema,
   demoConfig: { anu: { demo: { enabled: true, values: 64, interval_seconds: 20 } }, diode: { loopback: true } },
   // The ledger is read and written for keyed requests only; without them two collectors share nothing.
-  claims: ({ anu }) => ({ stores: anu.keyed.enabled ? [{ path: ledgerPath(), what: 'keyed request ledger' }] : [] }),
+  claims: ({ anu, collect }) => ({
+    stores: anu.keyed.enabled ? [{ path: ledgerPath(), what: 'keyed request ledger' }] : [],
+    ports: collect.metrics_port === undefined ? [] : [{ host: collect.metrics_host, port: collect.metrics_port, option: 'collect.metrics_port' }],
+  }),
   // The loopback diode hands values to the receiver's thread in this process: there must be one.
   checkHost(roles) {
     const send = roles.send as { diode?: { loopback?: boolean } } | undefined;
@@ -26,7 +32,7 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
     if (send?.diode?.loopback !== true || recv?.server?.loopback === true) return [];
     return [{ path: ['send', 'diode', 'loopback'], message: 'needs a recv role with server.loopback true in the same host config' }];
   },
-  actors(config) {
+  async actors(config) {
     const collector: CollectorConfig = {
       sources: sourceSettings(config),
       timeoutMs: config.anu.timeout_seconds * 1000,
@@ -39,10 +45,13 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
       retryLimit: config.collect.retry_limit,
       retryDelayMs: 1000,
     };
-    return Promise.resolve([
+    const { metrics_host: host, metrics_port: port } = config.collect;
+    const operations = port === undefined ? [] : await frontSpecs({ role: 'send', threads: 1, config: { host, port, site: siteRef(operationsOnlySite, {}) } });
+    return [
       actorSpec(diodeSenderActor, { ref: sender, role: 'send', config: senderConfig, links: config.diode.loopback ? [recvReceiver] : [] }),
       actorSpec(collectorActor, { ref: 'send/collector', role: 'send', config: collector, links: [sender] }),
-    ]);
+      ...operations,
+    ];
   },
 };
 

@@ -2,26 +2,18 @@
 // pidusage, on a real front of `outpost run`; how each run of a command ended, by exit code.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { Registry } from 'prom-client';
 import { registerCommandMetrics } from '../../actors/qpool/command-metrics.js';
 import { runSendCommand } from '../../actors/qpool/diode-sender/send-command.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
-import { sampleValue } from '../helpers/metrics-text.js';
+import { promtoolCheck, sampleValue } from '../helpers/metrics-text.js';
 import { outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
-import { runToEnd } from '../helpers/process.js';
 
 const recvHost = (receiveCommand: string[]) => ({
   roles: { recv: { server: { listen: '127.0.0.1:0', receive_command: receiveCommand } } },
   supervisor: { metrics_interval_ms: 200 },
 });
-
-async function promtoolCheck(t: ExecutionContext, dir: string, text: string): Promise<void> {
-  const file = join(dir, 'metrics.txt');
-  await writeFile(file, text);
-  const checked = await runToEnd('sh', ['-c', `promtool check metrics < ${file}`]);
-  t.is(checked.code, 0, `${checked.stdout}${checked.stderr}`);
-}
 
 test('a running receive command has its memory and CPU on the recv front\'s /metrics, and promtool passes', async (t) => {
   const double = await DiodeDouble.create();

@@ -7,6 +7,7 @@ import { DarwinProbe } from './probes/darwin.js';
 import { LinuxProbe } from './probes/linux.js';
 import { RuntimeVersions } from './probes/runtime-versions.js';
 import { samplerActor, snapshotTopic } from './kind.js';
+import { SamplerFigures } from './sampler-figures.js';
 import type { SamplerApi } from './protocol.js';
 
 runActor(samplerActor, {
@@ -14,6 +15,8 @@ runActor(samplerActor, {
     const { config } = context;
     const versions = new RuntimeVersions();
     const cli = new ContainerCli();
+    const figures = context.metrics.enabled ? new SamplerFigures() : undefined;
+    if (figures !== undefined) context.metrics.addSource(() => figures.families());
     const sampler = new Sampler(
       { intervalMs: config.intervalMs, historySeconds: config.historySeconds, topProcesses: config.topProcesses, askedGraceMs: 30_000, containerIntervalMs: 10_000, containerRetryMs: 300_000, portsIntervalMs: config.intervalMs * 15, firstSampleMs: 250 },
       {
@@ -24,6 +27,7 @@ runActor(samplerActor, {
         uptimeSeconds: uptime,
         loadAverage: () => loadavg().map((value) => Math.round(value * 100) / 100) as [number, number, number],
         publish: (snapshot) => context.publish(snapshotTopic, snapshot),
+        ...(figures === undefined ? {} : { figures }),
       },
     );
     await sampler.start();

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { trustAnchors } from '../client/material-trust.js';
 import { watchCertificates, type WatchEvent } from '../client/watch.js';
+import { FetchFigures } from './fetch-figures.js';
 import { certFetcherActor, fetchRoutesTopic } from './kind.js';
 import type { FetchRoute } from './protocol.js';
 
@@ -15,7 +16,10 @@ runActor(certFetcherActor, {
     const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const fronts = config.fronts.map((ref) => context.peer(ref));
     const server = new URL(config.server);
+    const figures = context.metrics.enabled ? new FetchFigures() : undefined;
+    if (figures !== undefined) context.metrics.addSource(() => figures.families());
     const describe = (event: WatchEvent) => {
+      figures?.observe(event);
       const next = 'nextInMs' in event ? `; next fetch in ${Math.round(event.nextInMs / 1000)} s` : '';
       // The failures were logged as warnings, so their end is said too, or a reader thinks it still fails.
       if ((event.type === 'written' || event.type === 'unchanged') && event.recoveredAfter !== undefined) {

@@ -48,6 +48,23 @@ export interface ServedFigures {
 
 export class ProxyFigures {
   private readonly routes = new Map<string, RouteFigures>();
+  private tlsAccepted = 0;
+  private tlsOpen = 0;
+  private unservedNames = 0;
+
+  /**
+   * uWS's connection filter: +1 when the TLS port accepts a connection, -1 when one closes. uWS gives
+   * no hook on the handshake itself, so accepted connections stand for handshakes begun.
+   */
+  tlsConnection(change: number): void {
+    if (change > 0) this.tlsAccepted++;
+    this.tlsOpen += change;
+  }
+
+  /** A handshake named a server the front has no certificate for: it fails. */
+  unservedName(): void {
+    this.unservedNames++;
+  }
 
   route(domain: string): RouteFigures {
     let figures = this.routes.get(domain);
@@ -76,6 +93,9 @@ export class ProxyFigures {
       },
       family('outpost_proxy_backend_errors_total', 'Requests the backend did not answer: kind failed (unreachable, reset, malformed), timeout or busy (queue full).', 'counter', routes.flatMap((route) => route.backendErrorSamples())),
       family('outpost_proxy_websockets_open', 'Relayed WebSockets open now, by route.', 'gauge', routes.map((route) => ({ value: route.webSocketsOpen, labels: { domain: route.domain } }))),
+      family('outpost_proxy_tls_connections_total', 'Connections the TLS port accepted, each a handshake begun (uWS tells no handshake\'s end).', 'counter', [{ value: this.tlsAccepted, labels: {} }]),
+      family('outpost_proxy_tls_connections_open', 'Connections open on the TLS port now.', 'gauge', [{ value: this.tlsOpen, labels: {} }]),
+      family('outpost_proxy_tls_unserved_names_total', 'Handshakes refused because their server name has no certificate here (no route, or its material not loaded yet).', 'counter', [{ value: this.unservedNames, labels: {} }]),
       family('outpost_proxy_certificate_swaps_total', 'Certificates this front started serving for a route (the first load and each renewal).', 'counter', served.map(({ domain, swaps }) => ({ value: swaps, labels: { domain } }))),
       family(
         'outpost_certificate_expiry_timestamp_seconds',

@@ -26,6 +26,11 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   context.onThreadExit(() => apps.forEach((one) => one.close()));
   // Counted only when the host config has metrics on; the role's operations front serves them.
   const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
+  if (figures !== undefined) {
+    app.filter((_res, change) => figures.tlsConnection(change));
+    // Called (synchronously, in the handshake) only for a name with no certificate: the handshake then fails.
+    app.missingServerName(() => figures.unservedName());
+  }
   const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, ...(figures === undefined ? {} : { figures }) }, config.routes);
   const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
   context.onThreadExit(() => webSocketLimits.close());

@@ -24,7 +24,9 @@ type EveryOption = Every<z.input<typeof sendSchema> & z.input<typeof recvSchema>
  * nothing, so the sample does not offer them (issue 25 item 8).
  */
 type ObsoleteServerOption = 'hot_entries';
-type SampleConfig = Omit<EveryOption, 'server'> & { server: Omit<EveryOption['server'], ObsoleteServerOption> };
+/** A listener the sample does not open: the send role's metrics are off unless a port is given. */
+type OffUnlessSetCollectOption = 'metrics_port';
+type SampleConfig = Omit<EveryOption, 'server' | 'collect'> & { server: Omit<EveryOption['server'], ObsoleteServerOption>; collect: Omit<EveryOption['collect'], OffUnlessSetCollectOption> };
 
 export function sampleConfig(): SampleConfig {
   return {
@@ -53,6 +55,7 @@ export function sampleConfig(): SampleConfig {
     },
     collect: {
       retry_limit: 5,
+      metrics_host: '127.0.0.1',
     },
     diode: {
       send_command: diodeCommand(diodeProgram, 'stream-send', diodeChannel),

@@ -7,6 +7,7 @@ import type { SourceSettings } from './protocol.js';
 import { readProviderAnswer, requestUrl, type ProviderSource } from './provider.js';
 import type { TextResponse } from './fetch-text.js';
 import { sliceValues, valueBytes, type ValueBatch } from './values.js';
+import type { CollectorFigures } from './collector-figures.js';
 
 export interface CollectorDeps {
   clock: Clock;
@@ -16,6 +17,8 @@ export interface CollectorDeps {
   /** Hands a batch to the diode sender; never waits for the transfer. */
   send(batch: ValueBatch): void;
   log: Logger;
+  /** Told what each request gave, when metrics are on. */
+  figures?: CollectorFigures;
 }
 
 type PollOutcome = { ok: true; batch: ValueBatch } | { ok: false; reason: string } | { ok: 'skipped' };
@@ -82,7 +85,10 @@ export class Collector {
     try {
       const outcome = await this.fetchValues(settings);
       if (outcome.ok === true) this.handOver(settings, outcome.batch);
-      else if (outcome.ok === false) this.deps.log.warn(`${settings.source} request failed: ${outcome.reason}`);
+      else if (outcome.ok === false) {
+        this.deps.figures?.failed(settings.source);
+        this.deps.log.warn(`${settings.source} request failed: ${outcome.reason}`);
+      }
       return outcome;
     } finally {
       this.busy.delete(settings);
@@ -118,6 +124,7 @@ export class Collector {
     const bytes = batch.count * valueBytes + batch.discardedBytes;
     const discarded = batch.discardedBytes === 0 ? '' : `; discarded the last ${batch.discardedBytes} bytes (${bytes} is not a multiple of ${valueBytes})`;
     this.deps.log.info(`${settings.source}: ${batch.count} values from ${bytes} bytes${discarded}`, { source: settings.source, values: batch.count, discardedBytes: batch.discardedBytes });
+    this.deps.figures?.collected(settings.source, batch.count);
     if (batch.count > 0) this.deps.send(batch);
   }
 }

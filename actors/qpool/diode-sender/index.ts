@@ -5,6 +5,7 @@ import { DiodeSender } from './logic.js';
 import { diodeSenderActor } from './kind.js';
 import type { DiodeSenderApi } from './protocol.js';
 import { runSendCommand, type TransferOutcome } from './send-command.js';
+import { SenderFigures } from './sender-figures.js';
 
 runActor(diodeSenderActor, {
   async start(context) {
@@ -23,7 +24,9 @@ runActor(diodeSenderActor, {
       const watch = context.metrics.enabled ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_send') : undefined;
       transfer = (lines) => runSendCommand(command, lines, config.timeoutMs, watch);
     }
-    const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, { transfer, clock: systemClock, log: context.log });
+    const figures = context.metrics.enabled ? new SenderFigures() : undefined;
+    if (figures !== undefined) context.metrics.addSource(() => figures.families());
+    const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, { transfer, clock: systemClock, log: context.log, ...(figures === undefined ? {} : { figures }) });
     const api: DiodeSenderApi = {
       send(lines, count) {
         sender.enqueue(lines, count);

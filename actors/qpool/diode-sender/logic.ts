@@ -4,11 +4,14 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { TransferOutcome } from './send-command.js';
+import type { SenderFigures } from './sender-figures.js';
 
 export interface DiodeSenderDeps {
   transfer(lines: string): Promise<TransferOutcome>;
   clock: Clock;
   log: Logger;
+  /** Told each attempt and each batch dropped, when metrics are on. */
+  figures?: SenderFigures;
 }
 
 /** Batches waiting beyond the one in transfer; older ones are dropped first when a hung diode lets them pile up. */
@@ -37,6 +40,7 @@ export class DiodeSender {
     this.waiting.push({ lines, count });
     if (this.waiting.length > maxWaitingBatches) {
       const dropped = this.waiting.shift();
+      this.deps.figures?.droppedFromBacklog();
       this.deps.log.warn(`the diode is not keeping up; dropped a waiting batch of ${dropped?.count ?? 0} values`);
     }
     this.running ??= this.drain().finally(() => (this.running = undefined));
@@ -61,6 +65,7 @@ export class DiodeSender {
   private async deliver(batch: Batch): Promise<void> {
     for (let attempt = 1; attempt <= this.retryLimit; attempt++) {
       const outcome = await this.deps.transfer(batch.lines);
+      this.deps.figures?.attempted(outcome.ok);
       if (outcome.ok) {
         this.deps.log.info(`sent ${batch.count} values across the diode`, { values: batch.count, attempt });
         return;
@@ -69,6 +74,7 @@ export class DiodeSender {
       if (attempt < this.retryLimit && !this.stopped) await this.deps.clock.sleep(Math.min(this.retryDelayMs * 2 ** (attempt - 1), maxRetryDelayMs));
       if (this.stopped) return;
     }
+    this.deps.figures?.gaveUp();
     this.deps.log.error(`gave up after ${this.retryLimit} attempts; dropped ${batch.count} values`, { values: batch.count });
   }
 }

@@ -13,6 +13,7 @@ import type { RequestInfo } from '../../../src/http/request.js';
 import { ByteTimeline } from './byte-timeline.js';
 import { speedtestApiVersion, type PingResult, type SpeedtestInfo, type SpeedtestSite, type UploadResult } from './protocol.js';
 import { mountVersionRoute } from '../../../src/http/version-route.js';
+import { SpeedtestFigures, type SpeedtestPhase } from './speedtest-figures.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
 const poolBytes = 4 * 1024 * 1024;
@@ -23,8 +24,18 @@ const noStoreJson = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
 
 export const site: SiteDefinition<SpeedtestSite> = { cors: true, logsRequests: (site) => site.logRequests, mount: mountSpeedtestSite };
 
-async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): Promise<void> {
+async function mountSpeedtestSite({ router, site, actor }: SiteMount<SpeedtestSite>): Promise<void> {
   const pool = randomBytes(poolBytes);
+  // Counted only when the host config has metrics on.
+  const figures = actor.metrics.enabled ? new SpeedtestFigures() : undefined;
+  if (figures !== undefined) actor.metrics.addSource(() => figures.families());
+  const begin = (phase: SpeedtestPhase, reply: Reply) => {
+    if (figures === undefined) return;
+    figures.begin(phase);
+    reply.onFinish((status) => {
+      if (status === 200) figures.complete(phase);
+    });
+  };
   const info: SpeedtestInfo = {
     version,
     server: 'netspeed',
@@ -40,13 +51,18 @@ async function mountSpeedtestSite({ router, site }: SiteMount<SpeedtestSite>): P
   router
     .get('/api/info', (_request, reply) => reply.send(200, infoJson, noStoreJson))
     .get('/api/ping', (_request, reply) => {
+      begin('ping', reply);
       const result: PingResult = { timestamp: epochSeconds() };
       reply.send(200, JSON.stringify(result), noStoreJson);
     })
     .get('/api/download', (request, reply) => {
-      streamDownload(reply, pool, downloadSize(request.query.get('size'), site.maxDownloadBytes));
+      begin('download', reply);
+      streamDownload(reply, pool, downloadSize(request.query.get('size'), site.maxDownloadBytes), figures);
     })
-    .post('/api/upload', (request, reply) => countUpload(request, reply, site.maxUploadBytes));
+    .post('/api/upload', (request, reply) => {
+      begin('upload', reply);
+      return countUpload(request, reply, site.maxUploadBytes, figures);
+    });
 }
 
 /**
@@ -68,15 +84,18 @@ function downloadSize(raw: string | null, max: number): number {
 const downloadHeaders = { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store', 'Content-Encoding': 'identity' };
 
 /** `size` bytes cut from the pool, a megabyte at a time, as fast as the client takes them. */
-function streamDownload(reply: Reply, pool: Buffer, size: number): void {
+function streamDownload(reply: Reply, pool: Buffer, size: number, figures: SpeedtestFigures | undefined): void {
   reply.stream(200, downloadHeaders, size, (offset) => {
     const start = offset % pool.length;
-    return pool.subarray(start, Math.min(start + writeBytes, pool.length));
+    const chunk = pool.subarray(start, Math.min(start + writeBytes, pool.length));
+    // What the stream takes of the chunk: the last one is cut at the announced size.
+    figures?.served(Math.min(chunk.byteLength, size - offset));
+    return chunk;
   });
 }
 
 /** Counts an upload as it arrives (never buffered) and answers with its size and how long it took to land. */
-async function countUpload(request: RequestInfo, reply: Reply, max: number): Promise<void> {
+async function countUpload(request: RequestInfo, reply: Reply, max: number, figures: SpeedtestFigures | undefined): Promise<void> {
   const startedAt = performance.now();
   const landed = new ByteTimeline(startedAt);
   let received = 0;
@@ -85,6 +104,7 @@ async function countUpload(request: RequestInfo, reply: Reply, max: number): Pro
     what: 'upload',
     onChunk: (chunk) => {
       received += chunk.byteLength;
+      figures?.received(chunk.byteLength);
       landed.record(performance.now(), received);
     },
   });
