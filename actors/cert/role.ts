@@ -1,23 +1,21 @@
 // The cert role (certhub): the domains actor owning every domain, token and certificate, and the
 // HTTP front serving the certhub site from its replica. The role's own settings say where the data
 // directory is; everything else is in that directory's config.json.
-import { join } from 'node:path';
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { dnsDuties, type CertConfig, type DnsDuties } from './config.js';
 import { certConfigPath, loadCertConfig } from './config-load.js';
 import { checkCaBundle } from './ca-bundle-file.js';
+import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
-import { writeSecretFile } from '../../src/store/secret.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
 import { domainsActor } from './domains/kind.js';
-import { newAdminKey } from './domains/token.js';
 import { certhubServing } from './tls.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -151,6 +149,6 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
 /** `outpost demo`: a fresh data directory with a demo config, removed when the process exits. */
 async function demoDataDir(): Promise<string> {
   const dir = await makeTemporaryDir('certhub-demo-');
-  await writeSecretFile(join(dir, 'config.json'), `${JSON.stringify({ base_domain: 'demo.test', admin_key: newAdminKey() }, null, 2)}\n`);
+  await writeDemoConfig(dir);
   return dir;
 }

@@ -3,6 +3,7 @@
 // sent again, so whatever the user was doing (and typing) carries on where it was.
 import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
 import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import type { CerthubSessionAnswer } from '../../actors/cert/site/protocol.js';
 
 /** What to do when the server says the session is gone; resolves once the user has logged in again. */
 let reauthenticate: () => Promise<void> = () => Promise.reject(new Error('not logged in'));
@@ -98,9 +99,14 @@ export async function savePrefs(update: Partial<Prefs>): Promise<Prefs> {
  * like it: no `cache` option here; the server marks the answer no-store).
  */
 export async function sessionAlive(): Promise<boolean> {
+  return (await sessionState()).active;
+}
+
+/** The session answer whole: whether the cookie is good, and whether this certhub is a demo. */
+export async function sessionState(): Promise<CerthubSessionAnswer> {
   const response = await fetch('api/admin/session');
   if (!response.ok) throw await apiError(response);
-  return ((await response.json()) as { active: boolean }).active;
+  return (await response.json()) as CerthubSessionAnswer;
 }
 
 export async function login(key: string): Promise<void> {
