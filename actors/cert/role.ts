@@ -41,6 +41,15 @@ export const certRole: RoleDefinition<typeof certSchema> = {
   summary: 'certificate distribution server (certhub)',
   schema: certSchema,
   demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
+  demo: {
+    // The data directory is made before the start, so that the admin key can be printed beside the URL.
+    prepare: async () => ({ demo: true, data_dir: await demoDataDir(), bind: '127.0.0.1', port: 0 }),
+    started: async ({ data_dir }) => {
+      if (data_dir === undefined) return { notes: [] };
+      const { config } = await loadCertConfig(data_dir, { demo: true });
+      return { notes: [`admin key: ${config.admin_key} (a demo key, made for this run; the panel asks for it)`] };
+    },
+  },
   claims: ({ data_dir, bind, port }) => ({
     ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
     stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
