@@ -1,23 +1,21 @@
 // The cert role (certhub): the domains actor owning every domain, token and certificate, and the
 // HTTP front serving the certhub site from its replica. The role's own settings say where the data
 // directory is; everything else is in that directory's config.json.
-import { join } from 'node:path';
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { dnsDuties, type CertConfig, type DnsDuties } from './config.js';
 import { certConfigPath, loadCertConfig } from './config-load.js';
 import { checkCaBundle } from './ca-bundle-file.js';
+import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
-import { writeSecretFile } from '../../src/store/secret.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
 import { domainsActor } from './domains/kind.js';
-import { newAdminKey } from './domains/token.js';
 import { certhubServing } from './tls.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -43,6 +41,15 @@ export const certRole: RoleDefinition<typeof certSchema> = {
   summary: 'certificate distribution server (certhub)',
   schema: certSchema,
   demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
+  demo: {
+    // The data directory is made before the start, so that the admin key can be printed beside the URL.
+    prepare: async () => ({ demo: true, data_dir: await demoDataDir(), bind: '127.0.0.1', port: 0 }),
+    started: async ({ data_dir }) => {
+      if (data_dir === undefined) return { notes: [] };
+      const { config } = await loadCertConfig(data_dir, { demo: true });
+      return { notes: [`admin key: ${config.admin_key} (a demo key, made for this run; the panel asks for it)`] };
+    },
+  },
   claims: ({ data_dir, bind, port }) => ({
     ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
     stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
@@ -152,6 +159,6 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
 /** `outpost demo`: a fresh data directory with a demo config, removed when the process exits. */
 async function demoDataDir(): Promise<string> {
   const dir = await makeTemporaryDir('certhub-demo-');
-  await writeSecretFile(join(dir, 'config.json'), `${JSON.stringify({ base_domain: 'demo.test', admin_key: newAdminKey() }, null, 2)}\n`);
+  await writeDemoConfig(dir);
   return dir;
 }

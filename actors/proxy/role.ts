@@ -17,6 +17,7 @@ import type { RoleDefinition } from '../../src/config/role.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import { siteRef } from '../../src/http/site.js';
 import { operationsOnlySite } from '../../src/http/operations-site.js';
+import { proxyDemo, proxyDemoConfig } from './demo.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
@@ -41,7 +42,8 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
   name: 'proxy',
   summary: 'TLS reverse proxy routing domains to backends (certhub-agent proxy)',
   schema: proxyConfigSchema,
-  demoConfig: { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' },
+  demoConfig: proxyDemoConfig,
+  demo: proxyDemo,
   claims: ({ host, port, redirect_port, metrics_host, metrics_port }) => ({
     ports: [
       { host, port, option: 'port' },

@@ -6,8 +6,10 @@ import { runHost } from '../../src/cli/run-host.js';
 import { hostConfigSchema } from '../../src/config/host.js';
 import { validateConfig } from '../../src/config/load.js';
 
-await runHost(validateConfig(hostConfigSchema(roles), demoHostConfig(roles)), {
+await runHost(validateConfig(hostConfigSchema(roles), await demoHostConfig(roles)), {
   known: roles,
   quiet: true,
-  onStarted: ({ urls, startupMs }) => process.stdout.write(`${JSON.stringify({ urls, startupMs })}\n`),
+  onStarted: ({ urls, startupMs }) => {
+    process.stdout.write(`${JSON.stringify({ urls, startupMs })}\n`);
+  },
 });

@@ -5,7 +5,7 @@ import { hostConfigSchema } from '../config/host.js';
 import { configName, validateConfig } from '../config/load.js';
 import type { RoleList } from '../config/role.js';
 import { checkHostFiles, loadHostConfig } from './host-check.js';
-import { demoHostConfig, describeRoles, printEndpoints } from './host-commands.js';
+import { demoHostConfig, describeRoles, printEndpoints, startedDemo } from './host-commands.js';
 import { configFileOption, createProgram, withLogOptions, type LogFlags } from './program.js';
 import { runHost } from './run-host.js';
 import { printStatus, type StatusOptions } from './status.js';
@@ -23,11 +23,15 @@ export function outpostProgram(known: RoleList): Command {
 
   withLogOptions(program.command('demo').description('run every role on loopback with safe settings and print each URL'))
     .action(async (options: LogFlags) => {
-      const config = validateConfig(hostConfigSchema(known), demoHostConfig(known));
-      await runHost(config, { ...options, known, onStarted: ({ endpoints, startupMs }) => {
-        printEndpoints(endpoints, names);
-        process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
-      } });
+      const config = validateConfig(hostConfigSchema(known), await demoHostConfig(known));
+      await runHost(config, {
+        ...options,
+        known,
+        onStarted: async ({ endpoints, startupMs }, publish) => {
+          printEndpoints(endpoints, names, await startedDemo(known, config, endpoints, publish));
+          process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
+        },
+      });
     });
 
   program

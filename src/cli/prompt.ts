@@ -1,6 +1,7 @@
-// Questions on a terminal or a pipe, for `qpool setup`. Every question has a default shown in
-// brackets that Enter takes, and so does the end of input: a wizard fed a short answer file (or none)
-// still finishes. A bad answer is explained and the question asked again.
+// Questions on a terminal or a pipe, for the setup wizards. Every question has a default shown in
+// brackets that Enter takes. The end of input takes it too, unless the wizard asks for every answer
+// (`endOfInput: 'refuse'`, qpool setup): then input that ends early is no answer, and the wizard
+// stops without writing anything (issue 25 item 8). A bad answer is explained and the question asked again.
 //
 // Lines are read through readline's async iterator, not `rl.question()`: piped input arrives all at
 // once, and `question()` drops lines that come in while no question is pending.
@@ -28,6 +29,7 @@ export class Prompter {
   constructor(
     input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
+    private readonly options: { endOfInput: 'default' | 'refuse' } = { endOfInput: 'default' },
   ) {
     this.terminal = isTerminal(input) && isTerminal(output);
     this.screen = new MutableOutput(output);
@@ -119,6 +121,10 @@ export class Prompter {
       this.screen.muted = false;
     }
     if (next.done === true) {
+      if (this.options.endOfInput === 'refuse') {
+        this.output.write('\n');
+        throw new Error(`the input ended before "${prompt.replace(/:\s*$/, '')}" was answered (Enter takes the default); nothing was written`);
+      }
       this.ended = true;
       this.output.write('\n');
       return '';

@@ -8,6 +8,7 @@ import type { ActorSpec } from '../actor/spec.js';
 import { inConfigFile } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import type { HostConfig, SupervisorSettings } from '../config/host.js';
+import type { LivePublication } from '../config/role.js';
 import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
@@ -17,9 +18,14 @@ import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import { reloadOnHangup, type ReloadSource } from './reload.js';
 import type { LogFlags } from './program.js';
 
+/**
+ * Called once every front listens, with their URLs; `publish` hands the actors settings that needed
+ * those URLs (`outpost demo`'s proxy route).
+ */
+export type OnStarted = (result: StartResult, publish: (publication: LivePublication) => void) => void | Promise<void>;
+
 export interface RunHostOptions extends LogFlags, PrepareOptions {
-  /** Called once every front listens, with their URLs. */
-  onStarted?: (result: StartResult) => void;
+  onStarted?: OnStarted;
   /** The host config file: SIGHUP re-reads it (reload.ts). */
   configPath?: string;
   /** How SIGHUP reads `configPath` when it is not a host config (a role binary's own file). */
@@ -57,7 +63,7 @@ export async function runSupervisor(
   specs: readonly ActorSpec[],
   settings: SupervisorSettings,
   logOptions: LogOptions,
-  onStarted?: (result: StartResult) => void,
+  onStarted?: OnStarted,
   reload?: ReloadSource,
 ): Promise<never> {
   surviveClosedOutput();
@@ -95,7 +101,7 @@ export async function runSupervisor(
     (result) => {
       const startLog = log.logger('supervisor');
       for (const { role, url } of result.endpoints) startLog.info(`${role} listening on ${url}`, { url });
-      onStarted?.(result);
+      Promise.resolve(onStarted?.(result, ({ topic, message }) => supervisor.publish(topic, message))).catch((error: unknown) => startLog.error(`after the start: ${error instanceof Error ? error.message : String(error)}`));
     },
     // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},

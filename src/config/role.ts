@@ -20,6 +20,31 @@ export interface LiveSettings<Config> {
   publish(config: Config): LivePublication[];
 }
 
+/** Where a front of a running host listens, and the role it serves. */
+export interface Endpoint {
+  role: string;
+  url: string;
+}
+
+/** What `outpost demo` shows of a role once every front listens. */
+export interface DemoStarted {
+  /** The URL to print instead of the front's own (the proxy's is a name, not an address). */
+  url?: string;
+  /** Lines printed under the role's URL: how to log in, what to trust. */
+  notes: string[];
+}
+
+/** A role's part in `outpost demo` beyond its static settings. */
+export interface DemoHooks<Input, Config> {
+  /** Settings made at start instead of `demoConfig` (a throw-away folder with files in it). */
+  prepare?(): Promise<Input>;
+  /**
+   * Once every front listens: settings that need the other roles' addresses go to this role's actors
+   * through `publish` (the proxy's route to the demo's netspeed page), and what to print comes back.
+   */
+  started?(config: Config, endpoints: readonly Endpoint[], publish: (publication: LivePublication) => void): Promise<DemoStarted>;
+}
+
 export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
   /** The key under `roles` in a host config. */
   name: string;
@@ -27,6 +52,7 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
   schema: Schema;
   /** The settings `outpost demo` uses: loopback only, free ports, nothing that reaches the internet. */
   demoConfig: z.input<Schema>;
+  demo?: DemoHooks<z.input<Schema>, z.output<Schema>>;
   actors(config: z.output<Schema>): Promise<ActorSpec[]>;
   /** The ports and stores this role owns: a second process asking for one refuses to start (src/actor/claims.ts). */
   claims?(config: z.output<Schema>): RoleClaims;

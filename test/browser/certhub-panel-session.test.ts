@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { newPage } from '../helpers/browser.js';
+import { newPage, saveScreenshot } from '../helpers/browser.js';
 import { testAdminKey } from '../helpers/certhub.js';
 import { addDomains, demoCerthub, desktop, logIn, openExportDialog, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
 import { eventually } from '../helpers/fixture-host.js';
@@ -109,5 +109,19 @@ test('logs tab: backlog on open, live lines, level filter, auto-scroll that paus
   await follow.click();
   t.true(await atBottom());
   t.true(await follow.isHidden());
+  t.deepEqual(unexpected(problems), []);
+});
+
+test('a demo certhub says it is a demo above the login dialog, and says where its admin key was printed', async (t) => {
+  const server = await demoCerthub(t);
+  const { page, problems } = await newPage(t, desktop);
+  await page.goto(server.url);
+  await page.getByLabel('Admin key').waitFor();
+  const notice = page.locator('#demo-notice');
+  await notice.waitFor();
+  t.regex((await notice.textContent()) ?? '', /Demo\..*--demo.*self-signed.*admin key was printed on the terminal/s);
+  await saveScreenshot(page, 'certhub-demo-login');
+  await logIn(page);
+  t.true(await notice.isVisible(), 'still shown once logged in');
   t.deepEqual(unexpected(problems), []);
 });

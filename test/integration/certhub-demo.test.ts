@@ -144,13 +144,13 @@ test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin
   const session = cookie.split(';')[0] ?? '';
   t.is((await fetch(`${server.url}api/admin/domains`, { headers: { cookie: session } })).status, 200);
   const sessionState = async (headers: Record<string, string>) => (await fetch(`${server.url}api/admin/session`, { headers })).json();
-  t.deepEqual(await sessionState({ cookie: session }), { active: true });
-  t.deepEqual(await sessionState({}), { active: false }, 'no cookie: an answer, not a 401');
+  t.deepEqual(await sessionState({ cookie: session }), { active: true, demo: true });
+  t.deepEqual(await sessionState({}), { active: false, demo: true }, 'no cookie: an answer, not a 401');
   const crossSite = await fetch(`${server.url}api/admin/domains`, { method: 'POST', headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', target: '203.0.113.9' }) });
   t.is(crossSite.status, 403, 'a cookie-authenticated change from another origin is refused');
   t.is((await fetch(`${server.url}api/admin/logout`, { method: 'POST', headers: { cookie: session } })).status, 204);
   t.is((await fetch(`${server.url}api/admin/domains`, { headers: { cookie: session } })).status, 401);
-  t.deepEqual(await sessionState({ cookie: session }), { active: false });
+  t.deepEqual(await sessionState({ cookie: session }), { active: false, demo: true });
 });
 
 test('logout closes the event and log streams its session opened; a stream opened with the admin key stays open', async (t) => {

@@ -65,7 +65,8 @@ test('a bad host config names every bad path and exits 2', async (t) => {
 
 test('outpost demo runs every implemented role on loopback, prints each URL and stops on SIGINT', async (t) => {
   const demo = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'demo']);
-  await demo.waitFor(/press Ctrl-C to stop/);
+  // A bound on a hang: every role starts, and the demo proxy's route is served before the URLs print.
+  await demo.waitFor(/press Ctrl-C to stop/, 90_000);
   const urls: Record<string, string> = {};
   for (const match of demo.stdout().matchAll(/^(\w+) +(http:\/\/127\.0\.0\.1:\d+\/)$/gm)) urls[match[1]!] = match[2]!;
   t.deepEqual(Object.keys(urls).sort(), ['cert', 'monitor', 'recv', 'speedtest']);

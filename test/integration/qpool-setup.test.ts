@@ -3,6 +3,7 @@
 // `qpool serve` accepts.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import test from 'ava';
 import { validateConfig } from '../../src/config/load.js';
 import { entryBytes } from '../../actors/qpool/pool/value-batch.js';
@@ -48,7 +49,8 @@ test('setup send writes the answers, re-asks a bad one, and keeps the file priva
 test('setup send: no source at all, or keyed without a key, is explained and asked again', async (t) => {
   const dir = await tempDir(t);
   const file = join(dir, 'send.json');
-  const result = await qpool(dir, ['setup', 'send', '-o', file], ['n', 'n', 'no', 'y', '', 'n']);
+  // Enter for every question after these: the end of input is no answer.
+  const result = await qpool(dir, ['setup', 'send', '-o', file], ['n', 'n', 'no', 'y', '', 'n', ...Array<string>(20).fill('')]);
   t.is(result.code, 0, result.stderr);
   t.regex(result.stdout, /At least one source is needed/);
   t.regex(result.stdout, /The keyed API cannot be used without its key/);
@@ -57,9 +59,9 @@ test('setup send: no source at all, or keyed without a key, is explained and ask
   t.like(config, { anu: { keyed: { enabled: false }, legacy: { enabled: true, length: 1024, size: 64, interval_seconds: 3600 } } });
 });
 
-test('every prompt skipped (closed stdin or empty lines) writes a valid config for either side', async (t) => {
+test('every prompt skipped (empty lines) writes a valid config for either side', async (t) => {
   const dir = await tempDir(t);
-  for (const answers of [[], Array<string>(30).fill('')]) {
+  for (const answers of [Array<string>(30).fill('')]) {
     const send = join(dir, `send-${answers.length}.json`);
     const sent = await qpool(dir, ['setup', 'send', '-o', send], answers);
     t.is(sent.code, 0, sent.stderr);
@@ -109,6 +111,21 @@ test('setup recv writes the answers, warns about a non-loopback address and re-a
   validateConfig(serveFileSchema, await readConfig(file));
 });
 
+// issue 25 item 8: the end of input is no answer; a config and a passphrase from defaults nobody chose are not written.
+test('input that ends before the last question writes nothing and exits 1, for either side', async (t) => {
+  const dir = await tempDir(t);
+  for (const side of ['send', 'recv'] as const) {
+    for (const answers of [[], ['', '']]) {
+      const file = join(dir, `${side}-${answers.length}.json`);
+      const result = await qpool(dir, ['setup', side, '-o', file], answers);
+      t.is(result.code, 1, result.stdout);
+      t.regex(result.stderr, /^qpool: the input ended before ".+" was answered \(Enter takes the default\); nothing was written$/m);
+      t.notRegex(result.stdout, /APP_POOL_KEY|Wrote /);
+      t.false(existsSync(file), 'no config is written');
+    }
+  }
+});
+
 test('setup recv without a pool file prints no passphrase', async (t) => {
   const dir = await tempDir(t);
   const file = join(dir, 'recv.json');
@@ -129,7 +146,7 @@ test('an existing file is kept unless --force is given', async (t) => {
   t.regex(refused.stderr, /exists; not overwriting it \(pass --force/);
   t.is(await readFile(file, 'utf8'), 'precious\n');
   t.notRegex(refused.stdout, /\?/, 'refused before the first question');
-  const forced = await qpool(dir, ['setup', 'recv', '--force', '-o', file]);
+  const forced = await qpool(dir, ['setup', 'recv', '--force', '-o', file], Array<string>(30).fill(''));
   t.is(forced.code, 0, forced.stderr);
   t.is(await modeOf(file), 0o600);
   validateConfig(serveFileSchema, await readConfig(file));

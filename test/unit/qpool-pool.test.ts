@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../src/log/record.js';
@@ -7,7 +8,7 @@ import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import { decodeJournalRecord, encodeJournalRecord, type JournalRecord, type SnapshotContent } from '../../actors/qpool/pool/codec.js';
 import type { TakeBatch, ValueRecord } from '../../actors/qpool/pool/protocol.js';
 import { restorePool } from '../../actors/qpool/pool/restore.js';
-import { entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
+import { entryKey, entryTimestamp, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
 import { recordsOf } from '../helpers/qpool.js';
 
 /** A batch of fresh values, collected at the given times. */
@@ -249,4 +250,36 @@ test('readyToStore: at once without a disk; after a failed write it tries the fi
   t.true(await pool.readyToStore());
   t.is(disk.rewrites.length, rewrites + 1, 'the files were rewritten without a take');
   t.is(pool.status().available, 1);
+});
+
+// issue 25 item 8: oldest and newest by collection time, whatever the order values arrived in, kept
+// through adds (evicting at capacity), takes, values put back and keys removed.
+test('ageRange is the earliest and latest collection time in the pool, in any arrival order', (t) => {
+  const operation = fc.oneof(
+    fc.record({ add: fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 6 }) }),
+    fc.record({ take: fc.integer({ min: 1, max: 4 }) }),
+    fc.record({ putBack: fc.constant(true) }),
+  );
+  t.notThrows(() =>
+    fc.assert(
+    fc.property(fc.integer({ min: 1, max: 12 }), fc.array(operation, { maxLength: 40 }), (capacity, operations) => {
+      const pool = new ValuePool(capacity, 1000);
+      let lastTaken: Buffer | undefined;
+      for (const step of operations) {
+        if ('add' in step) pool.addAll(entries(...step.add.map((minute) => minute * 60_000)));
+        else if ('take' in step) for (let count = 0; count < step.take; count++) lastTaken = takeOne(pool) ?? lastTaken;
+        else if (lastTaken !== undefined && !pool.hasServed(entryKey(lastTaken, 0))) {
+          pool.putBack(lastTaken, 1);
+          lastTaken = undefined;
+        }
+        const all = pool.toBatch();
+        const times = Array.from({ length: all.length / 137 }, (_, index) => entryTimestamp(all, index));
+        const expected = times.length === 0 ? undefined : { oldest: Math.min(...times), newest: Math.max(...times) };
+        if (JSON.stringify(pool.ageRange()) !== JSON.stringify(expected)) return false;
+      }
+      return true;
+    }),
+    { numRuns: 500 },
+    ),
+  );
 });

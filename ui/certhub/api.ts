@@ -5,6 +5,7 @@
 // the browser's "Failed to fetch".
 import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
 import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import type { CerthubSessionAnswer } from '../../actors/cert/site/protocol.js';
 import { unreachableError, waitUntilReachable } from './reachability.js';
 
 /** Why the session is gone: it ended (expiry, a logout elsewhere), or certhub restarted meanwhile. */
@@ -113,9 +114,14 @@ export async function savePrefs(update: Partial<Prefs>): Promise<Prefs> {
  * like it: no `cache` option here; the server marks the answer no-store).
  */
 export async function sessionAlive(): Promise<boolean> {
+  return (await sessionState()).active;
+}
+
+/** The session answer whole: whether the cookie is good, and whether this certhub is a demo. */
+export async function sessionState(): Promise<CerthubSessionAnswer> {
   const response = await fetch('api/admin/session');
   if (!response.ok) throw await apiError(response);
-  return ((await response.json()) as { active: boolean }).active;
+  return (await response.json()) as CerthubSessionAnswer;
 }
 
 /**

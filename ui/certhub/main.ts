@@ -1,7 +1,7 @@
 // The certhub admin panel: log in with the admin key, then the Domains and Logs tabs. A session that
 // ends (expiry, logout elsewhere, a server restart) brings the login back over the page as it is.
 import { byId } from '../common/dom.js';
-import { loadPrefs, logout, onSessionLost, sessionAlive } from './api.js';
+import { loadPrefs, logout, onSessionLost, sessionState } from './api.js';
 import { startDomains } from './domains.js';
 import { startLogs } from './logs.js';
 import { adopt } from './prefs.js';
@@ -41,7 +41,10 @@ byId('logout').addEventListener('click', () => {
 });
 
 async function start(): Promise<void> {
-  if (!(await sessionAlive())) await askForKey('start');
+  const session = await sessionState();
+  // Before the login dialog: a newcomer learns it is a demo, and where its admin key was printed.
+  byId('demo-notice').hidden = !session.demo;
+  if (!session.active) await askForKey('start');
   document.body.dataset.session = 'in';
   void showServerInfo();
   // Prefs that cannot be read leave the defaults (Name, no filter): the list must show regardless.

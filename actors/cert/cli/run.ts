@@ -1,7 +1,9 @@
-// `certhub run -d DIR`: the cert role alone, its settings from config.json in the data directory.
+// `certhub run -d DIR`: the cert role alone, its settings from config.json in the data directory
+// (with --demo, a demo config.json is written where there is none, so a first try needs no setup).
 // The admin key is printed on the terminal at start, never written to the log, with the fingerprint
 // of the self-signed certificate served off loopback without `tls`.
-import { loadCertConfig } from '../config-load.js';
+import { certConfigPath, configExists, loadCertConfig } from '../config-load.js';
+import { demoBaseDomain, writeDemoConfig } from '../demo-config.js';
 import { ConfigError } from '../../../src/errors.js';
 import { selfSignedTls } from '../self-signed.js';
 import { servingKind } from '../tls.js';
@@ -21,6 +23,10 @@ export interface CerthubRunOptions extends LogFlags {
 export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const demo = options.demo === true;
   if (demo && !isBetaBuild) throw new ConfigError([`--demo is offered only by beta builds; certhub ${version} is a release`]);
+  if (demo && !(await configExists(certConfigPath(options.dataDir)))) {
+    await writeDemoConfig(options.dataDir);
+    process.stderr.write(`certhub: ${certConfigPath(options.dataDir)} did not exist: wrote a demo config (base domain ${demoBaseDomain}, a new admin key); certhub setup -d DIR writes a real one\n`);
+  }
   const { config, migration } = await loadCertConfig(options.dataDir, { demo });
   if (migration !== undefined) process.stderr.write(`certhub: migrated the legacy keys ${migration.keys.join(', ')} of config.json; the old file is kept as ${migration.legacyPath}\n`);
   const host = options.host ?? config.bind;

@@ -16,7 +16,7 @@ import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
 import type { HttpFrontConfig } from '../../../src/http/front-actor.js';
-import type { CerthubServerInfo, CerthubSite } from './protocol.js';
+import type { CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookieName, Sessions } from './sessions.js';
@@ -100,7 +100,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
     .get('/api/admin/session', (request, reply) => {
       const id = request.cookies.get(sessionCookie);
-      reply.json(200, { active: id !== undefined && sessions.check(id) }, { 'Cache-Control': 'no-store' });
+      reply.json(200, { active: id !== undefined && sessions.check(id), demo: site.demo } satisfies CerthubSessionAnswer, { 'Cache-Control': 'no-store' });
     })
     // Every session, not only this one: a logout is also how an operator who suspects a copied cookie
     // throws it out. A request without a live session cannot log the others out.

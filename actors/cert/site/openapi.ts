@@ -95,7 +95,7 @@ export function certhubOpenApi(version: string) {
       '/api/admin/session': {
         get: {
           summary: 'whether the request\'s session cookie holds a live panel session (no 401 when not)',
-          responses: { '200': { description: '`{"active": boolean}`', content: { 'application/json': { schema: { type: 'object', required: ['active'], properties: { active: { type: 'boolean' } } } } } } },
+          responses: { '200': { description: '`{"active": boolean, "demo": boolean}`: demo is true for a `--demo` certhub (self-signed certificates, nothing contacted)', content: { 'application/json': { schema: { type: 'object', required: ['active', 'demo'], properties: { active: { type: 'boolean' }, demo: { type: 'boolean' } } } } } } },
         },
       },
       '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' }, '403': crossOrigin } } },

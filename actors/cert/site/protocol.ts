@@ -32,6 +32,14 @@ export interface CerthubTls {
 /** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */
 export const certhubApiVersion = 1;
 
+/** GET /api/admin/session: asked before login, so the login dialog already says when it is a demo. */
+export interface CerthubSessionAnswer {
+  /** The request's session cookie holds a live panel session. */
+  active: boolean;
+  /** `--demo` (or `outpost demo`): self-signed certificates, no DNS provider or CA contacted. */
+  demo: boolean;
+}
+
 /** GET /api/admin/server: how the panel is served, for its header and its exports. */
 export interface CerthubServerInfo {
   /** `sha256:...` of the self-signed certificate served; null with a `tls` or over plain HTTP. */

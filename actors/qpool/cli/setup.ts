@@ -33,7 +33,9 @@ export async function runSetupWizard(side: SetupSide, options: SetupOptions): Pr
   const file = resolve(options.output);
   // Before the first question, so that nobody answers them all only to be refused.
   await refuseToOverwrite(file, options.force);
-  const prompter = new Prompter(options.input ?? process.stdin, options.write ?? process.stdout);
+  // A config and a pool passphrase made from defaults nobody chose would look like answers: input
+  // that ends early writes nothing.
+  const prompter = new Prompter(options.input ?? process.stdin, options.write ?? process.stdout, { endOfInput: 'refuse' });
   let config: SendDraft | RecvDraft;
   try {
     prompter.say(`qpool setup ${side}: writes the config for the ${side === 'send' ? 'sending machine (the one on the internet)' : 'receiving machine (the protected one)'} to ${file}.`);

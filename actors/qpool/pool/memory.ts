@@ -17,6 +17,14 @@ export class ValuePool {
   private count = 0;
   private readonly inPool: KeyIndex;
   private readonly served: ServedHistory;
+  /**
+   * The pool cut into runs of values whose collection times do not go down, bottom run first: the
+   * oldest and newest by collection time are a run's first and last, so ageRange reads two values a
+   * run instead of every value. Values arrive in collection order but for a late batch (a spool
+   * replayed after a diode outage, two sources) or values put back, so there are few runs; each add
+   * or removal costs one comparison.
+   */
+  private readonly runs: RunLengths;
 
   constructor(
     readonly capacity: number,
@@ -25,6 +33,7 @@ export class ValuePool {
     this.ring = Buffer.alloc(capacity * entryBytes);
     this.inPool = new KeyIndex(capacity);
     this.served = new ServedHistory(servedHistory);
+    this.runs = new RunLengths(capacity);
   }
 
   get size(): number {
@@ -43,10 +52,13 @@ export class ValuePool {
       this.inPool.delete(entryKey(this.ring, this.bottom));
       this.bottom = (this.bottom + 1) % this.capacity;
       this.count--;
+      this.runs.shrinkBottom();
       outcome = 'added-evicting';
     }
     const slot = (this.bottom + this.count) % this.capacity;
     batch.copy(this.ring, slot * entryBytes, index * entryBytes, (index + 1) * entryBytes);
+    const inOrder = this.count > 0 && entryTimestamp(this.ring, slot) >= entryTimestamp(this.ring, (slot + this.capacity - 1) % this.capacity);
+    this.runs.growTop(inOrder);
     this.count++;
     this.inPool.set(key, 0);
     return outcome;
@@ -63,6 +75,7 @@ export class ValuePool {
     const slot = (this.bottom + this.count - 1) % this.capacity;
     this.ring.copy(out, index * entryBytes, slot * entryBytes, (slot + 1) * entryBytes);
     this.count--;
+    this.runs.shrinkTop();
     this.inPool.delete(entryKey(this.ring, slot));
     return true;
   }
@@ -91,14 +104,23 @@ export class ValuePool {
     const all = this.toBatch();
     this.bottom = 0;
     this.count = 0;
+    this.runs.clear();
     this.inPool.clear();
     for (let index = 0; index < all.length / entryBytes; index++) if (!keys.has(entryKey(all, index))) this.add(all, index);
   }
 
-  /** Collection times of the oldest and newest values. */
+  /** Collection times of the oldest and newest values (by when they were collected, not when they came). */
   ageRange(): { oldest: number; newest: number } | undefined {
     if (this.count === 0) return undefined;
-    return { oldest: entryTimestamp(this.ring, this.bottom), newest: entryTimestamp(this.ring, (this.bottom + this.count - 1) % this.capacity) };
+    let oldest = Infinity;
+    let newest = -Infinity;
+    let slot = this.bottom;
+    for (const length of this.runs.lengths()) {
+      oldest = Math.min(oldest, entryTimestamp(this.ring, slot));
+      slot = (slot + length) % this.capacity;
+      newest = Math.max(newest, entryTimestamp(this.ring, (slot + this.capacity - 1) % this.capacity));
+    }
+    return { oldest, newest };
   }
 
   /** Every value as one batch, oldest first (a copy). */
@@ -116,6 +138,53 @@ export class ValuePool {
   /** Served keys, oldest first. */
   servedKeys(): number[] {
     return this.served.keys();
+  }
+}
+
+/** The lengths of the pool's runs (ValuePool.runs): a ring, as there can be as many runs as values. */
+class RunLengths {
+  private readonly ring: Uint32Array;
+  private first = 0;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.ring = new Uint32Array(capacity);
+  }
+
+  /** A value added on top: it extends the top run when `inOrder` (not older than the value below it). */
+  growTop(inOrder: boolean): void {
+    if (inOrder && this.count > 0) {
+      this.ring[this.slot(this.count - 1)]!++;
+      return;
+    }
+    this.ring[this.slot(this.count)] = 1;
+    this.count++;
+  }
+
+  /** The top value taken. */
+  shrinkTop(): void {
+    const top = this.slot(this.count - 1);
+    if (--this.ring[top]! === 0) this.count--;
+  }
+
+  /** The bottom value dropped. */
+  shrinkBottom(): void {
+    if (--this.ring[this.first]! !== 0) return;
+    this.first = (this.first + 1) % this.ring.length;
+    this.count--;
+  }
+
+  clear(): void {
+    this.first = 0;
+    this.count = 0;
+  }
+
+  *lengths(): Generator<number> {
+    for (let index = 0; index < this.count; index++) yield this.ring[this.slot(index)]!;
+  }
+
+  private slot(index: number): number {
+    return (this.first + index) % this.ring.length;
   }
 }
 
