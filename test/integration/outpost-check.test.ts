@@ -32,7 +32,7 @@ test('check refuses, as run does, two roles on one port, a pool file without APP
     t.regex(result.stderr, /^outpost: invalid configuration:\n/, command);
     t.regex(result.stderr, /host\.json: roles\.monitor\.port and roles\.speedtest\.port both listen on 127\.0\.0\.1:1\n/, command);
     t.regex(result.stderr, /host\.json: roles\.recv\.server\.pool_file is set but APP_POOL_KEY is empty/, command);
-    t.regex(result.stderr, /host\.json: roles\.cert: cannot read config file .*certhub\/config\.json: ENOENT/, command);
+    t.regex(result.stderr, /host\.json: roles\.cert: .*certhub\/config\.json does not exist: run certhub setup -d .*certhub first/, command);
     t.is(result.stdout, '', command);
   }
 });
