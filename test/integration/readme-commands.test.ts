@@ -78,11 +78,12 @@ const expectations: Record<string, Expectation & { files?: Record<string, string
   'curl -s http://127.0.0.1:8099/api/random': { notRun: 'needs a running qpool serve' },
   'curl -sf http://127.0.0.1:8099/api/random/binary -o value.bin': { notRun: 'needs a running qpool serve' },
   ...Object.fromEntries(
-    ['actor-hop', 'agent-proxy', 'cold-start', 'cert-store', 'cert-issue', 'cert-fetch', 'events', 'hostwatch', 'panel', 'netspeed', 'qpool-serve', 'qpool-collect', 'all']
+    ['actor-hop', 'agent-proxy', 'cold-start', 'cert-store', 'cert-issue', 'cert-fetch', 'events', 'hostwatch', 'panel', 'netspeed', 'qpool-serve', 'qpool-collect', 'metrics-cost', 'all']
       .map((name) => [`npm run bench -- ${name}`, { notRun: 'a benchmark takes minutes' }]),
   ),
   'git worktree add /tmp/before c4443eb && (cd /tmp/before && npm ci)': { notRun: 'installs packages for a benchmark' },
   'npm run bench -- qpool-serve --before /tmp/before/dist': { notRun: 'a benchmark takes minutes' },
+  'npm run soak -- qpool --minutes 10': { notRun: 'a soak takes ten minutes' },
 };
 
 interface Readme {
