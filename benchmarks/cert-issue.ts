@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startPebble, type PebbleServer } from './third-party/pebble.js';
 import { startPowerDns, type PowerDnsServer } from './third-party/powerdns.js';
-import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer, type DomainView } from './certhub-server.js';
+import { addDomain, listDomains, startCerthub, writeStackConfig, type CerthubServer, type DomainView } from './certhub-server.js';
 import { ensureTools, median, printTable, verdict } from './harness.js';
 
 const run = promisify(execFile);
@@ -36,11 +36,7 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
     powerdns = await startPowerDns();
     pebble = await startPebble({ dnsServer: powerdns.nameserver });
     const dataDir = join(dir, 'certhub');
-    await writeCerthubConfig(dataDir, powerdns.zone, {
-      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
-      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
-    });
+    await writeStackConfig(dataDir, powerdns, pebble);
     certhub = await startCerthub(dataDir);
     const lego = legoRunner(dir, powerdns, pebble);
 

@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from './harness.js';
+import type { PebbleServer } from './third-party/pebble.js';
+import type { PowerDnsServer } from './third-party/powerdns.js';
 
 const certhubBin = new URL('dist/bin/certhub.js', projectRoot).pathname;
 
@@ -33,6 +35,15 @@ export async function writeCerthubConfig(dataDir: string, baseDomain: string, ex
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const adminKey = `cha_${randomBytes(24).toString('base64url')}`;
   await writeFile(join(dataDir, 'config.json'), JSON.stringify({ base_domain: baseDomain, admin_key: adminKey, ...extra }), { mode: 0o600 });
+}
+
+/** config.json for certhub on the benchmarks' own stack: PowerDNS's zone and API, Pebble as the CA. */
+export function writeStackConfig(dataDir: string, powerdns: PowerDnsServer, pebble: PebbleServer): Promise<void> {
+  return writeCerthubConfig(dataDir, powerdns.zone, {
+    dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
+    acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
+    propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
+  });
 }
 
 export function startCerthub(dataDir: string, args: string[] = []): Promise<CerthubServer> {

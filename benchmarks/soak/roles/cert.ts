@@ -3,7 +3,7 @@
 // and one issued domain's token rotated; every second the domain list read as the panel does and
 // each issued domain fetched with its token, as certhub-agent fetch does.
 import { join } from 'node:path';
-import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer, type DomainView } from '../../certhub-server.js';
+import { addDomain, listDomains, startCerthub, writeStackConfig, type CerthubServer, type DomainView } from '../../certhub-server.js';
 import { startPebble, type PebbleServer } from '../../third-party/pebble.js';
 import { startPowerDns, type PowerDnsServer } from '../../third-party/powerdns.js';
 import { every, expectStatus, type Tally } from '../load.js';
@@ -27,11 +27,7 @@ export const soakCert: StartRole = async (dir) => {
     powerdns = await startPowerDns();
     pebble = await startPebble({ dnsServer: powerdns.nameserver });
     const dataDir = join(dir, 'certhub');
-    await writeCerthubConfig(dataDir, powerdns.zone, {
-      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
-      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
-    });
+    await writeStackConfig(dataDir, powerdns, pebble);
     certhub = await startCerthub(dataDir);
   } catch (error) {
     await stopAll();
