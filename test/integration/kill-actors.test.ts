@@ -9,12 +9,29 @@ import test from 'ava';
 import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from '../helpers/certhub.js';
 import { getDomain } from '../helpers/certhub-domains.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
+import type { RunningProcess } from '../helpers/process.js';
 import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig } from '../helpers/qpool.js';
 
 /** Past this a request counts as hung: a restart (the pool file reopened with PBKDF2) takes a few seconds on this machine. */
 const requestDeadlineMs = 20_000;
 
 type Outcome = { kind: 'value'; value: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
+
+/**
+ * Sends the kill signal until the hook terminates `actor`: a signal that lands while the actor is
+ * still in backoff or starting (the hook says "not running") terminates nothing, so it is sent again
+ * once that answer is in. Resolves when the `count`th termination is logged.
+ */
+async function killActor(process_: RunningProcess, actor: string, count: number): Promise<void> {
+  const said = (pattern: string) => (process_.stdout() + process_.stderr()).split(pattern).length - 1;
+  for (;;) {
+    const refusedBefore = said(`SIGUSR2: actor ${actor} is `);
+    process.kill(process_.child.pid ?? 0, 'SIGUSR2');
+    const answer = await process_.waitFor(new RegExp(`(SIGUSR2: terminated actor ${actor}[^]*){${count}}|(SIGUSR2: actor ${actor.replace('/', '\\/')} is [^]*){${refusedBefore + 1}}`), 20_000);
+    if (answer[1] !== undefined) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 async function takeValue(url: string): Promise<Outcome> {
   try {
@@ -50,7 +67,7 @@ test('the pool actor terminated at random instants under load: restarted, every 
     // A random instant: after 20-120 more answers, while the other loops have requests in flight.
     const target = outcomes.length + 20 + Math.floor(Math.random() * 100);
     while (outcomes.length < target) await new Promise((resolve) => setTimeout(resolve, 5));
-    process.kill(serve.process.child.pid ?? 0, 'SIGUSR2');
+    await killActor(serve.process, 'recv/pool', kill + 1);
     await serve.process.waitFor(new RegExp(`(restarting actor recv/pool[^]*){${kill + 1}}`), 20_000);
     // Back: a value is served again before the next kill.
     const servedBefore = outcomes.filter((outcome) => outcome.kind === 'value').length;
@@ -108,7 +125,7 @@ test('the cert domains actor terminated at random instants while domains are add
   for (let kill = 0; kill < kills; kill++) {
     const target = outcomes.length + 5 + Math.floor(Math.random() * 30);
     while (outcomes.length < target) await new Promise((resolve) => setTimeout(resolve, 5));
-    process.kill(server.child.pid ?? 0, 'SIGUSR2');
+    await killActor(server, 'cert/domains', kill + 1);
     await server.waitFor(new RegExp(`(restarting actor cert/domains[^]*){${kill + 1}}`), 20_000);
     const addedBefore = outcomes.filter((outcome) => outcome.kind === 'added').length;
     while (outcomes.filter((outcome) => outcome.kind === 'added').length === addedBefore) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -3,7 +3,7 @@
 // nothing contacted. Made with @peculiar/x509 over Node's WebCrypto (no openssl process, no
 // node-forge): it builds exactly the extensions a server certificate needs, and it is already in the
 // tree as a dependency of acme-client.
-import { randomBytes, webcrypto } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { KeyType } from '../../../src/jobs/key-types.js';
 import type { Material } from './material.js';
@@ -38,11 +38,29 @@ function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.Rs
   }
 }
 
+/**
+ * The key pair, made on this thread rather than as a thread-pool job: Node 20 aborts the whole
+ * process (`FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal` in KeyObjectHandle::Create) when a
+ * worker is terminated while an asynchronous key generation of its is finishing, and the supervisor
+ * terminates a domains thread that hangs or is killed. A P-256 key costs about a millisecond.
+ */
+async function demoKeyPair(keyType: KeyType, algorithm: webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams): Promise<webcrypto.CryptoKeyPair> {
+  const pair = keyType === 'ecdsa-p256'
+    ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    : generateKeyPairSync('rsa', { modulusLength: keyType === 'rsa-2048' ? 2048 : 4096, publicExponent: 0x10001 });
+  const privateDer = pair.privateKey.export({ type: 'pkcs8', format: 'der' });
+  const publicDer = pair.publicKey.export({ type: 'spki', format: 'der' });
+  return {
+    privateKey: await webcrypto.subtle.importKey('pkcs8', privateDer, algorithm, true, ['sign']),
+    publicKey: await webcrypto.subtle.importKey('spki', publicDer, algorithm, true, ['verify']),
+  };
+}
+
 /** A self-signed certificate for `name` (a full domain name) and its key; the chain is empty. */
 export async function createDemoCertificate(name: string, options: DemoOptions): Promise<DemoCertificate> {
   const keyType = options.keyType ?? 'ecdsa-p256';
   const keyAlgorithm = algorithmFor(keyType);
-  const keys = await webcrypto.subtle.generateKey(keyAlgorithm, true, ['sign', 'verify']);
+  const keys = await demoKeyPair(keyType, keyAlgorithm);
   const notBefore = Math.floor((options.now - backdateMs) / 1000) * 1000;
   const notAfter = notBefore + (options.lifetimeMs ?? demoLifetimeMs);
   const usages = keyType === 'ecdsa-p256' ? x509.KeyUsageFlags.digitalSignature : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment;
