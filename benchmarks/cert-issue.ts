@@ -14,9 +14,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startPebble, type PebbleServer } from './third-party/pebble.js';
-import { startPowerDns, type PowerDnsServer } from './third-party/powerdns.js';
-import { addDomain, listDomains, startCerthub, writeStackConfig, type CerthubServer, type DomainView } from './certhub-server.js';
+import type { PebbleServer } from './third-party/pebble.js';
+import type { PowerDnsServer } from './third-party/powerdns.js';
+import { addDomain, listDomains, startCertStack, type CertStack, type CerthubServer, type DomainView } from './certhub-server.js';
 import { ensureTools, median, printTable, verdict } from './harness.js';
 
 const run = promisify(execFile);
@@ -29,15 +29,10 @@ const settleTimeoutMs = 60_000;
 export async function certIssueBenchmark(options: { rounds: number }): Promise<void> {
   await ensureTools(['lego']);
   const dir = await mkdtemp(join(tmpdir(), 'certhub-issue-bench-'));
-  let powerdns: PowerDnsServer | undefined;
-  let pebble: PebbleServer | undefined;
-  let certhub: CerthubServer | undefined;
+  let stack: CertStack | undefined;
   try {
-    powerdns = await startPowerDns();
-    pebble = await startPebble({ dnsServer: powerdns.nameserver });
-    const dataDir = join(dir, 'certhub');
-    await writeStackConfig(dataDir, powerdns, pebble);
-    certhub = await startCerthub(dataDir);
+    stack = await startCertStack(dir);
+    const { powerdns, pebble, certhub } = stack;
     const lego = legoRunner(dir, powerdns, pebble);
 
     // Domains seen in `error` (and retried), with the last reason seen.
@@ -75,12 +70,10 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
     const batchFigure = unsettled.length === 0 ? `${batchMs.toFixed(0)} ms` : `not all issued after ${batchMs.toFixed(0)} ms: ${describe(unsettled)}`;
     console.log(`${batchSize} domains at once: ${batchFigure} (target: under 15,000 ms) -> ${verdict(unsettled.length === 0 && batchMs < 15_000)}`);
   } catch (error) {
-    if (certhub !== undefined) console.error(`certhub log:\n${certhub.log()}`);
+    if (stack !== undefined) console.error(`certhub log:\n${stack.certhub.log()}`);
     throw error;
   } finally {
-    await certhub?.stop();
-    await pebble?.stop();
-    await powerdns?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from './harness.js';
-import type { PebbleServer } from './third-party/pebble.js';
-import type { PowerDnsServer } from './third-party/powerdns.js';
+import { startPebble, type PebbleServer } from './third-party/pebble.js';
+import { startPowerDns, type PowerDnsServer } from './third-party/powerdns.js';
 
 const certhubBin = new URL('dist/bin/certhub.js', projectRoot).pathname;
 
@@ -37,13 +37,40 @@ export async function writeCerthubConfig(dataDir: string, baseDomain: string, ex
   await writeFile(join(dataDir, 'config.json'), JSON.stringify({ base_domain: baseDomain, admin_key: adminKey, ...extra }), { mode: 0o600 });
 }
 
-/** config.json for certhub on the benchmarks' own stack: PowerDNS's zone and API, Pebble as the CA. */
-export function writeStackConfig(dataDir: string, powerdns: PowerDnsServer, pebble: PebbleServer): Promise<void> {
-  return writeCerthubConfig(dataDir, powerdns.zone, {
-    dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-    acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
-    propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
-  });
+/** certhub on the benchmarks' own stack: PowerDNS's zone and API, Pebble validating through it. */
+export interface CertStack {
+  powerdns: PowerDnsServer;
+  pebble: PebbleServer;
+  certhub: CerthubServer;
+  /** Stops all three; what was started is stopped even when a later start failed. */
+  stop(): Promise<void>;
+}
+
+/** Starts PowerDNS, Pebble and certhub (its data in `dir`/certhub); on a failed start stops what ran. */
+export async function startCertStack(dir: string): Promise<CertStack> {
+  let powerdns: PowerDnsServer | undefined;
+  let pebble: PebbleServer | undefined;
+  let certhub: CerthubServer | undefined;
+  const stop = async () => {
+    await certhub?.stop();
+    await pebble?.stop();
+    await powerdns?.stop();
+  };
+  try {
+    powerdns = await startPowerDns();
+    pebble = await startPebble({ dnsServer: powerdns.nameserver });
+    const dataDir = join(dir, 'certhub');
+    await writeCerthubConfig(dataDir, powerdns.zone, {
+      dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
+      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
+      propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
+    });
+    certhub = await startCerthub(dataDir);
+    return { powerdns, pebble, certhub, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 export function startCerthub(dataDir: string, args: string[] = []): Promise<CerthubServer> {

@@ -2,10 +2,7 @@
 // domain added (an ACME order, its DNS records and challenge), the oldest removed once 12 are kept,
 // and one issued domain's token rotated; every second the domain list read as the panel does and
 // each issued domain fetched with its token, as certhub-agent fetch does.
-import { join } from 'node:path';
-import { addDomain, listDomains, startCerthub, writeStackConfig, type CerthubServer, type DomainView } from '../../certhub-server.js';
-import { startPebble, type PebbleServer } from '../../third-party/pebble.js';
-import { startPowerDns, type PowerDnsServer } from '../../third-party/powerdns.js';
+import { addDomain, listDomains, startCertStack, type DomainView } from '../../certhub-server.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
 
@@ -15,25 +12,8 @@ const keptDomains = 12;
 const changeEvery = 3;
 
 export const soakCert: StartRole = async (dir) => {
-  let powerdns: PowerDnsServer | undefined;
-  let pebble: PebbleServer | undefined;
-  let certhub: CerthubServer | undefined;
-  const stopAll = async () => {
-    await certhub?.stop();
-    await pebble?.stop();
-    await powerdns?.stop();
-  };
-  try {
-    powerdns = await startPowerDns();
-    pebble = await startPebble({ dnsServer: powerdns.nameserver });
-    const dataDir = join(dir, 'certhub');
-    await writeStackConfig(dataDir, powerdns, pebble);
-    certhub = await startCerthub(dataDir);
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
-  const server = certhub;
+  const stack = await startCertStack(dir);
+  const server = stack.certhub;
   return {
     target: { pid: server.pid, metrics: () => server.admin('metrics') },
     load: `each second every issued domain fetched with its token; every ${changeEvery} s a domain added (issued by Pebble through PowerDNS), the oldest removed past ${keptDomains}, and an issued domain's token rotated`,
@@ -74,7 +54,7 @@ export const soakCert: StartRole = async (dir) => {
       });
     },
     log: () => server.log(),
-    stop: stopAll,
+    stop: () => stack.stop(),
   };
 };
 
