@@ -24,28 +24,21 @@ export function registerCommandMetrics(registry: Registry, command: CommandRole)
     reading ??= sampleUsage([...running]).finally(() => (reading = undefined));
     return reading;
   };
-  new Gauge({
-    name: 'outpost_command_memory_bytes',
-    help: 'Resident memory of the running diode command (no sample while none runs).',
-    labelNames: ['command'],
-    registers,
-    async collect() {
-      const usage = await read();
-      this.reset();
-      if (usage !== undefined) this.set({ command }, usage.memoryBytes);
-    },
-  });
-  new Gauge({
-    name: 'outpost_command_cpu_ratio',
-    help: 'CPU of the running diode command since the previous sample, in cores (1 = one core busy).',
-    labelNames: ['command'],
-    registers,
-    async collect() {
-      const usage = await read();
-      this.reset();
-      if (usage !== undefined) this.set({ command }, usage.cpuRatio);
-    },
-  });
+  // Both gauges read the same sample (read() keeps one a push), and have no value while none runs.
+  const usageGauge = (name: string, help: string, pick: (usage: Usage) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['command'],
+      registers,
+      async collect() {
+        const usage = await read();
+        this.reset();
+        if (usage !== undefined) this.set({ command }, pick(usage));
+      },
+    });
+  usageGauge('outpost_command_memory_bytes', 'Resident memory of the running diode command (no sample while none runs).', (usage) => usage.memoryBytes);
+  usageGauge('outpost_command_cpu_ratio', 'CPU of the running diode command since the previous sample, in cores (1 = one core busy).', (usage) => usage.cpuRatio);
   const exits = new Counter({
     name: 'outpost_command_exits_total',
     help: 'Diode command runs that ended, by exit code (a signal name when killed, "error" when it could not be run).',
