@@ -2,18 +2,8 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { applyPrefsUpdate, defaultPrefs, parsePrefs, readPrefs, writePrefs } from '../../actors/cert/domains/prefs.js';
-import { OutpostError } from '../../src/errors.js';
 import { certDataDir } from '../helpers/cert-files.js';
-
-function badRequest(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof OutpostError && error.code === 'ERR_BAD_REQUEST') return error.message;
-    throw error;
-  }
-  throw new Error('expected ERR_BAD_REQUEST');
-}
+import { badRequestMessage } from '../helpers/refusal.js';
 
 test('defaults: fetch JSON, the page origin, name ascending, no filter', (t) => {
   t.deepEqual(defaultPrefs, { export_format: 'fetch-json', export_server_url: null, sort: { key: 'name', direction: 'asc' }, filter: '' });
@@ -28,13 +18,13 @@ test('an update changes only what it names; sort may be given in part', (t) => {
 });
 
 test('bad fields are refused by name, and nothing else is accepted', (t) => {
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, { sort: { key: 'size' } })), 'sort.key must be one of "name", "expires"');
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, { sort: 'name' })), 'sort must be an object');
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, { export_format: 'xml', export_server_url: 'ftp://x' })), 'export_format must be one of "fetch-json", "fetch-cli", "proxy-json", "csv"; export_server_url must be a valid url');
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, { filter: 'x'.repeat(254) })), 'filter must be at most 253 characters long');
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, { colour: 'red' })), 'colour is not a known option');
-  t.is(badRequest(() => applyPrefsUpdate(defaultPrefs, [])), 'prefs must be a JSON object');
-  t.is(badRequest(() => parsePrefs(null)), 'prefs must be a JSON object');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, { sort: { key: 'size' } })), 'sort.key must be one of "name", "expires"');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, { sort: 'name' })), 'sort must be an object');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, { export_format: 'xml', export_server_url: 'ftp://x' })), 'export_format must be one of "fetch-json", "fetch-cli", "proxy-json", "csv"; export_server_url must be a valid url');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, { filter: 'x'.repeat(254) })), 'filter must be at most 253 characters long');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, { colour: 'red' })), 'colour is not a known option');
+  t.is(badRequestMessage(() => applyPrefsUpdate(defaultPrefs, [])), 'prefs must be a JSON object');
+  t.is(badRequestMessage(() => parsePrefs(null)), 'prefs must be a JSON object');
 });
 
 test('prefs.json round trip (0600); missing means defaults, damaged means defaults and a reason', async (t) => {
