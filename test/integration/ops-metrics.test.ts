@@ -89,6 +89,16 @@ test('certhub\'s /metrics needs the admin key or the metrics token, and gives ea
   const domain = (await (await certhub.admin('api/admin/domains/app')).json()) as { expires_at: string };
   t.is(expiresAt, Date.parse(domain.expires_at));
   t.is(sampleValue(issued, 'outpost_cert_domains', { status: 'issued' }), 1);
+  // Fetches by domain and outcome; a refused token under no domain, whatever name it asked for.
+  const { token } = (await (await certhub.admin('api/admin/domains/app')).json()) as { token: string };
+  t.is((await fetch(`${certhub.url}api/cert/app`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  t.is((await fetch(`${certhub.url}api/cert/app`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  t.is((await fetch(`${certhub.url}api/cert/made-up-name`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status, 401);
+  const fetched = await pollText(`${certhub.url}metrics`, (body) => sampleValue(body, 'outpost_cert_fetches_total', { domain: 'app.example.test', outcome: 'served' }) === 2, 30_000, {
+    headers: { authorization: `Bearer ${metricsToken}` },
+  });
+  t.is(sampleValue(fetched, 'outpost_cert_fetches_total', { domain: '', outcome: 'refused' }), 1);
+  t.false(fetched.includes('made-up-name'), 'a name a client made up is no series');
   // The health routes stay open: a load balancer carries no token.
   t.is((await fetch(`${certhub.url}healthz`)).status, 200);
 });

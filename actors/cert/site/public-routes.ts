@@ -14,6 +14,7 @@ import { certhubApiVersion } from './protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
 import type { ClientAddresses } from './client-addresses.js';
+import type { FetchCounts } from './fetch-counts.js';
 import type { DomainReplica } from './replica.js';
 
 /** Failed token checks a client address may make: 20 at once, then one every 3 s. */
@@ -29,12 +30,13 @@ export interface PublicMount {
   domains: PeerLink<DomainsApi>;
   clients: ClientAddresses;
   log: Logger;
+  fetchCounts: FetchCounts;
 }
 
 /** The line a failed fetch writes; README documents it for fail2ban. */
 export const failedFetchMessage = 'certhub: failed certificate fetch';
 
-export function mountPublicRoutes({ router, replica, domains, clients, log }: PublicMount): void {
+export function mountPublicRoutes({ router, replica, domains, clients, log, fetchCounts }: PublicMount): void {
   const failedFetches = new RateLimiter(failedFetchLimit);
   const fetches = new Map<string, FetchRecord>();
   const report = setInterval(() => {
@@ -55,7 +57,10 @@ export function mountPublicRoutes({ router, replica, domains, clients, log }: Pu
       auth: {
         bearer: (token, request) => {
           const found = replica.withToken(request.params.domain ?? '', token);
-          if (found === undefined) log.warn(failedFetchMessage, { client: clients.of(request), domain: request.params.domain ?? '' });
+          if (found === undefined) {
+            fetchCounts.refused();
+            log.warn(failedFetchMessage, { client: clients.of(request), domain: request.params.domain ?? '' });
+          }
           return found;
         },
       },
@@ -64,14 +69,19 @@ export function mountPublicRoutes({ router, replica, domains, clients, log }: Pu
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;
       // The key certhub serves with: whoever holds it could pose as certhub (issue 22 item 11).
-      if (replica.isOwnDomain(domain.name)) throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: its certificate and key are not given out for a token`);
+      if (replica.isOwnDomain(domain.name)) {
+        fetchCounts.count(domain.name, 'forbidden');
+        throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: its certificate and key are not given out for a token`);
+      }
       const certificateBody = replica.certificateBody(request.auth);
       if (certificateBody === null) {
+        fetchCounts.count(domain.name, 'not_issued');
         throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);
       }
       // The first fetch of a domain in each report stands for all of them: asking uWS for the address
       // of every request would cost a tenth of the answer.
       if (!fetches.has(domain.name)) fetches.set(domain.name, { name: domain.name, from: request.remoteAddress, at: Date.now() });
+      fetchCounts.count(domain.name, 'served');
       reply.send(200, certificateBody, certificateHeaders);
     });
 }
