@@ -60,6 +60,7 @@ export class PeerLink<Api> {
    */
   private readonly inFlight = new Set<(error: OutpostError) => void>();
   private readonly waiters = new Set<Waiter>();
+  private readonly attachListeners = new Set<() => void>();
 
   constructor(
     readonly peer: string,
@@ -80,6 +81,16 @@ export class PeerLink<Api> {
       waiter.resolve();
     }
     this.waiters.clear();
+    for (const listener of this.attachListeners) listener();
+  }
+
+  /**
+   * Runs `listener` each time the peer (re)starts and the link reaches it: state the peer keeps only
+   * in memory (who watches a stream) is told again to the new run. Returns the unsubscribe.
+   */
+  onAttach(listener: () => void): () => void {
+    this.attachListeners.add(listener);
+    return () => this.attachListeners.delete(listener);
   }
 
   detach(reason = 'stopped'): void {

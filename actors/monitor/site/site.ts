@@ -37,6 +37,11 @@ async function mountMonitorSite({ router, server, actor: context, site }: SiteMo
     sampler.call((api) => api.setWatchers(context.name, streams.size)).catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
   };
 
+  // A restarted sampler starts with no watchers and would push nothing to the streams open here.
+  sampler.onAttach(() => {
+    if (streams.size > 0) reportWatchers();
+  });
+
   serveStatic(router, await roleUiAssets('monitor'));
   mountVersionRoute(router, 'hostwatch', monitorApiVersion);
   const openApi = JSON.stringify(monitorOpenApi(version));
