@@ -327,8 +327,17 @@ export class DomainBook {
     } catch (error) {
       if (kind === 'new') this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
-      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error), this.deps.backoff);
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof OutpostError && error.code === 'ERR_ACTOR_UNAVAILABLE') {
+        // The ACME or DNS thread ended under the order (a crash, which the supervisor restarts): not
+        // the domain's failure, so no backoff and no failure notice. The order starts again at once,
+        // resumed from the order journal, and waits for the thread to be back.
+        await this.update(domain, resumeAfterRestart(domain.record));
+        this.deps.log.warn(`the order for ${name} was cut (${reason}); it starts again`);
+        this.plan(domain);
+        return;
+      }
+      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error), this.deps.backoff);
       await this.update(domain, markFailed(domain.record, reason, next));
       this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);
       this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
