@@ -23,7 +23,7 @@ export function askAcmeDirectory(p: Prompter): Promise<string> {
 /** The PEM file of the CA that signs a private CA's HTTPS; undefined for none (a public CA). */
 export async function askCaBundle(p: Prompter): Promise<string | undefined> {
   for (;;) {
-    const path = await p.ask("CA bundle: PEM file of the CA behind the directory's HTTPS (a private CA such as Pebble's; absolute path)", none, (answer) => {
+    const path = await p.ask("CA bundle (absolute path of the PEM that signs a private CA's HTTPS, e.g. Pebble's)", none, (answer) => {
       if (answer !== none && !isAbsolute(answer)) throw new BadAnswer(`please give an absolute path (from /), or ${none}`);
       return answer;
     });
