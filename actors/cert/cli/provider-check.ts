@@ -11,11 +11,13 @@ import type { ProviderDraft } from './provider-questions.js';
 /** One API request of the check; a wizard waits for it, so less than certhub run's 10 s. */
 const checkTimeoutMs = 5000;
 
-export type CredentialCheck =
-  | { outcome: 'passed'; said: string; warnings: string[] }
-  | { outcome: 'failed'; problem: string }
-  /** A credential was left to fill in later: nothing to try. */
-  | { outcome: 'incomplete'; missing: string[] };
+export type CredentialCheck = { outcome: 'passed'; said: string; warnings: string[] } | { outcome: 'failed'; problem: string };
+
+/** The credentials left to fill in later: with any, there is nothing to try. */
+export function missingCredentials(draft: ProviderDraft): string[] {
+  const required = draft.provider === 'cloudflare' ? ['api_token', 'zone_id'] : ['server_url', 'api_token', 'zone'];
+  return required.filter((field) => draft[field] === undefined);
+}
 
 /**
  * Tries `draft`'s credentials. `baseDomain` must be in the provider's zone when it writes the
@@ -23,9 +25,8 @@ export type CredentialCheck =
  * delegated to.
  */
 export async function checkProviderCredentials(draft: ProviderDraft, baseDomain: string, writesRecords: boolean): Promise<CredentialCheck> {
-  const required = draft.provider === 'cloudflare' ? ['api_token', 'zone_id'] : ['server_url', 'api_token', 'zone'];
-  const missing = required.filter((field) => draft[field] === undefined);
-  if (missing.length > 0) return { outcome: 'incomplete', missing };
+  const missing = missingCredentials(draft);
+  if (missing.length > 0) throw new Error(`${missing.join(' and ')} are still to fill in: nothing to try`);
   try {
     return draft.provider === 'cloudflare' ? await checkCloudflare(draft, baseDomain, writesRecords) : await checkPowerDns(draft, baseDomain, writesRecords);
   } catch (error) {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BadAnswer, type Prompter } from '../../../src/cli/prompt.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
-import { checkProviderCredentials } from './provider-check.js';
+import { checkProviderCredentials, missingCredentials } from './provider-check.js';
 
 export type ProviderKind = 'cloudflare' | 'powerdns';
 
@@ -32,15 +32,17 @@ export interface ProviderQuestion {
 export async function askCheckedProvider(p: Prompter, question: ProviderQuestion): Promise<ProviderDraft> {
   for (;;) {
     const draft = await askProvider(p, question);
+    const missing = missingCredentials(draft);
+    if (missing.length > 0) {
+      p.say(`  Not tried: ${missing.join(' and ')} still to fill in.`);
+      return draft;
+    }
     p.say('  Trying these credentials...');
     const check = await checkProviderCredentials(draft, question.baseDomain, question.writesRecords);
     switch (check.outcome) {
       case 'passed':
         p.say(`  OK: ${check.said}.`);
         for (const warning of check.warnings) p.say(`  Warning: ${warning}`);
-        return draft;
-      case 'incomplete':
-        p.say(`  Not tried: ${check.missing.join(' and ')} still to fill in.`);
         return draft;
       case 'failed':
         p.say(`  Failed: ${check.problem}`);
