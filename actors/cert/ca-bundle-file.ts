@@ -1,20 +1,28 @@
-// acme.ca_bundle is read before any actor starts, as every file the config names: a missing or
-// unreadable bundle is a config error (exit 2 naming the option), not an acme actor that crashes at
-// each restart until the supervisor gives up.
+// acme.ca_bundle is read before any actor starts, as every file the config names
+// (src/config/named-file.ts): a missing or unreadable bundle is a config error (exit 2 naming the
+// option), not an acme actor that crashes at each restart. `certhub setup` asks with the same check.
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../../src/errors.js';
+import { inConfigFile } from '../../src/config/load.js';
+import { readNamedFile } from '../../src/config/named-file.js';
 
-export async function checkCaBundle(configPath: string, path: string): Promise<void> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError([`${configPath}: acme.ca_bundle: ${path} cannot be read: ${(error as Error).message}`]);
-  }
+const option = 'acme.ca_bundle';
+
+/** Throws a ConfigError naming acme.ca_bundle (not the config file) when `path` is no readable PEM certificate. */
+export async function readCaBundle(path: string): Promise<string> {
+  const text = await readNamedFile(option, path);
   try {
     new X509Certificate(text);
   } catch {
-    throw new ConfigError([`${configPath}: acme.ca_bundle: ${path} holds no PEM certificate`]);
+    throw new ConfigError([`${option}: ${path} holds no PEM certificate`]);
+  }
+  return text;
+}
+
+export async function checkCaBundle(configPath: string, path: string): Promise<void> {
+  try {
+    await readCaBundle(path);
+  } catch (error) {
+    throw inConfigFile(configPath, error);
   }
 }

@@ -69,8 +69,8 @@ export const dnsProviderSchema = z.discriminatedUnion('provider', [cloudflareSch
 });
 export type DnsProviderConfig = z.output<typeof dnsProviderSchema>;
 
-/** A nameserver to check propagation at: `host:port`, `[v6]:port`, or a bare address (port 53). */
-const nameserver = z.string().transform((value, context) => {
+/** A nameserver to check propagation at (also the setup wizard's answer): `host:port`, `[v6]:port`, or a bare address (port 53). */
+export const nameserver = z.string().transform((value, context) => {
   const match = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(value) ?? (isIP(value) === 6 ? [value, value] : /^([^:[\]]+)(?::(\d{1,5}))?$/.exec(value));
   const host = match?.[1] ?? '';
   const portNumber = match?.[2] === undefined ? 53 : Number(match[2]);
@@ -82,7 +82,7 @@ const nameserver = z.string().transform((value, context) => {
   return { host, port: portNumber };
 });
 
-const directoryUrl = z.string().transform((value, context) => {
+export const directoryUrl = z.string().transform((value, context) => {
   if (value in letsEncryptDirectories) return letsEncryptDirectories[value as keyof typeof letsEncryptDirectories];
   // RFC 8555 §6.1: ACME is spoken over HTTPS only.
   if (z.url({ protocol: /^https$/ }).safeParse(value).success) return value;

@@ -9,6 +9,8 @@ import type { CerthubTls } from './site/protocol.js';
 import type { CertConfig } from './config.js';
 import { ConfigError } from '../../src/errors.js';
 import { checkTlsMaterial } from '../../src/http/tls-material.js';
+import { inConfigFile } from '../../src/config/load.js';
+import { readNamedFile } from '../../src/config/named-file.js';
 import type { FrontTls, TlsMaterial } from '../../src/http/tls-material.js';
 import { selfSignedTls } from './self-signed.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
@@ -79,9 +81,9 @@ export async function certhubTls(dataDir: string, tls: NonNullable<CertConfig['t
 async function readTlsFiles(certFile: string, keyFile: string, configPath: string): Promise<TlsMaterial> {
   const read = async (path: string, option: string) => {
     try {
-      return await readFile(path, 'utf8');
+      return await readNamedFile(option, path);
     } catch (error) {
-      throw new ConfigError([`${configPath}: ${option}: ${path} cannot be read: ${(error as Error).message}`]);
+      throw inConfigFile(configPath, error);
     }
   };
   const material = { certPem: await read(certFile, 'tls.cert_file'), keyPem: await read(keyFile, 'tls.key_file') };

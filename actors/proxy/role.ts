@@ -18,10 +18,31 @@ import { frontSpecs } from '../../src/http/front-specs.js';
 import { siteRef } from '../../src/http/site.js';
 import { operationsOnlySite } from '../../src/http/operations-site.js';
 import { proxyDemo, proxyDemoConfig } from './demo.js';
+import { certificatesOf } from './client/material-trust.js';
+import { readNamedFile } from '../../src/config/named-file.js';
+import { ConfigError } from '../../src/errors.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
   return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
+}
+
+/**
+ * The CA files the config names are read before any actor starts, as every file a config names
+ * (src/config/named-file.ts): a missing one is exit 2 naming the option, not a cert-fetcher that
+ * crashes at each restart until the supervisor gives up (issue 25 item 10).
+ */
+async function checkCaFiles(config: Pick<ProxyConfig, 'ca_file' | 'ca_bundle'>): Promise<void> {
+  for (const option of ['ca_file', 'ca_bundle'] as const) {
+    const path = config[option];
+    if (path === undefined) continue;
+    const text = await readNamedFile(option, path);
+    try {
+      certificatesOf(text);
+    } catch (error) {
+      throw new ConfigError([`${option}: ${path} ${(error as Error).message}`]);
+    }
+  }
 }
 
 function hstsValue({ max_age_seconds, include_subdomains }: { max_age_seconds: number; include_subdomains: boolean }): string {
@@ -84,6 +105,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       },
     };
     const fronts = proxyFrontRefs(config);
+    if (config.fetch) await checkCaFiles(config);
     // Started even without routes: a reload may add some.
     const fetcher = config.fetch
       ? [

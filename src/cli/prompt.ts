@@ -50,11 +50,12 @@ export class Prompter {
 
   /**
    * Asks until `parse` accepts the answer; an empty answer (or the end of input) means `fallback`,
-   * which is shown in brackets. `parse` throws BadAnswer to have the question asked again.
+   * which is shown in brackets. Without a fallback the question has no default: `parse` is handed the
+   * empty answer and says what to give. `parse` throws BadAnswer to have the question asked again.
    */
-  async ask<T>(question: string, fallback: string, parse: (answer: string) => T): Promise<T> {
+  async ask<T>(question: string, fallback: string | undefined, parse: (answer: string) => T): Promise<T> {
     for (;;) {
-      const answer = (await this.line(`${question} [${fallback}]: `, false)) || fallback;
+      const answer = fallback === undefined ? await this.line(`${question}: `, false) : (await this.line(`${question} [${fallback}]: `, false)) || fallback;
       try {
         return parse(answer);
       } catch (error) {

@@ -13,8 +13,10 @@ program
   .description('interactive wizard: write config.json (mode 0600, with a new admin key) in the data directory (mode 0700)')
   .requiredOption('-d, --data-dir <dir>', 'data directory (created if missing)')
   .option('--force', 'replace an existing config.json')
-  .action(async (options: { dataDir: string; force?: boolean }) => {
-    await runCerthubSetup({ dataDir: options.dataDir, force: options.force === true });
+  // The Cloudflare API base of a test double (config.json's api_url); hidden: nobody else has one.
+  .addOption(new Option('--cloudflare-api-url <url>').hideHelp())
+  .action(async (options: { dataDir: string; force?: boolean; cloudflareApiUrl?: string }) => {
+    await runCerthubSetup({ dataDir: options.dataDir, force: options.force === true, ...(options.cloudflareApiUrl === undefined ? {} : { cloudflareApiUrl: options.cloudflareApiUrl }) });
   });
 
 withLogOptions(

@@ -1,8 +1,10 @@
-// The wizard's questions about DNS providers: which kind, and its credentials. Any credential may be
-// skipped; the provider is then written without it and `certhub run` names what is missing.
+// The wizard's questions about DNS providers: which kind, and its credentials, tried before they are
+// written (provider-check.ts). Any credential may be skipped; the provider is then written without it,
+// untried, and `certhub run` names what is missing.
 import { z } from 'zod';
 import { BadAnswer, type Prompter } from '../../../src/cli/prompt.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
+import { checkProviderCredentials, missingCredentials } from './provider-check.js';
 
 export type ProviderKind = 'cloudflare' | 'powerdns';
 
@@ -11,8 +13,49 @@ export type ProviderDraft = { provider: ProviderKind } & Record<string, string>;
 
 const skip = 'skip';
 
+export interface ProviderQuestion {
+  kind: ProviderKind;
+  /** What the provider is for, in words. */
+  duty: string;
+  /** The default zone, and the name the records provider's zone must hold. */
+  baseDomain: string;
+  /** It writes the subdomains' records (not only challenges): its zone must hold the base domain. */
+  writesRecords: boolean;
+  /** Cloudflare's API base when it is not the public one (a test double): written as api_url. */
+  cloudflareApiUrl: string | undefined;
+}
+
+/**
+ * A provider's credentials, tried before they are kept. When the provider refuses them, the wizard
+ * says why and asks them again, or stops (throws) without writing anything.
+ */
+export async function askCheckedProvider(p: Prompter, question: ProviderQuestion): Promise<ProviderDraft> {
+  for (;;) {
+    const draft = await askProvider(p, question);
+    const missing = missingCredentials(draft);
+    if (missing.length > 0) {
+      p.say(`  Not tried: ${missing.join(' and ')} still to fill in.`);
+      return draft;
+    }
+    p.say('  Trying these credentials...');
+    const check = await checkProviderCredentials(draft, question.baseDomain, question.writesRecords);
+    switch (check.outcome) {
+      case 'passed':
+        p.say(`  OK: ${check.said}.`);
+        for (const warning of check.warnings) p.say(`  Warning: ${warning}`);
+        return draft;
+      case 'failed':
+        p.say(`  Failed: ${check.problem}`);
+        if (!(await p.yesNo('  Give this provider\'s answers again?', true))) throw new Error(`${check.problem}; nothing was written`);
+        break;
+      default:
+        throw new Error(`unexpected credential check ${JSON.stringify(check satisfies never)}`);
+    }
+  }
+}
+
 /** Credentials of a provider of `kind`; `duty` says what it is for, `baseDomain` is the default zone. */
-export async function askProvider(p: Prompter, kind: ProviderKind, duty: string, baseDomain: string): Promise<ProviderDraft> {
+async function askProvider(p: Prompter, { kind, duty, baseDomain, cloudflareApiUrl }: ProviderQuestion): Promise<ProviderDraft> {
   const draft: ProviderDraft = { provider: kind };
   const keep = (field: string, value: string | undefined) => {
     if (value !== undefined && value !== '') draft[field] = value;
@@ -22,6 +65,7 @@ export async function askProvider(p: Prompter, kind: ProviderKind, duty: string,
     p.say("  (both on the zone's overview page in the dashboard).");
     keep('api_token', await p.secret('  Cloudflare API token (Enter to fill in later)'));
     keep('zone_id', await p.ask('  Cloudflare zone id', skip, (answer) => optional(answer, checkZoneId)));
+    keep('api_url', cloudflareApiUrl);
   } else {
     p.say(`  PowerDNS (${duty}): the URL of its webserver (api=yes), its API key and the zone.`);
     keep('server_url', await p.ask('  PowerDNS server URL', 'http://127.0.0.1:8081', checkHttpUrl));

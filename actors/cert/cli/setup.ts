@@ -1,7 +1,9 @@
-// `certhub setup -d DIR`: asks for the base domain, the ACME DNS provider, the records provider (the
-// same or another), their credentials, the bind address and port; makes up the admin key; writes
-// DIR/config.json with mode 0600 in a 0700 directory. Every question may be skipped: skipping all of
-// them gives a config that `certhub run --demo` accepts, and `certhub run` names whatever is missing.
+// `certhub setup -d DIR`: asks for the base domain (no default: a real-looking placeholder would be
+// written and go unnoticed), the CA (ACME directory, CA bundle), the ACME DNS provider, the records
+// provider (the same or another), their credentials (tried before they are written), the propagation
+// nameservers, the bind address and port; makes up the admin key; writes DIR/config.json with mode
+// 0600 in a 0700 directory. Other questions have defaults, and a credential may be left to fill in
+// later; the end of input is no answer: the wizard stops and writes nothing (as qpool setup does).
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -14,7 +16,8 @@ import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secre
 import { isBetaBuild } from '../../../src/version.js';
 import { BadAnswer, Prompter } from '../../../src/cli/prompt.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
-import { askProvider, type ProviderDraft } from './provider-questions.js';
+import { askCheckedProvider, type ProviderDraft, type ProviderKind } from './provider-questions.js';
+import { askAcmeDirectory, askCaBundle, askNameservers } from './acme-questions.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export interface CerthubSetupOptions {
@@ -25,6 +28,8 @@ export interface CerthubSetupOptions {
   input?: NodeJS.ReadableStream;
   /** Where questions and results go; process.stdout by default. */
   write?: NodeJS.WritableStream;
+  /** Cloudflare's API base, for a test double (written as api_url); the public API when absent. */
+  cloudflareApiUrl?: string;
 }
 
 interface ConfigDraft {
@@ -35,7 +40,8 @@ interface ConfigDraft {
   dns?: ProviderDraft;
   dns_acme?: ProviderDraft;
   dns_records?: ProviderDraft;
-  acme?: { email: string };
+  acme: { directory_url: string; ca_bundle?: string; email?: string };
+  propagation?: { nameservers: string[] };
 }
 
 export async function runCerthubSetup(options: CerthubSetupOptions): Promise<void> {
@@ -44,14 +50,14 @@ export async function runCerthubSetup(options: CerthubSetupOptions): Promise<voi
   // Before the first question, so that nobody answers them all only to be refused.
   await refuseToOverwrite(file, options.force);
   const out = options.write ?? process.stdout;
-  const prompter = new Prompter(options.input ?? process.stdin, out);
+  const prompter = new Prompter(options.input ?? process.stdin, out, { endOfInput: 'refuse' });
   let config: ConfigDraft;
   try {
     prompter.say(`certhub setup: writes ${file}.`);
-    prompter.say('Press Enter to take the [default] or to skip a question; edit config.json later for what you skip.');
-    prompter.say('Ctrl-C stops without writing anything.');
+    prompter.say('Press Enter to take the [default]; a question without one needs an answer. Credentials may');
+    prompter.say('be left empty and filled in config.json later. Ctrl-C stops without writing anything.');
     prompter.say();
-    config = await askConfig(prompter);
+    config = await askConfig(prompter, options.cloudflareApiUrl);
   } finally {
     prompter.close();
   }
@@ -83,26 +89,34 @@ async function refuseToOverwrite(file: string, force: boolean): Promise<void> {
   if (!force) throw new Error(`${file} exists; not overwriting it (pass --force to replace it with a new config and a new admin key)`);
 }
 
-async function askConfig(p: Prompter): Promise<ConfigDraft> {
-  const baseDomain = await p.ask('Base domain (subdomains are created under it)', placeholderDomain, (answer) => {
+async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Promise<ConfigDraft> {
+  const baseDomain = await p.ask('Base domain (subdomains are created under it, e.g. certs.your-company.net)', undefined, (answer) => {
+    if (answer === '') throw new BadAnswer('please give the domain certhub manages (there is no default)');
     const name = normalizeName(answer);
     const problem = hostNameProblem(name);
     if (problem !== undefined) throw new BadAnswer(`the base domain ${problem}`);
     return name;
   });
-  const config: ConfigDraft = { base_domain: baseDomain, admin_key: newAdminKey(), bind: '0.0.0.0', port: 8443 };
+  const config: ConfigDraft = { base_domain: baseDomain, admin_key: newAdminKey(), bind: '0.0.0.0', port: 8443, acme: { directory_url: '' } };
+  p.say();
+  config.acme.directory_url = await askAcmeDirectory(p);
+  const caBundle = await askCaBundle(p);
+  if (caBundle !== undefined) config.acme.ca_bundle = caBundle;
   p.say();
   p.say('DNS providers: one writes the _acme-challenge TXT records for certificates (ACME), one the A, AAAA');
   p.say('and CNAME records of the subdomains; they may be the same. "none": only certhub run --demo works.');
   const acmeKind = await p.choice('ACME DNS provider', ['none', 'cloudflare', 'powerdns']);
   if (acmeKind !== 'none') {
-    const acme = await askProvider(p, acmeKind, 'ACME challenge records', baseDomain);
+    const question = (kind: ProviderKind, duty: string, writesRecords: boolean) => ({ kind, duty, baseDomain, writesRecords, cloudflareApiUrl });
     const recordsKind = await p.choice('Records DNS provider', ['same', 'cloudflare', 'powerdns']);
-    if (recordsKind === 'same') config.dns = acme;
+    if (recordsKind === 'same') config.dns = await askCheckedProvider(p, question(acmeKind, 'ACME challenge, A, AAAA and CNAME records', true));
     else {
-      config.dns_acme = acme;
-      config.dns_records = await askProvider(p, recordsKind, 'A, AAAA and CNAME records', baseDomain);
+      config.dns_acme = await askCheckedProvider(p, question(acmeKind, 'ACME challenge records', false));
+      config.dns_records = await askCheckedProvider(p, question(recordsKind, 'A, AAAA and CNAME records', true));
     }
+    p.say();
+    const nameservers = await askNameservers(p);
+    if (nameservers !== undefined) config.propagation = { nameservers };
   }
   p.say();
   config.bind = await p.ask('Address to listen on', '0.0.0.0', (answer) => {
@@ -114,18 +128,13 @@ async function askConfig(p: Prompter): Promise<ConfigDraft> {
     if (answer !== 'skip' && !z.email().safeParse(answer).success) throw new BadAnswer('please give an e-mail address, or press Enter to skip');
     return answer;
   });
-  if (email !== 'skip') config.acme = { email };
+  if (email !== 'skip') config.acme.email = email;
   return config;
 }
-
-/** The base domain written when the question is skipped: reserved for examples (RFC 2606), so never real. */
-const placeholderDomain = 'example.com';
 
 /** What certhub run (without --demo) would still refuse or get wrong, one line per option path. */
 function stillMissing(config: ConfigDraft): string[] {
   const schema = certConfigSchema({ demo: false });
   const result = schema.safeParse(config);
-  const problems = result.success ? [] : formatIssues(schema, result.error.issues);
-  if (config.base_domain === placeholderDomain) problems.unshift(`base_domain is ${placeholderDomain}, a placeholder: set the domain certhub manages`);
-  return problems;
+  return result.success ? [] : formatIssues(schema, result.error.issues);
 }
