@@ -1,33 +1,40 @@
 #!/usr/bin/env bash
-# `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), lints, runs ava
-# (two passes: side by side, then test/serial-files.txt alone), and ends with one line `N passed, N failed`.
+# `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
+# two passes (side by side, then test/serial-files.txt alone) while the lint and the page type-check
+# run beside the first pass, and ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
 
+# Each step says how long it took, so a slow suite shows where its time goes.
 step() {
-  local name=$1
+  local name=$1 started=$SECONDS
   shift
   if ! "$@"; then
     echo "test: $name failed"
     echo "0 passed, 1 failed"
     exit 1
   fi
+  echo "test: $name took $((SECONDS - started)) s"
+}
+
+# The checks that need only the sources: run beside the side-by-side pass, their output kept in a
+# file and printed after it; one that fails fails the run. The build's tsc has already type-checked
+# tsconfig.json's project (`npm run typecheck` checks it again for people who do not build): what it
+# leaves unchecked is ui/, which esbuild bundles without checking types.
+checks() {
+  local started=$SECONDS failed=0
+  npm run --silent typecheck:ui || { echo "test: type-check of ui/ failed"; failed=1; }
+  npm run --silent lint || { echo "test: lint failed"; failed=1; }
+  echo "test: type-check of ui/ and lint took $((SECONDS - started)) s"
+  return "$failed"
 }
 
 step "installing Debian packages" bash test/system-deps.sh test
 step "installing Node 22" bash test/node22.sh
 step "build" npm run --silent build
-step "type-check" npm run --silent typecheck
-step "lint" npm run --silent lint
 
-# Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
-# Those in test/serial-files.txt measure what others running beside them would change: they run after,
-# one at a time. Arguments (files, --match) run as given, in one pass.
-if [ "$#" -gt 0 ]; then
-  npx ava "$@" 2>&1 | tee .cache/ava-output.txt
-  status=${PIPESTATUS[0]}
-else
+if [ "$#" -eq 0 ]; then
   mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
   for file in "${serial[@]}"; do
     if [ ! -f "$file" ]; then
@@ -36,17 +43,43 @@ else
       exit 1
     fi
   done
+fi
+
+checks > .cache/checks-output.txt 2>&1 &
+checks_pid=$!
+
+# Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
+# Those in test/serial-files.txt measure what others running beside them would change: they run after,
+# one at a time, once the checks have ended. Arguments (files, --match) run as given, in one pass.
+ava_started=$SECONDS
+if [ "$#" -gt 0 ]; then
+  npx ava "$@" 2>&1 | tee .cache/ava-output.txt
+  status=${PIPESTATUS[0]}
+  wait "$checks_pid"
+  checks_status=$?
+else
   mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
   npx ava "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s"
+  wait "$checks_pid"
+  checks_status=$?
+  serial_started=$SECONDS
   npx ava --concurrency 1 "${serial[@]}" 2>&1 | tee -a .cache/ava-output.txt
   serial_status=${PIPESTATUS[0]}
+  echo "test: serial pass took $((SECONDS - serial_started)) s"
   if [ "$status" -eq 0 ]; then status=$serial_status; fi
 fi
+cat .cache/checks-output.txt
 # One line a test in ava's report: ✔ passed, ✘ failed; ava's summary adds what no such line shows
-# (uncaught exceptions, unhandled rejections), and skipped or todo tests count as failed here.
+# (uncaught exceptions, unhandled rejections), and skipped or todo tests count as failed here. A failed
+# check (lint, type-check) counts as one failure.
 passed=$(grep -cE '^\s+✔' .cache/ava-output.txt)
 failed=$(( $(grep -cE '^\s+✘' .cache/ava-output.txt) + $(grep -Eo '^ +[0-9]+ (uncaught exceptions?|unhandled rejections?|tests? skipped|tests? todo)' .cache/ava-output.txt | awk '{ sum += $1 } END { print sum + 0 }') ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+if [ "$checks_status" -ne 0 ]; then
+  failed=$((failed + 1))
+  if [ "$status" -eq 0 ]; then status=$checks_status; fi
+fi
 echo "$passed passed, $failed failed"
 exit "$status"

@@ -73,9 +73,11 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
     const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
     const managementUrl = `https://127.0.0.1:${managementPort}`;
     const get = (url: string) => httpsGet(url, ca);
+    // A readiness probe that gets no answer is given up and asked again until waitForDaemon's deadline.
+    const probe = async (url: string) => (await httpsGet(url, ca, probeTimeoutMs)).status === 200;
     const launch = async () => {
       daemon = startDaemon('pebble', ['-config', configFile, '-dnsserver', options.dnsServer], env);
-      await waitForDaemon(daemon, 'pebble', async () => (await get(directoryUrl)).status === 200 && (await get(`${managementUrl}/roots/0`)).status === 200);
+      await waitForDaemon(daemon, 'pebble', async () => (await probe(directoryUrl)) && (await probe(`${managementUrl}/roots/0`)));
     };
     await launch();
     return {
@@ -119,15 +121,24 @@ async function makeTlsCertificate(dir: string): Promise<string> {
   return caFile;
 }
 
-function httpsGet(url: string, ca: string): Promise<{ status: number; body: string }> {
+/** How long a readiness probe waits for an answer before it is asked again. */
+const probeTimeoutMs = 5000;
+
+/**
+ * A GET trusting `ca`. Only a readiness probe gives up (after `timeoutMs` without an answer): a running
+ * Pebble is waited for as long as the caller's own deadline allows, since a loaded machine can keep it
+ * from answering for seconds (a fixed 5 s here failed tests at load average 24).
+ */
+function httpsGet(url: string, ca: string, timeoutMs?: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { ca, timeout: 5000 }, (response) => {
+    const outgoing = request(url, { ca, timeout: timeoutMs }, (response) => {
       let body = '';
       response.setEncoding('utf8').on('data', (text: string) => (body += text));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
       response.on('error', reject);
     });
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`GET ${url} timed out`)));
+    // Node's global agent times its sockets out after 5 s too: only a probe listens to that.
+    if (timeoutMs !== undefined) outgoing.on('timeout', () => outgoing.destroy(new Error(`GET ${url} timed out`)));
     outgoing.on('error', reject);
     outgoing.end();
   });

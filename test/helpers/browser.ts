@@ -1,10 +1,12 @@
-// Headless Chromium for the browser tests, launched as benchmarks/third-party/chromium.ts says. Each
-// page gets its own browser, closed at teardown whatever the test's outcome, and
-// records what a clean page never produces (uncaught exceptions, console errors, anything its
+// Headless Chromium for the browser tests, launched as benchmarks/third-party/chromium.ts says. One
+// browser per test file (ava runs each file in its own process), started by the first page and closed
+// after the file's last test; each page gets its own browser context (its own cookies, storage and
+// cache: what a fresh browser would give it), closed at teardown whatever the test's outcome. Each
+// page records what a clean page never produces (uncaught exceptions, console errors, anything its
 // Content-Security-Policy blocked).
 import { mkdir } from 'node:fs/promises';
-import type { ExecutionContext } from 'ava';
-import { chromium, type BrowserContextOptions, type Page } from 'playwright-core';
+import test, { type ExecutionContext } from 'ava';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromium.js';
 import { projectPath } from './process.js';
 
@@ -22,11 +24,31 @@ const reportPolicyViolations = `document.addEventListener('securitypolicyviolati
   window.reportPolicyViolation(event.violatedDirective + ' blocked ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber);
 })`;
 
-/** A blank page in a fresh browser (Playwright gives it a throwaway profile); set up routes, then navigate. */
+/**
+ * The file's browser, launched once: a launch costs about a second of CPU, which a browser per test
+ * paid dozens of times on a suite that shares two cores. A launch that fails is not kept, so the next
+ * page tries again and fails with its own error.
+ */
+let sharedBrowser: Promise<Browser> | undefined;
+
+function fileBrowser(): Promise<Browser> {
+  sharedBrowser ??= chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }).catch((error: unknown) => {
+    sharedBrowser = undefined;
+    throw error;
+  });
+  return sharedBrowser;
+}
+
+test.after.always('the file\'s browser is closed', async () => {
+  const browser = await sharedBrowser?.catch(() => undefined);
+  await browser?.close();
+});
+
+/** A blank page in a fresh browser context (Playwright gives it a throwaway profile); set up routes, then navigate. */
 export async function newPage(t: ExecutionContext, options: BrowserContextOptions = {}): Promise<BrowserPage> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage(options);
+  const context = await (await fileBrowser()).newContext(options);
+  t.teardown(() => context.close());
+  const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
@@ -37,7 +59,7 @@ export async function newPage(t: ExecutionContext, options: BrowserContextOption
   return { page, problems };
 }
 
-/** A fresh browser's page, navigated to `url`. */
+/** A fresh browser context's page, navigated to `url`. */
 export async function openPage(t: ExecutionContext, url: string, options: BrowserContextOptions = {}): Promise<BrowserPage> {
   const opened = await newPage(t, options);
   await opened.page.goto(url);
