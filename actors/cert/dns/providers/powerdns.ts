@@ -1,9 +1,13 @@
 // PowerDNS Authoritative HTTP API (doc.powerdns.com/authoritative/http-api/zone.html): names
-// with a trailing dot, TXT quoted, an RRset replaced whole (so a TXT value is added by read, append,
-// REPLACE and removed by REPLACE without it, or DELETE when none is left), NOTIFY for Master zones.
+// with a trailing dot, TXT quoted, NOTIFY for Master and Producer zones. A challenge TXT value is added
+// and removed on its own with EXTEND and PRUNE where the server takes them (powerdns-version.ts);
+// elsewhere the RRset is replaced whole: read, append, REPLACE; REPLACE without it, or DELETE when none
+// is left.
 import { OutpostError } from '../../../../src/errors.js';
 import { GroupCommit } from './group-commit.js';
 import { excerpt, providerFetch, type ProviderRequest, type ProviderResponse } from './http.js';
+import { deletion, txtExtension, txtPruning, txtReplacement, type Rrset, type RrsetChange, type RrsetComment } from './powerdns-rrsets.js';
+import { supportsExtendPrune } from './powerdns-version.js';
 import {
   KeyedSerializer,
   addressRecordFor,
@@ -11,8 +15,8 @@ import {
   canonicalName,
   foreignRecordsConflict,
   ownerMark,
-  quoteTxt,
   readableContent,
+  quoteTxt,
   unquoteTxt,
   type DnsProvider,
   type DnsRecord,
@@ -34,33 +38,17 @@ export interface PowerDnsSettings {
   timeoutMs?: number;
 }
 
-interface RrsetChange {
-  name: string;
-  type: DnsRecordType;
-  changetype: 'REPLACE' | 'DELETE';
-  ttl?: number;
-  records?: { content: string; disabled: boolean }[];
-  comments?: RrsetComment[];
-}
-
-/** A comment on an RRset (PowerDNS keeps comments per RRset, not per record). */
-interface RrsetComment {
-  content: string;
-  account: string;
+/** What GET /servers/{server_id} says of the server, read once. */
+interface ServerFacts {
+  /** As reported (`4.7.3`); null when the answer had none. */
+  version: string | null;
+  extendsAndPrunes: boolean;
 }
 
 interface ZoneFacts {
   kind: string;
   /** Empty when the zone has none. */
   soaEditApi: string;
-}
-
-interface Rrset {
-  name: string;
-  type: string;
-  ttl: number;
-  records: { content: string; disabled: boolean }[];
-  comments?: RrsetComment[];
 }
 
 /** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
@@ -98,11 +86,14 @@ export class PowerDnsProvider implements DnsProvider {
   private readonly ttl: number;
   private readonly timeoutMs: number;
   private facts: Promise<ZoneFacts> | undefined;
+  private readonly serverUrl: string;
+  private server: Promise<ServerFacts> | undefined;
 
   constructor(private readonly settings: PowerDnsSettings) {
     this.zone = canonicalName(settings.zone);
     const base = settings.serverUrl.replace(/\/+$/, '');
-    this.zoneUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}/zones/${encodeURIComponent(`${this.zone}.`)}`;
+    this.serverUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}`;
+    this.zoneUrl = `${this.serverUrl}/zones/${encodeURIComponent(`${this.zone}.`)}`;
     this.headers = { 'X-API-Key': settings.apiToken };
     this.ttl = settings.ttl ?? 60;
     this.timeoutMs = settings.timeoutMs ?? 10_000;
@@ -163,11 +154,14 @@ export class PowerDnsProvider implements DnsProvider {
     return (await this.rrsetsAt(fqdn)).filter((rrset) => (addressTypes as readonly string[]).includes(rrset.type));
   }
 
-  // A REPLACE writes every record of the RRset: the others are written back as they were read, a
-  // disabled one still disabled (someone turned it off; certhub must not turn it back on).
+  // With EXTEND and PRUNE the server adds or removes the one value, and nothing else of the RRset is
+  // sent: a value written meanwhile by someone else, or a record someone disabled, cannot be lost.
+  // Otherwise a REPLACE writes every record of the RRset: the others are written back as they were
+  // read, a disabled one still disabled (someone turned it off; certhub must not turn it back on).
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      if (await this.extendsAndPrunes()) return this.patch([txtExtension(fqdn, value, this.ttl)]);
       const records = await this.txtRecords(fqdn);
       if (records.some((record) => !record.disabled && unquoteTxt(record.content) === value)) return;
       const others = records.filter((record) => unquoteTxt(record.content) !== value);
@@ -178,6 +172,7 @@ export class PowerDnsProvider implements DnsProvider {
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      if (await this.extendsAndPrunes()) return this.patch([txtPruning(fqdn, value, this.ttl)]);
       const records = await this.txtRecords(fqdn);
       const kept = records.filter((record) => record.disabled || unquoteTxt(record.content) !== value);
       if (kept.length === records.length) return;
@@ -249,6 +244,33 @@ export class PowerDnsProvider implements DnsProvider {
     ];
   }
 
+  /** How challenge values are written here, said once at start (the dns actor logs it). */
+  async notes(): Promise<string[]> {
+    const { version, extendsAndPrunes } = await this.serverFacts();
+    const server = `powerdns: server ${version ?? '(version not reported)'} at ${this.settings.serverUrl}`;
+    if (extendsAndPrunes) return [`${server}: challenge TXT values are added and removed one by one (EXTEND, PRUNE)`];
+    return [`${server}: challenge TXT values are written by read, modify, REPLACE (EXTEND and PRUNE come with 4.9.12 and 5.0.2)`];
+  }
+
+  /** Whether TXT values go by EXTEND/PRUNE; a server that cannot be asked now gets REPLACE, and is asked again next time. */
+  private async extendsAndPrunes(): Promise<boolean> {
+    try {
+      return (await this.serverFacts()).extendsAndPrunes;
+    } catch {
+      return false;
+    }
+  }
+
+  private serverFacts(): Promise<ServerFacts> {
+    this.server ??= this.request(this.serverUrl, { method: 'GET', headers: this.headers }, 200).then((response) => {
+      const { version } = this.parse<{ version?: unknown }>(response);
+      if (typeof version !== 'string') return { version: null, extendsAndPrunes: false };
+      return { version, extendsAndPrunes: supportsExtendPrune(version) };
+    });
+    this.server.catch(() => (this.server = undefined));
+    return this.server;
+  }
+
   private zoneFacts(): Promise<ZoneFacts> {
     this.facts ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
       const { kind, soa_edit_api: soaEditApi } = this.parse<{ kind?: unknown; soa_edit_api?: unknown }>(response);
@@ -289,14 +311,6 @@ function isOurs(rrset: Rrset): boolean {
 
 function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[] {
   return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
-}
-
-function deletion(fqdn: string, type: DnsRecordType): RrsetChange {
-  return { name: `${fqdn}.`, type, changetype: 'DELETE' };
-}
-
-function txtReplacement(fqdn: string, records: Rrset['records'], ttl: number): RrsetChange {
-  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: records.map(({ content, disabled }) => ({ content, disabled })) };
 }
 
 /** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */

@@ -43,6 +43,8 @@ export interface DnsProvider {
   list(name: string): Promise<DnsRecord[]>;
   /** What in the zone's setup would make changes go unseen (checked once at start and logged); none when absent. */
   warnings?(): Promise<string[]>;
+  /** How certhub writes to this provider, where the server decides it (PowerDNS's version): logged once at start. */
+  notes?(): Promise<string[]>;
 }
 
 /**
