@@ -59,7 +59,7 @@ export function foreignRecordsConflict(fqdn: string, records: readonly { type: s
   const named = records.map((record) => `${record.type} ${readableContent(record.type, record.content)}`).join(', ');
   return new OutpostError(
     'ERR_CONFLICT',
-    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or add the domain with "adopt": true to let certhub manage them`,
+    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or send the add or the target change with "adopt": true to let certhub manage them`,
   );
 }
 
