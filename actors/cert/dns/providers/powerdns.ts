@@ -3,9 +3,8 @@
 // and removed on its own with EXTEND and PRUNE where the server takes them (powerdns-version.ts);
 // elsewhere the RRset is replaced whole: read, append, REPLACE; REPLACE without it, or DELETE when none
 // is left.
-import { OutpostError } from '../../../../src/errors.js';
 import { GroupCommit } from './group-commit.js';
-import { excerpt, providerFetch, type ProviderRequest, type ProviderResponse } from './http.js';
+import { isChangeRefusal, PowerDnsHttp } from './powerdns-http.js';
 import { deletion, txtExtension, txtPruning, txtReplacement, type Rrset, type RrsetChange, type RrsetComment } from './powerdns-rrsets.js';
 import { supportsExtendPrune } from './powerdns-version.js';
 import {
@@ -51,16 +50,6 @@ interface ZoneFacts {
   soaEditApi: string;
 }
 
-/** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
-class PowerDnsRefusal extends OutpostError {
-  constructor(
-    message: string,
-    readonly httpStatus: number,
-  ) {
-    super('ERR_DNS_PROVIDER', message);
-  }
-}
-
 const addressTypes: readonly RecordType[] = ['A', 'AAAA', 'CNAME'];
 // Shared by every provider of the thread, so that two of them on one zone (the split configuration
 // can name the same zone twice) still take turns: TXT read-modify-writes per name, writes per zone.
@@ -82,9 +71,8 @@ export class PowerDnsProvider implements DnsProvider {
   readonly kind = 'powerdns';
   private readonly zone: string;
   private readonly zoneUrl: string;
-  private readonly headers: Record<string, string>;
+  private readonly http: PowerDnsHttp;
   private readonly ttl: number;
-  private readonly timeoutMs: number;
   private facts: Promise<ZoneFacts> | undefined;
   private readonly serverUrl: string;
   private server: Promise<ServerFacts> | undefined;
@@ -94,9 +82,8 @@ export class PowerDnsProvider implements DnsProvider {
     const base = settings.serverUrl.replace(/\/+$/, '');
     this.serverUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}`;
     this.zoneUrl = `${this.serverUrl}/zones/${encodeURIComponent(`${this.zone}.`)}`;
-    this.headers = { 'X-API-Key': settings.apiToken };
     this.ttl = settings.ttl ?? 60;
-    this.timeoutMs = settings.timeoutMs ?? 10_000;
+    this.http = new PowerDnsHttp({ serverUrl: settings.serverUrl, apiToken: settings.apiToken, zone: this.zone, timeoutMs: settings.timeoutMs ?? 10_000 });
   }
 
   zoneName(): Promise<string> {
@@ -207,8 +194,7 @@ export class PowerDnsProvider implements DnsProvider {
   /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
   private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
     const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
-    const response = await this.request(`${this.zoneUrl}${query}`, { method: 'GET', headers: this.headers }, 200);
-    const zone = this.parse<{ rrsets?: Rrset[] }>(response);
+    const zone = await this.http.read<{ rrsets?: Rrset[] }>(`${this.zoneUrl}${query}`);
     return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
@@ -217,17 +203,17 @@ export class PowerDnsProvider implements DnsProvider {
     const key = `${this.zoneUrl} ${this.settings.apiToken}`;
     let writer = zoneWriters.get(key);
     if (writer === undefined) {
-      writer = new GroupCommit((changes) => this.writeChanges(changes.flat()), (error) => error instanceof PowerDnsRefusal && error.httpStatus === 422);
+      writer = new GroupCommit((changes) => this.writeChanges(changes.flat()), isChangeRefusal);
       zoneWriters.set(key, writer);
     }
     return writer.submit(rrsets);
   }
 
   private async writeChanges(rrsets: RrsetChange[]): Promise<void> {
-    await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
+    await this.http.request(this.zoneUrl, 'PATCH', 204, { rrsets });
     if (notifyingKinds.includes((await this.zoneFacts()).kind)) {
       // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
-      await this.request(`${this.zoneUrl}/notify`, { method: 'PUT', headers: this.headers }, 200);
+      await this.http.request(`${this.zoneUrl}/notify`, 'PUT', 200);
     }
   }
 
@@ -262,8 +248,7 @@ export class PowerDnsProvider implements DnsProvider {
   }
 
   private serverFacts(): Promise<ServerFacts> {
-    this.server ??= this.request(this.serverUrl, { method: 'GET', headers: this.headers }, 200).then((response) => {
-      const { version } = this.parse<{ version?: unknown }>(response);
+    this.server ??= this.http.read<{ version?: unknown }>(this.serverUrl).then(({ version }) => {
       if (typeof version !== 'string') return { version: null, extendsAndPrunes: false };
       return { version, extendsAndPrunes: supportsExtendPrune(version) };
     });
@@ -272,36 +257,12 @@ export class PowerDnsProvider implements DnsProvider {
   }
 
   private zoneFacts(): Promise<ZoneFacts> {
-    this.facts ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
-      const { kind, soa_edit_api: soaEditApi } = this.parse<{ kind?: unknown; soa_edit_api?: unknown }>(response);
+    this.facts ??= this.http.read<{ kind?: unknown; soa_edit_api?: unknown }>(`${this.zoneUrl}?rrsets=false`).then(({ kind, soa_edit_api: soaEditApi }) => {
       return { kind: typeof kind === 'string' ? kind : 'Native', soaEditApi: typeof soaEditApi === 'string' ? soaEditApi : '' };
     });
     // A failure is not remembered: the next change asks again.
     this.facts.catch(() => (this.facts = undefined));
     return this.facts;
-  }
-
-  private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
-    const response = await providerFetch(this.kind, url, request, this.timeoutMs);
-    if (response.status === expected) return response;
-    throw new PowerDnsRefusal(this.failure(response), response.status);
-  }
-
-  private failure(response: ProviderResponse): string {
-    const status = response.status;
-    const detail = errorText(response.body);
-    if (status === 401 || status === 403) return `powerdns: the API refused the key (HTTP ${status}): check api_token`;
-    if (status === 404) return `powerdns: zone ${this.zone}. not found at ${this.settings.serverUrl} (HTTP 404): check zone and server_url`;
-    if (status >= 500) return `powerdns: server error (HTTP ${status}): ${detail}`;
-    return `powerdns: the change was refused (HTTP ${status}): ${detail}`;
-  }
-
-  private parse<T>(response: ProviderResponse): T {
-    try {
-      return JSON.parse(response.body) as T;
-    } catch {
-      throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
-    }
   }
 }
 
@@ -311,15 +272,4 @@ function isOurs(rrset: Rrset): boolean {
 
 function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[] {
   return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
-}
-
-/** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */
-function errorText(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: unknown };
-    if (typeof parsed.error === 'string') return parsed.error;
-  } catch {
-    // Not JSON: quoted as it is.
-  }
-  return excerpt(body);
 }
