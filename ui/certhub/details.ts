@@ -6,7 +6,7 @@ import type { DomainSummary, DomainView } from '../../actors/cert/domains/protoc
 import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';
-import { domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
+import { ApiError, domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
 import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
 
@@ -22,6 +22,8 @@ export class DetailsView {
   private readonly targetInput = element('input');
   private readonly targetError = element('small', 'hint');
   private readonly saveButton = element('button', '', 'Save');
+  /** Shown when a save was refused over records certhub did not create: the same save, taking them over. */
+  private readonly adoptButton = element('button', '', 'Take them over and save');
   private readonly recordType = element('span', 'muted');
   private readonly expires = element('dd');
   private readonly issued = element('dd');
@@ -54,16 +56,31 @@ export class DetailsView {
     this.targetInput.autocomplete = 'off';
     this.targetError.setAttribute('aria-live', 'polite');
     this.saveButton.type = 'submit';
-    targetForm.append(targetLabel, this.targetInput, this.saveButton, this.recordType, this.targetError);
+    this.adoptButton.type = 'button';
+    this.adoptButton.hidden = true;
+    targetForm.append(targetLabel, this.targetInput, this.saveButton, this.recordType, this.targetError, this.adoptButton);
     this.targetInput.addEventListener('input', () => {
       this.targetError.textContent = targetProblem(this.targetInput.value);
+      this.adoptButton.hidden = true;
     });
-    targetForm.addEventListener('submit', (event) => {
-      event.preventDefault();
+    const save = (adopt: boolean) => {
       const target = this.targetInput.value.trim();
       if (targetProblem(target) !== '' || target === '') return;
-      this.run(async () => actions.changed(this.answered(await setTarget(domain.name, target))), this.targetError);
+      this.adoptButton.hidden = true;
+      this.run(async () => {
+        try {
+          actions.changed(this.answered(await setTarget(domain.name, target, adopt)));
+        } catch (error) {
+          this.adoptButton.hidden = !foreignRecordsRefusal(error);
+          throw error;
+        }
+      }, this.targetError);
+    };
+    targetForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      save(false);
     });
+    this.adoptButton.addEventListener('click', () => save(true));
 
     this.showButton.type = 'button';
     this.showButton.setAttribute('aria-pressed', 'false');
@@ -189,6 +206,11 @@ export class DetailsView {
       errorSlot.hidden = false;
     });
   }
+}
+
+/** The 409 that names address records certhub did not create (provider.ts, foreignRecordsConflict). */
+function foreignRecordsRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.message.includes('certhub did not create');
 }
 
 function fact(term: string, value: HTMLElement): HTMLElement {

@@ -19,6 +19,11 @@ runActor(dnsActor, {
         (error: unknown) => context.log.warn(`dns: could not check the ${checked.kind} zone at start: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
+    // The challenges' provider only: notes say how TXT values are written. A failure is the warning's above.
+    challenges.notes?.().then(
+      (lines) => lines.forEach((line) => context.log.info(line)),
+      () => undefined,
+    );
     const timed = context.metrics.enabled ? registerDnsMetrics(context.metrics.registry) : untimed;
     const api: DnsApi = {
       async setAddress(name, target) {

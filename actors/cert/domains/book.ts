@@ -124,8 +124,8 @@ export class DomainBook {
   }
 
   /**
-   * Asked before the domain exists, so a refusal (409: records certhub did not create) leaves nothing
-   * behind (issue 22 item 6). A provider that cannot answer now (a 429, an outage) does not block a
+   * Asked before the domain exists or its target changes, so a refusal (409: records certhub did not
+   * create) leaves nothing behind (issue 22 item 6). A provider that cannot answer now (a 429, an outage) does not block a
    * plain add: publishing refuses foreign records too, and retries. An adoption must be done now.
    */
   private async claimRecord(name: string, adopt: boolean): Promise<void> {
@@ -137,9 +137,17 @@ export class DomainBook {
     }
   }
 
-  async setTarget(nameOrLabel: string, input: string): Promise<DomainView> {
+  /**
+   * The records at the name are claimed first, as for an add: someone else's refuse the change (409)
+   * unless `adopt`, which is also how a domain whose records an earlier certhub wrote without its mark
+   * is taken over. A refusal leaves the domain as it was.
+   */
+  async setTarget(nameOrLabel: string, input: string, adopt = false): Promise<DomainView> {
     const domain = this.find(nameOrLabel);
     const target = classifyTarget(input, domain.record.name);
+    refuseCnameLoop(domain.record.name, target, this.targetOf);
+    await this.claimRecord(domain.record.name, adopt);
+    // Checked again after the provider's answer: another change may have come in meanwhile.
     refuseCnameLoop(domain.record.name, target, this.targetOf);
     domain.record = { ...domain.record, ...target };
     await this.save(domain);

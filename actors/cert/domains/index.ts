@@ -51,7 +51,7 @@ runActor(domainsActor, {
     if (loaded.domains.size > config.maxDomains) log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
     const api: DomainsApi = {
       add: (input) => book.add(input),
-      setTarget: (name, target) => book.setTarget(name, target),
+      setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
       remove: (name) => book.remove(name),
       rotate: (name) => book.rotate(name),
       retry: (name) => book.retryNow(name),

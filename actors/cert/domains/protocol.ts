@@ -95,8 +95,11 @@ export interface NewDomainInput {
 
 export interface DomainsApi {
   add(input: NewDomainInput): Promise<DomainView>;
-  /** `name` is a label or a full name. */
-  setTarget(name: string, target: string): Promise<DomainView>;
+  /**
+   * `name` is a label or a full name. Address records at the name that certhub did not create refuse
+   * the change (409 naming them) unless `adopt` makes them certhub's, as for an add.
+   */
+  setTarget(name: string, target: string, adopt?: boolean): Promise<DomainView>;
   remove(name: string): Promise<void>;
   /** A new token; the old one is dead once this resolves (the replica changed first). */
   rotate(name: string): Promise<DomainView>;

@@ -37,7 +37,7 @@ const maxLogBacklog = 1000;
 // Empty names and targets pass the schema on purpose: the domains actor refuses them in words
 // ("give a name"), as the panel says them (domains/input-words.ts).
 const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional() });
-const targetBody = z.strictObject({ target: z.string().max(253) });
+const targetBody = z.strictObject({ target: z.string().max(253), adopt: z.boolean().optional() });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 
 export interface AdminMount {
@@ -138,7 +138,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target));
+        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target, request.body.adopt));
         replica.applyView(domain);
         reply.json(200, replica.shown(domain));
       },

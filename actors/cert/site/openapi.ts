@@ -128,8 +128,22 @@ export function certhubOpenApi(version: string) {
         patch: {
           summary: "change a domain's target",
           security: admin,
-          requestBody: jsonBody({ type: 'object', required: ['target'], properties: { target: string } }),
-          responses: { '200': jsonResponse('the domain', domainRef), ...bodyErrors, '400': errorResponse('bad target, a name that is not valid percent-encoding, or a body that is not JSON of the schema'), '404': errorResponse('no such domain'), '409': errorResponse('the target closes a CNAME loop between managed names'), ...adminErrors },
+          requestBody: jsonBody({
+            type: 'object',
+            required: ['target'],
+            properties: {
+              target: string,
+              adopt: { type: 'boolean', description: 'let certhub manage the A/AAAA/CNAME records at the name that it did not create (those an earlier certhub wrote without its mark, or someone else\'s), as on an add; default false' },
+            },
+          }),
+          responses: {
+            '200': jsonResponse('the domain', domainRef),
+            ...bodyErrors,
+            '400': errorResponse('bad target, a name that is not valid percent-encoding, or a body that is not JSON of the schema'),
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'),
+            ...adminErrors,
+          },
         },
         delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
       },

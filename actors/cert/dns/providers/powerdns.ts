@@ -1,9 +1,12 @@
 // PowerDNS Authoritative HTTP API (doc.powerdns.com/authoritative/http-api/zone.html): names
-// with a trailing dot, TXT quoted, an RRset replaced whole (so a TXT value is added by read, append,
-// REPLACE and removed by REPLACE without it, or DELETE when none is left), NOTIFY for Master zones.
-import { OutpostError } from '../../../../src/errors.js';
+// with a trailing dot, TXT quoted, NOTIFY for Master and Producer zones. A challenge TXT value is added
+// and removed on its own with EXTEND and PRUNE where the server takes them (powerdns-version.ts);
+// elsewhere the RRset is replaced whole: read, append, REPLACE; REPLACE without it, or DELETE when none
+// is left.
 import { GroupCommit } from './group-commit.js';
-import { excerpt, providerFetch, type ProviderRequest, type ProviderResponse } from './http.js';
+import { isChangeRefusal, PowerDnsHttp } from './powerdns-http.js';
+import { deletion, txtExtension, txtPruning, txtReplacement, type Rrset, type RrsetChange, type RrsetComment } from './powerdns-rrsets.js';
+import { supportsExtendPrune } from './powerdns-version.js';
 import {
   KeyedSerializer,
   addressRecordFor,
@@ -11,8 +14,8 @@ import {
   canonicalName,
   foreignRecordsConflict,
   ownerMark,
-  quoteTxt,
   readableContent,
+  quoteTxt,
   unquoteTxt,
   type DnsProvider,
   type DnsRecord,
@@ -34,43 +37,17 @@ export interface PowerDnsSettings {
   timeoutMs?: number;
 }
 
-interface RrsetChange {
-  name: string;
-  type: DnsRecordType;
-  changetype: 'REPLACE' | 'DELETE';
-  ttl?: number;
-  records?: { content: string; disabled: boolean }[];
-  comments?: RrsetComment[];
-}
-
-/** A comment on an RRset (PowerDNS keeps comments per RRset, not per record). */
-interface RrsetComment {
-  content: string;
-  account: string;
+/** What GET /servers/{server_id} says of the server, read once. */
+interface ServerFacts {
+  /** As reported (`4.7.3`); null when the answer had none. */
+  version: string | null;
+  extendsAndPrunes: boolean;
 }
 
 interface ZoneFacts {
   kind: string;
   /** Empty when the zone has none. */
   soaEditApi: string;
-}
-
-interface Rrset {
-  name: string;
-  type: string;
-  ttl: number;
-  records: { content: string; disabled: boolean }[];
-  comments?: RrsetComment[];
-}
-
-/** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
-class PowerDnsRefusal extends OutpostError {
-  constructor(
-    message: string,
-    readonly httpStatus: number,
-  ) {
-    super('ERR_DNS_PROVIDER', message);
-  }
 }
 
 const addressTypes: readonly RecordType[] = ['A', 'AAAA', 'CNAME'];
@@ -94,18 +71,19 @@ export class PowerDnsProvider implements DnsProvider {
   readonly kind = 'powerdns';
   private readonly zone: string;
   private readonly zoneUrl: string;
-  private readonly headers: Record<string, string>;
+  private readonly http: PowerDnsHttp;
   private readonly ttl: number;
-  private readonly timeoutMs: number;
   private facts: Promise<ZoneFacts> | undefined;
+  private readonly serverUrl: string;
+  private server: Promise<ServerFacts> | undefined;
 
   constructor(private readonly settings: PowerDnsSettings) {
     this.zone = canonicalName(settings.zone);
     const base = settings.serverUrl.replace(/\/+$/, '');
-    this.zoneUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}/zones/${encodeURIComponent(`${this.zone}.`)}`;
-    this.headers = { 'X-API-Key': settings.apiToken };
+    this.serverUrl = `${base}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}`;
+    this.zoneUrl = `${this.serverUrl}/zones/${encodeURIComponent(`${this.zone}.`)}`;
     this.ttl = settings.ttl ?? 60;
-    this.timeoutMs = settings.timeoutMs ?? 10_000;
+    this.http = new PowerDnsHttp({ serverUrl: settings.serverUrl, apiToken: settings.apiToken, zone: this.zone, timeoutMs: settings.timeoutMs ?? 10_000 });
   }
 
   zoneName(): Promise<string> {
@@ -163,11 +141,14 @@ export class PowerDnsProvider implements DnsProvider {
     return (await this.rrsetsAt(fqdn)).filter((rrset) => (addressTypes as readonly string[]).includes(rrset.type));
   }
 
-  // A REPLACE writes every record of the RRset: the others are written back as they were read, a
-  // disabled one still disabled (someone turned it off; certhub must not turn it back on).
+  // With EXTEND and PRUNE the server adds or removes the one value, and nothing else of the RRset is
+  // sent: a value written meanwhile by someone else, or a record someone disabled, cannot be lost.
+  // Otherwise a REPLACE writes every record of the RRset: the others are written back as they were
+  // read, a disabled one still disabled (someone turned it off; certhub must not turn it back on).
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      if (await this.extendsAndPrunes()) return this.patch([txtExtension(fqdn, value, this.ttl)]);
       const records = await this.txtRecords(fqdn);
       if (records.some((record) => !record.disabled && unquoteTxt(record.content) === value)) return;
       const others = records.filter((record) => unquoteTxt(record.content) !== value);
@@ -178,6 +159,7 @@ export class PowerDnsProvider implements DnsProvider {
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     return txtWrites.run(`${this.zoneUrl} ${fqdn}`, async () => {
+      if (await this.extendsAndPrunes()) return this.patch([txtPruning(fqdn, value, this.ttl)]);
       const records = await this.txtRecords(fqdn);
       const kept = records.filter((record) => record.disabled || unquoteTxt(record.content) !== value);
       if (kept.length === records.length) return;
@@ -212,8 +194,7 @@ export class PowerDnsProvider implements DnsProvider {
   /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
   private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
     const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
-    const response = await this.request(`${this.zoneUrl}${query}`, { method: 'GET', headers: this.headers }, 200);
-    const zone = this.parse<{ rrsets?: Rrset[] }>(response);
+    const zone = await this.http.read<{ rrsets?: Rrset[] }>(`${this.zoneUrl}${query}`);
     return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
@@ -222,17 +203,17 @@ export class PowerDnsProvider implements DnsProvider {
     const key = `${this.zoneUrl} ${this.settings.apiToken}`;
     let writer = zoneWriters.get(key);
     if (writer === undefined) {
-      writer = new GroupCommit((changes) => this.writeChanges(changes.flat()), (error) => error instanceof PowerDnsRefusal && error.httpStatus === 422);
+      writer = new GroupCommit((changes) => this.writeChanges(changes.flat()), isChangeRefusal);
       zoneWriters.set(key, writer);
     }
     return writer.submit(rrsets);
   }
 
   private async writeChanges(rrsets: RrsetChange[]): Promise<void> {
-    await this.request(this.zoneUrl, { method: 'PATCH', headers: this.headers, json: { rrsets } }, 204);
+    await this.http.request(this.zoneUrl, 'PATCH', 204, { rrsets });
     if (notifyingKinds.includes((await this.zoneFacts()).kind)) {
       // Secondaries learn of the change (and fetch it) only when told; Native zones replicate otherwise.
-      await this.request(`${this.zoneUrl}/notify`, { method: 'PUT', headers: this.headers }, 200);
+      await this.http.request(`${this.zoneUrl}/notify`, 'PUT', 200);
     }
   }
 
@@ -249,37 +230,39 @@ export class PowerDnsProvider implements DnsProvider {
     ];
   }
 
+  /** How challenge values are written here, said once at start (the dns actor logs it). */
+  async notes(): Promise<string[]> {
+    const { version, extendsAndPrunes } = await this.serverFacts();
+    const server = `powerdns: server ${version ?? '(version not reported)'} at ${this.settings.serverUrl}`;
+    if (extendsAndPrunes) return [`${server}: challenge TXT values are added and removed one by one (EXTEND, PRUNE)`];
+    return [`${server}: challenge TXT values are written by read, modify, REPLACE (EXTEND and PRUNE come with 4.9.12 and 5.0.2)`];
+  }
+
+  /** Whether TXT values go by EXTEND/PRUNE; a server that cannot be asked now gets REPLACE, and is asked again next time. */
+  private async extendsAndPrunes(): Promise<boolean> {
+    try {
+      return (await this.serverFacts()).extendsAndPrunes;
+    } catch {
+      return false;
+    }
+  }
+
+  private serverFacts(): Promise<ServerFacts> {
+    this.server ??= this.http.read<{ version?: unknown }>(this.serverUrl).then(({ version }) => {
+      if (typeof version !== 'string') return { version: null, extendsAndPrunes: false };
+      return { version, extendsAndPrunes: supportsExtendPrune(version) };
+    });
+    this.server.catch(() => (this.server = undefined));
+    return this.server;
+  }
+
   private zoneFacts(): Promise<ZoneFacts> {
-    this.facts ??= this.request(`${this.zoneUrl}?rrsets=false`, { method: 'GET', headers: this.headers }, 200).then((response) => {
-      const { kind, soa_edit_api: soaEditApi } = this.parse<{ kind?: unknown; soa_edit_api?: unknown }>(response);
+    this.facts ??= this.http.read<{ kind?: unknown; soa_edit_api?: unknown }>(`${this.zoneUrl}?rrsets=false`).then(({ kind, soa_edit_api: soaEditApi }) => {
       return { kind: typeof kind === 'string' ? kind : 'Native', soaEditApi: typeof soaEditApi === 'string' ? soaEditApi : '' };
     });
     // A failure is not remembered: the next change asks again.
     this.facts.catch(() => (this.facts = undefined));
     return this.facts;
-  }
-
-  private async request(url: string, request: ProviderRequest, expected: number): Promise<ProviderResponse> {
-    const response = await providerFetch(this.kind, url, request, this.timeoutMs);
-    if (response.status === expected) return response;
-    throw new PowerDnsRefusal(this.failure(response), response.status);
-  }
-
-  private failure(response: ProviderResponse): string {
-    const status = response.status;
-    const detail = errorText(response.body);
-    if (status === 401 || status === 403) return `powerdns: the API refused the key (HTTP ${status}): check api_token`;
-    if (status === 404) return `powerdns: zone ${this.zone}. not found at ${this.settings.serverUrl} (HTTP 404): check zone and server_url`;
-    if (status >= 500) return `powerdns: server error (HTTP ${status}): ${detail}`;
-    return `powerdns: the change was refused (HTTP ${status}): ${detail}`;
-  }
-
-  private parse<T>(response: ProviderResponse): T {
-    try {
-      return JSON.parse(response.body) as T;
-    } catch {
-      throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
-    }
   }
 }
 
@@ -289,23 +272,4 @@ function isOurs(rrset: Rrset): boolean {
 
 function recordsOf(rrsets: readonly Rrset[]): { type: string; content: string }[] {
   return rrsets.flatMap((rrset) => rrset.records.map((record) => ({ type: rrset.type, content: record.content })));
-}
-
-function deletion(fqdn: string, type: DnsRecordType): RrsetChange {
-  return { name: `${fqdn}.`, type, changetype: 'DELETE' };
-}
-
-function txtReplacement(fqdn: string, records: Rrset['records'], ttl: number): RrsetChange {
-  return { name: `${fqdn}.`, type: 'TXT', changetype: 'REPLACE', ttl, records: records.map(({ content, disabled }) => ({ content, disabled })) };
-}
-
-/** PowerDNS explains a failure in `{"error": "..."}`; some answers (404) are plain text. */
-function errorText(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: unknown };
-    if (typeof parsed.error === 'string') return parsed.error;
-  } catch {
-    // Not JSON: quoted as it is.
-  }
-  return excerpt(body);
 }

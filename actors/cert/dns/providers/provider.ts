@@ -43,6 +43,8 @@ export interface DnsProvider {
   list(name: string): Promise<DnsRecord[]>;
   /** What in the zone's setup would make changes go unseen (checked once at start and logged); none when absent. */
   warnings?(): Promise<string[]>;
+  /** How certhub writes to this provider, where the server decides it (PowerDNS's version): logged once at start. */
+  notes?(): Promise<string[]>;
 }
 
 /**
@@ -57,7 +59,7 @@ export function foreignRecordsConflict(fqdn: string, records: readonly { type: s
   const named = records.map((record) => `${record.type} ${readableContent(record.type, record.content)}`).join(', ');
   return new OutpostError(
     'ERR_CONFLICT',
-    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or add the domain with "adopt": true to let certhub manage them`,
+    `${fqdn} already has address records certhub did not create (${named}): certhub neither replaces nor deletes them; remove them, or send the add or the target change with "adopt": true to let certhub manage them`,
   );
 }
 
