@@ -62,8 +62,10 @@ test('a client that does not read holds the backend back: the relay stays open, 
   t.is(flood()!.socket.readyState, WebSocket.OPEN, 'the relay was closed');
   t.is(closedEarly, undefined, 'the relay was closed');
   t.log(`backend held back at ${(flood()!.sent / mib).toFixed(1)} MiB sent, ${(flood()!.maxBuffered / mib).toFixed(1)} MiB in its buffer; proxy RSS ${(before / mib).toFixed(1)} -> ${(during / mib).toFixed(1)} MiB`);
-  // Without the pause everything the backend sends (96 MiB) would wait in the proxy.
-  t.true(during - before < 16 * bound, `the proxy's RSS grew by ${((during - before) / mib).toFixed(1)} MiB`);
+  // Without the pause everything the backend sends (96 MiB) would wait in the proxy. What grows with
+  // it is the bound, the first relay's own cost (TLS, buffers) and garbage not yet collected: about
+  // 10 MiB measured at a bound of 1 MiB, 35 MiB and more on the code before the pause.
+  t.true(during - before < 24 * bound, `the proxy's RSS grew by ${((during - before) / mib).toFixed(1)} MiB`);
 
   client.resume();
   t.true(await eventually(() => Promise.resolve(received === floodBytes || client.readyState !== WebSocket.OPEN), 120_000), `received ${received} of ${floodBytes} bytes`);
