@@ -3,7 +3,7 @@
 // at most `highWater` bytes in its own send buffer (so a test sees whether it is held back), and
 // hashes what it sent; /sink accepts a WebSocket and never reads from it.
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExecutionContext } from 'ava';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -27,6 +27,8 @@ export interface FloodBackend {
   floods: Flood[];
   /** One per /sink connection: paused from the start, it reads nothing. */
   sinks: WebSocket[];
+  /** The request headers of every upgrade, in order of arrival. */
+  upgrades: IncomingHttpHeaders[];
 }
 
 const messageBytes = 64 * 1024;
@@ -41,9 +43,12 @@ function floodMessage(index: number, size: number): Buffer {
 export async function startFloodBackend(t: ExecutionContext, highWater: number): Promise<FloodBackend> {
   const floods: Flood[] = [];
   const sinks: WebSocket[] = [];
+  const upgrades: IncomingHttpHeaders[] = [];
   const server = createServer();
-  const webSockets = new WebSocketServer({ server, perMessageDeflate: false });
+  // The last subprotocol offered is chosen, so a test sees the backend's choice reach the client.
+  const webSockets = new WebSocketServer({ server, perMessageDeflate: false, handleProtocols: (offered) => [...offered].at(-1) ?? false });
   webSockets.on('connection', (socket, request) => {
+    upgrades.push(request.headers);
     const url = new URL(request.url ?? '/', 'http://backend');
     if (url.pathname === '/sink') {
       socket.pause();
@@ -79,5 +84,5 @@ export async function startFloodBackend(t: ExecutionContext, highWater: number):
         server.close(() => resolve());
       }),
   );
-  return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, floods, sinks };
+  return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, floods, sinks, upgrades };
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import WebSocket from 'ws';
-import { proxiedWebSocket } from '../helpers/agent-proxy.js';
+import { loopbackLookup, proxiedWebSocket } from '../helpers/agent-proxy.js';
 import { startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { eventually } from '../helpers/fixture-host.js';
 import { residentBytes } from '../helpers/fuzz-run.js';
@@ -112,4 +112,17 @@ test('a client that floods a backend that does not read is closed with 1013: the
   t.true(sent < limit);
   t.is(backend.sinks.length, 1);
   await proxy.process.waitFor(/the backend reads slower than the client sends/);
+});
+
+test('through ws, the backend still gets the client\'s headers and subprotocols, and the client gets the backend\'s choice', async (t) => {
+  const backend = await startFloodBackend(t, backendHighWater);
+  const { proxy } = await startTwoRouteProxy(t, { alphaRoute: { backend: backend.address } });
+  const client = new WebSocket(`wss://alpha.test:${proxy.port}/flood?bytes=0`, ['one', 'two'], { lookup: loopbackLookup, rejectUnauthorized: false, headers: { 'x-test': 'kept', cookie: 'a=1' } });
+  await new Promise((resolve, reject) => {
+    client.once('open', resolve);
+    client.once('error', reject);
+  });
+  t.teardown(() => client.terminate());
+  t.is(client.protocol, 'two');
+  t.like(backend.upgrades[0], { host: `alpha.test:${proxy.port}`, 'sec-websocket-protocol': 'one,two', 'x-test': 'kept', cookie: 'a=1', 'x-forwarded-proto': 'https', 'x-forwarded-host': `alpha.test:${proxy.port}`, 'x-forwarded-for': '127.0.0.1' });
 });
