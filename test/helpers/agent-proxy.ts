@@ -12,6 +12,7 @@ import type { LookupFunction } from 'node:net';
 import { connect } from 'node:tls';
 import type { ExecutionContext } from 'ava';
 import { Agent } from 'undici';
+import WebSocket from 'ws';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import { writeFileAtomic } from '../../src/store/atomic.js';
 import { testCertificate } from './certificates.js';
@@ -105,6 +106,15 @@ export function proxiedRequest(port: number, name: string, options: { method?: s
   });
 }
 
+/** A WebSocket (ws's client) to `wss://<name>:<port><path>` with the name resolved to loopback; resolves once open. */
+export function proxiedWebSocket(port: number, name: string, path: string): Promise<WebSocket> {
+  const socket = new WebSocket(`wss://${name}:${port}${path}`, { lookup: loopbackLookup, rejectUnauthorized: false, perMessageDeflate: false });
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
 /** Reads a response body as text. */
 export async function bodyText(response: IncomingMessage): Promise<string> {
   let text = '';
@@ -112,15 +122,13 @@ export async function bodyText(response: IncomingMessage): Promise<string> {
   return text;
 }
 
+/** A DNS lookup for names that exist only in a test: every name is loopback. */
+export const loopbackLookup = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+  options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction;
+
 /** An undici dispatcher for names that exist only in a test: every lookup answers loopback, any certificate is taken. */
 export function loopbackDispatcher(t: ExecutionContext): Agent {
-  const dispatcher = new Agent({
-    connect: {
-      rejectUnauthorized: false,
-      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-        options.all === true ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as LookupFunction,
-    },
-  });
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false, lookup: loopbackLookup } });
   t.teardown(() => dispatcher.close());
   return dispatcher;
 }

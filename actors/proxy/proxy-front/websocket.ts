@@ -1,19 +1,23 @@
 // WebSocket upgrades through the proxy. uWS ends the client's WebSocket itself, so the proxy opens
-// its own WebSocket to the backend (undici's client) and relays messages both ways: text stays text,
-// binary stays binary, and a close on either side closes the other with the same code.
+// its own WebSocket to the backend (websocket-backend.ts) and relays messages both ways: text stays
+// text, binary stays binary, and a close on either side closes the other with the same code.
 //
 // Bounds: an upgrade passes the same Host and framing checks as a request, and the per-client and
 // total caps (websocket-limits.ts); a relay silent both ways past the idle timeout is closed; and
-// neither side's send buffer may grow past `maxBufferedBytes`. Neither uWS's WebSocket nor undici's
-// can pause its reading in the versions used here, so a side that does not read fast enough is
-// closed (1013, try again later) rather than paused: memory stays bounded either way.
-import { WebSocket as BackendSocket } from 'undici';
+// neither side's send buffer may grow past `maxBufferedBytes`, each direction its own way:
+// - backend to client: past the bound the proxy stops reading the backend (ws's pause) until the
+//   client has read half of it, so the backend's own socket fills and it feels the slow client, as
+//   behind nginx; the relay stays open.
+// - client to backend: uWS's WebSocket has no pause (uws-pack 20.0.8 has pause/resume on
+//   HttpResponse only), so the proxy cannot stop reading a client; past the bound it closes the
+//   relay (1013, try again later) instead.
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
 import { backendRequestHeaders, clientAddress, errorPage, hostName, pathAndQuery } from './logic.js';
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
 import { requestFraming } from '../../../src/http/request-framing.js';
 import type { TrackedSocket, WebSocketLimits } from './websocket-limits.js';
+import { BackendSocket, openBackendSocket } from './websocket-backend.js';
 import type { RouteFigures } from './figures.js';
 import type { Route } from './forward.js';
 
@@ -25,8 +29,10 @@ export interface Relay {
   figures?: RouteFigures;
   client?: WebSocket<RelayData>;
   /** Backend messages that arrived before the client's side was open. */
-  early: (string | ArrayBuffer)[];
+  early: BackendMessage[];
   clientClosed: boolean;
+  /** The proxy stopped reading the backend: the client has more than the bound waiting. */
+  backendPaused: boolean;
   /** Uncounts the relay from the caps (once). */
   release: () => void;
   /** Stops the idle watch. */
@@ -42,7 +48,7 @@ export interface RelayOptions {
   route: () => Route | undefined;
   log: Logger;
   limits: WebSocketLimits;
-  /** A send buffer (either way) past this closes the relay. */
+  /** What may wait for a side: towards the client, past it the backend is paused; towards the backend, the relay is closed. */
   maxBufferedBytes: number;
   /** Answers a request whose Host names another route than the connection's (421). */
   misdirected: (res: HttpResponse, domain: string) => void;
@@ -56,18 +62,28 @@ export interface RelayData {
   relay: Relay;
 }
 
+interface BackendMessage {
+  data: Buffer;
+  isBinary: boolean;
+}
+
 const maxMessageBytes = 16 * 1024 * 1024;
-const decoder = new TextDecoder();
 
 /** 1013: the proxy is overloaded by this connection (RFC 6455 section 7.4.2, IANA registry). */
 const tryAgainLater = 1013;
 
-/** The uWS behaviour relaying upgrades on one route to `backend` (`host:port`). */
+/** A close reason is at most 123 bytes (RFC 6455 section 5.5: 125 with the code). */
+const maxReasonBytes = 123;
+
+/** The uWS behaviour relaying upgrades on one route to its backend. */
 export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayData> {
+  const bound = options.maxBufferedBytes;
   return {
     maxPayloadLength: maxMessageBytes,
-    // uWS's own bound on what waits for a slow client: past it, the socket is closed.
-    maxBackpressure: options.maxBufferedBytes,
+    // The pause keeps what waits for the client near `bound`: past it by at most what the backend's
+    // socket had delivered when it was paused, one message at most. uWS's own limit, above that, is
+    // only the backstop that closes the client if the pause ever fails to hold.
+    maxBackpressure: bound + maxMessageBytes,
     closeOnBackpressureLimit: true,
     // The proxy keeps the idle clock itself (websocket-limits.ts).
     idleTimeout: 0,
@@ -75,7 +91,7 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
     open: (ws) => {
       const { relay } = ws.getUserData();
       relay.client = ws;
-      if (relay.backend.readyState === BackendSocket.CLOSED) {
+      if (relay.backend.readyState !== BackendSocket.OPEN) {
         relay.clientClosed = true;
         relay.release();
         ws.end(1000);
@@ -86,18 +102,29 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
         relay.countedIn = relay.figures;
         relay.countedIn.webSocketsOpen++;
       }
-      for (const message of relay.early.splice(0)) sendToClient(relay, message);
+      for (const message of relay.early.splice(0)) sendToClient(relay, message, bound);
     },
     message: (ws, message, isBinary) => {
       const { relay } = ws.getUserData();
       const socket = relay.backend;
       if (socket.readyState !== BackendSocket.OPEN) return;
-      relay.idle.lastActivity = Date.now();
-      // uWS reuses the message's memory after this call: text is decoded, binary copied.
-      socket.send(isBinary ? new Uint8Array(message.slice(0)) : decoder.decode(message));
-      if (socket.bufferedAmount > options.maxBufferedBytes) {
+      // While the backend is paused for this client, what the client sends does not keep the relay
+      // from the idle timeout: only its reading does (drain), as with nginx's send_timeout.
+      if (!relay.backendPaused) relay.idle.lastActivity = Date.now();
+      // uWS reuses the message's memory after this call: it is copied.
+      socket.send(Buffer.from(message.slice(0)), { binary: isBinary });
+      if (socket.bufferedAmount > bound) {
         options.log.warn('WebSocket closed: the backend reads slower than the client sends', { domain: options.domain, backend: relay.backendAddress, buffered: socket.bufferedAmount });
         ws.end(tryAgainLater, 'backend too slow');
+      }
+    },
+    drain: (ws) => {
+      const { relay } = ws.getUserData();
+      relay.idle.lastActivity = Date.now();
+      // Half the bound: the backend is not paused and resumed at every message near it.
+      if (relay.backendPaused && ws.getBufferedAmount() <= bound / 2) {
+        relay.backendPaused = false;
+        relay.backend.resume();
       }
     },
     close: (ws, code, message) => {
@@ -107,7 +134,10 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
       relay.untrack?.();
       if (relay.countedIn !== undefined) relay.countedIn.webSocketsOpen--;
       relay.countedIn = undefined;
-      relay.backend.close(sendableCode(code), decoder.decode(message).slice(0, 120));
+      // A paused backend's answer to the close would wait behind what it sent, unread, until ws's
+      // 30 s closing timeout: read on (what comes is dropped, the client is gone).
+      if (relay.backendPaused) relay.backend.resume();
+      relay.backend.close(sendableCode(code), closeReason(Buffer.from(message)));
     },
   };
 }
@@ -142,20 +172,25 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     });
     return;
   }
-  const flat = backendRequestHeaders(incoming, { address, host: host === '' ? domain : host }, { webSocket: true });
-  const headers: [string, string][] = [];
-  for (let index = 0; index < flat.length; index += 2) headers.push([flat[index]!, flat[index + 1]!]);
+  const headers = backendRequestHeaders(incoming, { address, host: host === '' ? domain : host }, { webSocket: true });
+  let socket: BackendSocket;
+  try {
+    socket = openBackendSocket({ backend, pathAndQuery: pathAndQuery(req.getUrl(), req.getQuery() ?? ''), protocols, headers, maxMessageBytes });
+  } catch (error) {
+    // ws refuses, before connecting, what it cannot send: a subprotocol that is not a token, or one offered twice.
+    admission.release();
+    return refuseMalformed(res, `the WebSocket upgrade cannot be relayed: ${(error as Error).message}`);
+  }
 
   /** Set once the upgrade request is answered (upgraded, refused) or its client is gone. */
   let answered = false;
-  const socket = new BackendSocket(`ws://${backend}${pathAndQuery(req.getUrl(), req.getQuery() ?? '')}`, { protocols, headers });
-  socket.binaryType = 'arraybuffer';
   const relay: Relay = {
     backend: socket,
     backendAddress: backend,
     ...(route.figures === undefined ? {} : { figures: route.figures }),
     early: [],
     clientClosed: false,
+    backendPaused: false,
     release: admission.release,
     idle: {
       client: address,
@@ -181,36 +216,50 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
       res.writeStatus('502 Bad Gateway').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(502, 'Bad Gateway', `The service behind ${domain} did not accept the WebSocket connection.`));
     });
   };
-  socket.addEventListener('open', () => {
+  socket.on('open', () => {
     if (answered) return socket.close();
     answered = true;
     // No extension is offered back: messages are relayed as they come, uncompressed.
     res.cork(() => res.upgrade<RelayData>({ relay }, key, socket.protocol, '', context));
   });
-  socket.addEventListener('error', () => {
-    if (relay.client === undefined) refuse('the backend WebSocket failed to open');
+  socket.on('error', (error) => {
+    if (relay.client === undefined) refuse(`the backend WebSocket failed to open: ${error.message}`);
   });
-  socket.addEventListener('message', (event) => {
-    // binaryType 'arraybuffer': binary messages come as ArrayBuffer, text as string.
-    const data = event.data as string | ArrayBuffer;
-    if (relay.client === undefined) relay.early.push(data);
-    else if (!relay.clientClosed) sendToClient(relay, data);
+  socket.on('message', (data, isBinary) => {
+    // The default binaryType, 'nodebuffer': a message comes as one Buffer, its fragments joined.
+    const message = { data: data as Buffer, isBinary };
+    if (relay.client === undefined) relay.early.push(message);
+    else if (!relay.clientClosed) sendToClient(relay, message, options.maxBufferedBytes);
   });
-  socket.addEventListener('close', (event) => {
-    if (relay.client === undefined) return refuse(`the backend closed the WebSocket (${event.code})`);
+  socket.on('close', (code, reason) => {
+    if (relay.client === undefined) return refuse(`the backend closed the WebSocket (${code})`);
     if (relay.clientClosed) return;
     relay.clientClosed = true;
-    relay.client.end(sendableCode(event.code), event.reason);
+    relay.client.end(sendableCode(code), closeReason(reason));
   });
 }
 
-/** uWS closes the client past maxBackpressure (closeOnBackpressureLimit), which ends the relay. */
-function sendToClient(relay: Relay, message: string | ArrayBuffer): void {
+/**
+ * Sends a backend message on; past `bound` waiting for the client, stops reading the backend until
+ * the client's drain brings it back under half (the drain handler above).
+ */
+function sendToClient(relay: Relay, message: BackendMessage, bound: number): void {
   relay.idle.lastActivity = Date.now();
-  relay.client!.send(message, typeof message !== 'string');
+  const client = relay.client!;
+  client.send(message.data, message.isBinary);
+  if (!relay.backendPaused && client.getBufferedAmount() > bound) {
+    relay.backendPaused = true;
+    relay.backend.pause();
+  }
 }
 
 /** Codes 1005 and 1006 say that no code was sent; they may not be sent themselves. */
 function sendableCode(code: number): number {
   return code === 1000 || (code >= 3000 && code <= 4999) ? code : 1000;
+}
+
+/** The reason as text, cut to what a close frame holds without splitting a character. */
+function closeReason(reason: Buffer): string {
+  const text = reason.toString();
+  return Buffer.byteLength(text) <= maxReasonBytes ? text : new TextDecoder().decode(reason.subarray(0, maxReasonBytes)).replace(/\uFFFD+$/, '');
 }
