@@ -213,8 +213,11 @@ export class PowerDnsProvider implements DnsProvider {
   private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
     const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
     const response = await this.request(`${this.zoneUrl}${query}`, { method: 'GET', headers: this.headers }, 200);
-    const zone = this.parse<{ rrsets?: Rrset[] }>(response);
-    return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
+    const zone = this.parse<unknown>(response);
+    const rrsets = typeof zone === 'object' && zone !== null ? ((zone as { rrsets?: unknown }).rrsets ?? []) : undefined;
+    // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further on.
+    if (!Array.isArray(rrsets) || !rrsets.every(isRrset)) throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the zone's answer is not a list of RRsets: ${excerpt(response.body)}`);
+    return rrsets.filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
   /** Writes one change (its RRsets applied together), batched with the changes other callers make meanwhile. */
@@ -281,6 +284,17 @@ export class PowerDnsProvider implements DnsProvider {
       throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
     }
   }
+}
+
+/** Whether `value` has the fields of an RRset that are read here (the API's `RRSet` object). */
+function isRrset(value: unknown): value is Rrset {
+  const rrset = value as Partial<Rrset> | null;
+  const strings = (...fields: unknown[]) => fields.every((field) => typeof field === 'string');
+  return (
+    typeof rrset === 'object' && rrset !== null && strings(rrset.name, rrset.type) && typeof rrset.ttl === 'number' &&
+    Array.isArray(rrset.records) && rrset.records.every((record: unknown) => typeof record === 'object' && record !== null && strings((record as Rrset['records'][number]).content) && typeof (record as Rrset['records'][number]).disabled === 'boolean') &&
+    (rrset.comments === undefined || (Array.isArray(rrset.comments) && rrset.comments.every((comment: unknown) => typeof comment === 'object' && comment !== null)))
+  );
 }
 
 function isOurs(rrset: Rrset): boolean {
