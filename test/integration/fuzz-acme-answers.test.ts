@@ -135,7 +135,8 @@ const property = test.macro(async (t, steps: readonly AcmeStep[], numRuns: numbe
 test('garbage from the CA before the order (directory, nonce, account): every attempt ends in a readable error or a sound certificate', property, ['directory', 'nonce', 'account', 'renewalInfo'], 40);
 test('garbage from the CA during the order (order, authorization, challenge, finalize, certificate): every attempt ends in a readable error or a sound certificate', property, ['order', 'authorization', 'challenge', 'finalize', 'certificate'], 40);
 
-test('a CA answer without end is not read past a bound: the step fails and memory stays flat', async (t) => {
+// Serial: the peak RSS of this process is measured, so no other test of the file runs beside it.
+test.serial('a CA answer without end is not read past a bound: the step fails and memory stays flat', async (t) => {
   const stack = await startCertStack();
   const ca = await startGarbageCa(stack.pebble);
   const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-fuzz-'));
