@@ -22,6 +22,13 @@ interface CaCallContext {
   nonces: string[];
 }
 
+/**
+ * The most read of one answer from the CA. The largest an ACME CA sends is a certificate chain (a few
+ * KiB; Let's Encrypt's with its cross-sign is under 8 KiB): a CA answering without end fails the step
+ * instead of filling memory (axios reads any length by default; a 512 MiB directory grew RSS by 1 GiB).
+ */
+export const maxCaAnswerBytes = 1024 * 1024;
+
 /** Nonces kept for reuse; more are never needed by the orders of one connection at once. */
 const maxKeptNonces = 32;
 
@@ -35,6 +42,7 @@ function installInterceptors(): void {
   // one call: an order would hang for hours. It fails at once instead; the caller's per-domain backoff
   // waits, with the Retry-After recorded below.
   (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+  acme.axios.defaults.maxContentLength = maxCaAnswerBytes;
   acme.axios.interceptors.request.use((config) => {
     const context = calls.getStore();
     if (context !== undefined) config.httpsAgent = context.agent;
@@ -52,6 +60,8 @@ function installInterceptors(): void {
       // No answer at all (refused, TLS failure, timeout). acme-client's own handler would fail on the
       // missing response with a TypeError that hides the cause; an error without `config` passes it untouched.
       const origin = config?.url === undefined ? 'the CA' : new URL(config.url).origin;
+      // axios ends the read at maxContentLength with an error of its own that has no response.
+      if (message?.startsWith('maxContentLength') === true) throw new Error(`the answer from ${origin} is larger than ${maxCaAnswerBytes} bytes`);
       throw new Error(`cannot reach ${origin}: ${[code, message].filter(Boolean).join(' ')}`);
     }
     const header = response.headers['retry-after'];

@@ -151,10 +151,15 @@ async function newOrder(name: string, replaces: string | undefined, context: Iss
 /** Proves control of one name with dns-01; the removal of its TXT record, started once the challenge is settled either way, joins `removals`. */
 async function satisfyAuthorization(authorization: Authorization, context: IssueContext, state: CaCallState, removals: Promise<void>[]): Promise<void> {
   const log = context.log ?? (() => {});
+  // The CA's answer is read, not trusted: an authorization without the fields RFC 8555 §7.1.4 requires ends the order with the reason.
+  const shaped = authorization as Partial<Authorization> | null;
+  if (typeof shaped?.identifier?.value !== 'string' || !Array.isArray(shaped.challenges)) {
+    throw new AcmeOrderError(`acme: the CA sent an authorization (${String(shaped?.url)}) without an identifier or a list of challenges`);
+  }
   const name = authorization.identifier.value;
   // A CA may reuse an authorization it validated recently: nothing to prove.
   if (authorization.status === 'valid') return;
-  const challenge = authorization.challenges.find((candidate) => candidate.type === 'dns-01');
+  const challenge = authorization.challenges.find((candidate: Partial<Authorization['challenges'][number]> | null) => candidate?.type === 'dns-01');
   if (challenge === undefined) throw new AcmeOrderError(`acme: the CA offers no dns-01 challenge for ${name}`);
   const client = context.account.client;
   const value = await caStep(state, `computing the key authorization for ${name}`, () => client.getChallengeKeyAuthorization(challenge));
@@ -195,16 +200,38 @@ async function caStep<T>(state: CaCallState, label: string, operation: () => Pro
     return await operation();
   } catch (error) {
     if (error instanceof OutpostError) throw error;
-    throw new AcmeOrderError(`acme: ${label} failed: ${messageOf(error)}`, state.retryAfterSeconds, state.problemType);
+    // acme-client reads the CA's answers as they come: one of the wrong shape fails inside it with a TypeError.
+    const reason = error instanceof TypeError ? `the CA's answer is not shaped as RFC 8555 says (${error.message})` : messageOf(error);
+    throw new AcmeOrderError(`acme: ${label} failed: ${reason}`, state.retryAfterSeconds, state.problemType);
   }
 }
 
-function readIssued(name: string, fullChain: string, keyPem: string): IssuedCertificate {
+/** `fullChain` is what acme-client passed on: its HTTP layer parses a JSON answer, so it may be anything. */
+function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCertificate {
+  if (typeof fullChain !== 'string') throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate chain that is not PEM text`);
   const [leafPem, ...intermediates] = acme.crypto.splitPemChain(fullChain);
   if (leafPem === undefined) throw new AcmeOrderError(`acme: the CA sent no certificate for ${name}`);
-  const leaf = new X509Certificate(leafPem);
+  let leaf: X509Certificate;
+  try {
+    leaf = new X509Certificate(leafPem);
+  } catch (error) {
+    throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate that cannot be read (${messageOf(error)})`);
+  }
   if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its key`);
   if (leaf.checkHost(name) === undefined) throw new AcmeOrderError(`acme: the certificate the CA sent is not valid for ${name}`);
+  // Each certificate after the leaf must be the issuer of the one before it (RFC 8555 §7.4.2): a block
+  // that is no certificate, or one that signed nothing here, would be served to every client.
+  let child = leaf;
+  for (const [index, pem] of intermediates.entries()) {
+    let issuer: X509Certificate;
+    try {
+      issuer = new X509Certificate(pem);
+    } catch (error) {
+      throw new AcmeOrderError(`acme: certificate ${index + 2} of the chain the CA sent for ${name} cannot be read (${messageOf(error)})`);
+    }
+    if (!child.checkIssued(issuer) || !child.verify(issuer.publicKey)) throw new AcmeOrderError(`acme: certificate ${index + 2} of the chain the CA sent for ${name} did not issue the one before it`);
+    child = issuer;
+  }
   return {
     name,
     certPem: `${leafPem.trim()}\n`,

@@ -33,12 +33,38 @@ export function describeNameserver(server: Nameserver): string {
 /** `recursive`: the RD flag, for a question to a recursive resolver (an authoritative server ignores it). */
 export async function queryNameserver(server: Nameserver, name: string, type: RecordType, timeoutMs: number, recursive = false): Promise<DnsReply> {
   const question = { type: 'query' as const, id: randomInt(0, 65_536), flags: recursive ? RECURSION_DESIRED : 0, questions: [{ type, name, class: 'IN' as const }] };
-  const overUdp = await udpExchange(server, { ...question, additionals: [{ type: 'OPT', name: '.', udpPayloadSize } as Answer] }, question.id, timeoutMs);
-  const reply = overUdp.flag_tc ? await tcpExchange(server, question, question.id, timeoutMs) : overUdp;
+  const overUdp = await udpExchange(server, { ...question, additionals: [{ type: 'OPT', name: '.', udpPayloadSize } as Answer] }, question, timeoutMs);
+  const reply = overUdp.flag_tc ? await tcpExchange(server, question, question, timeoutMs) : overUdp;
   return { rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR', authoritative: reply.flag_aa, answers: reply.answers ?? [], authorities: reply.authorities ?? [] };
 }
 
-function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], id: number, timeoutMs: number): Promise<DecodedPacket> {
+/** What a reply must echo to be the answer to a question: its id and its one question. */
+interface Asked {
+  id: number;
+  questions: { type: RecordType; name: string }[];
+}
+
+/**
+ * Whether `reply` is the answer to `asked`: a response (QR set) with the same id and the same
+ * question (RFC 5452 §9.1). A stray or forged packet with the right id but another question, or a
+ * query echoed back, is not an answer: taking it could read a challenge as propagated when it is not.
+ */
+function answers(reply: DecodedPacket, asked: Asked): boolean {
+  if (reply.type !== 'response' || reply.id !== asked.id) return false;
+  const echoed = reply.questions ?? [];
+  return echoed.length === asked.questions.length && echoed.every((question, index) => question.type === asked.questions[index]!.type && sameName(question.name, asked.questions[index]!.name));
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
+}
+
+/** An IP address in one spelling (an IPv6 address may be written several ways). */
+function canonicalAddress(address: string): string {
+  return isIPv6(address) ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
+}
+
+function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], asked: Asked, timeoutMs: number): Promise<DecodedPacket> {
   return new Promise((resolve, reject) => {
     const socket = createSocket(isIPv6(server.host) ? 'udp6' : 'udp4');
     let done = false;
@@ -53,15 +79,16 @@ function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], 
     const timer = setTimeout(() => finish(new Error(`no answer from ${describeNameserver(server)} within ${timeoutMs} ms`)), timeoutMs);
     socket.on('error', (error) => finish(error));
     socket.on('message', (bytes, from) => {
-      // Only the answer to this question, from the server asked, is taken; anything else is ignored.
-      if (from.port !== server.port) return;
+      // Only the answer to this question, from the server asked (its address and port), is taken;
+      // anything else is ignored, as a forged packet from elsewhere would be.
+      if (from.port !== server.port || canonicalAddress(from.address) !== canonicalAddress(server.host)) return;
       let reply: DecodedPacket;
       try {
         reply = decode(bytes);
       } catch {
         return;
       }
-      if (reply.id === id && reply.type === 'response') finish(undefined, reply);
+      if (answers(reply, asked)) finish(undefined, reply);
     });
     // The callback sees a send the host cannot make (ENETUNREACH where it has no IPv6 route) at once;
     // without it that failure is lost and the question only times out.
@@ -71,7 +98,7 @@ function udpExchange(server: Nameserver, message: Parameters<typeof encode>[0], 
   });
 }
 
-function tcpExchange(server: Nameserver, message: Parameters<typeof encode>[0], id: number, timeoutMs: number): Promise<DecodedPacket> {
+function tcpExchange(server: Nameserver, message: Parameters<typeof encode>[0], asked: Asked, timeoutMs: number): Promise<DecodedPacket> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: server.host, port: server.port });
     let received = Buffer.alloc(0);
@@ -93,10 +120,10 @@ function tcpExchange(server: Nameserver, message: Parameters<typeof encode>[0], 
       if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
       try {
         const reply = decode(received.subarray(2, 2 + received.readUInt16BE(0)));
-        if (reply.id !== id) return finish(new Error(`the TCP answer from ${describeNameserver(server)} is for another question`));
+        if (!answers(reply, asked)) return finish(new Error(`the TCP answer from ${describeNameserver(server)} is for another question`));
         finish(undefined, reply);
       } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
+        finish(new Error(`the TCP answer from ${describeNameserver(server)} is not a DNS message (${error instanceof Error ? error.message : String(error)})`));
       }
     });
     socket.on('end', () => finish(new Error(`${describeNameserver(server)} closed the TCP connection before answering`)));

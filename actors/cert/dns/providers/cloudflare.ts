@@ -190,8 +190,12 @@ export class CloudflareProvider implements DnsProvider {
       if (type !== undefined) query.set('type', type);
       const { result, result_info: info } = await this.call<CloudflareRecord[]>({ method: 'GET', headers: this.headers }, `/dns_records?${query.toString()}`);
       if (!Array.isArray(result)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has no result array');
+      // Read, not trusted: a listing of another shape is the provider's error, not a TypeError further on.
+      if (!result.every(isRecord)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has entries that are not DNS records');
       found.push(...result.filter((record) => record.name.toLowerCase() === fqdn));
-      if (page >= (info?.total_pages ?? 1)) return found;
+      const totalPages = typeof info?.total_pages === 'number' ? info.total_pages : 1;
+      // An empty page ends the walk whatever total_pages says: a wrong count cannot keep it asking.
+      if (page >= totalPages || result.length === 0) return found;
     }
   }
 
@@ -209,8 +213,8 @@ export class CloudflareProvider implements DnsProvider {
       envelope = undefined;
     }
     if (response.status >= 200 && response.status < 300 && envelope?.success === true) return envelope;
-    const errors = envelope?.errors ?? [];
-    const codes = errors.flatMap((error) => [error.code, ...(error.error_chain ?? []).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
+    const errors = (Array.isArray(envelope?.errors) ? envelope.errors : []).filter((error) => typeof error === 'object' && error !== null);
+    const codes = errors.flatMap((error) => [error.code, ...chainOf(error).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
     const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
     const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
     throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, parseRetryAfter(retryAfter, Date.now()));
@@ -228,9 +232,25 @@ export class CloudflareProvider implements DnsProvider {
   }
 }
 
-function describeError(error: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }): string {
-  const chain = (error.error_chain ?? []).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
+type ApiError = NonNullable<Envelope<unknown>['errors']>[number];
+
+/** The error's `error_chain` links that are objects; none when the answer has no list there. */
+function chainOf(error: ApiError): { code?: number; message?: string }[] {
+  return Array.isArray(error.error_chain) ? error.error_chain.filter((link) => typeof link === 'object' && link !== null) : [];
+}
+
+function describeError(error: ApiError): string {
+  const chain = chainOf(error).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
   return `${error.code ?? '?'} ${error.message ?? ''}${chain}`;
+}
+
+/** Whether `value` has the fields of a DNS record that are read here (the API's `DNSRecord` object). */
+function isRecord(value: unknown): value is CloudflareRecord {
+  const record = value as Partial<CloudflareRecord> | null;
+  return (
+    typeof record === 'object' && record !== null && typeof record.id === 'string' && typeof record.name === 'string' && typeof record.type === 'string' &&
+    typeof record.content === 'string' && typeof record.ttl === 'number' && (record.comment === undefined || record.comment === null || typeof record.comment === 'string')
+  );
 }
 
 /** The mark may have company in the comment (an admin's note after it): what counts is that it is there. */

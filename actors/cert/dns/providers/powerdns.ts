@@ -3,7 +3,9 @@
 // and removed on its own with EXTEND and PRUNE where the server takes them (powerdns-version.ts);
 // elsewhere the RRset is replaced whole: read, append, REPLACE; REPLACE without it, or DELETE when none
 // is left.
+import { OutpostError } from '../../../../src/errors.js';
 import { GroupCommit } from './group-commit.js';
+import { excerpt } from './http.js';
 import { isChangeRefusal, PowerDnsHttp } from './powerdns-http.js';
 import { deletion, txtExtension, txtPruning, txtReplacement, type Rrset, type RrsetChange, type RrsetComment } from './powerdns-rrsets.js';
 import { supportsExtendPrune } from './powerdns-version.js';
@@ -194,8 +196,11 @@ export class PowerDnsProvider implements DnsProvider {
   /** The RRsets at `fqdn` of the types we manage. `rrset_name` (PowerDNS 4.7+) narrows the answer; older servers send the whole zone, filtered here. */
   private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
     const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
-    const zone = await this.http.read<{ rrsets?: Rrset[] }>(`${this.zoneUrl}${query}`);
-    return (zone.rrsets ?? []).filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
+    const zone = await this.http.read<unknown>(`${this.zoneUrl}${query}`);
+    const rrsets = typeof zone === 'object' && zone !== null ? ((zone as { rrsets?: unknown }).rrsets ?? []) : undefined;
+    // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further on.
+    if (!Array.isArray(rrsets) || !rrsets.every(isRrset)) throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
+    return rrsets.filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
   /** Writes one change (its RRsets applied together), batched with the changes other callers make meanwhile. */
@@ -264,6 +269,17 @@ export class PowerDnsProvider implements DnsProvider {
     this.facts.catch(() => (this.facts = undefined));
     return this.facts;
   }
+}
+
+/** Whether `value` has the fields of an RRset that are read here (the API's `RRSet` object). */
+function isRrset(value: unknown): value is Rrset {
+  const rrset = value as Partial<Rrset> | null;
+  const strings = (...fields: unknown[]) => fields.every((field) => typeof field === 'string');
+  return (
+    typeof rrset === 'object' && rrset !== null && strings(rrset.name, rrset.type) && typeof rrset.ttl === 'number' &&
+    Array.isArray(rrset.records) && rrset.records.every((record: unknown) => typeof record === 'object' && record !== null && strings((record as Rrset['records'][number]).content) && typeof (record as Rrset['records'][number]).disabled === 'boolean') &&
+    (rrset.comments === undefined || (Array.isArray(rrset.comments) && rrset.comments.every((comment: unknown) => typeof comment === 'object' && comment !== null)))
+  );
 }
 
 function isOurs(rrset: Rrset): boolean {
