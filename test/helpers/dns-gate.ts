@@ -12,6 +12,8 @@ export interface DnsGate {
   open(): void;
   /** Drops questions again, as when it started. */
   shut(): void;
+  /** Drops the next `count` questions even while open, as a network that loses a UDP packet. */
+  dropNext(count: number): void;
   close(): Promise<void>;
 }
 
@@ -20,8 +22,13 @@ export async function startDnsGate(upstreamPort: number): Promise<DnsGate> {
   const socket = createSocket('udp4');
   let opened = false;
   let received = 0;
+  let toDrop = 0;
   socket.on('message', (message: Buffer, client: RemoteInfo) => {
     received += 1;
+    if (toDrop > 0) {
+      toDrop -= 1;
+      return;
+    }
     if (opened) relay(message, upstreamPort, (answer) => socket.send(answer, client.port, client.address));
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -34,6 +41,9 @@ export async function startDnsGate(upstreamPort: number): Promise<DnsGate> {
     },
     shut: () => {
       opened = false;
+    },
+    dropNext: (count) => {
+      toDrop = count;
     },
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };

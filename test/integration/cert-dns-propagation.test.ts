@@ -8,6 +8,7 @@ import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { queryNameserver, txtValue } from '../../actors/cert/dns/dns-query.js';
 import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
+import { startDnsGate } from '../helpers/dns-gate.js';
 import { startPowerDns, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 function providerOf(powerdns: PowerDnsServer) {
@@ -75,6 +76,16 @@ test('a REFUSED answer to the CNAME question is a failure to retry, not "no CNAM
     code: 'ERR_DNS_PROPAGATION',
     message: `no nameserver answered with authority whether _acme-challenge.app.not-served.test has a CNAME: ${powerdns.nameserver}: not authoritative, REFUSED`,
   });
+});
+
+test('a CNAME question whose first UDP answer is lost is asked again, not failed', withPowerDns, async (t, powerdns) => {
+  const gate = await startDnsGate(powerdns.dnsPort);
+  t.teardown(() => gate.close());
+  gate.open();
+  gate.dropNext(1);
+  const dns = new AuthoritativeDns({ nameservers: [gate.nameserver], queryTimeoutMs: 500 });
+  t.is(await dns.challengeName(`lossy.${powerdns.zone}`), `_acme-challenge.lossy.${powerdns.zone}`);
+  t.is(gate.questions(), 2, 'the lost question and the one asked again');
 });
 
 test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {

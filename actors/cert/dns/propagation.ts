@@ -30,6 +30,9 @@ export interface PropagationWait {
 const zoneNameserversTtlMs = 60 * 60 * 1000;
 /** Longest CNAME chain followed from `_acme-challenge.<name>`. */
 const maxCnameHops = 8;
+/** Passes over a name's nameservers before a CNAME question counts as unanswered. */
+const cnamePasses = 3;
+const noAuthoritativeAnswer = Symbol('no authoritative answer');
 
 export class AuthoritativeDns {
   private readonly configured: readonly { host: string; port: number }[] | undefined;
@@ -154,8 +157,22 @@ export class AuthoritativeDns {
    * with authority the order fails and is retried (issue 22 item 5).
    */
   private async cnameAt(name: string): Promise<string | undefined> {
-    const failures: string[] = [];
-    for (const server of (await this.nameserversFor(name)).flatMap((named) => named.addresses)) {
+    const servers = (await this.nameserversFor(name)).flatMap((named) => named.addresses);
+    let failures: string[] = [];
+    // Each server is asked up to three times, as a stub resolver retransmits: one UDP answer lost or
+    // late (a busy server) must not fail the order, which would then wait out its backoff.
+    for (let pass = 0; pass < cnamePasses; pass += 1) {
+      if (pass > 0) await delay(200 * pass);
+      failures = [];
+      const answer = await this.askCname(servers, name, failures);
+      if (answer !== noAuthoritativeAnswer) return answer;
+    }
+    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
+  }
+
+  /** One pass over `servers`: the CNAME target, undefined for none, or noAuthoritativeAnswer with each server's failure in `failures`. */
+  private async askCname(servers: readonly Nameserver[], name: string, failures: string[]): Promise<string | undefined | typeof noAuthoritativeAnswer> {
+    for (const server of servers) {
       try {
         const reply = await queryNameserver(server, name, 'CNAME', this.queryTimeoutMs);
         if (!reply.authoritative || !['NOERROR', 'NXDOMAIN'].includes(reply.rcode)) {
@@ -168,7 +185,7 @@ export class AuthoritativeDns {
         failures.push(`${describeNameserver(server)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
+    return noAuthoritativeAnswer;
   }
 
   /**
