@@ -76,3 +76,17 @@ export function recordsOf(batch: Uint8Array): ValueRecord[] {
   const bytes = asBuffer(batch);
   return Array.from({ length: entryCount(bytes) }, (_, index) => recordAt(bytes, index));
 }
+
+/** What one GET /api/random came to, for tests that take values while something fails. */
+export type Take = { kind: 'value'; value: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
+
+/** Takes one value from the server at `url`; past `deadlineMs` the request counts as hung. */
+export async function takeValue(url: string, deadlineMs: number): Promise<Take> {
+  try {
+    const response = await fetch(`${url}api/random`, { signal: AbortSignal.timeout(deadlineMs) });
+    const body = await response.text();
+    return response.status === 200 ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value } : { kind: 'refused', status: response.status, body };
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };
+  }
+}

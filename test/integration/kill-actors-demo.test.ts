@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import test from 'ava';
 import { outpostBin } from '../helpers/outpost.js';
 import { runToEnd, startProcess } from '../helpers/process.js';
-import { tempDir } from '../helpers/qpool.js';
+import { takeValue, tempDir, type Take } from '../helpers/qpool.js';
 
 const killed = ['monitor/sampler', 'send/collector', 'send/diode-sender', 'recv/diode-receiver'];
 const rounds = 3;
@@ -35,18 +35,6 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-type Take = { kind: 'value'; value: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
-
-async function takeValue(url: string): Promise<Take> {
-  try {
-    const response = await fetch(`${url}api/random`, { signal: AbortSignal.timeout(requestDeadlineMs) });
-    const body = await response.text();
-    return response.status === 200 ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value } : { kind: 'refused', status: response.status, body };
-  } catch (error) {
-    return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };
   }
 }
 
@@ -98,7 +86,7 @@ test('the sampler, collector, diode sender and diode receiver killed at random i
   const load = [
     ...Array.from({ length: 2 }, async () => {
       while (!stopLoad) {
-        takes.push(await takeValue(recvUrl));
+        takes.push(await takeValue(recvUrl, requestDeadlineMs));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }),

@@ -11,12 +11,10 @@ import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from 
 import { getDomain } from '../helpers/certhub-domains.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import type { RunningProcess } from '../helpers/process.js';
-import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig } from '../helpers/qpool.js';
+import { freeListen, startServe, takeValue, tempDir, valueLines, waitForStatus, writeConfig, type Take } from '../helpers/qpool.js';
 
 /** Past this a request counts as hung: a restart (the pool file reopened with PBKDF2) takes a few seconds on this machine. */
 const requestDeadlineMs = 20_000;
-
-type Outcome = { kind: 'value'; value: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
 
 /**
  * Sends the kill signal until the hook terminates `actor`: a signal that lands while the actor is
@@ -34,16 +32,6 @@ async function killActor(process_: RunningProcess, actor: string, count: number)
   }
 }
 
-async function takeValue(url: string): Promise<Outcome> {
-  try {
-    const response = await fetch(`${url}api/random`, { signal: AbortSignal.timeout(requestDeadlineMs) });
-    const body = await response.text();
-    return response.status === 200 ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value } : { kind: 'refused', status: response.status, body };
-  } catch (error) {
-    return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };
-  }
-}
-
 test('the pool actor terminated at random instants under load: restarted, every request answered or closed, no value served twice', async (t) => {
   const dir = await tempDir(t);
   const double = await DiodeDouble.create();
@@ -58,11 +46,11 @@ test('the pool actor terminated at random instants under load: restarted, every 
 
   // The default policy allows 5 restarts in 60 s: 4 kills stay within it.
   const kills = 4;
-  const outcomes: Outcome[] = [];
+  const outcomes: Take[] = [];
   const restarts = () => (serve.process.stdout() + serve.process.stderr()).split('restarting actor recv/pool').length - 1;
   let stopLoad = false;
   const load = Array.from({ length: 8 }, async () => {
-    while (!stopLoad) outcomes.push(await takeValue(serve.url));
+    while (!stopLoad) outcomes.push(await takeValue(serve.url, requestDeadlineMs));
   });
   for (let kill = 0; kill < kills; kill++) {
     // A random instant: after 20-120 more answers, while the other loops have requests in flight.
@@ -87,7 +75,7 @@ test('the pool actor terminated at random instants under load: restarted, every 
   t.deepEqual(values.filter((value) => !known.has(value)), []);
   for (const refusal of refusals) t.regex(refusal, /^5\d\d \{"error":"[^"]+"\}$/);
   // What is left comes out once each too: a value answered before a kill but not recorded as served would come back here.
-  for (let outcome = await takeValue(serve.url); outcome.kind === 'value'; outcome = await takeValue(serve.url)) values.push(outcome.value);
+  for (let outcome = await takeValue(serve.url, requestDeadlineMs); outcome.kind === 'value'; outcome = await takeValue(serve.url, requestDeadlineMs)) values.push(outcome.value);
   t.is(new Set(values).size, values.length, 'no value was served twice, the drain included');
   const status = await waitForStatus(serve.url, (current) => current.available === 0);
   t.true(status.served_total >= values.length, `served_total ${status.served_total} < ${values.length} values answered`);
