@@ -44,6 +44,8 @@ export interface AcmeAccountSettings {
   polling?: Partial<StatusPolling>;
   /** Registers the key again even when account.json names an account: the CA said it does not know it. */
   registerAgain?: boolean;
+  /** The most one request to the CA may take; caRequestTimeoutMs by default. */
+  requestTimeoutMs?: number;
 }
 
 export interface AcmeAccount {
@@ -76,7 +78,7 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
     backoffMax: polling.maxMs,
     backoffAttempts: polling.attempts,
   });
-  const connection = new CaConnection(settings.caBundlePem);
+  const connection = new CaConnection(settings.caBundlePem, settings.requestTimeoutMs);
   connection.reuseAnswerNonces(client);
   let accountUrl = known;
   if (accountUrl === undefined) {

@@ -17,6 +17,8 @@ export interface CaCallState {
 
 interface CaCallContext {
   agent: Agent;
+  /** The most one request may take, from its start to the end of its answer. */
+  timeoutMs: number;
   state: CaCallState;
   /** Unused nonces from the CA's answers, newest last. */
   nonces: string[];
@@ -28,6 +30,14 @@ interface CaCallContext {
  * instead of filling memory (axios reads any length by default; a 512 MiB directory grew RSS by 1 GiB).
  */
 export const maxCaAnswerBytes = 1024 * 1024;
+
+/**
+ * The most one request to the CA may take. axios waits for ever by default: a CA that accepts the
+ * connection and never answers (a partition that drops packets, a stuck proxy) held the order, and
+ * its place among the orders run at once, until a restart. Let's Encrypt answers in well under a
+ * second; a minute leaves room for a slow finalize.
+ */
+export const caRequestTimeoutMs = 60_000;
 
 /** Nonces kept for reuse; more are never needed by the orders of one connection at once. */
 const maxKeptNonces = 32;
@@ -45,7 +55,10 @@ function installInterceptors(): void {
   acme.axios.defaults.maxContentLength = maxCaAnswerBytes;
   acme.axios.interceptors.request.use((config) => {
     const context = calls.getStore();
-    if (context !== undefined) config.httpsAgent = context.agent;
+    if (context !== undefined) {
+      config.httpsAgent = context.agent;
+      config.timeout = context.timeoutMs;
+    }
     return config;
   });
   acme.axios.interceptors.response.use(undefined, (error: unknown) => {
@@ -89,8 +102,14 @@ export class CaConnection {
   private readonly agent: Agent;
   private readonly nonces: string[] = [];
 
-  /** `extraCaPem`: a CA trusted for the CA's HTTPS besides the system's roots (`acme.ca_bundle`). */
-  constructor(extraCaPem?: string) {
+  /**
+   * `extraCaPem`: a CA trusted for the CA's HTTPS besides the system's roots (`acme.ca_bundle`).
+   * `timeoutMs`: the most one request may take (caRequestTimeoutMs unless a test says otherwise).
+   */
+  constructor(
+    extraCaPem?: string,
+    private readonly timeoutMs = caRequestTimeoutMs,
+  ) {
     installInterceptors();
     this.agent = new Agent({ keepAlive: true, ca: extraCaPem === undefined ? undefined : [...rootCertificates, extraCaPem] });
   }
@@ -98,7 +117,7 @@ export class CaConnection {
   /** Runs `operation`, every CA request it makes going through this connection; `state` collects what the CA said. */
   run<T>(operation: (state: CaCallState) => Promise<T>): Promise<T> {
     const state: CaCallState = {};
-    return calls.run({ agent: this.agent, state, nonces: this.nonces }, () => operation(state));
+    return calls.run({ agent: this.agent, timeoutMs: this.timeoutMs, state, nonces: this.nonces }, () => operation(state));
   }
 
   /**
