@@ -58,7 +58,8 @@ export class LinuxProbe implements SystemProbe {
     for (const [pid, stat] of stats) {
       const facts = this.factsOf(pid, stat.startTicks);
       if (facts === undefined || facts.argv.length === 0) continue; // gone, or a kernel thread
-      readings.push({ ...facts, ppid: stat.ppid, user: this.userName(facts.uid), cpuPercent: stat.cpuPercent, memoryBytes: stat.rssBytes });
+      // Named fields, not a spread of the cached facts: copying them by spread was a sixth of a scan's CPU.
+      readings.push({ pid, ppid: stat.ppid, comm: facts.comm, exe: facts.exe, argv: facts.argv, user: this.userName(facts.uid), cpuPercent: stat.cpuPercent, memoryBytes: stat.rssBytes });
     }
     for (const pid of this.facts.keys()) if (!stats.has(pid)) this.facts.delete(pid);
     return Promise.resolve(readings);
