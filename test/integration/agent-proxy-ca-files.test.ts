@@ -26,7 +26,8 @@ test('certhub-agent proxy with a missing ca_bundle exits 2 naming ca_bundle, bef
   const dir = await temporaryDir(t, 'proxy-ca-');
   const result = await runAgent(['proxy', '-c', await proxyConfig(dir, { ca_bundle: join(dir, 'nowhere.pem') })]);
   t.is(result.code, 2, result.stderr);
-  t.regex(result.stderr, /ca_bundle: \S+nowhere\.pem cannot be read: ENOENT \(no such file\)/);
+  // Named as in the file the user wrote (proxy.json has no `roles.proxy`).
+  t.regex(result.stderr, /^ {2}\S*proxy\.json: ca_bundle: \S+nowhere\.pem cannot be read: ENOENT \(no such file\)$/m);
   t.notRegex(result.stderr, /crashed|\n\s+at /, 'no actor crash, no stack trace');
 });
 
@@ -36,5 +37,5 @@ test('certhub-agent proxy with a ca_file that holds no certificate exits 2 namin
   await writeFile(empty, 'not a certificate\n');
   const result = await runAgent(['proxy', '-c', await proxyConfig(dir, { ca_file: empty })]);
   t.is(result.code, 2, result.stderr);
-  t.regex(result.stderr, /ca_file: \S+empty\.pem holds no PEM certificate/);
+  t.regex(result.stderr, /^ {2}\S*proxy\.json: ca_file: \S+empty\.pem holds no PEM certificate/m);
 });

@@ -14,6 +14,7 @@ export function proxyCommand(program: Command): Command {
     .action(async (options: LogFlags & { config: string }) => {
       const read = async () => singleRoleHost('proxy', await loadConfigFile(proxyConfigSchema, options.config));
       // SIGHUP reads the file again: its routes change live, other keys are named as needing a restart.
-      await runHost(await read(), { ...options, known: [proxyRole], onStarted: printUrls, configPath: options.config, reread: read });
+      // Problems name the option as proxy.json holds it (`ca_bundle`), after the file's name.
+      await runHost(await read(), { ...options, known: [proxyRole], file: options.config, optionPaths: 'role', onStarted: printUrls, configPath: options.config, reread: read });
     });
 }

@@ -18,14 +18,14 @@ withLogOptions(program.command('collect').description('poll ANU on the sending m
   .requiredOption('-c, --config <file>', 'qpool config file (JSON; sections anu, collect, diode)')
   .action(async (options: LogFlags & { config: string }) => {
     const { anu, collect, diode } = await loadConfigFile(collectFileSchema, options.config);
-    await runHost(singleRoleHost('send', { anu, collect, diode }), { ...options, known: [sendRole] });
+    await runHost(singleRoleHost('send', { anu, collect, diode }), { ...options, known: [sendRole], file: options.config, optionPaths: 'role' });
   });
 
 withLogOptions(program.command('serve').description('receive values from the diode, keep the pool and serve each value once over HTTP'))
   .requiredOption('-c, --config <file>', 'qpool config file (JSON; section server)')
   .action(async (options: LogFlags & { config: string }) => {
     const { server } = await loadConfigFile(serveFileSchema, options.config);
-    await runHost(singleRoleHost('recv', { server }), { ...options, known: [recvRole], onStarted: printUrls });
+    await runHost(singleRoleHost('recv', { server }), { ...options, known: [recvRole], file: options.config, optionPaths: 'role', onStarted: printUrls });
   });
 
 program
