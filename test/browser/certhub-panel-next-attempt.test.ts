@@ -41,6 +41,11 @@ test('a domain refused with a Retry-After of days shows "Next attempt: <that tim
     const shownAt = `${new Date(nextAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     t.is(await details.locator('.next-attempt').textContent(), `${shownAt}: the CA or DNS provider asked to wait (Retry-After)`);
     t.true(await details.getByText('Next attempt', { exact: true }).isVisible());
+    // The target field and every fact's value start in one column, whatever the label's length.
+    const valueLefts = await details.locator('.details-facts > div:not([hidden]) > dd').evaluateAll((values) => values.map((value) => Math.round(value.getBoundingClientRect().left)));
+    t.true(valueLefts.length >= 3, `facts shown: ${valueLefts.length}`);
+    const targetLeft = Math.round(await details.locator('.target-form input').evaluate((input) => input.getBoundingClientRect().left));
+    t.deepEqual(new Set([targetLeft, ...valueLefts]).size, 1, `the target field starts at ${targetLeft} px, the facts' values at ${valueLefts.join(', ')} px`);
     await saveScreenshot(page, 'certhub-panel-next-attempt-retry-after');
     t.deepEqual(unexpected(problems), []);
   } finally {
