@@ -3,6 +3,7 @@
 // front of Pebble, test/fixtures/acme/) puts the domain in error until then, and its expanded row says
 // when and why, as the domain's view has it. Real certhub, PowerDNS and Pebble; Chromium.
 import test from 'ava';
+import type { Locator } from 'playwright-core';
 import { saveScreenshot } from '../helpers/browser.js';
 import { startCertStack, stopCertStack } from '../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
@@ -42,9 +43,10 @@ test('a domain refused with a Retry-After of days shows "Next attempt: <that tim
     t.is(await details.locator('.next-attempt').textContent(), `${shownAt}: the CA or DNS provider asked to wait (Retry-After)`);
     t.true(await details.getByText('Next attempt', { exact: true }).isVisible());
     // The target field and every fact's value start in one column, whatever the label's length.
-    const valueLefts = await details.locator('.details-facts > div:not([hidden]) > dd').evaluateAll((values) => values.map((value) => Math.round(value.getBoundingClientRect().left)));
+    const leftEdge = async (locator: Locator) => Math.round((await locator.boundingBox())?.x ?? Number.NaN);
+    const valueLefts = await Promise.all((await details.locator('.details-facts > div:not([hidden]) > dd').all()).map(leftEdge));
     t.true(valueLefts.length >= 3, `facts shown: ${valueLefts.length}`);
-    const targetLeft = Math.round(await details.locator('.target-form input').evaluate((input) => input.getBoundingClientRect().left));
+    const targetLeft = await leftEdge(details.locator('.target-form input'));
     t.deepEqual(new Set([targetLeft, ...valueLefts]).size, 1, `the target field starts at ${targetLeft} px, the facts' values at ${valueLefts.join(', ')} px`);
     await saveScreenshot(page, 'certhub-panel-next-attempt-retry-after');
     t.deepEqual(unexpected(problems), []);
