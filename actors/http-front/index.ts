@@ -9,10 +9,6 @@ import { loadSite } from '../../src/http/site.js';
 import { HttpFigures } from '../../src/metrics/http-figures.js';
 
 runActor(httpFrontActor, {
-  // The site's modules (the cert site's zod and prom-client) load while the role's other actors start.
-  async prepare({ site }) {
-    await loadSite(site);
-  },
   async start(context) {
     const { host, port, site, tls, allowedHosts } = context.config;
     const definition = await loadSite(site);

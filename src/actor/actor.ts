@@ -56,12 +56,6 @@ export interface RunningActor<Api extends ActorApi> {
 }
 
 export interface ActorDefinition<Api extends ActorApi, Config> {
-  /**
-   * Work that needs nothing but the config, run as soon as the thread is up, even while it is held
-   * (ActorWorkerData.held): loading the modules `start` imports, so that they load while the actors
-   * the front serves from start.
-   */
-  prepare?(config: Config): Promise<void>;
   start(context: ActorContext<Config>): Promise<RunningActor<Api>> | RunningActor<Api>;
 }
 

@@ -40,8 +40,6 @@ export type SupervisorToActor =
   /** A late subscriber of a topic this thread publishes and keeps (topic.ts, keptBy) needs its state. */
   | { type: 'events.snapshot'; topic: string; subscriber: string }
   | { type: 'health' }
-  /** A thread spawned held (ActorWorkerData.held) may start its actor now: the actors it serves from are ready. */
-  | { type: 'start' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };
 
@@ -70,10 +68,4 @@ export interface ActorWorkerData {
   config: unknown;
   /** Port on which the supervisor exposes SupervisorApi (comlink). */
   supervisorPort: MessagePort;
-  /**
-   * The thread loads its modules (and runs the definition's `prepare`) at once, but starts its actor
-   * only on the supervisor's `start`: a role's fronts are spawned beside its other actors and
-   * released once those are ready (issue 27, cold start).
-   */
-  held: boolean;
 }

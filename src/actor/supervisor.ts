@@ -68,8 +68,6 @@ interface ActorSlot {
   /** Why the actor says it cannot work now (ActorContext.setReadiness). */
   notReady?: string;
   restarts: number;
-  /** A front spawned before its role's other actors are ready: its thread waits for `start` (release). */
-  held?: boolean;
   readyWaiters: { resolve: () => void; reject: (error: Error) => void }[];
   exitWaiters: (() => void)[];
   healthWaiters: ((health: ActorHealth) => void)[];
@@ -122,18 +120,15 @@ export class Supervisor {
     });
   }
 
-  /**
-   * Starts every actor; resolves once all are ready. Each role starts on its own: its fronts listen
-   * once its other actors are ready (a front never answers before the actors it serves from can),
-   * without waiting for other roles' actors (issue 27: the demo's speed test fronts, which have no
-   * other actor, listened only after the slowest actor of every role).
-   */
+  /** Starts every actor, fronts last; resolves once all are ready. */
   async start(): Promise<StartResult> {
     const startedAt = performance.now();
     this.startMetrics();
-    const roles = new Set(this.slots.map((slot) => slot.spec.role));
-    await Promise.all([...roles].map((role) => this.startRole(role)));
+    const backs = this.slots.filter((slot) => !slot.spec.front);
     const fronts = this.slots.filter((slot) => slot.spec.front);
+    for (const group of [backs, fronts]) {
+      await Promise.all(group.map((slot) => this.spawnAndWait(slot)));
+    }
     const endpoints = new Map<string, string>();
     for (const slot of fronts) for (const url of slot.ready?.urls ?? []) endpoints.set(url, slot.spec.role);
     const startupMs = Math.round(performance.now() - startedAt);
@@ -233,36 +228,10 @@ export class Supervisor {
     this.metricsTimer.unref();
   }
 
-  /**
-   * Starts the actors of `role`. Its fronts' threads are spawned with the rest, held: they load their
-   * modules while the other actors start (two cores do both at once), and start listening once those
-   * are ready.
-   */
-  private async startRole(role: string): Promise<void> {
-    const slots = this.slots.filter((slot) => slot.spec.role === role);
-    const fronts = slots.filter((slot) => slot.spec.front);
-    const frontsReady = Promise.all(fronts.map((slot) => this.spawnAndWait(slot, true)));
-    // Awaited below; when an actor fails first, its rejection is the one start() reports.
-    frontsReady.catch(() => {});
-    await Promise.all(slots.filter((slot) => !slot.spec.front).map((slot) => this.spawnAndWait(slot, false)));
-    for (const slot of fronts) this.release(slot);
-    await frontsReady;
-  }
-
-  private spawnAndWait(slot: ActorSlot, held: boolean): Promise<void> {
+  private spawnAndWait(slot: ActorSlot): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => slot.readyWaiters.push({ resolve, reject }));
-    slot.held = held;
     this.spawn(slot);
     return ready;
-  }
-
-  /** Lets a held front start; its ready deadline runs from now. A front in backoff is spawned unheld. */
-  private release(slot: ActorSlot): void {
-    slot.held = false;
-    const { worker, system } = slot;
-    if (slot.state !== 'starting' || worker === undefined || system === undefined) return;
-    system.post({ type: 'start' });
-    slot.readyTimer = setTimeout(() => this.onReadyTimeout(slot, worker), this.options.readyTimeoutMs);
   }
 
   private spawn(slot: ActorSlot): void {
@@ -278,7 +247,6 @@ export class Supervisor {
       metricsIntervalMs: this.options.metricsIntervalMs ?? 0,
       config: spec.config,
       supervisorPort: channel.port2,
-      held: slot.held === true,
     };
     const resourceLimits = spec.youngGenerationMb === undefined ? undefined : { maxYoungGenerationSizeMb: spec.youngGenerationMb };
     const worker = new Worker(spec.entry, { workerData, transferList: [channel.port2], resourceLimits });
@@ -289,7 +257,7 @@ export class Supervisor {
       slot.lastError ??= { name: error.name, message: error.message };
     });
     worker.on('exit', (code) => this.onExit(slot, worker, code));
-    if (slot.held !== true) slot.readyTimer = setTimeout(() => this.onReadyTimeout(slot, worker), this.options.readyTimeoutMs);
+    slot.readyTimer = setTimeout(() => this.onReadyTimeout(slot, worker), this.options.readyTimeoutMs);
     for (const other of this.slots) {
       if (other === slot || !this.isAlive(other)) continue;
       if (spec.links.includes(other.spec.name)) this.link(slot, other);

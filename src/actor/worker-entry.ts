@@ -103,13 +103,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     },
   };
 
-  let release: (() => void) | undefined;
-  const released = data.held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
-  const prepared = definition.prepare?.(data.config as Config);
-
   const stop = async (graceMs: number) => {
-    // A thread still held has started nothing to drain.
-    if (release !== undefined) process.exit(0);
     await starting.catch(() => {});
     metrics.stop();
     await running?.stop?.(graceMs);
@@ -154,10 +148,6 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
         });
         lastLoopUsage = performance.eventLoopUtilization();
         break;
-      case 'start':
-        release?.();
-        release = undefined;
-        break;
       case 'stop':
         stop(message.graceMs).catch(fail);
         break;
@@ -167,7 +157,6 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
   });
 
   const starting = (async () => {
-    await Promise.all([released, prepared]);
     running = await definition.start(context);
     for (const { from, port } of waitingAccepts.splice(0)) accept(from, port);
     system.post({ type: 'ready', info: running.ready ?? {} });

@@ -1,6 +1,3 @@
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
 import { eventually, startFixtureHost, startFixtureProcess } from '../helpers/fixture-host.js';
 
@@ -19,39 +16,6 @@ test('a crashed actor is restarted and the role keeps serving', async (t) => {
   });
   t.true(served, 'the front reaches the restarted echo actor');
   t.is(host.child.exitCode, null, 'the process keeps running');
-});
-
-test('a role\'s fronts start once its own actors are ready, not after another role\'s (issue 27: cold start)', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'outpost-held-role-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const heldFile = join(dir, 'release');
-  const host = startFixtureProcess(t, { debug: true, heldRoleFile: heldFile });
-  // The held role's actor is not ready until the file exists: the fixture role's front must not wait for it.
-  await host.waitFor(/actor front ready/);
-  const log = host.stderr();
-  t.true(log.indexOf('actor echo ready') < log.indexOf('actor front ready'), 'the front starts after the actor it serves from');
-  t.false(log.includes('actor held-echo ready'));
-  await writeFile(heldFile, '');
-  const [line] = await host.waitFor(/^\{"urls".*$/m);
-  const { urls } = JSON.parse(line) as { urls: string[] };
-  const response = await fetch(`${urls[0]}echo?text=after`);
-  t.is(((await response.json()) as { text: string }).text, 'after');
-});
-
-test('a front\'s thread loads while its role\'s actors start, and starts only once they are ready (issue 27: cold start)', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'outpost-held-front-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const echoRelease = join(dir, 'release');
-  const prepared = join(dir, 'prepared');
-  const host = startFixtureProcess(t, { debug: true, echoReadyWhenFileExists: echoRelease, frontPreparedFile: prepared });
-  t.true(await eventually(() => access(prepared).then(() => true), 30_000), 'the front thread runs while the echo actor is not ready');
-  t.false(host.stderr().includes('actor front ready'), 'the front does not start before the actor it serves from');
-  await writeFile(echoRelease, '');
-  const [line] = await host.waitFor(/^\{"urls".*$/m);
-  const log = host.stderr();
-  t.true(log.indexOf('actor echo ready') < log.indexOf('actor front ready'));
-  const { urls } = JSON.parse(line) as { urls: string[] };
-  t.is(((await (await fetch(`${urls[0]}echo?text=after`)).json()) as { text: string }).text, 'after');
 });
 
 test('an actor that crashes in a loop stops the role and the process exits non-zero', async (t) => {
