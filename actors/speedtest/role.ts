@@ -27,7 +27,9 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   name: 'speedtest',
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
-  demoConfig: { host: '127.0.0.1', port: 0, quiet: true },
+  // One front in the demo: each thread pays its own Node start-up and module graph (150-250 ms of CPU
+  // on the 2-core machine), and a demo's speed test does not need a second (issue 27, cold start).
+  demoConfig: { host: '127.0.0.1', port: 0, quiet: true, threads: 1 },
   claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   actors(config) {
     return frontSpecs({

@@ -48,3 +48,43 @@ test('the supervisor thread loads piscina with the first job, not at start', (t)
 test('the sampler thread loads ps-list (macOS only) when it lists processes there, not at start', (t) => {
   t.false(packagesLoadedAtStart('actors/monitor/sampler/index.ts').has('ps-list'));
 });
+
+// Every thread's entry: the executables' main threads, each actor kind's, and the sites a front loads.
+const threadEntries = [
+  'bin/outpost.ts',
+  'bin/certhub.ts',
+  'bin/certhub-agent.ts',
+  'actors/http-front/index.ts',
+  'actors/cert/site/site.ts',
+  'actors/qpool/site/site.ts',
+  'actors/speedtest/site/site.ts',
+  'actors/monitor/site/site.ts',
+  'actors/cert/domains/index.ts',
+  'actors/cert/dns/index.ts',
+  'actors/cert/acme/index.ts',
+  'actors/monitor/sampler/index.ts',
+  'actors/proxy/proxy-front/index.ts',
+  'actors/proxy/cert-fetcher/index.ts',
+  'actors/qpool/collector/index.ts',
+  'actors/qpool/diode-sender/index.ts',
+  'actors/qpool/diode-receiver/index.ts',
+  'actors/qpool/pool/index.ts',
+];
+
+test('no thread loads the X.509 libraries at start, and only the ACME thread loads acme-client (issue 27: 260 and 370 ms of CPU a thread)', (t) => {
+  for (const entry of threadEntries) {
+    const packages = packagesLoadedAtStart(entry);
+    for (const heavy of ['@peculiar/x509', '@peculiar/asn1-schema', '@peculiar/asn1-x509']) t.false(packages.has(heavy), `${entry} loads ${heavy} at start`);
+    if (entry !== 'actors/cert/acme/index.ts') t.false(packages.has('acme-client'), `${entry} loads acme-client at start`);
+  }
+  t.true(packagesLoadedAtStart('actors/cert/acme/index.ts').has('acme-client'), 'the walk sees the ACME thread load it');
+  t.true(packagesLoadedAtStart('actors/cert/domains/demo-certificate.ts').has('@peculiar/x509'), 'the walk sees the module that imports it');
+});
+
+test('no thread but the proxy front loads ws, and none loads undici, at start', (t) => {
+  for (const entry of threadEntries) {
+    const packages = packagesLoadedAtStart(entry);
+    t.false(packages.has('undici'), `${entry} loads undici at start`);
+    if (entry !== 'actors/proxy/proxy-front/index.ts') t.false(packages.has('ws'), `${entry} loads ws at start`);
+  }
+});
