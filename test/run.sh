@@ -6,27 +6,40 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
 
-# Each step says how long it took, so a slow suite shows where its time goes.
+# CPU seconds (user + system) that the ended children of shell $1 used: /proc's cutime and cstime,
+# which count every process a child waited for (ava's workers, the daemons tests start, eslint).
+children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$1/stat"; }
+
+# Each step says how long it took and the CPU it used, so a slow suite shows where its time goes and
+# whether it waited or was short of cores (CPU near cores x seconds).
 step() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS cpu_before
+  cpu_before=$(children_cpu $$)
   shift
   if ! "$@"; then
     echo "test: $name failed"
     echo "0 passed, 1 failed"
     exit 1
   fi
-  echo "test: $name took $((SECONDS - started)) s"
+  echo "test: $name took $((SECONDS - started)) s (CPU $(($(children_cpu $$) - cpu_before)) s)"
 }
+
+# The load the machine had, said at each pass's start and end: a shared machine's load inflates times.
+load() { echo "test: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores $1"; }
 
 # The checks that need only the sources: run beside the side-by-side pass, their output kept in a
 # file and printed after it; one that fails fails the run. The build's tsc has already type-checked
 # tsconfig.json's project (`npm run typecheck` checks it again for people who do not build): what it
 # leaves unchecked is ui/, which esbuild bundles without checking types.
 checks() {
-  local started=$SECONDS failed=0
+  # $BASHPID read here, in this background shell: inside $(...) it would name that subshell.
+  local started=$SECONDS failed=0 me=$BASHPID lint_started lint_cpu_before
   npm run --silent typecheck:ui || { echo "test: type-check of ui/ failed"; failed=1; }
+  lint_started=$SECONDS
+  lint_cpu_before=$(children_cpu "$me")
   npm run --silent lint || { echo "test: lint failed"; failed=1; }
-  echo "test: type-check of ui/ and lint took $((SECONDS - started)) s"
+  echo "test: lint took $((SECONDS - lint_started)) s (CPU $(($(children_cpu "$me") - lint_cpu_before)) s)"
+  echo "test: type-check of ui/ and lint took $((SECONDS - started)) s (CPU $(children_cpu "$me") s)"
   return "$failed"
 }
 
@@ -51,26 +64,44 @@ checks_pid=$!
 # Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
 # Those in test/serial-files.txt measure what others running beside them would change: they run after,
 # one at a time, once the checks have ended. Arguments (files, --match) run as given, in one pass.
+# Each worker appends its file's wall time and CPU to .cache/file-times.txt (test/helpers/file-times.ts).
+export OUTPOST_TEST_FILE_TIMES=$PWD/.cache/file-times.txt
+rm -f "$OUTPOST_TEST_FILE_TIMES"
+file_times=--node-arguments=--import=$PWD/dist/test/helpers/file-times.js
 ava_started=$SECONDS
+ava_cpu_before=$(children_cpu $$)
+load "at the first pass's start"
 if [ "$#" -gt 0 ]; then
-  npx ava "$@" 2>&1 | tee .cache/ava-output.txt
+  npx ava "$file_times" "$@" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   wait "$checks_pid"
   checks_status=$?
 else
   mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
-  npx ava "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
+  npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s"
+  load "at its end"
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
   serial_started=$SECONDS
-  npx ava --concurrency 1 "${serial[@]}" 2>&1 | tee -a .cache/ava-output.txt
+  serial_cpu_before=$(children_cpu $$)
+  npx ava "$file_times" --concurrency 1 "${serial[@]}" 2>&1 | tee -a .cache/ava-output.txt
   serial_status=${PIPESTATUS[0]}
-  echo "test: serial pass took $((SECONDS - serial_started)) s"
+  load "at the serial pass's end"
+  echo "test: serial pass took $((SECONDS - serial_started)) s (CPU $(($(children_cpu $$) - serial_cpu_before)) s)"
   if [ "$status" -eq 0 ]; then status=$serial_status; fi
 fi
 cat .cache/checks-output.txt
+# Where the time went, file by file: the files that held a place in the pass longest, and those that
+# used the most CPU (the worker's own + the processes it waited for: outposts, daemons, Chromium).
+if [ -s "$OUTPOST_TEST_FILE_TIMES" ]; then
+  echo "test: the longest files (wall s, CPU s of the worker + of its children):"
+  sort -k2 -rn "$OUTPOST_TEST_FILE_TIMES" | head -12 | awk '{ printf "  %s %s s, CPU %s + %s s\n", $1, $2, $3, $4 }'
+  echo "test: the files using most CPU:"
+  awk '{ print $3 + $4, $1, $2 }' "$OUTPOST_TEST_FILE_TIMES" | sort -rn | head -12 | awk '{ printf "  %s CPU %s s (wall %s s)\n", $2, $1, $3 }'
+  awk '{ wall += $2; cpu += $3 + $4 } END { printf "test: %d files, %d s of wall time in all, CPU %d s\n", NR, wall, cpu }' "$OUTPOST_TEST_FILE_TIMES"
+fi
 # One line a test in ava's report: ✔ passed, ✘ failed; ava's summary adds what no such line shows
 # (uncaught exceptions, unhandled rejections), and skipped or todo tests count as failed here. A failed
 # check (lint, type-check) counts as one failure.
