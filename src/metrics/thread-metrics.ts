@@ -4,6 +4,7 @@
 // keeps a scrape from costing any actor a message or a turn of its event loop; a push carries only
 // the families that changed (changed-families.ts).
 import { createRequire } from 'node:module';
+import { getHeapStatistics } from 'node:v8';
 import type * as PromClient from 'prom-client';
 import type { Registry } from 'prom-client';
 import { ChangedFamilies } from './changed-families.js';
@@ -94,7 +95,9 @@ export class ThreadMetricsPusher implements ThreadMetrics {
  */
 export function threadResourceFamilies(): MetricFamily[] {
   return [
-    family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: process.memoryUsage().heapUsed, labels: {} }]),
+    // V8's own figure, as process.memoryUsage().heapUsed gives it, without the resident size that call
+    // also reads (55 ms of a loaded cert front's 160 ms of pushes over 20 s, profiled).
+    family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: getHeapStatistics().used_heap_size, labels: {} }]),
     family('outpost_thread_active_resources', 'Handles and requests keeping this thread\'s event loop alive (sockets, timers, file operations in flight).', 'gauge', [{ value: process.getActiveResourcesInfo().length, labels: {} }]),
   ];
 }
