@@ -40,7 +40,7 @@ const program = new Command('bench')
   .argument('<name>', `benchmark to run: ${[...Object.keys(benchmarks), 'all'].join(', ')}`)
   .option('--seconds <n>', 'seconds of load per measurement', '5')
   .option('--rounds <n>', 'measurements per case (the median is shown)', '3')
-  .option('--before <dist>', 'qpool-serve, agent-proxy, cold-start: the dist folder of an earlier build, measured in the same rounds')
+  .option('--before <dist>', 'qpool-serve, agent-proxy, cold-start, metrics-cost: the dist folder of an earlier build, measured in the same rounds')
   .action(async (name: string, options: BenchOptions) => {
     const selected = name === 'all' ? Object.keys(benchmarks) : [name];
     const failed: string[] = [];

@@ -12,9 +12,10 @@ import type { JobRunner } from '../jobs/pool.js';
 import { LogFanout } from '../log/log-fanout.js';
 import type { Logger } from '../log/record.js';
 import type { SupervisorLog } from '../log/supervisor-log.js';
+import { ChangedFamilies } from '../metrics/changed-families.js';
 import { withLabels } from '../metrics/family.js';
 import { supervisorFamilies } from '../metrics/supervisor-figures.js';
-import { metricsTopic } from '../metrics/topic.js';
+import { figuresKey, metricsTopic } from '../metrics/topic.js';
 import { readinessTopic, roleReadiness, type ActorStatus, type SupervisorStatus } from './actor-status.js';
 import { EventRouter } from './event-router.js';
 import { Mailbox } from './mailbox.js';
@@ -84,6 +85,8 @@ export class Supervisor {
   private readonly events: EventRouter;
   private readonly logFanout: LogFanout;
   private metricsTimer: NodeJS.Timeout | undefined;
+  /** Per role, what the supervisor last pushed of its own families: only changes are pushed again. */
+  private readonly metricsSent = new Map<string, ChangedFamilies>();
   private readonly startedAt = new Date();
 
   constructor(
@@ -219,8 +222,13 @@ export class Supervisor {
     if (intervalMs <= 0 || this.metricsTimer !== undefined) return;
     const push = () => {
       for (const role of new Set(this.slots.map((slot) => slot.spec.role))) {
-        const figures = { thread: 'supervisor', families: withLabels(supervisorFamilies(this.roleActors(role)), { thread: 'supervisor', role }) };
-        this.events.publish('supervisor', [{ topic: metricsTopic(role).name, messages: [figures], keys: ['supervisor'] }]);
+        let changes = this.metricsSent.get(role);
+        if (changes === undefined) {
+          changes = new ChangedFamilies();
+          this.metricsSent.set(role, changes);
+        }
+        const messages = withLabels(changes.changed(supervisorFamilies(this.roleActors(role))), { thread: 'supervisor', role }).map((family) => ({ thread: 'supervisor', family }));
+        if (messages.length > 0) this.events.publish('supervisor', [{ topic: metricsTopic(role).name, messages, keys: messages.map(figuresKey) }]);
       }
     };
     push();

@@ -5,7 +5,7 @@ import { isMainThread, parentPort, workerData, type MessagePort } from 'node:wor
 import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
 import { loggerFrom } from '../log/record.js';
 import { ThreadMetricsPusher } from '../metrics/thread-metrics.js';
-import { metricsTopic } from '../metrics/topic.js';
+import { figuresKey, metricsTopic } from '../metrics/topic.js';
 import { LogViewers } from '../log/log-viewers.js';
 import { FatalActorError, type ActorContext, type ActorDefinition, type RunningActor } from './actor.js';
 import { EventChannel } from './event-channel.js';
@@ -55,9 +55,12 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     subscribe: (topic) => system.post({ type: 'events.subscribe', topic }),
     unsubscribe: (topic) => system.post({ type: 'events.unsubscribe', topic }),
   });
-  const metrics = new ThreadMetricsPusher({ thread: data.name, role: data.role }, data.metricsIntervalMs, (families) =>
-    events.publish(metricsTopic(data.role), { thread: data.name, families }, { key: data.name }),
-  );
+  const metrics = new ThreadMetricsPusher({ thread: data.name, role: data.role }, data.metricsIntervalMs, (families) => {
+    for (const family of families) {
+      const figures = { thread: data.name, family };
+      events.publish(metricsTopic(data.role), figures, { key: figuresKey(figures) });
+    }
+  });
   const logViewers = new LogViewers({
     subscribe: (id, backlog) => system.post({ type: 'logs.subscribe', id, backlog }),
     unsubscribe: (id) => system.post({ type: 'logs.unsubscribe', id }),

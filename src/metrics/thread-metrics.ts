@@ -1,10 +1,13 @@
 // A thread's figures, pushed to its role's fronts every interval (topic.ts): what every thread
 // reports (heap, event-loop use and lag), what its actor registers in its own prom-client registry,
 // and what it counts by hand on a hot path (sources). Pushing on a timer, not on demand, is what
-// keeps a scrape from costing any actor a message or a turn of its event loop.
+// keeps a scrape from costing any actor a message or a turn of its event loop; a push carries only
+// the families that changed (changed-families.ts).
 import { createRequire } from 'node:module';
+import { getHeapStatistics } from 'node:v8';
 import type * as PromClient from 'prom-client';
 import type { Registry } from 'prom-client';
+import { ChangedFamilies } from './changed-families.js';
 import { family, withLabels, type Labels, type MetricFamily } from './family.js';
 
 // prom-client is loaded by the threads that register metrics of their own, not by every thread:
@@ -30,10 +33,12 @@ export class ThreadMetricsPusher implements ThreadMetrics {
   private timer: NodeJS.Timeout | undefined;
   private lastLoop = performance.eventLoopUtilization();
   private lagSeconds = 0;
+  private readonly changes = new ChangedFamilies();
 
   constructor(
     private readonly labels: { thread: string; role: string },
     private readonly intervalMs: number,
+    /** Receives the families that changed since the last push (all of them at the first). */
     private readonly push: (families: MetricFamily[]) => void,
   ) {}
 
@@ -79,7 +84,7 @@ export class ThreadMetricsPusher implements ThreadMetrics {
       family('outpost_thread_event_loop_lag_seconds', 'How late the thread\'s last metrics timer fired.', 'gauge', [{ value: this.lagSeconds, labels: {} }]),
     ];
     const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
-    this.push(withLabels([...own, ...registered, ...this.sources.flatMap((source) => source())], this.labels));
+    this.push(withLabels(this.changes.changed([...own, ...registered, ...this.sources.flatMap((source) => source())]), this.labels));
   }
 }
 
@@ -90,7 +95,9 @@ export class ThreadMetricsPusher implements ThreadMetrics {
  */
 export function threadResourceFamilies(): MetricFamily[] {
   return [
-    family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: process.memoryUsage().heapUsed, labels: {} }]),
+    // V8's own figure, as process.memoryUsage().heapUsed gives it, without the resident size that call
+    // also reads (55 ms of a loaded cert front's 160 ms of pushes over 20 s, profiled).
+    family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: getHeapStatistics().used_heap_size, labels: {} }]),
     family('outpost_thread_active_resources', 'Handles and requests keeping this thread\'s event loop alive (sockets, timers, file operations in flight).', 'gauge', [{ value: process.getActiveResourcesInfo().length, labels: {} }]),
   ];
 }

@@ -6,7 +6,7 @@ import type { AuthScheme } from '../../../src/http/auth.js';
 import { serveStatic } from '../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
 import { roleUiAssets } from '../../../src/http/ui-assets.js';
-import { registerCertMetrics } from './cert-metrics.js';
+import { certFigures } from './cert-metrics.js';
 import { mountAdminRoutes } from './admin-routes.js';
 import { ClientAddresses } from './client-addresses.js';
 import { FetchCounts } from './fetch-counts.js';
@@ -39,7 +39,7 @@ async function mountCerthubSite({ router, server, actor, site }: SiteMount<Certh
   const replica = new DomainReplica(site.baseDomain, ownDomain);
   actor.subscribe(domainReplicaTopic, (message) => replica.apply(message));
   const fetches = new FetchCounts();
-  registerCertMetrics(actor.metrics.registry, replica, fetches);
+  if (actor.metrics.enabled) actor.metrics.addSource(certFigures(replica, fetches));
   const domains = actor.peer(site.domains);
   const clients = new ClientAddresses(site.trustedProxies);
   mountPublicRoutes({ router, replica, domains, clients, log: actor.log, fetchCounts: fetches });
