@@ -27,6 +27,17 @@ export function peakResidentBytes(pid: number): number {
   return statusField(pid, 'VmHWM') * 1024;
 }
 
+/**
+ * Resident memory split by what backs it (/proc/<pid>/smaps_rollup, kB): anonymous (malloc arenas, V8
+ * heaps, thread stacks, buffers) and file-backed (the node binary, shared libraries, mapped files).
+ */
+export function residentSplit(pid: number): { anonymousBytes: number; fileBytes: number } {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+  const anonymousBytes = field('Anonymous');
+  return { anonymousBytes, fileBytes: field('Rss') - anonymousBytes };
+}
+
 export function threadCount(pid: number): number {
   return statusField(pid, 'Threads');
 }

@@ -28,6 +28,15 @@ function minutes(text: string): number {
   return value;
 }
 
+/**
+ * glibc's malloc settings the role's process inherits from the soak's environment
+ * (`MALLOC_ARENA_MAX=2 npm run soak -- proxy`): they change RSS, so the report says which were set.
+ */
+function mallocSettings(): string {
+  const set = Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_'));
+  return set.length === 0 ? 'glibc malloc defaults' : set.map(([name, value]) => `${name}=${value ?? ''}`).join(' ');
+}
+
 async function soak(name: string, start: StartRole, soakMinutes: number): Promise<boolean> {
   const dir = await mkdtemp(join(tmpdir(), `outpost-soak-${name}-`));
   const role = await start(dir);
@@ -37,7 +46,7 @@ async function soak(name: string, start: StartRole, soakMinutes: number): Promis
   const stopLoad = new AbortController();
   let sampleError: string | undefined;
   try {
-    console.log(`soak ${name}: ${role.load}; ${soakMinutes} min, pid ${role.target.pid}`);
+    console.log(`soak ${name}: ${role.load}; ${soakMinutes} min, pid ${role.target.pid}; ${mallocSettings()}`);
     const load = role.run(stopLoad.signal, tally);
     // One sample at the start and one at the end of each interval, whatever a slow sample took.
     const samples = Math.round((soakMinutes * 60_000) / sampleIntervalMs) + 1;

@@ -1,8 +1,8 @@
-// Every 10 s, what a soaked process holds: resident memory, file descriptors and threads from /proc
+// Every 10 s, what a soaked process holds: resident memory (anonymous and file-backed apart), file descriptors and threads from /proc
 // (they are the process's, shared by its threads), and each thread's V8 heap and active handles from
 // the role's /metrics (each thread pushes them there: src/metrics/thread-metrics.ts).
 import { readdirSync } from 'node:fs';
-import { residentBytes, threadCount } from '../measure/proc-stat.js';
+import { residentBytes, residentSplit, threadCount } from '../measure/proc-stat.js';
 import { valuesByThread } from './metrics-text.js';
 import type { GrowthBound, Sample } from './trend.js';
 
@@ -40,6 +40,10 @@ export class Sampler {
     const seconds = (performance.now() - this.startedAt) / 1000;
     const { pid } = this.target;
     this.add('process RSS', 'memory', seconds, residentBytes(pid));
+    // Which part of RSS moves: anonymous memory (malloc, V8, buffers) or the file-backed pages.
+    const { anonymousBytes, fileBytes } = residentSplit(pid);
+    this.add('process RSS anonymous', 'memory', seconds, anonymousBytes);
+    this.add('process RSS file-backed', 'memory', seconds, fileBytes);
     this.add('process file descriptors', 'count', seconds, readdirSync(`/proc/${pid}/fd`).length);
     this.add('process threads', 'count', seconds, threadCount(pid));
     const response = await this.target.metrics();

@@ -44,12 +44,12 @@ export interface AgentProxy {
   redirectPort?: number;
 }
 
-/** Starts `certhub-agent proxy -c <file>` with `config` written to a file; resolves once it listens. */
-export async function startAgentProxy(t: ExecutionContext, config: object): Promise<AgentProxy> {
+/** Starts `certhub-agent proxy -c <file>` with `config` written to a file (and `env` added to its environment); resolves once it listens. */
+export async function startAgentProxy(t: ExecutionContext, config: object, env: NodeJS.ProcessEnv = {}): Promise<AgentProxy> {
   const dir = await temporaryDir(t, 'agent-proxy-config-');
   const file = join(dir, 'proxy.json');
   await writeFile(file, JSON.stringify(config));
-  const proxy = startProcess(t, process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
+  const proxy = startProcess(t, process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file], env);
   const [, port] = await proxy.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
   const redirect = 'redirect_port' in config ? (await proxy.waitFor(/^http:\/\/127\.0\.0\.1:(\d+)\/$/m))[1] : undefined;
   return { process: proxy, configPath: file, port: Number(port), ...(redirect === undefined ? {} : { redirectPort: Number(redirect) }) };

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { projectPath, startProcess, type RunningProcess } from './process.js';
+import type { ActorStatus, SupervisorStatus } from '../../src/actor/actor-status.js';
+import { projectPath, runToEnd, startProcess, type RunningProcess } from './process.js';
 
 export const outpostBin = projectPath('dist/bin/outpost.js');
 
@@ -53,4 +54,12 @@ export async function hostFile(dir: string, name: string, config: unknown): Prom
   const file = join(dir, name);
   await writeFile(file, JSON.stringify(config));
   return file;
+}
+
+/** Every actor of the supervisor whose control socket lives under `tmpDir` (its TMPDIR), by name: `outpost status --json`. */
+export async function actorStates(tmpDir: string): Promise<Map<string, ActorStatus>> {
+  const status = await runToEnd(process.execPath, [outpostBin, 'status', '--json'], { TMPDIR: tmpDir });
+  if (status.code !== 0) throw new Error(`outpost status: ${status.stderr}`);
+  const parsed = JSON.parse(status.stdout) as SupervisorStatus;
+  return new Map(parsed.roles.flatMap((role) => role.actors).map((actor) => [actor.name, actor]));
 }

@@ -8,23 +8,15 @@
 import { readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import test from 'ava';
-import type { ActorStatus, SupervisorStatus } from '../../src/actor/actor-status.js';
 import { eventually } from '../helpers/fixture-host.js';
-import { outpostBin } from '../helpers/outpost.js';
-import { runToEnd, startProcess } from '../helpers/process.js';
+import { actorStates, outpostBin } from '../helpers/outpost.js';
+import { startProcess } from '../helpers/process.js';
 import { takeValue, tempDir, type Take } from '../helpers/qpool.js';
 
 const killed = ['monitor/sampler', 'send/collector', 'send/diode-sender', 'recv/diode-receiver'];
 const rounds = 3;
 /** Past this a request counts as hung; it bounds a hang, it is not a timing assertion. */
 const requestDeadlineMs = 20_000;
-
-async function actorStates(temp: string): Promise<Map<string, ActorStatus>> {
-  const status = await runToEnd(process.execPath, [outpostBin, 'status', '--json'], { TMPDIR: temp });
-  if (status.code !== 0) throw new Error(`outpost status: ${status.stderr}`);
-  const parsed = JSON.parse(status.stdout) as SupervisorStatus;
-  return new Map(parsed.roles.flatMap((role) => role.actors).map((actor) => [actor.name, actor]));
-}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   if (!(await eventually(check, timeoutMs, 100))) throw new Error(`not within ${timeoutMs} ms: ${what}`);

@@ -33,6 +33,11 @@ test('every shipped unit passes systemd-analyze verify without a warning and is 
   }
 });
 
+test('every shipped unit caps glibc malloc arenas (their memory grew with the worker threads in the soak)', async (t) => {
+  const units = (await readdir(unitsDir)).filter((name) => name.endsWith('.service'));
+  for (const unit of units) t.true((await readFile(join(unitsDir, unit), 'utf8')).split('\n').includes('Environment=MALLOC_ARENA_MAX=2'), unit);
+});
+
 test('verify fails on a unit whose program is missing (the check above has teeth)', async (t) => {
   const dir = await outpostDir(t);
   const copy = join(dir, 'outpost.service');
