@@ -165,15 +165,14 @@ class Exchange implements ExchangeHandler {
     if (this.aborted) controller.abort();
   }
 
-  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, headers }: ResponseHead): void {
+  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, fields, contentLength: length }: ResponseHead): void {
     if (this.aborted) return;
     const figures = this.route.figures;
     if (figures !== undefined) {
       figures.upstream.observe((performance.now() - this.arrivedAt) / 1000);
       figures.answered(statusCode);
     }
-    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(headers, this.route.hsts) };
-    const length = headers['content-length'];
+    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts) };
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
       this.res.cork(() => {
