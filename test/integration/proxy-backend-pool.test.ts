@@ -104,3 +104,24 @@ test('a backend that sends bytes nobody asked for on an idle connection loses th
   t.deepEqual(await get(pool, '/second'), { status: 200, body: 'ok' });
   t.is(backend.connections.length, 2);
 });
+
+test.serial('requests in flight and queued arm no timer each: one deadline watch fails those left unanswered past the timeout, then stops', async (t) => {
+  const backend = await rawBackend(t, () => {});
+  const headersTimeoutMs = 300;
+  const pool = new BackendPool({ host: '127.0.0.1', port: backend.port, connections: 8, headersTimeoutMs, maxQueued: 16 });
+  t.teardown(() => pool.close());
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  const timersBefore = timers();
+  const sentAt = Date.now();
+  // 8 on the connections, 4 queued behind them.
+  const answers = Array.from({ length: 12 }, (_, index) => get(pool, `/${index}`));
+  t.is(pool.queued, 4);
+  t.is(timers() - timersBefore, 1, 'one timer for the pool, not one per request');
+  const results = await Promise.all(answers);
+  t.true(Date.now() - sentAt >= headersTimeoutMs, 'no request fails before its deadline');
+  t.deepEqual(
+    results.map((result) => ('error' in result ? result.error.kind : result.status)),
+    Array.from({ length: 12 }, () => 'timeout'),
+  );
+  t.is(timers(), timersBefore, 'the watch stops once nothing waits');
+});

@@ -31,7 +31,7 @@ test('a well-framed request has the length the proxy forwards', (t) => {
 });
 
 test('response headers: hop-by-hop ones, those the Connection header names and the framing stay with the proxy; a route\'s HSTS replaces the backend\'s', (t) => {
-  const backend = { connection: 'close, x-hop', 'x-hop': 'secret', 'keep-alive': 'timeout=5', 'transfer-encoding': 'chunked', 'content-length': '5', 'set-cookie': ['a=1', 'b=2'], 'strict-transport-security': 'max-age=1' };
+  const backend = ['connection', 'close, x-hop', 'x-hop', 'secret', 'keep-alive', 'timeout=5', 'transfer-encoding', 'chunked', 'content-length', '5', 'set-cookie', 'a=1', 'set-cookie', 'b=2', 'strict-transport-security', 'max-age=1'];
   t.deepEqual(clientResponseHeaders(backend), [['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['strict-transport-security', 'max-age=1']]);
   t.deepEqual(clientResponseHeaders(backend, 'max-age=63072000'), [['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['strict-transport-security', 'max-age=63072000']]);
 });

@@ -91,3 +91,32 @@ test('a truncated response does not end; malformed heads and chunk sizes throw',
   t.throws(() => parser().parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n')), { instanceOf: MalformedResponse });
   t.throws(() => parser().parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n')), { instanceOf: MalformedResponse });
 });
+
+test('the head keeps its fields as a flat list in the order sent (names lower case, values trimmed), and the record by name on demand', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nServer: nginx\r\nSet-Cookie:  a=1 \r\nCONTENT-LENGTH: 2\r\nSet-Cookie: b=2\r\n\r\nok'));
+  const head = seen.heads[0]!;
+  t.deepEqual(head.fields, ['server', 'nginx', 'set-cookie', 'a=1', 'content-length', '2', 'set-cookie', 'b=2']);
+  t.is(head.contentLength, '2');
+  t.deepEqual(head.headers, { server: 'nginx', 'set-cookie': ['a=1', 'b=2'], 'content-length': '2' });
+  t.is(seen.body, 'ok');
+});
+
+test('bytes fed from a reused read buffer: what the parser keeps across reads (a partial head, the rest after a pause) is its own copy', (t) => {
+  const { parser: target, seen } = parser({ pauseEvery: true });
+  const readBuffer = Buffer.alloc(128);
+  const read = (text: string) => {
+    const length = readBuffer.write(text, 'latin1');
+    target.feedBorrowed(readBuffer.subarray(0, length));
+    // The next read overwrites the buffer before the parser goes on.
+    readBuffer.fill('?');
+  };
+  read('HTTP/1.1 200 OK\r\nTransfer-Enc');
+  read('oding: chunked\r\n\r\n3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n');
+  t.is(seen.heads[0]!.statusCode, 200);
+  t.is(seen.body, 'abc');
+  target.resume();
+  t.is(seen.body, 'abcdef');
+  target.resume();
+  t.is(seen.ended, 1);
+});

@@ -3,7 +3,7 @@
 // requests a second: the proxy's only need is bytes in order with backpressure, not a general client.
 import { connect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { MalformedResponse, ResponseParser, type ResponseHead } from './response-parser.js';
+import { MalformedResponse, ResponseParser, type ResponseEvents, type ResponseHead } from './response-parser.js';
 import { OutpostError } from '../../../src/errors.js';
 
 export interface BackendRequest {
@@ -24,6 +24,7 @@ export interface ExchangeController {
 export interface ExchangeHandler {
   onRequestStart(controller: ExchangeController): void;
   onResponseStart(controller: ExchangeController, head: ResponseHead): void;
+  /** `chunk` is the backend connection's read buffer: valid during the call only, copy what is kept. */
   onResponseData(controller: ExchangeController, chunk: Buffer): void;
   onResponseEnd(controller: ExchangeController): void;
   onResponseError(controller: ExchangeController, error: BackendError): void;
@@ -56,18 +57,41 @@ export interface BackendPoolOptions {
 /** A request waiting for a connection. */
 interface Queued {
   start: () => void;
-  timer: NodeJS.Timeout;
+  handler: ExchangeHandler;
+  /** Date.now() by which it must have its response head. */
+  deadline: number;
 }
 
 /** For the failures reported before a request has a connection: nothing to pause or abort yet. */
 const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
 
+const nothingToWithdraw = (): void => {};
+
+/**
+ * How often the pool looks for requests past their deadline: a fiftieth of the timeout, between 10 ms
+ * and 1 s, so a 504 comes at most that late. One watch per pool instead of a timer armed and cleared
+ * per request (issue 27: the timers were a measurable part of a proxied request's CPU time).
+ */
+function deadlineSweepMs(headersTimeoutMs: number): number {
+  return Math.min(1000, Math.max(10, Math.floor(headersTimeoutMs / 50)));
+}
+
 export class BackendPool {
   private readonly idle: BackendConnection[] = [];
+  /** Every connection open, idle or carrying a request: what the deadline watch looks at. */
+  private readonly connections = new Set<BackendConnection>();
   private open = 0;
   private readonly waiting: Queued[] = [];
   private closed = false;
   private retiring = false;
+  /**
+   * What every connection of the pool reads into (net's `onread`): a response read is parsed and
+   * written to its client before the next read, so one buffer serves them all, and no Buffer is made
+   * and no stream event emitted per read (issue 27).
+   */
+  private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
+  /** Runs while requests are queued or in flight; stops at the first sweep that finds none. */
+  private deadlineWatch: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: BackendPoolOptions) {}
 
@@ -82,31 +106,43 @@ export class BackendPool {
    */
   dispatch(request: BackendRequest, handler: ExchangeHandler): () => void {
     const deadline = Date.now() + this.options.headersTimeoutMs;
+    this.watchDeadlines();
     if (this.open < this.options.connections || this.idle.length > 0) {
       this.start(request, handler, false, deadline);
-      return () => {};
+      return nothingToWithdraw;
     }
     if (this.waiting.length >= this.options.maxQueued) {
       handler.onResponseError(unstarted, new BackendError(`${this.options.connections} connections busy and ${this.options.maxQueued} requests waiting`, 'busy'));
-      return () => {};
+      return nothingToWithdraw;
     }
-    const withdraw = () => {
-      clearTimeout(entry.timer);
+    const entry: Queued = { start: () => this.start(request, handler, false, deadline), handler, deadline };
+    this.waiting.push(entry);
+    return () => {
       const index = this.waiting.indexOf(entry);
       if (index !== -1) this.waiting.splice(index, 1);
     };
-    const entry: Queued = {
-      start: () => {
-        clearTimeout(entry.timer);
-        this.start(request, handler, false, deadline);
-      },
-      timer: setTimeout(() => {
-        withdraw();
-        handler.onResponseError(unstarted, new BackendError(`no connection free within ${this.options.headersTimeoutMs} ms`, 'timeout'));
-      }, this.options.headersTimeoutMs),
-    };
-    this.waiting.push(entry);
-    return withdraw;
+  }
+
+  private watchDeadlines(): void {
+    if (this.deadlineWatch !== undefined) return;
+    this.deadlineWatch = setInterval(() => this.sweepDeadlines(), deadlineSweepMs(this.options.headersTimeoutMs));
+  }
+
+  /** Fails what has waited past its deadline: queued requests (oldest first), then those sent without a response head yet. */
+  private sweepDeadlines(): void {
+    const now = Date.now();
+    // Every request waits as long, so the queue is in deadline order.
+    while (this.waiting.length > 0 && this.waiting[0]!.deadline <= now) {
+      this.waiting.shift()!.handler.onResponseError(unstarted, new BackendError(`no connection free within ${this.options.headersTimeoutMs} ms`, 'timeout'));
+    }
+    let busy = this.waiting.length > 0;
+    for (const connection of this.connections) busy = connection.failIfOverdue(now) || busy;
+    if (!busy) this.stopWatchingDeadlines();
+  }
+
+  private stopWatchingDeadlines(): void {
+    clearInterval(this.deadlineWatch);
+    this.deadlineWatch = undefined;
   }
 
   /**
@@ -120,8 +156,9 @@ export class BackendPool {
 
   close(): void {
     this.closed = true;
-    for (const connection of this.idle.splice(0)) connection.discard();
-    for (const entry of this.waiting.splice(0)) clearTimeout(entry.timer);
+    for (const connection of this.idle.splice(0)) this.discard(connection);
+    // What is queued is dropped; what is in flight keeps its deadline (the watch stops once none is left).
+    this.waiting.length = 0;
   }
 
   /** `fresh`: a new connection even when one is idle (the retry after a stale one). */
@@ -132,7 +169,7 @@ export class BackendPool {
       new BackendExchange(connection, request, handler, deadline, reused !== undefined, (outcome) => {
         if (outcome === 'reusable' && !this.closed) this.release(connection);
         else {
-          connection.discard();
+          this.discard(connection);
           this.open--;
           this.next();
           this.closeIfDrained();
@@ -146,16 +183,21 @@ export class BackendPool {
 
   private connect(): BackendConnection {
     this.open++;
-    const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true });
-    socket.setKeepAlive(true, 30_000);
-    return new BackendConnection(socket);
+    const connection = new BackendConnection(this.options.host, this.options.port, this.readBuffer);
+    this.connections.add(connection);
+    return connection;
+  }
+
+  private discard(connection: BackendConnection): void {
+    this.connections.delete(connection);
+    connection.discard();
   }
 
   private release(connection: BackendConnection): void {
     connection.rest(() => {
       const index = this.idle.indexOf(connection);
       if (index !== -1) this.idle.splice(index, 1);
-      connection.discard();
+      this.discard(connection);
       this.open--;
       this.next();
     });
@@ -185,11 +227,26 @@ class BackendConnection {
   /** Destroyed: whatever the socket still reports concerns nobody. */
   private discarded = false;
 
-  constructor(readonly socket: Socket) {
-    socket.on('data', (bytes: Buffer) => {
-      if (this.exchange !== undefined) this.exchange.received(bytes);
-      else this.idleEvent();
+  readonly socket: Socket;
+
+  /** `readBuffer` is reused for every read: what is read is valid only until the read callback returns. */
+  constructor(host: string, port: number, readBuffer: Buffer) {
+    const socket = connect({
+      host,
+      port,
+      noDelay: true,
+      onread: {
+        buffer: readBuffer,
+        // True: reading goes on; an exchange pauses the socket itself for a slow client.
+        callback: (length: number, buffer: Uint8Array) => {
+          if (this.exchange !== undefined) this.exchange.received(Buffer.from(buffer.buffer, buffer.byteOffset, length));
+          else this.idleEvent();
+          return true;
+        },
+      },
     });
+    socket.setKeepAlive(true, 30_000);
+    this.socket = socket;
     // Also keeps a late error on a connection being discarded from ending the thread.
     socket.on('error', (error: Error) => this.ended(error.message));
     socket.on('close', () => this.ended('the backend closed the connection'));
@@ -200,6 +257,11 @@ class BackendConnection {
     this.idleWatcher = undefined;
     this.exchange = exchange;
     exchange.send();
+  }
+
+  /** Fails its exchange if that is past its deadline without a response head; true while it carries one still waiting. */
+  failIfOverdue(now: number): boolean {
+    return this.exchange !== undefined && this.exchange.failIfOverdue(now);
   }
 
   /** The exchange is over: the socket carries nothing until the pool hands it another. */
@@ -235,7 +297,8 @@ class BackendConnection {
 
 type Outcome = 'reusable' | 'closed' | 'stale';
 
-class BackendExchange implements ExchangeController {
+/** The parser's events are the exchange's own methods: no closures made per request. */
+class BackendExchange implements ExchangeController, ResponseEvents {
   private readonly parser: ResponseParser;
   private settled = false;
   private responseStarted = false;
@@ -243,7 +306,6 @@ class BackendExchange implements ExchangeController {
   private bodyStarted = false;
   private keepAlive = false;
   private responseDone = false;
-  private timer: NodeJS.Timeout | undefined;
   private pausedByHandler = false;
   private readonly socket: Socket;
 
@@ -258,32 +320,37 @@ class BackendExchange implements ExchangeController {
     private readonly finished: (outcome: Outcome) => void,
   ) {
     this.socket = connection.socket;
-    this.parser = new ResponseParser(
-      {
-        head: (head) => {
-          this.responseStarted = true;
-          this.keepAlive = head.keepAlive;
-          clearTimeout(this.timer);
-          handler.onResponseStart(this, head);
-        },
-        data: (chunk) => {
-          handler.onResponseData(this, chunk);
-          return !this.pausedByHandler;
-        },
-        end: () => {
-          this.responseDone = true;
-          this.maybeComplete();
-        },
-      },
-      request.method === 'HEAD',
-    );
+    this.parser = new ResponseParser(this, request.method === 'HEAD');
+  }
+
+  head(head: ResponseHead): void {
+    this.responseStarted = true;
+    this.keepAlive = head.keepAlive;
+    this.handler.onResponseStart(this, head);
+  }
+
+  data(chunk: Buffer): boolean {
+    this.handler.onResponseData(this, chunk);
+    return !this.pausedByHandler;
+  }
+
+  end(): void {
+    this.responseDone = true;
+    this.maybeComplete();
+  }
+
+  /** Called by the pool's deadline watch; true while the response head is still awaited before the deadline. */
+  failIfOverdue(now: number): boolean {
+    if (this.settled || this.responseStarted) return false;
+    if (now < this.deadline) return true;
+    this.fail(new BackendError('no response head before the deadline', 'timeout'), 'closed');
+    return false;
   }
 
   send(): void {
     const { socket, request } = this;
     this.handler.onRequestStart(this);
     if (this.settled) return;
-    this.timer = setTimeout(() => this.fail(new BackendError('no response head before the deadline', 'timeout'), 'closed'), Math.max(0, this.deadline - Date.now()));
 
     let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
     let hasLength = false;
@@ -318,10 +385,10 @@ class BackendExchange implements ExchangeController {
     body.once('error', () => this.fail(new BackendError('the client went away during the upload', 'failed'), 'closed'));
   }
 
-  /** What the backend sent while this exchange has the connection. */
+  /** What the backend sent while this exchange has the connection, in the pool's reused read buffer. */
   received(bytes: Buffer): void {
     try {
-      this.parser.feed(bytes);
+      this.parser.feedBorrowed(bytes);
     } catch (error) {
       this.fail(new BackendError(error instanceof MalformedResponse ? `malformed response: ${error.message}` : String(error), 'failed'), 'closed');
     }
@@ -330,7 +397,6 @@ class BackendExchange implements ExchangeController {
   /** Hands the socket back: what it reports from now on is no longer this exchange's. */
   private settle(outcome: Outcome): void {
     this.settled = true;
-    clearTimeout(this.timer);
     this.connection.released(this);
     this.finished(outcome);
   }

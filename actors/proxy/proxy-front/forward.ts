@@ -165,15 +165,14 @@ class Exchange implements ExchangeHandler {
     if (this.aborted) controller.abort();
   }
 
-  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, headers }: ResponseHead): void {
+  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, fields, contentLength: length }: ResponseHead): void {
     if (this.aborted) return;
     const figures = this.route.figures;
     if (figures !== undefined) {
       figures.upstream.observe((performance.now() - this.arrivedAt) / 1000);
       figures.answered(statusCode);
     }
-    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(headers, this.route.hsts) };
-    const length = headers['content-length'];
+    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts) };
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
       this.res.cork(() => {
@@ -202,7 +201,8 @@ class Exchange implements ExchangeHandler {
     const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
     if (done) this.finish();
     else if (!ok) {
-      this.pending = { chunk, offset };
+      // The chunk is the backend's read buffer, reused at the next read: what waits for the client is copied.
+      this.pending = { chunk: Buffer.from(chunk), offset };
       this.controller?.pause();
     }
   }

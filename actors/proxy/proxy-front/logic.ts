@@ -24,22 +24,21 @@ export interface ClientSide {
   host: string;
 }
 
-/** Names listed in a Connection header are hop-by-hop for this message too. */
-function connectionTokens(headers: readonly (readonly [string, string])[]): Set<string> {
-  const tokens = new Set<string>();
-  for (const [name, value] of headers) {
-    if (name !== 'connection') continue;
-    for (const token of value.split(',')) tokens.add(token.trim().toLowerCase());
-  }
+/** Names listed in Connection headers (their values, in any case) are hop-by-hop for this message too. */
+function connectionTokens(values: readonly string[]): string[] {
+  const tokens: string[] = [];
+  for (const value of values) for (const token of value.split(',')) tokens.push(token.trim().toLowerCase());
   return tokens;
 }
 
 /** The request headers the backend receives (a flat name, value list); names are lower case. */
 export function backendRequestHeaders(incoming: readonly (readonly [string, string])[], client: ClientSide, options: { webSocket?: boolean } = {}): string[] {
-  const listed = connectionTokens(incoming);
+  const connection: string[] = [];
+  for (const [name, value] of incoming) if (name === 'connection') connection.push(value);
+  const listed = connectionTokens(connection);
   const headers: string[] = [];
   for (const [name, value] of incoming) {
-    if (hopByHop.has(name) || listed.has(name) || forwardedByProxy.has(name) || answeredByProxy.has(name)) continue;
+    if (hopByHop.has(name) || listed.includes(name) || forwardedByProxy.has(name) || answeredByProxy.has(name)) continue;
     if (options.webSocket === true && webSocketHandshake.has(name)) continue;
     headers.push(name, value);
   }
@@ -48,14 +47,20 @@ export function backendRequestHeaders(incoming: readonly (readonly [string, stri
 }
 
 /**
- * The backend response headers passed to the client, without hop-by-hop ones (those its Connection
- * header lists too) nor its framing: the proxy frames the body itself. With `hsts`, the route's
- * Strict-Transport-Security replaces the backend's.
+ * The backend response fields (a flat name, value list, names lower case) passed to the client as
+ * pairs, without hop-by-hop ones (those its Connection header lists too) nor its framing: the proxy
+ * frames the body itself. With `hsts`, the route's Strict-Transport-Security replaces the backend's.
  */
-export function clientResponseHeaders(headers: Readonly<Record<string, string | string[]>>, hsts?: string): [string, string][] {
-  const pairs = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]));
-  const listed = connectionTokens(pairs);
-  const forwarded = pairs.filter(([name]) => !hopByHop.has(name) && !listed.has(name) && name !== 'content-length' && name !== 'date' && !(hsts !== undefined && name === 'strict-transport-security'));
+export function clientResponseHeaders(fields: readonly string[], hsts?: string): [string, string][] {
+  const connection: string[] = [];
+  for (let index = 0; index < fields.length; index += 2) if (fields[index] === 'connection') connection.push(fields[index + 1]!);
+  const listed = connectionTokens(connection);
+  const forwarded: [string, string][] = [];
+  for (let index = 0; index < fields.length; index += 2) {
+    const name = fields[index]!;
+    if (hopByHop.has(name) || listed.includes(name) || name === 'content-length' || name === 'date' || (hsts !== undefined && name === 'strict-transport-security')) continue;
+    forwarded.push([name, fields[index + 1]!]);
+  }
   if (hsts !== undefined) forwarded.push(['strict-transport-security', hsts]);
   return forwarded;
 }

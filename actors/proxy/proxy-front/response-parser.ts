@@ -3,13 +3,39 @@
 // the caller owns the socket. The body is handed over in the slices it arrived in, never copied.
 import { OutpostError } from '../../../src/errors.js';
 
-export interface ResponseHead {
-  statusCode: number;
-  statusMessage: string;
-  /** Lower-case names; a name sent several times has every value, in order. */
-  headers: Record<string, string | string[]>;
-  /** Whether the connection may carry another request after this response. */
-  keepAlive: boolean;
+/**
+ * A response head as the backend sent it. The fields stay a flat list, read once: the proxy walks them
+ * in order to pass them on, and a record keyed by name (each name made a property, a repeated one an
+ * array) cost a string-table lookup per field on every response (issue 27).
+ */
+export class ResponseHead {
+  private record: Record<string, string | string[]> | undefined;
+
+  constructor(
+    readonly statusCode: number,
+    readonly statusMessage: string,
+    /** Name, value, name, value...: lower-case names, trimmed values, in the order sent. */
+    readonly fields: readonly string[],
+    /** The Content-Length value when the field came exactly once (checked only when it frames the body). */
+    readonly contentLength: string | undefined,
+    /** Whether the connection may carry another request after this response. */
+    readonly keepAlive: boolean,
+  ) {}
+
+  /** The fields by name (a name sent several times has every value, in order); made on first use. */
+  get headers(): Record<string, string | string[]> {
+    if (this.record === undefined) {
+      const record: Record<string, string | string[]> = {};
+      for (let index = 0; index < this.fields.length; index += 2) {
+        const name = this.fields[index]!;
+        const value = this.fields[index + 1]!;
+        const seen = record[name];
+        record[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+      }
+      this.record = record;
+    }
+    return this.record;
+  }
 }
 
 export interface ResponseEvents {
@@ -66,6 +92,15 @@ export class ResponseParser {
   feed(bytes: Buffer): void {
     this.buffered = this.buffered.length === 0 ? bytes : Buffer.concat([this.buffered, bytes]);
     this.run();
+  }
+
+  /**
+   * Parses `bytes` the caller overwrites once this returns (a reused read buffer): data events get
+   * views of it, and what the parser keeps for later (a partial line, the rest after a pause) is copied.
+   */
+  feedBorrowed(bytes: Buffer): void {
+    this.feed(bytes);
+    if (this.buffered.length > 0 && this.buffered.buffer === bytes.buffer) this.buffered = Buffer.from(this.buffered);
   }
 
   /** Goes on after a data event returned false. */
@@ -160,32 +195,46 @@ export class ResponseParser {
       if (this.buffered.length > maxHeadBytes) throw new MalformedResponse('the response head is too large');
       return false;
     }
-    const lines = this.buffered.toString('latin1', 0, end).split('\r\n');
+    const text = this.buffered.toString('latin1', 0, end);
     this.buffered = this.buffered.subarray(end + 4);
-    const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
-    if (status === null) throw new MalformedResponse(`bad status line ${JSON.stringify(lines[0]!.slice(0, 60))}`);
+    const statusEnd = text.indexOf('\r\n');
+    const statusLine = statusEnd === -1 ? text : text.slice(0, statusEnd);
+    const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(statusLine);
+    if (status === null) throw new MalformedResponse(`bad status line ${JSON.stringify(statusLine.slice(0, 60))}`);
     const statusCode = Number(status[2]);
-    const headers: Record<string, string | string[]> = {};
-    for (const line of lines.slice(1)) {
+    const fields: string[] = [];
+    // The framing fields' values, joined by commas as a list field is (RFC 9110 section 5.3).
+    let connection = '';
+    let transferEncoding = '';
+    let contentLength: string | undefined;
+    let contentLengths = 0;
+    for (let start = statusEnd === -1 ? text.length : statusEnd + 2; start < text.length; ) {
+      const lineEnd = text.indexOf('\r\n', start);
+      const line = text.slice(start, lineEnd === -1 ? text.length : lineEnd);
+      start = lineEnd === -1 ? text.length : lineEnd + 2;
       const colon = line.indexOf(':');
       if (colon <= 0) throw new MalformedResponse(`bad header line ${JSON.stringify(line.slice(0, 60))}`);
       const name = line.slice(0, colon).trim().toLowerCase();
       const value = line.slice(colon + 1).trim();
-      const seen = headers[name];
-      headers[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+      fields.push(name, value);
+      if (name === 'connection') connection += connection === '' ? value : `,${value}`;
+      else if (name === 'transfer-encoding') transferEncoding += transferEncoding === '' ? value : `,${value}`;
+      else if (name === 'content-length') {
+        contentLength = contentLengths === 0 ? value : undefined;
+        contentLengths++;
+      }
     }
     // 1xx heads (100 Continue, 103 Early Hints) come before the real one.
     if (statusCode < 200) return true;
-    const connection = String(headers['connection'] ?? '').toLowerCase();
+    connection = connection.toLowerCase();
     const keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
-    const chunked = String(headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked');
-    const length = headers['content-length'];
+    const chunked = transferEncoding.toLowerCase().includes('chunked');
     if (this.bodiless || statusCode === 204 || statusCode === 304) this.state = { kind: 'length', left: 0 };
     else if (chunked) this.state = { kind: 'chunk-size' };
-    else if (typeof length === 'string' && /^\d+$/.test(length)) this.state = { kind: 'length', left: Number(length) };
-    else if (length !== undefined) throw new MalformedResponse('bad content-length');
+    else if (contentLength !== undefined && /^\d+$/.test(contentLength)) this.state = { kind: 'length', left: Number(contentLength) };
+    else if (contentLengths > 0) throw new MalformedResponse('bad content-length');
     else this.state = { kind: 'until-close' };
-    this.events.head({ statusCode, statusMessage: status[3] ?? '', headers, keepAlive: keepAlive && this.state.kind !== 'until-close' });
+    this.events.head(new ResponseHead(statusCode, status[3] ?? '', fields, contentLength, keepAlive && this.state.kind !== 'until-close'));
     return true;
   }
 }
