@@ -104,6 +104,37 @@ test('a hanging send is killed at diode.timeout_seconds and counts as a failed a
   t.is((collect.stdout() + collect.stderr()).match(/no answer within 1s \(diode\.timeout_seconds\); killed/g)?.length, 2);
 });
 
+/** Processes running the diode double's tool for this test's spool (its DIODE_DOUBLE_DIR), by pid. */
+async function doubleToolPids(diode: DiodeDouble): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '');
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (environ.split('\0').includes(`DIODE_DOUBLE_DIR=${diode.dir}`) && cmdline.includes('diode-tool.js')) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+test('a send command still running when collect stops is killed with it, not left behind', async (t) => {
+  const { anu, diode, dir, env } = await setup(t);
+  diode.control({ hangSends: true });
+  const config = await writeConfig(dir, sendConfig(anu, diode, { legacy: { length: 2, size: 64 } }, { diode: { timeout_seconds: 600 } }));
+  const collect = startCollect(t, config, env);
+  t.teardown(async () => {
+    for (const pid of await doubleToolPids(diode)) process.kill(pid, 'SIGKILL');
+  });
+  let running: number[] = [];
+  for (const deadline = Date.now() + 20_000; running.length === 0; ) {
+    if (Date.now() > deadline) throw new Error('no send command ran within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    running = await doubleToolPids(diode);
+  }
+  collect.child.kill('SIGTERM');
+  t.is(await collect.exited, 0, collect.stderr());
+  t.deepEqual(await doubleToolPids(diode), [], `the send command (pid ${running.join(', ')}) ended with the outpost`);
+});
+
 test('the legacy rate limit: the provider text is logged with the every-source line', async (t) => {
   const { anu, diode, dir, env } = await setup(t);
   const config = await writeConfig(dir, sendConfig(anu, diode, { legacy: { length: 2, size: 64 } }));

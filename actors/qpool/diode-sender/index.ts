@@ -11,6 +11,8 @@ runActor(diodeSenderActor, {
   async start(context) {
     const { config } = context;
     let transfer: (lines: string) => Promise<TransferOutcome>;
+    /** Aborted once the grace period is over: a send command still running is killed, not left behind. */
+    const stopping = new AbortController();
     if (config.loopbackReceiver !== undefined) {
       const receiver = context.peer(config.loopbackReceiver);
       transfer = (lines) =>
@@ -22,7 +24,7 @@ runActor(diodeSenderActor, {
       const command = config.command ?? [];
       // Loaded only where a command runs and metrics are on: prom-client costs a thread startup time.
       const watch = context.metrics.enabled ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_send') : undefined;
-      transfer = (lines) => runSendCommand(command, lines, config.timeoutMs, watch);
+      transfer = (lines) => runSendCommand(command, lines, config.timeoutMs, watch, stopping.signal);
     }
     const figures = context.metrics.enabled ? new SenderFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
@@ -36,9 +38,11 @@ runActor(diodeSenderActor, {
     return {
       api,
       async stop(graceMs) {
-        // A transfer in progress may finish within the grace period; queued batches are not started.
+        // A transfer in progress may finish within the grace period; queued batches are not started,
+        // and one still running after it is killed with its process group.
         await Promise.race([sender.idle(), systemClock.sleep(graceMs)]);
         sender.stop();
+        stopping.abort();
       },
     };
   },

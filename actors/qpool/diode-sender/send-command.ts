@@ -1,6 +1,7 @@
 // One run of the diode's send command: the batch goes to its standard input; exit code 0 within the
 // deadline is a delivered batch. The command runs in its own process group, so a hanging tool and
-// anything it started are killed together at the deadline.
+// anything it started are killed together at the deadline, or when the actor stops (`signal`): being
+// in a group of its own, it would otherwise outlive the outpost that started it.
 import { spawn } from 'node:child_process';
 import type { CommandWatch } from '../command-metrics.js';
 
@@ -9,7 +10,7 @@ export type TransferOutcome = { ok: true } | { ok: false; reason: string };
 /** How much of the tool's stderr the log keeps. */
 const stderrTail = 2000;
 
-export function runSendCommand(command: readonly string[], input: string, timeoutMs: number, watch?: CommandWatch): Promise<TransferOutcome> {
+export function runSendCommand(command: readonly string[], input: string, timeoutMs: number, watch?: CommandWatch, signal?: AbortSignal): Promise<TransferOutcome> {
   const [program, ...args] = command;
   if (program === undefined) return Promise.resolve({ ok: false, reason: 'the send command is empty' });
   return new Promise((resolve) => {
@@ -24,6 +25,9 @@ export function runSendCommand(command: readonly string[], input: string, timeou
       timedOut = true;
       killGroup(child.pid);
     }, timeoutMs);
+    const stop = () => killGroup(child.pid);
+    signal?.addEventListener('abort', stop, { once: true });
+    child.once('close', () => signal?.removeEventListener('abort', stop));
     // A tool that exits without reading all of its input closes the pipe; the exit code tells the outcome.
     child.stdin.on('error', () => {});
     child.stdin.end(input);
