@@ -1,30 +1,16 @@
 // certhub-agent proxy fetching its routes' material from a real `certhub run --demo`: what it logs
 // when certhub goes away and comes back (issue 25 item 12).
-import { connect, createServer, type AddressInfo } from 'node:net';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { startAgentProxy, temporaryDir } from '../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain } from '../helpers/certhub-agent.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 /** A TCP relay to `port` that can be told to drop every connection, as a certhub that is away would. */
-async function switchableRelay(t: ExecutionContext, port: number): Promise<{ url: string; setUp: (up: boolean) => void }> {
-  let up = true;
-  const relay = createServer((client) => {
-    if (!up) return client.destroy();
-    const upstream = connect(port, '127.0.0.1');
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => relay.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}/`, setUp: (value) => (up = value) };
-}
-
 test('after certhub is back, the proxy logs that fetching recovered', async (t) => {
   const certhub = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(certhub, 'app');
-  const relay = await switchableRelay(t, Number(new URL(certhub.url).port));
+  const relay = await startTcpRelay(t, Number(new URL(certhub.url).port));
   const proxy = await startAgentProxy(t, {
     server: relay.url,
     routes: { [name]: { backend: '127.0.0.1:9', token } },
