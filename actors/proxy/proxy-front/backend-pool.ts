@@ -24,7 +24,6 @@ export interface ExchangeController {
 export interface ExchangeHandler {
   onRequestStart(controller: ExchangeController): void;
   onResponseStart(controller: ExchangeController, head: ResponseHead): void;
-  /** `chunk` is the backend connection's read buffer: valid during the call only, copy what is kept. */
   onResponseData(controller: ExchangeController, chunk: Buffer): void;
   onResponseEnd(controller: ExchangeController): void;
   onResponseError(controller: ExchangeController, error: BackendError): void;
@@ -84,12 +83,6 @@ export class BackendPool {
   private readonly waiting: Queued[] = [];
   private closed = false;
   private retiring = false;
-  /**
-   * What every connection of the pool reads into (net's `onread`): a response read is parsed and
-   * written to its client before the next read, so one buffer serves them all, and no Buffer is made
-   * and no stream event emitted per read (issue 27).
-   */
-  private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
   /** Runs while requests are queued or in flight; stops at the first sweep that finds none. */
   private deadlineWatch: NodeJS.Timeout | undefined;
 
@@ -183,7 +176,9 @@ export class BackendPool {
 
   private connect(): BackendConnection {
     this.open++;
-    const connection = new BackendConnection(this.options.host, this.options.port, this.readBuffer);
+    const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true });
+    socket.setKeepAlive(true, 30_000);
+    const connection = new BackendConnection(socket);
     this.connections.add(connection);
     return connection;
   }
@@ -227,26 +222,11 @@ class BackendConnection {
   /** Destroyed: whatever the socket still reports concerns nobody. */
   private discarded = false;
 
-  readonly socket: Socket;
-
-  /** `readBuffer` is reused for every read: what is read is valid only until the read callback returns. */
-  constructor(host: string, port: number, readBuffer: Buffer) {
-    const socket = connect({
-      host,
-      port,
-      noDelay: true,
-      onread: {
-        buffer: readBuffer,
-        // True: reading goes on; an exchange pauses the socket itself for a slow client.
-        callback: (length: number, buffer: Uint8Array) => {
-          if (this.exchange !== undefined) this.exchange.received(Buffer.from(buffer.buffer, buffer.byteOffset, length));
-          else this.idleEvent();
-          return true;
-        },
-      },
+  constructor(readonly socket: Socket) {
+    socket.on('data', (bytes: Buffer) => {
+      if (this.exchange !== undefined) this.exchange.received(bytes);
+      else this.idleEvent();
     });
-    socket.setKeepAlive(true, 30_000);
-    this.socket = socket;
     // Also keeps a late error on a connection being discarded from ending the thread.
     socket.on('error', (error: Error) => this.ended(error.message));
     socket.on('close', () => this.ended('the backend closed the connection'));
@@ -385,10 +365,10 @@ class BackendExchange implements ExchangeController, ResponseEvents {
     body.once('error', () => this.fail(new BackendError('the client went away during the upload', 'failed'), 'closed'));
   }
 
-  /** What the backend sent while this exchange has the connection, in the pool's reused read buffer. */
+  /** What the backend sent while this exchange has the connection. */
   received(bytes: Buffer): void {
     try {
-      this.parser.feedBorrowed(bytes);
+      this.parser.feed(bytes);
     } catch (error) {
       this.fail(new BackendError(error instanceof MalformedResponse ? `malformed response: ${error.message}` : String(error), 'failed'), 'closed');
     }

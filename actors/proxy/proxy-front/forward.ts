@@ -201,8 +201,7 @@ class Exchange implements ExchangeHandler {
     const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
     if (done) this.finish();
     else if (!ok) {
-      // The chunk is the backend's read buffer, reused at the next read: what waits for the client is copied.
-      this.pending = { chunk: Buffer.from(chunk), offset };
+      this.pending = { chunk, offset };
       this.controller?.pause();
     }
   }

@@ -94,15 +94,6 @@ export class ResponseParser {
     this.run();
   }
 
-  /**
-   * Parses `bytes` the caller overwrites once this returns (a reused read buffer): data events get
-   * views of it, and what the parser keeps for later (a partial line, the rest after a pause) is copied.
-   */
-  feedBorrowed(bytes: Buffer): void {
-    this.feed(bytes);
-    if (this.buffered.length > 0 && this.buffered.buffer === bytes.buffer) this.buffered = Buffer.from(this.buffered);
-  }
-
   /** Goes on after a data event returned false. */
   resume(): void {
     this.paused = false;
