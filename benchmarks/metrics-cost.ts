@@ -1,8 +1,9 @@
 // metrics-cost: what a Prometheus scrape every second costs each role's hot path (issue 26). For each
 // of qpool-serve (GET /api/random/hex), cert-fetch (GET /api/cert/<domain> with its token) and
-// agent-proxy (GET through TLS to a backend answering "ok"), two `outpost run` processes with the same
-// role: A with metrics on (every thread pushes its figures every second) and scraped at 1 Hz during
-// its rounds, B with metrics off (supervisor.metrics_interval_ms 0: nothing is counted). In each short
+// agent-proxy (GET through TLS to a backend answering "ok"), `outpost run` processes with the same
+// role: with metrics on (every thread pushes its figures at the shipped interval, and in another
+// process every second) and scraped at 1 Hz during their rounds, and one with metrics off
+// (supervisor.metrics_interval_ms 0: nothing is counted), which each "on" process is paired with. In each short
 // round one wrk loads A and another B at the same time, so that whatever else the shared machine runs
 // weighs on both; each round gives a cost (measure/paired-cost.ts), in requests a second and in the
 // server process's CPU time per request (/proc/<pid>/stat over the wrk run: on a 2-core machine shared with
@@ -27,6 +28,7 @@ import { ensureTools, median, printTable, projectRoot, startServer, wrk, type Lo
 import { costVerdict, pairedCost, percent, type PairedCost } from './measure/paired-cost.js';
 import { cpuSeconds } from './measure/proc-stat.js';
 import { ValueFeed } from './qpool-serve/value-feed.js';
+import { defaultMetricsIntervalMs } from '../src/metrics/topic.js';
 
 const connections = 64;
 const metricsToken = 'metrics-cost-benchmark-token-0123456789';
@@ -57,7 +59,8 @@ interface Subject {
 
 interface RoleCase {
   label: string;
-  start(dir: string, metricsOn: boolean, bin: URL): Promise<Subject>;
+  /** `pushIntervalMs` 0: metrics off. */
+  start(dir: string, pushIntervalMs: number, bin: URL): Promise<Subject>;
   /** Seconds of one round at most (a pool must not run dry within it). */
   maxRoundSeconds?: number;
 }
@@ -67,6 +70,12 @@ interface Build {
   label: string;
   bin: URL;
 }
+
+/**
+ * How often the "on" processes' threads push their figures: the shipped default, which is what a
+ * user who turns nothing gets, and every second, the most a 1 Hz scrape can see of.
+ */
+const pushIntervals = [defaultMetricsIntervalMs, 1000];
 
 interface Pair {
   on: Round;
@@ -89,11 +98,18 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
     const only = process.env['METRICS_COST_CASES']?.split(',');
     for (const role of roleCases(new URL(backend.urls[0]!).host).filter(({ label }) => only === undefined || only.includes(label))) {
       const seconds = Math.min(options.seconds, role.maxRoundSeconds ?? options.seconds);
-      const subjects: { build: Build; on: Subject; off: Subject; pairs: Pair[]; scrapes: number[] }[] = [];
+      const subjects: { build: Build; pushIntervalMs: number; on: Subject; off: Subject; pairs: Pair[]; scrapes: number[] }[] = [];
+      const started: Subject[] = [];
       try {
         for (const [index, build] of builds.entries()) {
-          const on = await role.start(join(dir, `${role.label}-${index}-on`), true, build.bin);
-          subjects.push({ build, on, off: await role.start(join(dir, `${role.label}-${index}-off`), false, build.bin).catch(async (error: unknown) => { await on.stop(); throw error; }), pairs: [], scrapes: [] });
+          // One metrics-off process per build, paired in turn with each push interval's.
+          const off = await role.start(join(dir, `${role.label}-${index}-off`), 0, build.bin);
+          started.push(off);
+          for (const pushIntervalMs of pushIntervals) {
+            const on = await role.start(join(dir, `${role.label}-${index}-on-${pushIntervalMs}`), pushIntervalMs, build.bin);
+            started.push(on);
+            subjects.push({ build, pushIntervalMs, on, off, pairs: [], scrapes: [] });
+          }
         }
         // A warm-up pair each (JIT, caches), not counted.
         for (const subject of subjects) await measurePair(subject, seconds, []);
@@ -101,11 +117,11 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
           for (const subject of subjects) subject.pairs.push(await measurePair(subject, seconds, subject.scrapes));
         }
         loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
-        for (const { build, pairs, scrapes } of subjects) {
-          const label = builds.length > 1 ? `${role.label} (${build.label})` : role.label;
+        for (const { build, pushIntervalMs, pairs, scrapes } of subjects) {
+          const label = `${role.label}${builds.length > 1 ? ` (${build.label})` : ''}, pushed every ${pushIntervalMs / 1000} s${pushIntervalMs === defaultMetricsIntervalMs ? ' (default)' : ''}`;
           const rateCost = pairedCost(pairs.map(({ on, off }) => 1 - on.load.requestsPerSecond / off.load.requestsPerSecond));
           const cpuCost = pairedCost(pairs.map(({ on, off }) => on.cpuMicrosPerRequest / off.cpuMicrosPerRequest - 1));
-          rows.push(sideRow(`${label}, metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}, metrics on, scraped at 1 Hz`, pairs.map(({ on }) => on), rateCost, cpuCost));
+          rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: metrics on, scraped at 1 Hz`, pairs.map(({ on }) => on), rateCost, cpuCost));
           const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
           verdicts.push(
             `${label}: CPU per request ${percent(cpuCost.median)} more with metrics on and scraped (target: under 2%) -> ${costVerdict(cpuCost, costTarget)}; ` +
@@ -114,7 +130,7 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
           );
         }
       } finally {
-        for (const { on, off } of subjects) await Promise.all([on.stop(), off.stop()]);
+        await Promise.all(started.map((subject) => subject.stop()));
       }
     }
     printTable(
@@ -176,11 +192,11 @@ function roleCases(backendAddress: string): RoleCase[] {
       // 64 connections take well under 400,000 values in 3 s on this kind of machine (a quiet run's
       // 11,636 refusals came from a pool of 100,000); the pool is refilled before each round.
       maxRoundSeconds: 3,
-      async start(dir, metricsOn, bin) {
+      async start(dir, pushIntervalMs, bin) {
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const feed = await ValueFeed.create(dir);
         const port = await reservePort('127.0.0.1');
-        const host = await startOutpost(bin, dir, metricsOn, { recv: { server: { listen: formatHostPort('127.0.0.1', port), receive_command: feed.receiveCommand(), max_entries: poolCapacity } } }, `http://127.0.0.1:${port}/readyz`);
+        const host = await startOutpost(bin, dir, pushIntervalMs, { recv: { server: { listen: formatHostPort('127.0.0.1', port), receive_command: feed.receiveCommand(), max_entries: poolCapacity } } }, `http://127.0.0.1:${port}/readyz`);
         const url = `http://127.0.0.1:${port}/`;
         return {
           pid: host.pid,
@@ -204,14 +220,14 @@ function roleCases(backendAddress: string): RoleCase[] {
     },
     {
       label: 'cert-fetch',
-      async start(dir, metricsOn, bin) {
+      async start(dir, pushIntervalMs, bin) {
         await fillDataDir(dir, certDomains);
         await writeCerthubConfig(dir, 'example.com', { metrics_token: metricsToken });
         const port = await reservePort('127.0.0.1');
         const credentials = Array.from({ length: 16 }, (_, index) => credential(dir, `d${Math.floor((index * certDomains) / 16)}.example.com`));
         const last = credentials.at(-1)!;
         const url = `http://127.0.0.1:${port}/`;
-        const host = await startOutpost(bin, dir, metricsOn, { cert: { data_dir: dir, demo: true, bind: '127.0.0.1', port } }, `${url}api/cert/${last.name}`, { authorization: `Bearer ${last.token}` });
+        const host = await startOutpost(bin, dir, pushIntervalMs, { cert: { data_dir: dir, demo: true, bind: '127.0.0.1', port } }, `${url}api/cert/${last.name}`, { authorization: `Bearer ${last.token}` });
         const script = join(dir, 'rotate-tokens.lua');
         await writeFile(script, luaRotation(credentials, ({ name }) => `/api/cert/${name}`));
         return { pid: host.pid, url, script, metricsUrl: `${url}metrics`, metricsHeaders: { authorization: `Bearer ${metricsToken}` }, beforeRound: () => Promise.resolve(), stop: () => host.stop() };
@@ -219,7 +235,7 @@ function roleCases(backendAddress: string): RoleCase[] {
     },
     {
       label: 'agent-proxy',
-      async start(dir, metricsOn, bin) {
+      async start(dir, pushIntervalMs, bin) {
         const material = materialPaths(join(dir, 'material'), proxyDomain);
         await mkdir(material.folder, { recursive: true, mode: 0o700 });
         await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', material.key, '-out', material.fullchain, '-days', '2', '-subj', `/CN=${proxyDomain}`, '-addext', `subjectAltName=DNS:${proxyDomain}`]);
@@ -229,7 +245,7 @@ function roleCases(backendAddress: string): RoleCase[] {
         await writeFile(hosts, `127.0.0.1 localhost ${proxyDomain}\n`);
         const [port, metricsPort] = [await reservePort('127.0.0.1'), await reservePort('127.0.0.1')];
         const proxy = { server: 'https://certhub.invalid/', fetch: false, routes: { [proxyDomain]: { backend: backendAddress, token: 'unused' } }, host: '127.0.0.1', port, threads: 1, material_dir: join(dir, 'material'), metrics_port: metricsPort };
-        const host = await startOutpost(bin, dir, metricsOn, { proxy }, `http://127.0.0.1:${metricsPort}/readyz`);
+        const host = await startOutpost(bin, dir, pushIntervalMs, { proxy }, `http://127.0.0.1:${metricsPort}/readyz`);
         return {
           pid: host.pid,
           url: `https://${proxyDomain}:${port}/`,
@@ -244,10 +260,10 @@ function roleCases(backendAddress: string): RoleCase[] {
   ];
 }
 
-/** `bin` (an outpost build's) `run` on `roles`, metrics pushed every second or off; resolves once `readyUrl` answers 200. */
-async function startOutpost(bin: URL, dir: string, metricsOn: boolean, roles: object, readyUrl: string, headers: Record<string, string> = {}): Promise<{ pid: number; stop(): Promise<void> }> {
+/** `bin` (an outpost build's) `run` on `roles`, metrics pushed every `pushIntervalMs` or off (0); resolves once `readyUrl` answers 200. */
+async function startOutpost(bin: URL, dir: string, pushIntervalMs: number, roles: object, readyUrl: string, headers: Record<string, string> = {}): Promise<{ pid: number; stop(): Promise<void> }> {
   const file = join(dir, 'host.json');
-  await writeFile(file, JSON.stringify({ roles, supervisor: { metrics_interval_ms: metricsOn ? 1000 : 0 }, log: { level: 'warn' } }));
+  await writeFile(file, JSON.stringify({ roles, supervisor: { metrics_interval_ms: pushIntervalMs }, log: { level: 'warn' } }));
   const child = spawn(process.execPath, [bin.pathname, 'run', '-c', file], { stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = () => stopChild(child);
   for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
