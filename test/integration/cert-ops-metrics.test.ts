@@ -24,10 +24,15 @@ test('an issued domain shows in the ACME, DNS and budget figures, which promtool
     const domain = await waitForDomain(server, 'app', (view) => view.status === 'issued' || view.status === 'error', 60_000);
     t.is(domain.status, 'issued', domain.error ?? '');
 
-    // The figures arrive with each thread's next push (every 5 s by default).
+    // The figures arrive with each thread's next push (every 5 s by default), and the three threads
+    // that count these push apart: the wait is for one figure of each (acme, dns, domains).
     const text = await pollText(
       `${server.url}metrics`,
-      (body, status) => status === 200 && sampleValue(body, 'outpost_acme_orders_total', { outcome: 'issued' }) === 1 && sampleValue(body, 'outpost_dns_provider_calls_total', { operation: 'remove_txt', outcome: 'ok' }) !== undefined,
+      (body, status) =>
+        status === 200 &&
+        sampleValue(body, 'outpost_acme_orders_total', { outcome: 'issued' }) === 1 &&
+        sampleValue(body, 'outpost_dns_provider_calls_total', { operation: 'remove_txt', outcome: 'ok' }) !== undefined &&
+        sampleValue(body, 'outpost_cert_budget_used') === 1,
       30_000,
       withAdminKey,
     );
