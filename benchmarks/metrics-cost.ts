@@ -73,9 +73,17 @@ interface Build {
 
 /**
  * How often the "on" processes' threads push their figures: the shipped default, which is what a
- * user who turns nothing gets, and every second, the most a 1 Hz scrape can see of.
+ * user who turns nothing gets, and every second, the most a 1 Hz scrape can see of. The last, 0, is
+ * the control: a second metrics-off process in the "on" place, so that the table shows what the
+ * pairing itself gives when nothing differs (the noise floor a cost must stand out of).
  */
-const pushIntervals = [defaultMetricsIntervalMs, 1000];
+const pushIntervals = [defaultMetricsIntervalMs, 1000, 0];
+
+function subjectLabel(role: string, build: string | undefined, pushIntervalMs: number): string {
+  const name = `${role}${build === undefined ? '' : ` (${build})`}`;
+  if (pushIntervalMs === 0) return `${name}, control`;
+  return `${name}, pushed every ${pushIntervalMs / 1000} s${pushIntervalMs === defaultMetricsIntervalMs ? ' (default)' : ''}`;
+}
 
 interface Pair {
   on: Round;
@@ -98,39 +106,47 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
     const only = process.env['METRICS_COST_CASES']?.split(',');
     for (const role of roleCases(new URL(backend.urls[0]!).host).filter(({ label }) => only === undefined || only.includes(label))) {
       const seconds = Math.min(options.seconds, role.maxRoundSeconds ?? options.seconds);
-      const subjects: { build: Build; pushIntervalMs: number; on: Subject; off: Subject; pairs: Pair[]; scrapes: number[] }[] = [];
-      const started: Subject[] = [];
-      try {
-        for (const [index, build] of builds.entries()) {
-          // One metrics-off process per build, paired in turn with each push interval's.
-          const off = await role.start(join(dir, `${role.label}-${index}-off`), 0, build.bin);
-          started.push(off);
-          for (const pushIntervalMs of pushIntervals) {
-            const on = await role.start(join(dir, `${role.label}-${index}-on-${pushIntervalMs}`), pushIntervalMs, build.bin);
-            started.push(on);
-            subjects.push({ build, pushIntervalMs, on, off, pairs: [], scrapes: [] });
+      const variants = builds.flatMap((build, index) => pushIntervals.map((pushIntervalMs) => ({ build, index, pushIntervalMs, pairs: [] as Pair[], scrapes: [] as number[] })));
+      for (let round = 0; round < options.rounds; round++) {
+        for (const variant of variants) {
+          const { build, index, pushIntervalMs } = variant;
+          // Fresh processes each round, started in a random order: a process's own luck (its start
+          // order, where its memory landed, which core it settled on) must not follow one side
+          // through every round. With one metrics-off process kept for every round, the control
+          // (another metrics-off process in the "on" place) came out 58% dearer at load 15.
+          const sides = await startPair(
+            () => role.start(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-on`), pushIntervalMs, build.bin),
+            () => role.start(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-off`), 0, build.bin),
+          );
+          try {
+            const scrapes = pushIntervalMs === 0 ? undefined : variant.scrapes;
+            // A warm-up pair (JIT, caches), not counted.
+            await measurePair(sides, seconds, pushIntervalMs === 0 ? undefined : []);
+            variant.pairs.push(await measurePair(sides, seconds, scrapes));
+          } finally {
+            await Promise.all([sides.on.stop(), sides.off.stop()]);
+            await rm(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-on`), { recursive: true, force: true });
+            await rm(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-off`), { recursive: true, force: true });
           }
         }
-        // A warm-up pair each (JIT, caches), not counted.
-        for (const subject of subjects) await measurePair(subject, seconds, []);
-        for (let index = 0; index < options.rounds; index++) {
-          for (const subject of subjects) subject.pairs.push(await measurePair(subject, seconds, subject.scrapes));
+      }
+      loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
+      for (const { build, pushIntervalMs, pairs, scrapes } of variants) {
+        const label = subjectLabel(role.label, builds.length > 1 ? build.label : undefined, pushIntervalMs);
+        const rateCost = pairedCost(pairs.map(({ on, off }) => 1 - on.load.requestsPerSecond / off.load.requestsPerSecond));
+        const cpuCost = pairedCost(pairs.map(({ on, off }) => on.cpuMicrosPerRequest / off.cpuMicrosPerRequest - 1));
+        const control = pushIntervalMs === 0;
+        rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: ${control ? 'metrics off too' : 'metrics on, scraped at 1 Hz'}`, pairs.map(({ on }) => on), rateCost, cpuCost));
+        const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
+        if (control) {
+          verdicts.push(`${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`);
+          continue;
         }
-        loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
-        for (const { build, pushIntervalMs, pairs, scrapes } of subjects) {
-          const label = `${role.label}${builds.length > 1 ? ` (${build.label})` : ''}, pushed every ${pushIntervalMs / 1000} s${pushIntervalMs === defaultMetricsIntervalMs ? ' (default)' : ''}`;
-          const rateCost = pairedCost(pairs.map(({ on, off }) => 1 - on.load.requestsPerSecond / off.load.requestsPerSecond));
-          const cpuCost = pairedCost(pairs.map(({ on, off }) => on.cpuMicrosPerRequest / off.cpuMicrosPerRequest - 1));
-          rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: metrics on, scraped at 1 Hz`, pairs.map(({ on }) => on), rateCost, cpuCost));
-          const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
-          verdicts.push(
-            `${label}: CPU per request ${percent(cpuCost.median)} more with metrics on and scraped (target: under 2%) -> ${costVerdict(cpuCost, costTarget)}; ` +
-              `req/s ${percent(rateCost.median)} fewer -> ${costVerdict(rateCost, costTarget)}; ${scrapes.length} scrapes under load, median ${median(scrapes).toFixed(1)} ms` +
-              (errors > 0 ? `; INVALID: ${errors} errors or non-2xx answers` : ''),
-          );
-        }
-      } finally {
-        await Promise.all(started.map((subject) => subject.stop()));
+        verdicts.push(
+          `${label}: CPU per request ${percent(cpuCost.median)} more with metrics on and scraped (target: under 2%) -> ${costVerdict(cpuCost, costTarget)}; ` +
+            `req/s ${percent(rateCost.median)} fewer -> ${costVerdict(rateCost, costTarget)}; ${scrapes.length} scrapes under load, median ${median(scrapes).toFixed(1)} ms` +
+            (errors > 0 ? `; INVALID: ${errors} errors or non-2xx answers` : ''),
+        );
       }
     }
     printTable(
@@ -145,11 +161,22 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
   }
 }
 
+/** Starts both sides, in a random order; if the second fails to start, the first is stopped. */
+async function startPair(startOn: () => Promise<Subject>, startOff: () => Promise<Subject>): Promise<{ on: Subject; off: Subject }> {
+  const onFirst = Math.random() < 0.5;
+  const first = await (onFirst ? startOn() : startOff());
+  const second = await (onFirst ? startOff() : startOn()).catch(async (error: unknown) => {
+    await first.stop();
+    throw error;
+  });
+  return onFirst ? { on: first, off: second } : { on: second, off: first };
+}
+
 /**
  * One round on both sides at once: whatever else the shared machine runs meanwhile weighs on both
  * alike, which back-to-back rounds cannot promise (a burst of another engineer's tests falls in one).
  */
-async function measurePair(subject: { on: Subject; off: Subject }, seconds: number, scrapes: number[]): Promise<Pair> {
+async function measurePair(subject: { on: Subject; off: Subject }, seconds: number, scrapes: number[] | undefined): Promise<Pair> {
   await Promise.all([subject.on.beforeRound(), subject.off.beforeRound()]);
   const [on, off] = await Promise.all([measureRound(subject.on, seconds, scrapes), measureRound(subject.off, seconds)]);
   return { on, off };
