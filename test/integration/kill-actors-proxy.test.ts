@@ -191,15 +191,9 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
   t.deepEqual(failed(keptAlive, '200'), [], 'every kept-alive GET answered 200');
   t.deepEqual(failed(fresh, '200'), [], 'every GET on a fresh TLS connection answered 200');
   t.deepEqual(failed(echoes, 'echoed'), [], 'the open WebSocket echoed every message');
-  // A short relayed WebSocket that opened may, rarely and only under load, end with 1006 (no close
-  // frame) before its echo: 2 of ~100 here in 3 of 12 runs beside another test file, and 3 of ~600 in
-  // a proxy soak with no actor killed at all, so not the fetcher's doing. It is an open defect of
-  // the relay (README: Killed actors), logged here; every socket still opened, none hung, and none
-  // ended any other way.
-  const abruptlyClosed = shortSockets.filter((outcome) => outcome === 'closed with 1006').length;
-  if (abruptlyClosed > 0) t.log(`${abruptlyClosed} short WebSockets closed with 1006 before their echo`);
-  t.deepEqual(failed(shortSockets, 'echoed').filter((outcome) => outcome !== 'closed with 1006'), [], 'every short WebSocket opened and echoed, or at worst ended with 1006');
-  t.true(abruptlyClosed < shortSockets.length, 'most short WebSockets echoed');
+  // Every short WebSocket echoes: the 1006 some ended with under load (2 of ~100 in 3 of 12 runs) was
+  // the relay's upgrade inside uWS's cork, not the kills (agent-proxy-websocket-open.test.ts).
+  t.deepEqual(failed(shortSockets, 'echoed'), [], 'every short WebSocket opened and echoed');
   for (const outcomes of [keptAlive, fresh, echoes, shortSockets]) t.true(outcomes.length > 0);
   t.is((proxy.process.stdout() + proxy.process.stderr()).match(/SIGUSR2: terminated actor/g)?.length, rounds, 'each signal terminated the fetcher');
 
