@@ -26,6 +26,7 @@ import { fillDataDir } from './cert-store.js';
 import { writeCerthubConfig } from './certhub-server.js';
 import { ensureTools, median, printTable, projectRoot, startServer, wrk, type LoadResult } from './harness.js';
 import { costVerdict, pairedCost, percent, type PairedCost } from './measure/paired-cost.js';
+import { httpFrontCountingNanos, proxyCountingNanos } from './measure/counting-cost.js';
 import { cpuSeconds } from './measure/proc-stat.js';
 import { ValueFeed } from './qpool-serve/value-feed.js';
 import { defaultMetricsIntervalMs } from '../src/metrics/topic.js';
@@ -63,6 +64,8 @@ interface RoleCase {
   start(dir: string, pushIntervalMs: number, bin: URL): Promise<Subject>;
   /** Seconds of one round at most (a pool must not run dry within it). */
   maxRoundSeconds?: number;
+  /** CPU nanoseconds the front's counting adds to one request (measure/counting-cost.ts). */
+  countingNanos(): number;
 }
 
 /** An outpost build measured: this one, or an earlier one's dist (`--before`), its processes' rounds interleaved with this one's. */
@@ -130,6 +133,8 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
           }
         }
       }
+      const idle = await idleCost(role, dir, builds[0]!.bin);
+      const countingNanos = role.countingNanos();
       loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
       for (const { build, pushIntervalMs, pairs, scrapes } of variants) {
         const label = subjectLabel(role.label, builds.length > 1 ? build.label : undefined, pushIntervalMs);
@@ -141,6 +146,19 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
         if (control) {
           verdicts.push(`${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`);
           continue;
+        }
+        const fixed = idle.get(pushIntervalMs);
+        if (fixed !== undefined && build === builds[0]) {
+          // By parts: the counting per request, plus the fixed work a second spread over the
+          // requests the loaded server answered a second (metrics off, in these rounds). The fixed
+          // part is measured idle, where every push and scrape wakes a sleeping thread; under load
+          // the busy threads are awake anyway, so this errs on the costly side.
+          const offRate = median(pairs.map(({ off }) => off.load.requestsPerSecond));
+          const offCpu = median(pairs.map(({ off }) => off.cpuMicrosPerRequest));
+          const byParts = (countingNanos / 1000 + (fixed * 1e6) / offRate) / offCpu;
+          verdicts.push(
+            `${label}, by parts: counting ${countingNanos.toFixed(0)} ns a request + ${(fixed * 1000).toFixed(1)} ms of CPU a second idle (pushes, the 1 Hz scrape) over ${offRate.toFixed(0)} req/s, against ${offCpu.toFixed(1)} us a request with metrics off: ${percent(byParts)} (target: under 2%) -> ${byParts < costTarget ? 'met' : 'NOT met'}`,
+          );
         }
         verdicts.push(
           `${label}: CPU per request ${percent(cpuCost.median)} more with metrics on and scraped (target: under 2%) -> ${costVerdict(cpuCost, costTarget)}; ` +
@@ -158,6 +176,32 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
   } finally {
     await backend.stop();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Seconds the idle processes settle after start (start-up's garbage collections), and are then measured over. */
+const idleSettleSeconds = 15;
+const idleSeconds = 30;
+
+/**
+ * The fixed CPU a second that metrics cost `role` with nobody loading it: a metrics-off process and
+ * one per push interval, started together, measured over the same window, the "on" ones scraped at
+ * 1 Hz. Returns push interval -> CPU seconds a second above the metrics-off process.
+ */
+async function idleCost(role: RoleCase, dir: string, bin: URL): Promise<Map<number, number>> {
+  const intervals = pushIntervals.filter((interval) => interval > 0);
+  const subjects: { interval: number; subject: Subject }[] = [];
+  try {
+    for (const interval of [0, ...intervals]) subjects.push({ interval, subject: await role.start(join(dir, `${role.label}-idle-${interval}`), interval, bin) });
+    await sleep(idleSettleSeconds * 1000);
+    const before = subjects.map(({ subject }) => cpuSeconds(subject.pid));
+    const scrapers = subjects.filter(({ interval }) => interval > 0).map(({ subject }) => scrapeEverySecond(subject, []));
+    await sleep(idleSeconds * 1000);
+    await Promise.all(scrapers.map((scraper) => scraper.stop()));
+    const used = subjects.map(({ subject }, index) => (cpuSeconds(subject.pid) - before[index]!) / idleSeconds);
+    return new Map(subjects.slice(1).map(({ interval }, index) => [interval, used[index + 1]! - used[0]!]));
+  } finally {
+    await Promise.all(subjects.map(({ subject }) => subject.stop()));
   }
 }
 
@@ -216,6 +260,7 @@ function roleCases(backendAddress: string): RoleCase[] {
   return [
     {
       label: 'qpool-serve',
+      countingNanos: httpFrontCountingNanos,
       // 64 connections take well under 400,000 values in 3 s on this kind of machine (a quiet run's
       // 11,636 refusals came from a pool of 100,000); the pool is refilled before each round.
       maxRoundSeconds: 3,
@@ -247,6 +292,7 @@ function roleCases(backendAddress: string): RoleCase[] {
     },
     {
       label: 'cert-fetch',
+      countingNanos: httpFrontCountingNanos,
       async start(dir, pushIntervalMs, bin) {
         await fillDataDir(dir, certDomains);
         await writeCerthubConfig(dir, 'example.com', { metrics_token: metricsToken });
@@ -262,6 +308,7 @@ function roleCases(backendAddress: string): RoleCase[] {
     },
     {
       label: 'agent-proxy',
+      countingNanos: proxyCountingNanos,
       async start(dir, pushIntervalMs, bin) {
         const material = materialPaths(join(dir, 'material'), proxyDomain);
         await mkdir(material.folder, { recursive: true, mode: 0o700 });
