@@ -15,6 +15,7 @@ import type { SupervisorLog } from '../log/supervisor-log.js';
 import { ChangedFamilies } from '../metrics/changed-families.js';
 import { withLabels } from '../metrics/family.js';
 import { supervisorFamilies } from '../metrics/supervisor-figures.js';
+import { untilNextPush } from '../metrics/thread-metrics.js';
 import { figuresKey, metricsTopic } from '../metrics/topic.js';
 import { readinessTopic, roleReadiness, type ActorStatus, type SupervisorStatus } from './actor-status.js';
 import { EventRouter } from './event-router.js';
@@ -232,8 +233,14 @@ export class Supervisor {
       }
     };
     push();
-    this.metricsTimer = setInterval(push, intervalMs);
-    this.metricsTimer.unref();
+    const schedule = () => {
+      this.metricsTimer = setTimeout(() => {
+        push();
+        schedule();
+      }, untilNextPush(intervalMs));
+      this.metricsTimer.unref();
+    };
+    schedule();
   }
 
   private spawnAndWait(slot: ActorSlot): Promise<void> {
@@ -388,7 +395,7 @@ export class Supervisor {
 
   private async stopAll(exitCode: number, reason: string): Promise<StopResult> {
     this.log.info(`stopping: ${reason}`);
-    clearInterval(this.metricsTimer);
+    clearTimeout(this.metricsTimer);
     const fronts = this.slots.filter((slot) => slot.spec.front);
     const backs = this.slots.filter((slot) => !slot.spec.front).reverse();
     const stuckFronts = await this.stopGroup(fronts);

