@@ -86,9 +86,12 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
     },
   });
   const base = `https://${domain}:${port}`;
+  // Node prints the inspector's address at start, long before the proxy listens.
   const inspectorUrl = inspectorLine.exec(log)?.[1];
-  const inspector = inspectorUrl === undefined ? undefined : await InspectedProcess.connect(inspectorUrl);
-  if (inspector === undefined) throw new Error(`certhub-agent proxy opened no inspector:\n${log}`);
+  const inspector = await (inspectorUrl === undefined ? Promise.reject(new Error(`certhub-agent proxy opened no inspector:\n${log}`)) : InspectedProcess.connect(inspectorUrl)).catch(async (error: unknown) => {
+    await dispatcher.close();
+    throw error;
+  });
   const stopInspected = () => (inspector.close(), stopAll(started));
   await servingRoute(base, dispatcher).catch(async (error: unknown) => {
     await dispatcher.close();
