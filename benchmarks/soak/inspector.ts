@@ -39,6 +39,14 @@ export class InspectedProcess {
     });
   }
 
+  /** The inspector of a process started with `--inspect=127.0.0.1:<port>` (its address read from the port's /json/list). */
+  static async connectToPort(port: number): Promise<InspectedProcess> {
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+    const url = targets[0]?.webSocketDebuggerUrl;
+    if (url === undefined) throw new Error(`the inspector on port ${port} lists no target`);
+    return InspectedProcess.connect(url);
+  }
+
   static async connect(url: string): Promise<InspectedProcess> {
     const socket = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
