@@ -12,6 +12,7 @@ import { Agent, fetch as undiciFetch, WebSocket } from 'undici';
 import { reservePort } from '../../../src/http/port.js';
 import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer } from '../../certhub-server.js';
 import { projectRoot, startServer, type StartedServer } from '../../harness.js';
+import { InspectedProcess, inspectorLine } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { SoakRole, StartRole } from '../role.js';
 
@@ -63,7 +64,8 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
     configPath,
     JSON.stringify({ server: certhub.url, allow_untrusted: true, fetch_interval_seconds: 1, routes, host: '127.0.0.1', port, metrics_port: metricsPort, material_dir: join(dir, 'material') }),
   );
-  const proxy = spawn(process.execPath, [new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The inspector on a free loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
+  const proxy = spawn(process.execPath, ['--inspect=127.0.0.1:0', new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
   started.proxy = proxy;
   let log = '';
   proxy.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));
@@ -84,12 +86,20 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
     },
   });
   const base = `https://${domain}:${port}`;
-  await servingRoute(base, dispatcher).catch(async (error: unknown) => {
+  // Node prints the inspector's address at start, long before the proxy listens.
+  const inspectorUrl = inspectorLine.exec(log)?.[1];
+  const inspector = await (inspectorUrl === undefined ? Promise.reject(new Error(`certhub-agent proxy opened no inspector:\n${log}`)) : InspectedProcess.connect(inspectorUrl)).catch(async (error: unknown) => {
     await dispatcher.close();
     throw error;
   });
+  const stopInspected = () => (inspector.close(), stopAll(started));
+  await servingRoute(base, dispatcher).catch(async (error: unknown) => {
+    await dispatcher.close();
+    inspector.close();
+    throw error;
+  });
   return {
-    target: { pid: proxy.pid!, metrics: () => fetch(`http://127.0.0.1:${metricsPort}/metrics`) },
+    target: { pid: proxy.pid!, metrics: () => fetch(`http://127.0.0.1:${metricsPort}/metrics`), inspector },
     load: 'its material fetched from certhub --demo each second; 50 GETs/s kept alive; a GET on a fresh TLS connection, a 64 KiB POST and a WebSocket (3 echoes, then closed) each second',
     async run(signal: AbortSignal, tally: Tally) {
       const get = async () => {
@@ -115,7 +125,7 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
       await dispatcher.close();
     },
     log: () => log,
-    stop: () => stopAll(started),
+    stop: stopInspected,
   };
 }
 

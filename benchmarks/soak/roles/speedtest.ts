@@ -3,7 +3,9 @@
 // started every 15 s, and the page's /api/info after each.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { reservePort } from '../../../src/http/port.js';
 import { startServer } from '../../harness.js';
+import { InspectedProcess } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
 
@@ -13,10 +15,16 @@ const clientBin = new URL('../../../bin/netspeed.js', import.meta.url).pathname;
 const runEveryMs = 15_000;
 
 export const soakSpeedtest: StartRole = async () => {
-  const server = await startServer(new URL('../../../bin/netspeed.js', import.meta.url), ['server', '-H', '127.0.0.1', '-p', '0', '-q']);
+  // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
+  const inspectorPort = await reservePort('127.0.0.1');
+  const server = await startServer(new URL('../../../bin/netspeed.js', import.meta.url), ['server', '-H', '127.0.0.1', '-p', '0', '-q'], { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
+  const inspector = await InspectedProcess.connectToPort(inspectorPort).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
   const url = server.urls[0]!;
   return {
-    target: { pid: server.child.pid!, metrics: () => fetch(`${url}metrics`) },
+    target: { pid: server.child.pid!, metrics: () => fetch(`${url}metrics`), inspector },
     load: `the netspeed client (--json) started every ${runEveryMs / 1000} s, /api/info after each run`,
     async run(signal: AbortSignal, tally: Tally) {
       await every(runEveryMs, signal, tally, 'client run', async () => {
@@ -29,6 +37,6 @@ export const soakSpeedtest: StartRole = async () => {
       });
     },
     log: () => '',
-    stop: () => server.stop(),
+    stop: () => (inspector.close(), server.stop()),
   };
 };
