@@ -47,7 +47,8 @@ export interface CertStack {
 }
 
 /** Starts PowerDNS, Pebble and certhub (its data in `dir`/certhub); on a failed start stops what ran. */
-export async function startCertStack(dir: string): Promise<CertStack> {
+/** `nodeArguments`: given to the certhub process's Node (the soak's --inspect). */
+export async function startCertStack(dir: string, nodeArguments: string[] = []): Promise<CertStack> {
   let powerdns: PowerDnsServer | undefined;
   let pebble: PebbleServer | undefined;
   let certhub: CerthubServer | undefined;
@@ -65,7 +66,7 @@ export async function startCertStack(dir: string): Promise<CertStack> {
       acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
       propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
     });
-    certhub = await startCerthub(dataDir);
+    certhub = await startCerthub(dataDir, [], nodeArguments);
     return { powerdns, pebble, certhub, stop };
   } catch (error) {
     await stop();
@@ -73,9 +74,9 @@ export async function startCertStack(dir: string): Promise<CertStack> {
   }
 }
 
-export function startCerthub(dataDir: string, args: string[] = []): Promise<CerthubServer> {
+export function startCerthub(dataDir: string, args: string[] = [], nodeArguments: string[] = []): Promise<CerthubServer> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArguments, certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));
