@@ -27,7 +27,7 @@ export function mountOperations(router: Router, context: Pick<ActorContext<unkno
       else reply.send(503, JSON.stringify({ error: `not ready: ${readiness.reasons.join('; ')}`, reasons: readiness.reasons }), noStore);
     });
   if (!context.metrics.enabled) {
-    router.get('/metrics', (_request, reply) => reply.send(404, '{"error":"metrics are off in this host config (metrics.interval_ms is 0)"}', noStore));
+    router.get('/metrics', (_request, reply) => reply.send(404, '{"error":"metrics are off in this host config (supervisor.metrics_interval_ms is 0)"}', noStore));
     return;
   }
   const metrics = new RoleMetrics(context);

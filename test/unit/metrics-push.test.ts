@@ -80,6 +80,14 @@ test('the scraped text is what prom-client merges of every thread at once, after
   const text = (await metrics.render()).text;
   t.is(text, await merged());
   t.regex(text, /outpost_http_requests_total\{route="\/api\/cert\/:domain",status="200",thread="cert\/front-2",role="cert"\} 9/);
+  // No push since: the next scrape sends the same text, merged and joined once.
+  t.is((await metrics.render()).text, text);
+  // A push that arrives while a scrape renders is in the next scrape.
+  const rendering = metrics.render();
+  threads['cert/front-2'] = withLabels([requests(11)], { thread: 'cert/front-2', role: 'cert' });
+  deliver({ thread: 'cert/front-2', family: threads['cert/front-2'][0]! });
+  await rendering;
+  t.is((await metrics.render()).text, await merged());
 });
 
 test('every thread pushes at the same wall-clock instants: the next push is due at the next multiple of the interval', (t) => {
