@@ -12,6 +12,10 @@ declare -A packages=(
 # pebble (test ACME CA), PowerDNS with its sqlite3 backend (authoritative DNS + HTTP API) and sqlite3 to
 # make its database, dig and openssl (certhub ground truth).
 packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils openssl"
+# The checks users trust: prometheus (promtool check metrics and rules, a real scrape), testssl.sh
+# (the TLS policy), systemd (systemd-analyze verify on the units; not PID 1 here) and curl (the
+# README's and the demo's commands as a user types them).
+packages[test]+=" prometheus testssl.sh systemd curl"
 # lego (the certhub issuance anchor).
 packages[bench]+=" lego"
 # nginx (the agent-proxy anchor).
@@ -20,6 +24,7 @@ packages[bench]+=" nginx"
 # copies on free loopback ports; a system PowerDNS would hold port 53 and must never run.
 declare -A services=(
   [pdns-server]=pdns
+  [prometheus]=prometheus
   [nginx]=nginx
 )
 
