@@ -1,9 +1,10 @@
 // metrics-cost: what a Prometheus scrape every second costs each role's hot path (issue 26). For each
 // of qpool-serve (GET /api/random/hex), cert-fetch (GET /api/cert/<domain> with its token) and
 // agent-proxy (GET through TLS to a backend answering "ok"), `outpost run` processes with the same
-// role: with metrics on (every thread pushes its figures at the shipped interval, and in another
-// process every second) and scraped at 1 Hz during their rounds, and one with metrics off
-// (supervisor.metrics_interval_ms 0: nothing is counted), which each "on" process is paired with. In each short
+// role: with metrics on (every thread pushes its figures at the shipped interval) and scraped at 1 Hz
+// during their rounds, the same with that fixed work done 20 times as often (the cost scaled back,
+// see Variant), and one with metrics off (supervisor.metrics_interval_ms 0: nothing is counted),
+// which each "on" process is paired with; idle processes give the cost by parts. In each short
 // round one wrk loads A and another B at the same time, so that whatever else the shared machine runs
 // weighs on both; each round gives a cost (measure/paired-cost.ts), in requests a second and in the
 // server process's CPU time per request (/proc/<pid>/stat over the wrk run: on a 2-core machine shared with
@@ -75,16 +76,35 @@ interface Build {
 }
 
 /**
- * How often the "on" processes' threads push their figures: the shipped default, which is what a
- * user who turns nothing gets, and every second, the most a 1 Hz scrape can see of. The last, 0, is
- * the control: a second metrics-off process in the "on" place, so that the table shows what the
- * pairing itself gives when nothing differs (the noise floor a cost must stand out of).
+ * A variant of the "on" process: how often its threads push their figures and how often it is
+ * scraped. The default (the shipped push interval, a 1 Hz scrape) is what a user who turns nothing
+ * gets. Its fixed work (pushes, renders, scrapes) is too small to stand out of the pairs' noise under
+ * load, so the amplified variant does it `amplification` times a second as often (pushes 20 times as
+ * often, scrapes at 20 Hz: the same share of scrapes that find the text rendered) and its cost is
+ * scaled back: counting + (measured - counting) / amplification. The control is a second
+ * metrics-off process in the "on" place: what the pairing itself gives when nothing differs (the
+ * noise floor a cost must stand out of).
  */
-const pushIntervals = [defaultMetricsIntervalMs, 1000, 0];
+interface Variant {
+  pushIntervalMs: number;
+  scrapeHz: number;
+  amplification: number;
+}
 
-function subjectLabel(role: string, build: string | undefined, pushIntervalMs: number): string {
+const amplification = 20;
+const variants: Variant[] = [
+  { pushIntervalMs: defaultMetricsIntervalMs, scrapeHz: 1, amplification: 1 },
+  { pushIntervalMs: defaultMetricsIntervalMs / amplification, scrapeHz: amplification, amplification },
+  { pushIntervalMs: 0, scrapeHz: 0, amplification: 1 },
+];
+
+/** The idle processes' push intervals (by parts): the default, and every second, the most a 1 Hz scrape can see of. */
+const idleIntervals = [defaultMetricsIntervalMs, 1000];
+
+function subjectLabel(role: string, build: string | undefined, { pushIntervalMs, scrapeHz, amplification }: Variant): string {
   const name = `${role}${build === undefined ? '' : ` (${build})`}`;
   if (pushIntervalMs === 0) return `${name}, control`;
+  if (amplification > 1) return `${name}, pushed every ${pushIntervalMs / 1000} s, scraped at ${scrapeHz} Hz (${amplification}x the default's fixed work)`;
   return `${name}, pushed every ${pushIntervalMs / 1000} s${pushIntervalMs === defaultMetricsIntervalMs ? ' (default)' : ''}`;
 }
 
@@ -109,10 +129,11 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
     const only = process.env['METRICS_COST_CASES']?.split(',');
     for (const role of roleCases(new URL(backend.urls[0]!).host).filter(({ label }) => only === undefined || only.includes(label))) {
       const seconds = Math.min(options.seconds, role.maxRoundSeconds ?? options.seconds);
-      const variants = builds.flatMap((build, index) => pushIntervals.map((pushIntervalMs) => ({ build, index, pushIntervalMs, pairs: [] as Pair[], scrapes: [] as number[] })));
+      const measured = builds.flatMap((build, index) => variants.map((variant) => ({ build, index, variant, pairs: [] as Pair[], scrapes: [] as number[] })));
       for (let round = 0; round < options.rounds; round++) {
-        for (const variant of variants) {
-          const { build, index, pushIntervalMs } = variant;
+        for (const entry of measured) {
+          const { build, index, variant } = entry;
+          const { pushIntervalMs, scrapeHz } = variant;
           // Fresh processes each round, started in a random order: a process's own luck (its start
           // order, where its memory landed, which core it settled on) must not follow one side
           // through every round. With one metrics-off process kept for every round, the control
@@ -122,10 +143,10 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
             () => role.start(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-off`), 0, build.bin),
           );
           try {
-            const scrapes = pushIntervalMs === 0 ? undefined : variant.scrapes;
+            const scraping = scrapeHz === 0 ? undefined : { hz: scrapeHz, scrapes: entry.scrapes };
             // A warm-up pair (JIT, caches), not counted.
-            await measurePair(sides, seconds, pushIntervalMs === 0 ? undefined : []);
-            variant.pairs.push(await measurePair(sides, seconds, scrapes));
+            await measurePair(sides, seconds, scraping === undefined ? undefined : { hz: scrapeHz, scrapes: [] });
+            entry.pairs.push(await measurePair(sides, seconds, scraping));
           } finally {
             await Promise.all([sides.on.stop(), sides.off.stop()]);
             await rm(join(dir, `${role.label}-${index}-${pushIntervalMs}-${round}-on`), { recursive: true, force: true });
@@ -136,29 +157,45 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
       const idle = await idleCost(role, dir, builds[0]!.bin);
       const countingNanos = role.countingNanos();
       loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
-      for (const { build, pushIntervalMs, pairs, scrapes } of variants) {
-        const label = subjectLabel(role.label, builds.length > 1 ? build.label : undefined, pushIntervalMs);
+      for (const { build, variant, pairs, scrapes } of measured) {
+        const { pushIntervalMs, scrapeHz } = variant;
+        const label = subjectLabel(role.label, builds.length > 1 ? build.label : undefined, variant);
         const rateCost = pairedCost(pairs.map(({ on, off }) => 1 - on.load.requestsPerSecond / off.load.requestsPerSecond));
         const cpuCost = pairedCost(pairs.map(({ on, off }) => on.cpuMicrosPerRequest / off.cpuMicrosPerRequest - 1));
         const control = pushIntervalMs === 0;
-        rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: ${control ? 'metrics off too' : 'metrics on, scraped at 1 Hz'}`, pairs.map(({ on }) => on), rateCost, cpuCost));
+        rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: ${control ? 'metrics off too' : `metrics on, scraped at ${scrapeHz} Hz`}`, pairs.map(({ on }) => on), rateCost, cpuCost));
         const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
         if (control) {
           verdicts.push(`${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`);
           continue;
         }
-        const fixed = idle.get(pushIntervalMs);
-        if (fixed !== undefined && build === builds[0]) {
-          // By parts: the counting per request, plus the fixed work a second spread over the
-          // requests the loaded server answered a second (metrics off, in these rounds). The fixed
-          // part is measured idle, where every push and scrape wakes a sleeping thread; under load
-          // the busy threads are awake anyway, so this errs on the costly side.
-          const offRate = median(pairs.map(({ off }) => off.load.requestsPerSecond));
-          const offCpu = median(pairs.map(({ off }) => off.cpuMicrosPerRequest));
-          const byParts = (countingNanos / 1000 + (fixed * 1e6) / offRate) / offCpu;
+        const offCpu = median(pairs.map(({ off }) => off.cpuMicrosPerRequest));
+        if (variant.amplification > 1) {
+          // Scaled back pair by pair (a linear map keeps the pairs' order, so the interval maps too).
+          const counting = countingNanos / 1000 / offCpu;
+          const scaled = (cost: PairedCost) => pairedCost(cost.pairs.map((pair) => counting + (pair - counting) / variant.amplification));
+          const [cpuScaled, rateScaled] = [scaled(cpuCost), scaled(rateCost)];
           verdicts.push(
-            `${label}, by parts: counting ${countingNanos.toFixed(0)} ns a request + ${(fixed * 1000).toFixed(1)} ms of CPU a second idle (pushes, the 1 Hz scrape) over ${offRate.toFixed(0)} req/s, against ${offCpu.toFixed(1)} us a request with metrics off: ${percent(byParts)} (target: under 2%) -> ${byParts < costTarget ? 'met' : 'NOT met'}`,
+            `${label}, scaled back to the default: CPU per request ${percent(cpuScaled.median)} [${percent(cpuScaled.low)}, ${percent(cpuScaled.high)}] more (target: under 2%) -> ${costVerdict(cpuScaled, costTarget)}; ` +
+              `req/s ${percent(rateScaled.median)} [${percent(rateScaled.low)}, ${percent(rateScaled.high)}] fewer -> ${costVerdict(rateScaled, costTarget)}; measured: CPU per request ${percent(cpuCost.median)}, req/s ${percent(rateCost.median)}; ${scrapes.length} scrapes under load, median ${median(scrapes).toFixed(1)} ms` +
+              (errors > 0 ? `; INVALID: ${errors} errors or non-2xx answers` : ''),
           );
+          continue;
+        }
+        if (build === builds[0]) {
+          // By parts, for each idle push interval: the counting per request, plus the fixed work a
+          // second spread over the requests the loaded server answered a second (metrics off, in
+          // these rounds). The fixed part is measured idle, where every push and scrape wakes a
+          // sleeping thread (on this sandbox most of it: the wake-up, code run once a second that is
+          // never optimized, V8's memory-reducing GCs of idle threads); under load the busy threads
+          // are awake anyway, so this errs on the costly side.
+          const offRate = median(pairs.map(({ off }) => off.load.requestsPerSecond));
+          for (const [interval, fixed] of idle) {
+            const byParts = (countingNanos / 1000 + (fixed * 1e6) / offRate) / offCpu;
+            verdicts.push(
+              `${subjectLabel(role.label, undefined, { pushIntervalMs: interval, scrapeHz: 1, amplification: 1 })}, by parts: counting ${countingNanos.toFixed(0)} ns a request + ${(fixed * 1000).toFixed(1)} ms of CPU a second idle (pushes, the 1 Hz scrape) over ${offRate.toFixed(0)} req/s, against ${offCpu.toFixed(1)} us a request with metrics off: ${percent(byParts)} (target: under 2%) -> ${byParts < costTarget ? 'met' : 'NOT met'}`,
+            );
+          }
         }
         verdicts.push(
           `${label}: CPU per request ${percent(cpuCost.median)} more with metrics on and scraped (target: under 2%) -> ${costVerdict(cpuCost, costTarget)}; ` +
@@ -189,13 +226,13 @@ const idleSeconds = 30;
  * 1 Hz. Returns push interval -> CPU seconds a second above the metrics-off process.
  */
 async function idleCost(role: RoleCase, dir: string, bin: URL): Promise<Map<number, number>> {
-  const intervals = pushIntervals.filter((interval) => interval > 0);
+  const intervals = idleIntervals;
   const subjects: { interval: number; subject: Subject }[] = [];
   try {
     for (const interval of [0, ...intervals]) subjects.push({ interval, subject: await role.start(join(dir, `${role.label}-idle-${interval}`), interval, bin) });
     await sleep(idleSettleSeconds * 1000);
     const before = subjects.map(({ subject }) => cpuSeconds(subject.pid));
-    const scrapers = subjects.filter(({ interval }) => interval > 0).map(({ subject }) => scrapeEverySecond(subject, []));
+    const scrapers = subjects.filter(({ interval }) => interval > 0).map(({ subject }) => scrapeAt(subject, { hz: 1, scrapes: [] }));
     await sleep(idleSeconds * 1000);
     await Promise.all(scrapers.map((scraper) => scraper.stop()));
     const used = subjects.map(({ subject }, index) => (cpuSeconds(subject.pid) - before[index]!) / idleSeconds);
@@ -220,15 +257,15 @@ async function startPair(startOn: () => Promise<Subject>, startOff: () => Promis
  * One round on both sides at once: whatever else the shared machine runs meanwhile weighs on both
  * alike, which back-to-back rounds cannot promise (a burst of another engineer's tests falls in one).
  */
-async function measurePair(subject: { on: Subject; off: Subject }, seconds: number, scrapes: number[] | undefined): Promise<Pair> {
+async function measurePair(subject: { on: Subject; off: Subject }, seconds: number, scraping: Scraping | undefined): Promise<Pair> {
   await Promise.all([subject.on.beforeRound(), subject.off.beforeRound()]);
-  const [on, off] = await Promise.all([measureRound(subject.on, seconds, scrapes), measureRound(subject.off, seconds)]);
+  const [on, off] = await Promise.all([measureRound(subject.on, seconds, scraping), measureRound(subject.off, seconds)]);
   return { on, off };
 }
 
-/** wrk on `subject` for `seconds`, scraped every second when `scrapes` is given (each scrape's milliseconds go there). */
-async function measureRound(subject: Subject, seconds: number, scrapes?: number[]): Promise<Round> {
-  const scraper = scrapes === undefined ? undefined : scrapeEverySecond(subject, scrapes);
+/** wrk on `subject` for `seconds`, scraped meanwhile when `scraping` is given. */
+async function measureRound(subject: Subject, seconds: number, scraping?: Scraping): Promise<Round> {
+  const scraper = scraping === undefined ? undefined : scrapeAt(subject, scraping);
   try {
     const cpuBefore = cpuSeconds(subject.pid);
     const load = await wrk(subject.url, { connections, seconds, ...(subject.script === undefined ? {} : { script: subject.script }), ...(subject.prefix === undefined ? {} : { prefix: subject.prefix }) });
@@ -256,7 +293,7 @@ function spread(values: number[]): string {
   return percent((Math.max(...values) - Math.min(...values)) / median(values));
 }
 
-function roleCases(backendAddress: string): RoleCase[] {
+export function roleCases(backendAddress: string): RoleCase[] {
   return [
     {
       label: 'qpool-serve',
@@ -351,8 +388,15 @@ async function startOutpost(bin: URL, dir: string, pushIntervalMs: number, roles
   }
 }
 
-/** GET /metrics once a second, as Prometheus would, recording each scrape's milliseconds, until stopped. */
-function scrapeEverySecond(subject: Subject, scrapes: number[]): { stop(): Promise<void> } {
+/** How often a round scrapes /metrics, and where each scrape's milliseconds go. */
+interface Scraping {
+  hz: number;
+  scrapes: number[];
+}
+
+/** GET /metrics `hz` times a second (once, as Prometheus would at a 1 s scrape interval), recording each scrape's milliseconds, until stopped. */
+function scrapeAt(subject: Subject, { hz, scrapes }: Scraping): { stop(): Promise<void> } {
+  const periodMs = 1000 / hz;
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -361,7 +405,7 @@ function scrapeEverySecond(subject: Subject, scrapes: number[]): { stop(): Promi
       const text = await response.text();
       if (response.status !== 200 || !text.includes('outpost_')) throw new Error(`${subject.metricsUrl} answered ${response.status}`);
       scrapes.push(performance.now() - startedAt);
-      await sleep(Math.max(0, 1000 - (performance.now() - startedAt)));
+      await sleep(Math.max(0, periodMs - (performance.now() - startedAt)));
     }
   })();
   return {
