@@ -22,6 +22,8 @@ export interface Case {
   threads: number;
   /** The qpool executable of an earlier build (`--before`); this build's otherwise. */
   bin?: URL;
+  /** NODE_OPTIONS for the server (the soak's `--inspect=127.0.0.1:PORT`). */
+  nodeOptions?: string;
 }
 
 export interface ServeProcess {
@@ -54,7 +56,7 @@ export async function startServe(dir: string, index: number, spec: Case): Promis
   };
   const configPath = join(poolDir, 'qpool.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const server = await startServer(spec.bin ?? new URL('../../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath], { APP_POOL_KEY: passphrase });
+  const server = await startServer(spec.bin ?? new URL('../../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath], { APP_POOL_KEY: passphrase, ...(spec.nodeOptions === undefined ? {} : { NODE_OPTIONS: spec.nodeOptions }) });
   const pid = server.child.pid!;
   // The fronts start after the pool and the receiver are ready: the last threads made before the URL.
   const fronts = inStartOrder(threads(pid))

@@ -5,6 +5,7 @@
 // 10-minute soak then fits the rising side of one GC tooth and calls it a leak. After a forced GC
 // only what stays is counted (README, Soak).
 import WebSocket from 'ws';
+import { reservePort } from '../../src/http/port.js';
 
 interface Answer {
   id?: number;
@@ -23,6 +24,22 @@ const callTimeoutMs = 10_000;
 
 /** "Debugger listening on ws://127.0.0.1:PORT/UUID", as Node prints it on stderr. */
 export const inspectorLine = /Debugger listening on (ws:\/\/\S+)/;
+
+/**
+ * Opens a soaked process's inspector on a reserved loopback port: `start` gets the option to give
+ * node (`--inspect=127.0.0.1:PORT`, as an argument or in NODE_OPTIONS) and resolves with what it
+ * started; the inspector is then connected, and `stop` runs when it cannot be.
+ */
+export async function startInspected<T>(start: (inspectOption: string) => Promise<T>, stop: (started: T) => Promise<unknown>): Promise<{ started: T; inspector: InspectedProcess }> {
+  const port = await reservePort('127.0.0.1');
+  const started = await start(`--inspect=127.0.0.1:${port}`);
+  try {
+    return { started, inspector: await InspectedProcess.connectToPort(port) };
+  } catch (error) {
+    await stop(started);
+    throw error;
+  }
+}
 
 export class InspectedProcess {
   private nextId = 1;

@@ -2,9 +2,8 @@
 // domain added (an ACME order, its DNS records and challenge), the oldest removed once 12 are kept,
 // and one issued domain's token rotated; every second the domain list read as the panel does and
 // each issued domain fetched with its token, as certhub-agent fetch does.
-import { reservePort } from '../../../src/http/port.js';
 import { addDomain, listDomains, startCertStack, type DomainView } from '../../certhub-server.js';
-import { InspectedProcess } from '../inspector.js';
+import { startInspected } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
 
@@ -15,13 +14,8 @@ const changeEvery = 3;
 
 export const soakCert: StartRole = async (dir) => {
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
-  const inspectorPort = await reservePort('127.0.0.1');
-  const stack = await startCertStack(dir, [`--inspect=127.0.0.1:${inspectorPort}`]);
+  const { started: stack, inspector } = await startInspected((option) => startCertStack(dir, [option]), (stack) => stack.stop());
   const server = stack.certhub;
-  const inspector = await InspectedProcess.connectToPort(inspectorPort).catch(async (error: unknown) => {
-    await stack.stop();
-    throw error;
-  });
   return {
     target: { pid: server.pid, metrics: () => server.admin('metrics'), inspector },
     load: `each second every issued domain fetched with its token; every ${changeEvery} s a domain added (issued by Pebble through PowerDNS), the oldest removed past ${keptDomains}, and an issued domain's token rotated`,

@@ -2,6 +2,7 @@
 // for the whole run, one of them closed and replaced every 5 s so streams also come and go, and a
 // /api/snapshot every 2 s as a page's first load does. Each client must keep receiving snapshots.
 import { startServer } from '../../harness.js';
+import { startInspected } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
 
@@ -16,10 +17,14 @@ interface StreamClient {
 }
 
 export const soakMonitor: StartRole = async () => {
-  const server = await startServer(new URL('../../../bin/hostwatch.js', import.meta.url), ['-H', '127.0.0.1', '-p', '0', '-q']);
+  // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
+  const { started: server, inspector } = await startInspected(
+    (option) => startServer(new URL('../../../bin/hostwatch.js', import.meta.url), ['-H', '127.0.0.1', '-p', '0', '-q'], { NODE_OPTIONS: option }),
+    (server) => server.stop(),
+  );
   const url = server.urls[0]!;
   return {
-    target: { pid: server.child.pid!, metrics: () => fetch(`${url}metrics`) },
+    target: { pid: server.child.pid!, metrics: () => fetch(`${url}metrics`), inspector },
     load: `${streamClients} clients on /api/stream (one replaced every 5 s), /api/snapshot every 2 s`,
     async run(signal: AbortSignal, tally: Tally) {
       const open = (): StreamClient => {
@@ -52,7 +57,7 @@ export const soakMonitor: StartRole = async () => {
       await Promise.all(clients.map((client) => client.done));
     },
     log: () => '',
-    stop: () => server.stop(),
+    stop: () => (inspector.close(), server.stop()),
   };
 };
 

@@ -2,6 +2,7 @@
 // run too), then 200 fresh values a second through its receive_command (as qpool-serve feeds it) and
 // 200 takes a second over the four formats, so the pool stays full and every value turns over.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startInspected } from '../inspector.js';
 import { fill, poolStatus, startServe, valueLines } from '../../qpool-serve/serve-process.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
@@ -12,11 +13,12 @@ const takesPerTick = 20;
 const formats = ['', '/hex', '/base64', '/binary'];
 
 export const soakQpool: StartRole = async (dir) => {
-  const serve = await startServe(dir, 0, { label: 'soak', poolFile: true, threads: 1 });
+  // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
+  const { started: serve, inspector } = await startInspected((option) => startServe(dir, 0, { label: 'soak', poolFile: true, threads: 1, nodeOptions: option }), (serve) => serve.stop());
   await fill(serve, false);
   let taken = 0;
   return {
-    target: { pid: serve.pid, metrics: () => fetch(`${serve.url}metrics`) },
+    target: { pid: serve.pid, metrics: () => fetch(`${serve.url}metrics`), inspector },
     load: `a full pool of 100,000 with pool_file; ${arrivalsPerSecond} values/s through receive_command, ${takesPerTick * 10} takes/s (JSON, hex, base64, binary in turn), /api/status every 10 s`,
     async run(signal: AbortSignal, tally: Tally) {
       await Promise.all([
@@ -47,6 +49,6 @@ export const soakQpool: StartRole = async (dir) => {
       await sleep(200);
     },
     log: () => '',
-    stop: () => serve.stop(),
+    stop: () => (inspector.close(), serve.stop()),
   };
 };

@@ -3,9 +3,8 @@
 // started every 15 s, and the page's /api/info after each.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { reservePort } from '../../../src/http/port.js';
 import { startServer } from '../../harness.js';
-import { InspectedProcess } from '../inspector.js';
+import { startInspected } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { StartRole } from '../role.js';
 
@@ -16,12 +15,10 @@ const runEveryMs = 15_000;
 
 export const soakSpeedtest: StartRole = async () => {
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
-  const inspectorPort = await reservePort('127.0.0.1');
-  const server = await startServer(new URL('../../../bin/netspeed.js', import.meta.url), ['server', '-H', '127.0.0.1', '-p', '0', '-q'], { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` });
-  const inspector = await InspectedProcess.connectToPort(inspectorPort).catch(async (error: unknown) => {
-    await server.stop();
-    throw error;
-  });
+  const { started: server, inspector } = await startInspected(
+    (option) => startServer(new URL('../../../bin/netspeed.js', import.meta.url), ['server', '-H', '127.0.0.1', '-p', '0', '-q'], { NODE_OPTIONS: option }),
+    (server) => server.stop(),
+  );
   const url = server.urls[0]!;
   return {
     target: { pid: server.child.pid!, metrics: () => fetch(`${url}metrics`), inspector },
