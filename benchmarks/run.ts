@@ -8,7 +8,7 @@ import { certStoreBenchmark } from './cert-store.js';
 import { coldStart } from './cold-start.js';
 import { eventsBenchmark } from './events.js';
 import { hostwatchBenchmark } from './hostwatch.js';
-import { metricsCostBenchmark } from './metrics-cost.js';
+import { amplification, metricsCostBenchmark } from './metrics-cost.js';
 import { netspeedBenchmark } from './netspeed.js';
 import { panelBenchmark } from './panel.js';
 import { qpoolCollectBenchmark } from './qpool-collect.js';
@@ -18,9 +18,10 @@ interface BenchOptions {
   seconds: string;
   rounds: string;
   before?: string;
+  pushInterval?: string;
 }
 
-const benchmarks: Record<string, (options: { seconds: number; rounds: number; before?: string }) => Promise<void>> = {
+const benchmarks: Record<string, (options: { seconds: number; rounds: number; before?: string; pushIntervalMs?: number }) => Promise<void>> = {
   'actor-hop': actorHop,
   'agent-proxy': agentProxyBenchmark,
   'cert-fetch': certFetchBenchmark,
@@ -40,9 +41,15 @@ const program = new Command('bench')
   .argument('<name>', `benchmark to run: ${[...Object.keys(benchmarks), 'all'].join(', ')}`)
   .option('--seconds <n>', 'seconds of load per measurement', '5')
   .option('--rounds <n>', 'measurements per case (the median is shown)', '3')
+  .option('--push-interval <ms>', 'metrics-cost: how often the "on" processes push their figures (the shipped default, 5000, unless given)')
   .option('--before <dist>', 'qpool-serve, agent-proxy, cold-start, metrics-cost: the dist folder of an earlier build, measured in the same rounds')
   .action(async (name: string, options: BenchOptions) => {
     const selected = name === 'all' ? Object.keys(benchmarks) : [name];
+    const pushInterval = Number(options.pushInterval);
+    if (options.pushInterval !== undefined && !(Number.isInteger(pushInterval / amplification) && pushInterval > 0)) {
+      program.error(`--push-interval: a positive multiple of ${amplification} ms, not ${options.pushInterval}`, { exitCode: 2 });
+      return;
+    }
     const failed: string[] = [];
     for (const benchmark of selected) {
       const run = benchmarks[benchmark];
@@ -51,7 +58,7 @@ const program = new Command('bench')
         return;
       }
       try {
-        await run({ seconds: Number(options.seconds), rounds: Number(options.rounds), ...(options.before === undefined ? {} : { before: options.before }) });
+        await run({ seconds: Number(options.seconds), rounds: Number(options.rounds), ...(options.before === undefined ? {} : { before: options.before }), ...(options.pushInterval === undefined ? {} : { pushIntervalMs: pushInterval }) });
       } catch (error) {
         // One benchmark that cannot finish (a deadline missed on a loaded machine) does not cost
         // `all` the figures of the others: it is named here and the run exits 1 at the end.
