@@ -128,9 +128,10 @@ export class InspectedProcess {
   }
 }
 
-/** `proxy-front (thread 3)`: the folder of the thread's entry file (its actor kind) and its thread id. */
+/** `proxy-front (thread 3)`: the folder of the thread's entry file (its actor kind), or the package it comes from (`piscina`), and its thread id. */
 function threadName({ workerId, url }: WorkerInfo): string {
   // A thread started from code rather than a file has no URL.
-  const folder = URL.canParse(url) ? new URL(url).pathname.split('/').slice(-2, -1)[0] : undefined;
-  return `${folder ?? 'worker'} (thread ${workerId})`;
+  const path = URL.canParse(url) ? new URL(url).pathname : undefined;
+  const name = (path === undefined ? undefined : /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]) ?? path?.split('/').slice(-2, -1)[0];
+  return `${name ?? 'worker'} (thread ${workerId})`;
 }

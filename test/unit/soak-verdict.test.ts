@@ -1,6 +1,7 @@
 // The soak's verdict on synthetic series sampled every 10 s as `npm run soak` samples: noise and GC
 // sawtooth pass, a steady leak fails, with or without a sawtooth over it.
 import test from 'ava';
+import { judgeAll, passed } from '../../benchmarks/soak/report.js';
 import { fitLine, judgeGrowth, type Sample } from '../../benchmarks/soak/trend.js';
 
 const mebibyte = 1024 * 1024;
@@ -82,4 +83,16 @@ test('a creep that would not double the series in a day passes: 3 MiB an hour on
 
 test('too few samples to fit is an error, not a verdict', (t) => {
   t.throws(() => judgeGrowth(series(11, () => 1), counts), { message: /at least 12 samples, got 11/ });
+});
+
+test('a thread that ended early is not judged and does not fail the run; one still running with too few samples does', (t) => {
+  const run = series(61, () => 100 * mebibyte);
+  // A pool's idle worker sampled once at the start, then gone.
+  const ended = judgeAll([{ name: 'process RSS', kind: 'memory', samples: run }, { name: 'piscina (thread 2) heap after full GC', kind: 'memory', samples: run.slice(0, 1) }]);
+  t.deepEqual(ended.map(({ ended: gone }) => gone), [false, true]);
+  t.true(passed(ended));
+  // A thread that started late (an actor restarted near the end) still runs: too few samples to judge it fails the run.
+  const late = judgeAll([{ name: 'process RSS', kind: 'memory', samples: run }, { name: 'pool (thread 9) heap after full GC', kind: 'memory', samples: run.slice(-3) }]);
+  t.deepEqual(late.map(({ ended: gone }) => gone), [false, false]);
+  t.false(passed(late));
 });
