@@ -15,7 +15,7 @@ import type { SupervisorLog } from '../log/supervisor-log.js';
 import { ChangedFamilies } from '../metrics/changed-families.js';
 import { withLabels } from '../metrics/family.js';
 import { supervisorFamilies } from '../metrics/supervisor-figures.js';
-import { untilNextPush } from '../metrics/thread-metrics.js';
+import { atEachPush } from '../metrics/thread-metrics.js';
 import { figuresKey, metricsTopic } from '../metrics/topic.js';
 import { readinessTopic, roleReadiness, type ActorStatus, type SupervisorStatus } from './actor-status.js';
 import { EventRouter } from './event-router.js';
@@ -85,7 +85,8 @@ export class Supervisor {
   private readonly slotsByName = new Map<string, ActorSlot>();
   private readonly events: EventRouter;
   private readonly logFanout: LogFanout;
-  private metricsTimer: NodeJS.Timeout | undefined;
+  /** Stops the supervisor's own metrics pushes; undefined until they start. */
+  private stopMetrics: (() => void) | undefined;
   /** Per role, what the supervisor last pushed of its own families: only changes are pushed again. */
   private readonly metricsSent = new Map<string, ChangedFamilies>();
   private readonly startedAt = new Date();
@@ -220,7 +221,7 @@ export class Supervisor {
 
   private startMetrics(): void {
     const intervalMs = this.options.metricsIntervalMs ?? 0;
-    if (intervalMs <= 0 || this.metricsTimer !== undefined) return;
+    if (intervalMs <= 0 || this.stopMetrics !== undefined) return;
     const push = () => {
       for (const role of new Set(this.slots.map((slot) => slot.spec.role))) {
         let changes = this.metricsSent.get(role);
@@ -233,14 +234,7 @@ export class Supervisor {
       }
     };
     push();
-    const schedule = () => {
-      this.metricsTimer = setTimeout(() => {
-        push();
-        schedule();
-      }, untilNextPush(intervalMs));
-      this.metricsTimer.unref();
-    };
-    schedule();
+    this.stopMetrics = atEachPush(intervalMs, push);
   }
 
   private spawnAndWait(slot: ActorSlot): Promise<void> {
@@ -395,7 +389,7 @@ export class Supervisor {
 
   private async stopAll(exitCode: number, reason: string): Promise<StopResult> {
     this.log.info(`stopping: ${reason}`);
-    clearTimeout(this.metricsTimer);
+    this.stopMetrics?.();
     const fronts = this.slots.filter((slot) => slot.spec.front);
     const backs = this.slots.filter((slot) => !slot.spec.front).reverse();
     const stuckFronts = await this.stopGroup(fronts);

@@ -12,7 +12,7 @@ import { Agent, fetch as undiciFetch, WebSocket } from 'undici';
 import { reservePort } from '../../../src/http/port.js';
 import { addDomain, listDomains, startCerthub, writeCerthubConfig, type CerthubServer } from '../../certhub-server.js';
 import { projectRoot, startServer, type StartedServer } from '../../harness.js';
-import { InspectedProcess, inspectorLine } from '../inspector.js';
+import { startInspected } from '../inspector.js';
 import { every, expectStatus, type Tally } from '../load.js';
 import type { SoakRole, StartRole } from '../role.js';
 
@@ -64,19 +64,26 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
     configPath,
     JSON.stringify({ server: certhub.url, allow_untrusted: true, fetch_interval_seconds: 1, routes, host: '127.0.0.1', port, metrics_port: metricsPort, material_dir: join(dir, 'material') }),
   );
-  // The inspector on a free loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
-  const proxy = spawn(process.execPath, ['--inspect=127.0.0.1:0', new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.proxy = proxy;
+  // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
   let log = '';
-  proxy.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    proxy.stdout.setEncoding('utf8').on('data', (text: string) => {
-      output += text;
-      if (/^https:\/\/\S+$/m.test(output)) resolve();
-    });
-    proxy.once('exit', (code) => reject(new Error(`certhub-agent proxy exited with ${code} before listening:\n${log}`)));
-  });
+  const { started: proxy, inspector } = await startInspected(
+    async (option) => {
+      const proxy = spawn(process.execPath, [option, new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      started.proxy = proxy;
+      proxy.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        proxy.stdout.setEncoding('utf8').on('data', (text: string) => {
+          output += text;
+          if (/^https:\/\/\S+$/m.test(output)) resolve();
+        });
+        proxy.once('exit', (code) => reject(new Error(`certhub-agent proxy exited with ${code} before listening:\n${log}`)));
+      });
+      return proxy;
+    },
+    // The caller stops what started (stopAll) when this throws.
+    () => Promise.resolve(),
+  );
   // The route's name resolves to the proxy's loopback address; certhub --demo's certificate chains to no trusted root.
   const dispatcher = new Agent({
     connect: {
@@ -86,12 +93,6 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
     },
   });
   const base = `https://${domain}:${port}`;
-  // Node prints the inspector's address at start, long before the proxy listens.
-  const inspectorUrl = inspectorLine.exec(log)?.[1];
-  const inspector = await (inspectorUrl === undefined ? Promise.reject(new Error(`certhub-agent proxy opened no inspector:\n${log}`)) : InspectedProcess.connect(inspectorUrl)).catch(async (error: unknown) => {
-    await dispatcher.close();
-    throw error;
-  });
   const stopInspected = () => (inspector.close(), stopAll(started));
   await servingRoute(base, dispatcher).catch(async (error: unknown) => {
     await dispatcher.close();
