@@ -299,7 +299,7 @@ function spread(values: number[]): string {
   return percent((Math.max(...values) - Math.min(...values)) / median(values));
 }
 
-export function roleCases(backendAddress: string): RoleCase[] {
+function roleCases(backendAddress: string): RoleCase[] {
   return [
     {
       label: 'qpool-serve',
