@@ -13,7 +13,8 @@ import type { ValueToAnswer } from './value-answer.js';
 const minimumDemand = 4;
 /** Held values per request that arrived during a round trip: a refill goes at half, so it comes back before they run out. */
 const demandFactor = 4;
-const maximumHeld = 1024;
+/** The most one front holds: what a crash of its process can lose besides the commit in flight. */
+export const maximumHeld = 1024;
 
 export class HeldValues {
   /** Newest first: a batch handed over later lay below the ones before it in the pool. */
