@@ -16,7 +16,7 @@ import type { LivePublication } from '../../src/config/role.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import { siteRef } from '../../src/http/site.js';
-import { operationsOnlySite } from '../../src/http/operations-site.js';
+import { operationsOnlySite } from '../../src/http/operations-site-kind.js';
 import { proxyDemo, proxyDemoConfig } from './demo.js';
 import { certificatesOf } from './client/material-trust.js';
 import { readNamedFile } from '../../src/config/named-file.js';

@@ -10,7 +10,7 @@ import type { DiodeSenderConfig } from './diode-sender/protocol.js';
 import { recvReceiver } from './recv.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
-import { operationsOnlySite } from '../../src/http/operations-site.js';
+import { operationsOnlySite } from '../../src/http/operations-site-kind.js';
 import { siteRef } from '../../src/http/site.js';
 
 const sender = actorRef(diodeSenderActor, 'send/diode-sender');

@@ -13,7 +13,7 @@ import { family, withLabels, type Labels, type MetricFamily } from './family.js'
 // prom-client is loaded by the threads that register metrics of their own, not by every thread:
 // loading it took about half a second of CPU per thread on a loaded machine, and `outpost demo`
 // starts twelve threads at once.
-const require = createRequire(import.meta.url);
+const requireLazily = createRequire(import.meta.url);
 
 export type FigureSource = () => MetricFamily[];
 
@@ -43,7 +43,7 @@ export class ThreadMetricsPusher implements ThreadMetrics {
   ) {}
 
   get registry(): Registry {
-    this.ownRegistry ??= new (require('prom-client') as typeof PromClient).Registry();
+    this.ownRegistry ??= new (requireLazily('prom-client') as typeof PromClient).Registry();
     return this.ownRegistry;
   }
 

@@ -1,0 +1,102 @@
+// Build step: bundles every module Node starts a process or a thread with, over tsc's output in dist/.
+// Each thread loads its module graph from scratch: unbundled, `outpost demo` spent 5.9 of its first
+// 13 CPU seconds resolving and loading some 300 ES modules in 12 threads (issue 28, a CPU profile).
+// One build with code splitting keeps one copy of each module per thread: a front and the site it
+// imports share the chunks they both need, as they shared modules before.
+//
+// What is bundled: the executables (bin/), the benchmark hosts, and every module the code (benchmarks
+// included) loads by URL at run time (`new URL('./index.js', import.meta.url)`: an actor kind's
+// thread, a site, piscina's worker, an executable a benchmark starts). Each is written where tsc wrote it, so every path stays as it was; the modules they
+// import stay in dist/ unbundled, for the tests that import them.
+//
+// `import.meta.url` in a bundled module would name the bundle, not the module: it is replaced by the
+// module's own URL in dist/, computed from the bundle's (`outpostDist` in the banner).
+import { build, type Plugin } from 'esbuild';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const outRoot = join(root, 'dist');
+/** The first line of every bundle: what tells a bundle from tsc's output (test/unit/bundle.test.ts). */
+export const bundleMarker = '// outpost bundle';
+
+/**
+ * Loaded where they are installed: a native addon (uWS), packages that find files of their own
+ * next to their code (piscina's worker, acme-client's), prom-client (thread-metrics.ts requires it
+ * lazily, and its registries must meet the fronts' metrics from the same copy), and a browser
+ * driver only tests use.
+ */
+const external = ['uWebSockets.js', 'piscina', 'acme-client', 'prom-client', 'playwright-core'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Modules that code loads by URL at run time, found as `new URL('<relative>.js', import.meta.url)`. */
+function modulesLoadedByUrl(): string[] {
+  const found = new Set<string>();
+  // src/build/ runs at build time only (and this file's own comments would match).
+  const runtimeSources = [...sourceFiles('actors'), ...sourceFiles('src'), ...sourceFiles('benchmarks')].filter((file) => !file.startsWith(join(root, 'src/build/')));
+  for (const file of runtimeSources) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/new URL\('(\.{1,2}\/[^']+)\.js', import\.meta\.url\)/g)) {
+      found.add(resolve(dirname(file), `${match[1]}.ts`));
+    }
+  }
+  return [...found];
+}
+
+const onlyTopLevel = (dir: string) => sourceFiles(dir).filter((file) => dirname(file) === join(root, dir));
+
+/** Gives each module its own URL in dist/ where it reads `import.meta.url`. */
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (args.path.includes('/node_modules/') || !source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
+      const inDist = relative(root, args.path).replace(/\.ts$/, '.js');
+      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(inDist)}, outpostDist).href`), loader: 'ts' };
+    });
+  },
+};
+
+export async function bundle(): Promise<number> {
+  const entryPoints = [...new Set([...onlyTopLevel('bin'), ...onlyTopLevel('benchmarks/hosts'), ...modulesLoadedByUrl()])];
+  rmSync(join(outRoot, '_chunks'), { recursive: true, force: true });
+  await build({
+    entryPoints,
+    outdir: outRoot,
+    outbase: root,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: '_chunks/[name]-[hash]',
+    external,
+    // Names stay as written: error names and class names show up in logs.
+    keepNames: true,
+    sourcemap: true,
+    banner: {
+      js: [
+        bundleMarker,
+        // The packages bundled in CommonJS form call require.
+        "import { createRequire as outpostCreateRequire } from 'node:module';",
+        'const require = outpostCreateRequire(import.meta.url);',
+        // dist/ itself: every bundle and chunk lies in it, and nothing under it is called dist.
+        "const outpostDist = import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/') + '/dist/'.length);",
+      ].join('\n'),
+    },
+    plugins: [ownImportMetaUrl],
+    logLevel: 'warning',
+  });
+  return entryPoints.length;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(`dist: ${await bundle()} bundles`);
+}
