@@ -45,7 +45,13 @@ checks() {
 
 step "installing Debian packages" bash test/system-deps.sh test
 step "installing Node 22" bash test/node22.sh
-step "build" npm run --silent build
+# `npm install` has just built (package.json's prepare): the build is made again only when a source
+# changed after the last complete one, whose last step touches dist/.built.
+if [ -f dist/.built ] && [ -z "$(find src actors bin test benchmarks ui package.json package-lock.json tsconfig.json -newer dist/.built -print -quit)" ]; then
+  echo "test: build skipped: no source changed since dist/ was built"
+else
+  step "build" npm run --silent build
+fi
 
 if [ "$#" -eq 0 ]; then
   mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
