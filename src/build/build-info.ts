@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitCommitOf } from './git-commit.js';
 import type { BuildInfo } from '../version.js';
+import { packageRoot } from '../version.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(packageRoot);
 const commit = gitCommitOf(root);
 const info: BuildInfo = commit === undefined ? {} : { commit };
 writeFileSync(join(root, 'dist/build-info.json'), `${JSON.stringify(info)}\n`);

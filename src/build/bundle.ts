@@ -6,8 +6,9 @@
 //
 // What is bundled: the executables (bin/), the benchmark hosts, and every module the code (benchmarks
 // included) loads by URL at run time (`new URL('./index.js', import.meta.url)`: an actor kind's
-// thread, a site, piscina's worker, an executable a benchmark starts). Each is written where tsc wrote it, so every path stays as it was; the modules they
-// import stay in dist/ unbundled, for the tests that import them.
+// thread, a site, piscina's worker, an executable a benchmark starts). Each is written where tsc
+// wrote it, so every path stays as it was; the modules they import stay in dist/ unbundled, for the
+// tests that import them.
 //
 // `import.meta.url` in a bundled module would name the bundle, not the module: it is replaced by the
 // module's own URL in dist/, computed from the bundle's (`outpostDist` in the banner).
@@ -15,8 +16,9 @@ import { build, type Plugin } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../version.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(packageRoot);
 const outRoot = join(root, 'dist');
 /** The first line of every bundle: what tells a bundle from tsc's output (test/unit/bundle.test.ts). */
 export const bundleMarker = '// outpost bundle';

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../version.js';
 
 interface Manifest {
   name: string;
@@ -12,7 +13,7 @@ interface Manifest {
   optionalDependencies?: Record<string, string>;
 }
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(packageRoot);
 
 // uws-pack re-packs uWebSockets.js without its licence; the binaries it ships are upstream's, under
 // Apache-2.0, so the upstream notice is added by hand.

@@ -5,8 +5,9 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../version.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(packageRoot);
 const uiRoot = join(root, 'ui');
 const outRoot = join(root, 'dist/ui');
 
