@@ -1,10 +1,40 @@
+import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+
+/** Where reserved ports are drawn from when the kernel's ephemeral range leaves room below it. */
+const lowestReserved = 10_000;
+/** Draws before giving up: each one that is taken is drawn again. */
+const reserveAttempts = 50;
 
 /**
  * A free TCP port on `host`. Used when several front threads must share a port the config leaves at
  * 0: uSockets cannot join a socket bound to port 0 from another thread, so all of them bind this one.
+ *
+ * The port is drawn at random below the kernel's ephemeral range (ip_local_port_range), not taken
+ * from bind(0): between this probe and the fronts' bind, any outgoing connection on the host may be
+ * given an ephemeral port as its local one, and the fronts then fail with EADDRINUSE until that
+ * connection closes. Below the range, only another listener can take it.
  */
-export function reservePort(host: string): Promise<number> {
+export async function reservePort(host: string): Promise<number> {
+  const below = (await ephemeralRange())?.[0];
+  if (below === undefined || below - lowestReserved < 1_000) return kernelPort(host);
+  for (let attempt = 0; attempt < reserveAttempts; attempt += 1) {
+    const port = randomInt(lowestReserved, below);
+    if ((await probePort(host, port)) === undefined) return port;
+  }
+  return kernelPort(host);
+}
+
+/** The first and last port of Linux's ephemeral range, or undefined where there is no such file. */
+async function ephemeralRange(): Promise<[number, number] | undefined> {
+  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => undefined);
+  const [low, high] = (text ?? '').trim().split(/\s+/).map(Number);
+  return Number.isInteger(low) && Number.isInteger(high) ? [low as number, high as number] : undefined;
+}
+
+/** A port the kernel picks with bind(0), let go at once. */
+function kernelPort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

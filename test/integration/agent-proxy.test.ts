@@ -13,6 +13,7 @@ import { bodyText, curlResolve, presentedCertificate, proxiedRequest, loopbackDi
 import { routeToken, startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
+import { reservePort } from '../../src/http/port.js';
 
 const token = routeToken;
 
@@ -175,7 +176,7 @@ test('a WebSocket through the proxy: text and binary messages come back as sent,
 });
 
 test('the plain listener redirects a routed name to HTTPS with path and query, and answers 404 for others', async (t) => {
-  const redirectPort = await freePort();
+  const redirectPort = await reservePort('127.0.0.1');
   const { proxy } = await twoDomainProxy(t, { redirect_port: redirectPort, threads: 1 });
   t.is(proxy.redirectPort, redirectPort);
   const plain = (name: string, path: string) =>
@@ -244,14 +245,3 @@ test('the start line says which routes were loaded, where each goes and which ha
   t.regex(line, /2 routes, 1 with a certificate: alpha\.test -> 127\.0\.0\.1:8081 \(certificate loaded\), beta\.test -> 127\.0\.0\.1:8082 \(no certificate yet: its handshakes are refused until one is in \S+beta\.test\)/);
   t.is(proxy.process.stderr().split('\n').filter((text) => text.includes('proxy on https://')).length, 1, 'one line, not one per front thread');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address !== null && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { startCertStack, stopCertStack, withPowerDns } from '../helpers/cert-stack.js';
-import { closedPort } from '../helpers/closed-port.js';
+import { reservePort } from '../../src/http/port.js';
 import { certhubDataDir, startCerthub, testAdminKey } from '../helpers/certhub.js';
 import { addDomain, startCerthubOnStack, waitForDomain } from '../helpers/certhub-domains.js';
 import { sampleValue } from '../helpers/metrics-text.js';
@@ -59,7 +59,7 @@ test('an issued domain shows in the ACME, DNS and budget figures, which promtool
 });
 
 test('with the CA unreachable at start, /readyz is 503 naming the ACME account, and the account gauge is 0', withPowerDns, async (t, powerdns) => {
-  const directoryUrl = `https://127.0.0.1:${await closedPort()}/dir`;
+  const directoryUrl = `https://127.0.0.1:${await reservePort('127.0.0.1')}/dir`;
   const dataDir = await certhubDataDir(t, {
     dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
     acme: { directory_url: directoryUrl },

@@ -1,7 +1,7 @@
 // A CA that cannot be reached when certhub starts: certhub starts anyway and serves (the ACME account
 // is opened on first need), and an order shows why it failed and waits for its retry.
 import test from 'ava';
-import { closedPort } from '../helpers/closed-port.js';
+import { reservePort } from '../../src/http/port.js';
 import { withPowerDns } from '../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { eventually } from '../helpers/fixture-host.js';
@@ -13,7 +13,7 @@ interface Domain {
 }
 
 test('with the CA down at start, certhub serves, and an order fails with the reason and a retry time', withPowerDns, async (t, powerdns) => {
-  const directoryUrl = `https://127.0.0.1:${await closedPort()}/dir`;
+  const directoryUrl = `https://127.0.0.1:${await reservePort('127.0.0.1')}/dir`;
   const dataDir = await certhubDataDir(t, {
     dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
     acme: { directory_url: directoryUrl },
