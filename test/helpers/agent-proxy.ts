@@ -69,6 +69,8 @@ export function presentedCertificate(port: number, servername: string): Promise<
       resolve({ subject: `CN=${String(certificate.subject.CN)}`, serialNumber: certificate.serialNumber });
     });
     socket.once('error', reject);
+    // A handshake that never ends is an answer too; bounds it so a caller polling sees it as a failure.
+    socket.setTimeout(20_000, () => socket.destroy(new Error('the handshake did not end within 20 s')));
   });
 }
 

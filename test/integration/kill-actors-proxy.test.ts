@@ -88,7 +88,7 @@ async function renewOnCerthub(t: ExecutionContext, certhub: RunningCerthub, name
 function fetcherLines(output: string): string {
   return output
     .split('\n')
-    .filter((line) => /fetch:|cert-fetcher/.test(line))
+    .filter((line) => /fetch:|cert-fetcher|certificate served|SNI/.test(line))
     .slice(-30)
     .join('\n');
 }
@@ -178,10 +178,16 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
   certhub = await renewOnCerthub(t, certhub, name, renewedSerial);
   relay.retarget(Number(new URL(certhub.url).port));
   let served = before;
+  /** What the last handshake gave: a serial, or why there was none. */
+  let lastHandshake = `serial ${before.serialNumber}`;
   await until(async () => {
-    served = await presentedCertificate(proxy.port, name);
+    served = await presentedCertificate(proxy.port, name).catch((error: unknown) => {
+      lastHandshake = `failed: ${String(error)}`;
+      throw error;
+    });
+    lastHandshake = `serial ${served.serialNumber}`;
     return served.serialNumber !== before.serialNumber;
-  }, () => `the renewed certificate served (still ${before.serialNumber}); the fetcher said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`);
+  }, () => `the renewed certificate served (it was ${before.serialNumber}; the last handshake: ${lastHandshake}; the last GETs on fresh connections: ${fresh.slice(-5).join(', ')}); the fetcher and fronts said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`);
   t.is(served.serialNumber, renewedSerial);
   stopLoad = true;
   await Promise.all(load);
