@@ -3,10 +3,10 @@
 // binds with SO_REUSEPORT, and the kernel spreads connections across the threads.
 //
 // With TLS, a new certificate is put in place the way nginx reloads: a second app with the same routes
-// listens on the same port (SO_REUSEPORT again), then the first stops listening. Connections it has
-// keep being served by it until they close; new handshakes get the new certificate.
+// listens on the same port (SO_REUSEPORT again), then the first stops listening (listen.ts).
+// Connections it has keep being served by it until they close; new handshakes get the new certificate.
 import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
-import { formatHostPort } from '../net/address.js';
+import { afterNextPoll, listenOn } from './listen.js';
 import { tlsApp } from './tls-app.js';
 import type { FrontTls, TlsMaterial } from './tls-material.js';
 import { plainApp } from './uws-app.js';
@@ -63,13 +63,14 @@ export class HttpServer {
     const next = tlsApp({ material, scratchDir: this.tls.scratchDir });
     for (const install of this.installers) install(next);
     const previous = { app: this.current, socket: this.listenSocket };
-    if (this.bound !== undefined && previous.socket !== undefined) {
-      const { host, port } = this.bound;
-      this.listenSocket = await listenOn(next, host, port);
-      us_listen_socket_close(previous.socket);
-    }
+    const joined = this.bound !== undefined && previous.socket !== undefined ? await listenOn(next, this.bound.host, this.bound.port) : undefined;
+    if (joined !== undefined) this.listenSocket = joined;
     this.current = next;
     this.retired.push(previous.app);
+    if (joined === undefined || previous.socket === undefined) return;
+    await afterNextPoll();
+    // A stop meanwhile closed every app, the previous one's listen socket with it.
+    if (!this.closed) us_listen_socket_close(previous.socket);
   }
 
   /** Listens on host:port (0 picks a free port) and resolves with the port. */
@@ -137,13 +138,4 @@ export class HttpServer {
     this.current.close();
     for (const app of this.retired) app.close();
   }
-}
-
-function listenOn(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (socket === false) reject(new Error(`cannot listen on ${formatHostPort(host, port)}: address in use or not available`));
-      else resolve(socket);
-    });
-  });
 }

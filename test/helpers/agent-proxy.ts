@@ -4,12 +4,12 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { request } from 'node:https';
+import { request, type Agent as HttpsAgent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { LookupFunction } from 'node:net';
-import { connect } from 'node:tls';
+import { connect, type TLSSocket } from 'node:tls';
 import type { ExecutionContext } from 'ava';
 import { Agent } from 'undici';
 import WebSocket from 'ws';
@@ -71,6 +71,20 @@ export function presentedCertificate(port: number, servername: string): Promise<
     socket.once('error', reject);
     // A handshake that never ends is an answer too; bounds it so a caller polling sees it as a failure.
     socket.setTimeout(20_000, () => socket.destroy(new Error('the handshake did not end within 20 s')));
+  });
+}
+
+/** A GET of /whoami on `agent`'s kept-alive connection: its status, local port and the certificate its handshake got. */
+export function keptAliveGet(agent: HttpsAgent, port: number, name: string): Promise<{ status: number | undefined; localPort: number | undefined; serialNumber: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, servername: name, rejectUnauthorized: false, agent, path: '/whoami', headers: { host: name } }, (response) => {
+      const socket = response.socket as TLSSocket;
+      const seen = { status: response.statusCode, localPort: socket.localPort, serialNumber: socket.getPeerCertificate().serialNumber };
+      response.resume().once('end', () => resolve(seen));
+    });
+    outgoing.once('error', reject);
+    outgoing.setTimeout(20_000, () => outgoing.destroy(new Error('no answer within 20 s')));
+    outgoing.end();
   });
 }
 

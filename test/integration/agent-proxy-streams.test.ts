@@ -2,10 +2,9 @@
 // during a long download is served to the next handshake without cutting the download.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Agent, request } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { Agent } from 'node:https';
 import test, { type ExecutionContext } from 'ava';
-import { proxiedRequest, presentedCertificate, startAgentProxy, temporaryDir, writeTestMaterial, bodyText } from '../helpers/agent-proxy.js';
+import { keptAliveGet, proxiedRequest, presentedCertificate, startAgentProxy, temporaryDir, writeTestMaterial, bodyText } from '../helpers/agent-proxy.js';
 import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
 
 const bigBytes = 200_000_000;
@@ -53,25 +52,13 @@ test('a 200 MB upload and a 200 MB download stream through the proxy intact', as
 });
 
 /** A GET on a kept-alive connection of `agent`: the status, the local port of the connection and the certificate it negotiated. */
-function keptAliveGet(agent: Agent, port: number): Promise<{ status: number | undefined; localPort: number | undefined; serialNumber: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: 'alpha.test', rejectUnauthorized: false, agent, path: '/whoami', headers: { host: 'alpha.test' } }, (response) => {
-      const socket = response.socket as TLSSocket;
-      const seen = { status: response.statusCode, localPort: socket.localPort, serialNumber: socket.getPeerCertificate().serialNumber };
-      response.resume().once('end', () => resolve(seen));
-    });
-    outgoing.once('error', reject);
-    outgoing.end();
-  });
-}
-
 test('material renewed on disk during a long download: the download completes, the next handshake gets the new certificate', async (t) => {
   const { proxy, materialDir } = await oneDomainProxy(t);
   t.is((await presentedCertificate(proxy.port, 'alpha.test')).serialNumber, '0A');
   // An idle kept-alive connection from before the renewal must serve requests after it too.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
-  const before = await keptAliveGet(agent, proxy.port);
+  const before = await keptAliveGet(agent, proxy.port, 'alpha.test');
   t.like(before, { status: 200, serialNumber: '0A' });
 
   const download = await proxiedRequest(proxy.port, 'alpha.test', { path: `/download?bytes=${bigBytes}` });
@@ -89,7 +76,7 @@ test('material renewed on disk during a long download: the download completes, t
   await proxy.process.waitFor(/renewed certificate served[^\n]*serial=0B[\s\S]*renewed certificate served[^\n]*serial=0B/);
   for (let handshake = 0; handshake < 4; handshake++) t.like(await presentedCertificate(proxy.port, 'alpha.test'), { subject: 'CN=alpha.test', serialNumber: '0B' });
 
-  t.deepEqual(await keptAliveGet(agent, proxy.port), before, 'the kept-alive connection goes on with the certificate it negotiated');
+  t.deepEqual(await keptAliveGet(agent, proxy.port, 'alpha.test'), before, 'the kept-alive connection goes on with the certificate it negotiated');
 
   download.resume();
   for await (const chunk of download) {

@@ -2,7 +2,7 @@
 // certificate and backend; refusals; the 502 page; WebSocket relay; the HTTPS redirect; config errors.
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';

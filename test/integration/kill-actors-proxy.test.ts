@@ -5,6 +5,7 @@
 // and WebSockets opened and closed all go on being answered: the fronts serve the material they hold
 // while the fetcher is down. Once restarted, the fetcher picks up a certificate that changed on
 // certhub. The proxy's fronts are not killed: ending a uWS thread from outside aborts the process.
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -84,6 +85,15 @@ async function renewOnCerthub(t: ExecutionContext, certhub: RunningCerthub, name
   return startCerthub(t, certhub.dataDir);
 }
 
+/** The sockets listening on `port` (ss), to explain a failure. */
+function listeners(port: number): string {
+  try {
+    return execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).trim() || 'none';
+  } catch (error) {
+    return `ss failed: ${String(error)}`;
+  }
+}
+
 /** What the fetcher and the supervisor said about it, to explain a failure. */
 function fetcherLines(output: string): string {
   return output
@@ -120,6 +130,8 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
   const dispatcher = loopbackDispatcher(t);
   const keptAlive: string[] = [];
   const fresh: string[] = [];
+  /** When a GET on a fresh connection first failed, and how, for a failure's message. */
+  let firstFreshFailure: string | undefined;
   const echoes: string[] = [];
   const shortSockets: string[] = [];
   const longSocket = await proxiedWebSocket(proxy.port, name, '/echo');
@@ -145,6 +157,7 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
       while (!stopLoad) {
         const outcome = await freshConnectionGet(proxy.port, name);
         fresh.push(outcome);
+        if (outcome !== '200' && firstFreshFailure === undefined) firstFreshFailure = `${new Date().toISOString()} ${outcome}`;
         await after(outcome, '200');
       }
     })(),
@@ -187,7 +200,7 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
     });
     lastHandshake = `serial ${served.serialNumber}`;
     return served.serialNumber !== before.serialNumber;
-  }, () => `the renewed certificate served (it was ${before.serialNumber}; the last handshake: ${lastHandshake}; the last GETs on fresh connections: ${fresh.slice(-5).join(', ')}); the fetcher and fronts said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`);
+  }, () => `the renewed certificate served (it was ${before.serialNumber}; the last handshake: ${lastHandshake}; the last GETs on fresh connections: ${fresh.slice(-5).join(', ')}; the first that failed: ${firstFreshFailure ?? 'none'}; listening on the port: ${listeners(proxy.port)}); the fetcher and fronts said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`);
   t.is(served.serialNumber, renewedSerial);
   stopLoad = true;
   await Promise.all(load);

@@ -1,11 +1,12 @@
-// One TLS listener of the proxy role: a uWS SSLApp that presents each routed name's certificate
-// (chosen by SNI), forwards that name's requests and WebSocket upgrades to its backend, and checks the
-// material files for renewals. The app has no certificate of its own, so a handshake naming no route
-// (or no name at all) fails: an unknown name is refused, not answered with another name's certificate.
+// One TLS front thread of the proxy role: its listener (tls-listener.ts) presents each routed name's
+// certificate (chosen by SNI); it forwards that name's requests and WebSocket upgrades to its backend,
+// and checks the material files for renewals. The listener has no certificate of its own, so a
+// handshake naming no route (or no name at all) fails: an unknown name is refused, not answered with
+// another name's certificate.
 import { us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { ActorContext, RunningActor } from '../../../src/actor/actor.js';
-import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
-import { plainApp, tlsServerApp } from '../../../src/http/uws-app.js';
+import { listenOn } from '../../../src/http/listen.js';
+import { plainApp } from '../../../src/http/uws-app.js';
 import { ProxyFigures } from './figures.js';
 import { forwardRequest } from './forward.js';
 import { errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
@@ -14,23 +15,15 @@ import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { RouteTable } from './route-table.js';
 import { ServedCertificates } from './served-certificates.js';
 import { startSummary } from './start-summary.js';
+import { TlsListener } from './tls-listener.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
 import { formatHostPort } from '../../../src/net/address.js';
 
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;
-  // The app's own context serves no name; each route's (served-certificates.ts) has the same policy.
-  const app = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
-  const apps: TemplatedApp[] = [app];
-  context.onThreadExit(() => apps.forEach((one) => one.close()));
   // Counted only when the host config has metrics on; the role's operations front serves them.
   const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
-  if (figures !== undefined) {
-    app.filter((_res, change) => figures.tlsConnection(change));
-    // Called (synchronously, in the handshake) only for a name with no certificate: the handshake then fails.
-    app.missingServerName(() => figures.unservedName());
-  }
   const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, ...(figures === undefined ? {} : { figures }) }, config.routes);
   const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
   context.onThreadExit(() => webSocketLimits.close());
@@ -47,7 +40,15 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     };
   };
 
-  const mount = (domain: string) => {
+  const mount = (app: TemplatedApp, domain: string, webSocketClosed: () => void) => {
+    const relay = webSocketRelay({
+      domain,
+      route: () => routes.get(domain),
+      log,
+      limits: webSocketLimits,
+      maxBufferedBytes: config.limits.webSocket.maxBufferedBytes,
+      misdirected,
+    });
     app
       .domain(domain)
       .any('/*', (res, req) => {
@@ -61,31 +62,42 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         }
         forwardRequest(res, req, route, log, begin());
       })
-      .ws(
-        '/*',
-        webSocketRelay({
-          domain,
-          route: () => routes.get(domain),
-          log,
-          limits: webSocketLimits,
-          maxBufferedBytes: config.limits.webSocket.maxBufferedBytes,
-          misdirected,
-        }),
-      );
+      .ws('/*', {
+        ...relay,
+        close: (ws, code, message) => {
+          relay.close?.(ws, code, message);
+          webSocketClosed();
+        },
+      });
   };
-  const certificates = new ServedCertificates(app, config.materialDir, routes.domains, mount, log);
-  context.onThreadExit(() => certificates.close());
+  const listener = new TlsListener({
+    prepare: (app) => {
+      if (figures === undefined) return;
+      app.filter((_res, change) => figures.tlsConnection(change));
+      // Called (synchronously, in the handshake) only for a name with no certificate: the handshake then fails.
+      app.missingServerName(() => figures.unservedName());
+    },
+    mount,
+  });
+  const apps: TemplatedApp[] = [];
+  context.onThreadExit(() => {
+    listener.close();
+    apps.forEach((one) => one.close());
+  });
+  const certificates = new ServedCertificates(listener, config.materialDir, routes.domains, log);
   if (figures !== undefined) context.metrics.addSource(() => figures.families(certificates.figures()));
   await certificates.reloadAll();
   const checks = setInterval(() => void certificates.reloadAll(), config.materialCheckMs);
 
   const listening: us_listen_socket[] = [];
-  const port = await listen(app, config.host, config.port, listening);
+  const port = await listener.listen(config.host, config.port);
   const urls = [`https://${formatHostPort(shownHost(config.host), port)}/`];
   if (config.redirectPort !== undefined) {
     const redirect = redirectApp(routes, port);
     apps.push(redirect);
-    const redirectPort = await listen(redirect, config.host, config.redirectPort, listening);
+    const redirectSocket = await listenOn(redirect, config.host, config.redirectPort);
+    listening.push(redirectSocket);
+    const redirectPort = us_socket_local_port(redirectSocket);
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
   }
   if (config.describesStart) {
@@ -108,6 +120,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     ready: { urls },
     stop: async (graceMs) => {
       clearInterval(checks);
+      listener.stopListening();
       for (const socket of listening.splice(0)) us_listen_socket_close(socket);
       if (inFlight > 0) {
         await new Promise<void>((resolve) => {
@@ -118,6 +131,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
           };
         });
       }
+      listener.close();
       apps.forEach((one) => one.close());
       routes.close();
       webSocketLimits.close();
@@ -142,16 +156,6 @@ function redirectApp(domains: { has(domain: string): boolean }, httpsPort: numbe
       return;
     }
     res.writeStatus('308 Permanent Redirect').writeHeader('location', location).end();
-  });
-}
-
-function listen(app: TemplatedApp, host: string, port: number, listening: us_listen_socket[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (socket === false) return reject(new Error(`cannot listen on ${formatHostPort(host, port)}: address in use or not available`));
-      listening.push(socket);
-      resolve(us_socket_local_port(socket));
-    });
   });
 }
 

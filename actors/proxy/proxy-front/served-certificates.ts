@@ -1,26 +1,15 @@
 // The certificate each routed name presents, read from the material certhub-agent fetch writes, and
-// swapped on a live listener when the files change: the next handshakes get the new certificate, while
-// connections already open keep the one they negotiated (their TLS session holds its own reference).
-//
-// uWS takes certificates as file paths only and reads them when a name is added, so each swap copies
-// the validated pair into a private folder first: a fetch rewriting the files meanwhile cannot hand uWS
-// a leaf and a key that do not match. A name is removed and added again to swap (adding a name that
-// exists keeps the old context), and removing a name drops its routes, so `mount` adds them again.
-// Re-adding a name on a live uWS listener was reported unsafe for kept-alive connections elsewhere;
-// here an idle kept-alive connection and a download in flight both outlive swaps
-// (test/integration/agent-proxy-streams.test.ts).
+// swapped when the files change: the next handshakes get the new certificate, while connections already
+// open keep the one they negotiated. Each change is handed to the TLS listener as the whole set of
+// served names (tls-listener.ts says why a name is never swapped in place).
 import { createHash, X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
-import type { TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
 import { materialPaths } from '../client/material-files.js';
-import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import type { ReloadOutcome } from './protocol.js';
 import type { ServedFigures } from './figures.js';
+import type { ServedMaterial, TlsListener } from './tls-listener.js';
 
 interface Served {
   /** Hash of the fullchain and key served now; undefined before the first load. */
@@ -33,18 +22,21 @@ interface Served {
   expiresAt?: number;
   /** Material swapped in since the thread started. */
   swaps: number;
+  /** What is served for the name; undefined before the first load. */
+  material?: ServedMaterial;
 }
 
 export class ServedCertificates {
   private readonly served = new Map<string, Served>();
-  private readonly scratch = mkdtempSync(join(tmpdir(), 'outpost-proxy-'));
-  private swaps = 0;
+  /** The next hand-over to the listener, which takes every change made until it starts. */
+  private pending: Promise<void> | undefined;
+  /** The last hand-over: the next one starts after it. */
+  private handedOver: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly app: TemplatedApp,
+    private readonly listener: TlsListener,
     private readonly materialDir: string,
     domains: readonly string[],
-    private readonly mount: (domain: string) => void,
     private readonly log: Logger,
   ) {
     for (const domain of domains) this.served.set(domain, { queue: Promise.resolve(), swaps: 0 });
@@ -84,7 +76,7 @@ export class ServedCertificates {
     this.served.delete(domain);
     // After a load in progress, which sees the name gone and leaves the listener alone.
     await served.queue;
-    if (served.digest !== undefined) this.app.removeServerName(domain);
+    if (served.material !== undefined) await this.handOver();
   }
 
   /** Reloads every name; a failure of one is logged and does not stop the others. */
@@ -95,11 +87,6 @@ export class ServedCertificates {
   /** Each name's served certificate, for the role's metrics. */
   figures(): ServedFigures[] {
     return [...this.served].map(([domain, { expiresAt, swaps }]) => ({ domain, swaps, ...(expiresAt === undefined ? {} : { expiresAt }) }));
-  }
-
-  /** Removes the private copies; the listener keeps what it loaded. */
-  close(): void {
-    rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private async load(domain: string, served: Served): Promise<ReloadOutcome> {
@@ -118,16 +105,8 @@ export class ServedCertificates {
 
     // Taken out by a reload while the files were read.
     if (this.served.get(domain) !== served) return 'kept';
-    const copy = join(this.scratch, String(++this.swaps));
-    await Promise.all([writeFile(`${copy}-fullchain.pem`, fullchain, { mode: 0o600 }), writeFile(`${copy}-privkey.pem`, key, { mode: 0o600 })]);
-    try {
-      if (served.digest !== undefined) this.app.removeServerName(domain);
-      this.app.addServerName(domain, { cert_file_name: `${copy}-fullchain.pem`, key_file_name: `${copy}-privkey.pem`, ssl_ciphers: tlsCipherPolicy });
-      this.mount(domain);
-    } finally {
-      rmSync(`${copy}-fullchain.pem`, { force: true });
-      rmSync(`${copy}-privkey.pem`, { force: true });
-    }
+    served.material = { fullchain, key };
+    await this.handOver();
     const swapped = served.digest !== undefined;
     served.digest = digest;
     served.lastProblem = undefined;
@@ -136,6 +115,23 @@ export class ServedCertificates {
     served.swaps++;
     this.log.info(swapped ? 'renewed certificate served' : 'certificate served', { domain, serial: leaf.serialNumber, expires: new Date(leaf.validTo).toISOString() });
     return 'swapped';
+  }
+
+  /**
+   * Gives the listener every name's material. Loads that end while one hand-over waits to start share
+   * it: a start-up with many names builds the listener once, not once per name.
+   */
+  private handOver(): Promise<void> {
+    this.pending ??= this.handedOver
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.pending = undefined;
+        const materials = new Map<string, ServedMaterial>();
+        for (const [domain, { material }] of this.served) if (material !== undefined) materials.set(domain, material);
+        return this.listener.serve(materials);
+      });
+    this.handedOver = this.pending.catch(() => {});
+    return this.pending;
   }
 
   private keep(domain: string, served: Served, problem: string): ReloadOutcome {
