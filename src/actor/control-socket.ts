@@ -22,12 +22,22 @@ export function defaultControlSocket(env: NodeJS.ProcessEnv = process.env): stri
 
 export type ControlSocketOutcome = { listening: true; close: () => void } | { listening: false; reason: string };
 
-/** Listens on `path`; a socket file left by a process that died is replaced, a live one is left alone. */
+/**
+ * Listens on `path`; a socket file left by a process that died is replaced, a live one is left alone.
+ * Several outposts may start and stop at once on one path (the default one of a user): only a file
+ * nothing listens on is taken as left behind, and a stopping one removes no file but its own.
+ */
 export async function openControlSocket(path: string, status: () => SupervisorStatus): Promise<ControlSocketOutcome> {
   // The first folder made here, if any: removed again on close, so a stop leaves nothing behind.
   const madeDir = mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (isSocketFile(path)) {
-    if ((await askStatus(path).catch(() => undefined)) !== undefined) return { listening: false, reason: `another running outpost answers on ${path}` };
+    const answered = await askStatus(path).then(
+      () => true,
+      // Refused: nothing listens, the file was left by a process that died. Any other failure (no
+      // answer in time from a busy supervisor) is a live one's.
+      (error: NodeJS.ErrnoException) => error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT',
+    );
+    if (answered) return { listening: false, reason: `another running outpost answers on ${path}` };
     rmSync(path, { force: true });
   }
   const server = createServer((socket) => {
@@ -42,15 +52,23 @@ export async function openControlSocket(path: string, status: () => SupervisorSt
   } catch (error) {
     return { listening: false, reason: `cannot listen on ${path}: ${(error as Error).message}` };
   }
-  // Before anyone can have connected in practice: the folder is 0700 unless an operator chose another.
-  chmodSync(path, 0o600);
+  try {
+    // Before anyone can have connected in practice: the folder is 0700 unless an operator chose another.
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // Another process starting at this instant took the path for a dead one's and removed our file.
+    server.close();
+    return { listening: false, reason: `${path} was taken by another outpost as it started (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
   server.unref();
-  return { listening: true, close: () => closeServer(server, path, madeDir) };
+  return { listening: true, close: () => closeServer(server, madeDir, path) };
 }
 
-function closeServer(server: Server, path: string, madeDir: string | undefined): void {
+function closeServer(server: Server, madeDir: string | undefined, path: string): void {
+  // libuv removes the socket file itself, before it closes the socket (so no other process can have
+  // taken the path by then); removing it here too, after, removed the file of an outpost starting at
+  // that instant, which then died of chmod ENOENT.
   server.close();
-  rmSync(path, { force: true });
   if (madeDir === undefined) return;
   for (let dir = dirname(path); dir.startsWith(madeDir); dir = dirname(dir)) {
     try {
