@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
-# two passes (side by side, then test/serial-files.txt alone) while the lint, the page type-check and
-# a lane of files that mostly wait (test/waiting-files.txt) run beside the first pass, and ends with
-# one line `N passed, N failed`.
+# two passes (side by side, then test/serial-files.txt alone) while the lint and the page type-check
+# run beside the first pass, and ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -56,10 +55,9 @@ fi
 
 if [ "$#" -eq 0 ]; then
   mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
-  mapfile -t waiting < <(grep -Ev '^\s*(#|$)' test/waiting-files.txt)
-  for file in "${serial[@]}" "${waiting[@]}"; do
+  for file in "${serial[@]}"; do
     if [ ! -f "$file" ]; then
-      echo "test: $file, listed in test/serial-files.txt or test/waiting-files.txt, does not exist"
+      echo "test: $file, listed in test/serial-files.txt, does not exist"
       echo "0 passed, 1 failed"
       exit 1
     fi
@@ -85,20 +83,11 @@ if [ "$#" -gt 0 ]; then
   wait "$checks_pid"
   checks_status=$?
 else
-  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f <(cat test/serial-files.txt test/waiting-files.txt))
-  # The files of test/waiting-files.txt, in a lane of their own beside the pass; printed after it.
-  npx ava "$file_times" --concurrency 1 "${waiting[@]}" > .cache/ava-waiting-output.txt 2>&1 &
-  waiting_pid=$!
+  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks and the waiting lane beside it are counted apart)"
-  wait "$waiting_pid"
-  waiting_status=$?
-  echo "test: the waiting lane (test/waiting-files.txt), run beside the pass:"
-  cat .cache/ava-waiting-output.txt
-  cat .cache/ava-waiting-output.txt >> .cache/ava-output.txt
-  if [ "$status" -eq 0 ]; then status=$waiting_status; fi
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
   serial_started=$SECONDS
