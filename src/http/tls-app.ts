@@ -11,13 +11,24 @@ import { checkTlsMaterial, tlsCipherPolicy, type FrontTls } from './tls-material
 /** An SSLApp serving `material` (checked first). */
 export function tlsApp({ material, scratchDir }: FrontTls): TemplatedApp {
   checkTlsMaterial(material);
+  return withTlsFiles(scratchDir, material.certPem, material.keyPem, (certFile, keyFile) =>
+    tlsServerApp({ cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }),
+  );
+}
+
+/**
+ * Runs `use` with a certificate chain and its key in files (0600) of a private folder made in
+ * `scratchDir`, removed as soon as `use` returns: uWS reads certificates only from files, when an app
+ * or a server name is made. A crash leaves the folder only if it comes in that moment.
+ */
+export function withTlsFiles<T>(scratchDir: string, certPem: string | Buffer, keyPem: string | Buffer, use: (certFile: string, keyFile: string) => T): T {
   const dir = mkdtempSync(join(scratchDir, '.tls-'));
   try {
     const certFile = join(dir, 'fullchain.pem');
     const keyFile = join(dir, 'key.pem');
-    writeFileSync(certFile, material.certPem, { mode: 0o600 });
-    writeFileSync(keyFile, material.keyPem, { mode: 0o600 });
-    return tlsServerApp({ cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy });
+    writeFileSync(certFile, certPem, { mode: 0o600 });
+    writeFileSync(keyFile, keyPem, { mode: 0o600 });
+    return use(certFile, keyFile);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,11 +8,10 @@
 // every served name, which joins the port (SO_REUSEPORT) before the old one stops listening (the hand-
 // over of src/http/listen.ts). The old app keeps serving the connections it has, and is closed when the
 // last of them ends.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import { afterNextPoll, listenOn } from '../../../src/http/listen.js';
+import { withTlsFiles } from '../../../src/http/tls-app.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { tlsServerApp } from '../../../src/http/uws-app.js';
 
@@ -47,8 +46,6 @@ export class TlsListener {
   private current: Generation;
   private readonly retired = new Set<Generation>();
   private bound: { host: string; port: number } | undefined;
-  private readonly scratch = mkdtempSync(join(tmpdir(), 'outpost-proxy-'));
-  private builds = 0;
   private closed = false;
 
   constructor(private readonly setup: TlsListenerSetup) {
@@ -88,7 +85,6 @@ export class TlsListener {
     this.closed = true;
     for (const generation of [this.current, ...this.retired]) this.closeApp(generation);
     this.retired.clear();
-    rmSync(this.scratch, { recursive: true, force: true });
   }
 
   /** Stops accepting connections; those open go on. */
@@ -117,19 +113,8 @@ export class TlsListener {
       generation.connections--;
       this.closeIfDone(generation);
     };
-    const files = join(this.scratch, String(++this.builds));
     for (const [domain, { fullchain, key }] of materials) {
-      // uWS reads certificates only from files, when a name is added: a private copy for that moment.
-      const cert = `${files}-${domain}-fullchain.pem`;
-      const keyFile = `${files}-${domain}-privkey.pem`;
-      try {
-        writeFileSync(cert, fullchain, { mode: 0o600 });
-        writeFileSync(keyFile, key, { mode: 0o600 });
-        app.addServerName(domain, { cert_file_name: cert, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy });
-      } finally {
-        rmSync(cert, { force: true });
-        rmSync(keyFile, { force: true });
-      }
+      withTlsFiles(tmpdir(), fullchain, key, (certFile, keyFile) => app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }));
       this.setup.mount(app, domain, webSocketClosed);
     }
     return generation;
