@@ -17,6 +17,7 @@ import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import { writeFileAtomic } from '../../src/store/atomic.js';
 import { testCertificate } from './certificates.js';
 import { projectPath, startProcess, type RunningProcess } from './process.js';
+import { startProxyBackend } from './proxy-backend.js';
 
 export async function temporaryDir(t: ExecutionContext, prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
@@ -86,6 +87,29 @@ export function keptAliveGet(agent: HttpsAgent, port: number, name: string): Pro
     outgoing.setTimeout(20_000, () => outgoing.destroy(new Error('no answer within 20 s')));
     outgoing.end();
   });
+}
+
+/**
+ * A proxy with one route, alpha.test, to a fresh backend, on two front threads, whose material the
+ * test writes itself (`writeTestMaterial`): the first with serial `serialHex`, checked for renewals
+ * every `materialCheckMs`.
+ */
+export async function startOneRouteProxy(t: ExecutionContext, serialHex: string, materialCheckMs: number): Promise<{ proxy: AgentProxy; materialDir: string }> {
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', serialHex);
+  const backend = await startProxyBackend(t, 'alpha');
+  const proxy = await startAgentProxy(t, {
+    server: 'https://certhub.example.test/',
+    // Nothing is fetched from that server.
+    fetch: false,
+    routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    material_check_ms: materialCheckMs,
+    threads: 2,
+  });
+  return { proxy, materialDir };
 }
 
 export interface CurlResult {

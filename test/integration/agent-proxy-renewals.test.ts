@@ -8,9 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { Agent } from 'node:https';
 import test from 'ava';
-import { keptAliveGet, presentedCertificate, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import { keptAliveGet, presentedCertificate, startOneRouteProxy, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { eventually } from '../helpers/fixture-host.js';
-import { startProxyBackend } from '../helpers/proxy-backend.js';
 
 /** Renewals, each with a kept-alive client made under it. */
 const renewals = 24;
@@ -22,21 +21,9 @@ function listenersOn(port: number): string[] {
 
 test('24 renewals with a kept-alive client under each certificate: every client is answered on its own certificate after every renewal, new handshakes get the newest, and one socket per thread listens', async (t) => {
   t.timeout(5 * 60_000);
-  const materialDir = await temporaryDir(t, 'agent-proxy-renewals-');
   const serial = (index: number) => (index + 16).toString(16).toUpperCase().padStart(2, '0');
-  await writeTestMaterial(materialDir, 'alpha.test', serial(0));
-  const backend = await startProxyBackend(t, 'alpha');
   const threads = 2;
-  const proxy = await startAgentProxy(t, {
-    server: 'https://certhub.example.test/',
-    fetch: false,
-    routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } },
-    host: '127.0.0.1',
-    port: 0,
-    material_dir: materialDir,
-    material_check_ms: 100,
-    threads,
-  });
+  const { proxy, materialDir } = await startOneRouteProxy(t, serial(0), 100);
   const pid = proxy.process.child.pid ?? 0;
   const openFiles = () => readdirSync(`/proc/${pid}/fd`).length;
   const filesAtStart = openFiles();

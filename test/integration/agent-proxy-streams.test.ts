@@ -3,29 +3,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Agent } from 'node:https';
-import test, { type ExecutionContext } from 'ava';
-import { keptAliveGet, proxiedRequest, presentedCertificate, startAgentProxy, temporaryDir, writeTestMaterial, bodyText } from '../helpers/agent-proxy.js';
-import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
+import test from 'ava';
+import { keptAliveGet, proxiedRequest, presentedCertificate, startOneRouteProxy, writeTestMaterial, bodyText } from '../helpers/agent-proxy.js';
+import { downloadDigest, downloadStream } from '../helpers/proxy-backend.js';
 
 const bigBytes = 200_000_000;
-
-async function oneDomainProxy(t: ExecutionContext) {
-  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
-  await writeTestMaterial(materialDir, 'alpha.test', '0a');
-  const backend = await startProxyBackend(t, 'alpha');
-  const proxy = await startAgentProxy(t, {
-    server: 'https://certhub.example.test/',
-    // The tests write the material themselves: nothing is fetched from that server.
-    fetch: false,
-    routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } },
-    host: '127.0.0.1',
-    port: 0,
-    material_dir: materialDir,
-    material_check_ms: 200,
-    threads: 2,
-  });
-  return { proxy, materialDir };
-}
 
 async function digestOf(response: IncomingMessage): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
@@ -38,7 +20,7 @@ async function digestOf(response: IncomingMessage): Promise<{ bytes: number; sha
 }
 
 test('a 200 MB upload and a 200 MB download stream through the proxy intact', async (t) => {
-  const { proxy } = await oneDomainProxy(t);
+  const { proxy } = await startOneRouteProxy(t, '0a', 200);
   const expected = await downloadDigest(bigBytes);
 
   const upload = await proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/upload', headers: { 'content-length': String(bigBytes) }, body: downloadStream(bigBytes) });
@@ -53,7 +35,7 @@ test('a 200 MB upload and a 200 MB download stream through the proxy intact', as
 
 /** A GET on a kept-alive connection of `agent`: the status, the local port of the connection and the certificate it negotiated. */
 test('material renewed on disk during a long download: the download completes, the next handshake gets the new certificate', async (t) => {
-  const { proxy, materialDir } = await oneDomainProxy(t);
+  const { proxy, materialDir } = await startOneRouteProxy(t, '0a', 200);
   t.is((await presentedCertificate(proxy.port, 'alpha.test')).serialNumber, '0A');
   // An idle kept-alive connection from before the renewal must serve requests after it too.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
