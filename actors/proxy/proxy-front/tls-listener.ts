@@ -2,7 +2,7 @@
 //
 // uWS can swap a name's certificate only by removing the name and adding it again, and removing it
 // deletes the name's router while connections made under the old certificate still point at it: their
-// next request reads freed memory (a kept-alive client after a renewal crashed the proxy 2 runs in 16
+// next request reads freed memory (a kept-alive client after a renewal crashed the proxy 2 runs in 34
 // of test/integration/kill-actors-proxy.test.ts, `trap stack segment` in uws_linux_x64_115.node, in
 // the HTTP data handler). So names are never removed from a live app. A change builds a new app with
 // every served name, which joins the port (SO_REUSEPORT) before the old one stops listening (the hand-
