@@ -17,7 +17,7 @@ const reserveAttempts = 50;
  * connection closes. Below the range, only another listener can take it.
  */
 export async function reservePort(host: string): Promise<number> {
-  const below = (await ephemeralRange())?.[0];
+  const below = await ephemeralRangeStart();
   if (below === undefined || below - lowestReserved < 1_000) return kernelPort(host);
   for (let attempt = 0; attempt < reserveAttempts; attempt += 1) {
     const port = randomInt(lowestReserved, below);
@@ -26,11 +26,11 @@ export async function reservePort(host: string): Promise<number> {
   return kernelPort(host);
 }
 
-/** The first and last port of Linux's ephemeral range, or undefined where there is no such file. */
-async function ephemeralRange(): Promise<[number, number] | undefined> {
-  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => undefined);
-  const [low, high] = (text ?? '').trim().split(/\s+/).map(Number);
-  return Number.isInteger(low) && Number.isInteger(high) ? [low as number, high as number] : undefined;
+/** The first port of Linux's ephemeral range, or undefined where there is no such file. */
+async function ephemeralRangeStart(): Promise<number | undefined> {
+  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const low = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > 0 ? low : undefined;
 }
 
 /** A port the kernel picks with bind(0), let go at once. */

@@ -4,20 +4,15 @@
 // the proxy died (`trap stack segment` in uws_linux_x64_115.node) in 2 of 34 runs of
 // kill-actors-proxy.test.ts. Now each renewal builds a new listener, and the old one serves its
 // connections until they end (actors/proxy/proxy-front/tls-listener.ts).
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { Agent } from 'node:https';
 import test from 'ava';
 import { keptAliveGet, presentedCertificate, startOneRouteProxy, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { eventually } from '../helpers/fixture-host.js';
+import { listeningSockets } from '../helpers/listening-sockets.js';
 
 /** Renewals, each with a kept-alive client made under it. */
 const renewals = 24;
-
-/** The sockets listening on `port`, one line each (ss). */
-function listenersOn(port: number): string[] {
-  return execFileSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() !== '');
-}
 
 test('24 renewals with a kept-alive client under each certificate: every client is answered on its own certificate after every renewal, new handshakes get the newest, and one socket per thread listens', async (t) => {
   t.timeout(5 * 60_000);
@@ -48,7 +43,7 @@ test('24 renewals with a kept-alive client under each certificate: every client 
       t.deepEqual(seen, { status: 200, localPort: client.localPort, serialNumber: client.serialNumber }, `after renewal ${renewal}`);
     }
   }
-  t.is(listenersOn(proxy.port).length, threads, 'one listening socket per front thread, however many renewals');
+  t.is(listeningSockets(proxy.port).length, threads, 'one listening socket per front thread, however many renewals');
 
   // The clients leave: the proxy lets their connections go.
   clients.forEach(({ agent }) => agent.destroy());

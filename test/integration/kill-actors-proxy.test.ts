@@ -5,7 +5,6 @@
 // and WebSockets opened and closed all go on being answered: the fronts serve the material they hold
 // while the fetcher is down. Once restarted, the fetcher picks up a certificate that changed on
 // certhub. The proxy's fronts are not killed: ending a uWS thread from outside aborts the process.
-import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { testCertificate } from '../helpers/certificates.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain } from '../helpers/certhub-agent.js';
 import { eventually } from '../helpers/fixture-host.js';
+import { listeningSockets } from '../helpers/listening-sockets.js';
 import { actorStates } from '../helpers/outpost.js';
 import { startProxyBackend } from '../helpers/proxy-backend.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
@@ -85,10 +85,10 @@ async function renewOnCerthub(t: ExecutionContext, certhub: RunningCerthub, name
   return startCerthub(t, certhub.dataDir);
 }
 
-/** The sockets listening on `port` (ss), to explain a failure. */
+/** The sockets listening on `port`, to explain a failure. */
 function listeners(port: number): string {
   try {
-    return execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).trim() || 'none';
+    return listeningSockets(port).join('; ') || 'none';
   } catch (error) {
     return `ss failed: ${String(error)}`;
   }

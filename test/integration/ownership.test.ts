@@ -1,18 +1,16 @@
 // One owner per port and per store: a second server asked for a port or a pool file that a running one
 // holds (or that anything else holds) exits 1 saying so, and the first goes on as if nothing happened.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { startAnuDouble } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
+import { listeningSockets } from '../helpers/listening-sockets.js';
 import { projectPath, startProcess, type RunningProcess } from '../helpers/process.js';
 import { freeListen, qpoolBin, tempDir, valueLines, waitForStatus, writeConfig } from '../helpers/qpool.js';
 
-const run = promisify(execFile);
 const passphrase = 'correct horse battery staple';
 
 interface ServerKind {
@@ -54,10 +52,9 @@ for (const [name, kind] of Object.entries(servers)) {
     t.is(first.child.exitCode, null);
     if (name === 'netspeed server') {
       // Its two front threads share the port: two listening sockets of one process.
-      const { stdout } = await run('ss', ['-ltnpH', `sport = :${port}`]);
-      const sockets = stdout.split('\n').filter((line) => line.includes(`127.0.0.1:${port} `));
-      t.is(sockets.length, 2, stdout);
-      t.true(sockets.every((line) => line.includes(`pid=${first.child.pid!},`)), stdout);
+      const sockets = listeningSockets(port).filter((line) => line.includes(`127.0.0.1:${port} `));
+      t.is(sockets.length, 2, sockets.join('\n'));
+      t.true(sockets.every((line) => line.includes(`pid=${first.child.pid!},`)), sockets.join('\n'));
     }
   });
 }

@@ -95,11 +95,6 @@ export class TlsListener {
     }
   }
 
-  /** Apps still serving connections made before the last change, for tests and figures. */
-  get retiredApps(): number {
-    return this.retired.size;
-  }
-
   private build(materials: ReadonlyMap<string, ServedMaterial>): Generation {
     // The app's own context serves no name; each name's has the same policy.
     const app = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
