@@ -59,6 +59,9 @@ export class DiodeDouble {
   }
 
   async cleanup(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+    // A send command runs in a process group of its own (send-command.ts), so the teardown that kills
+    // the outpost's group leaves a stream-send in flight to finish writing here: rm is retried while
+    // it does (ENOTEMPTY failed ops-send-metrics' teardown once), as Node's rm offers for this case.
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
