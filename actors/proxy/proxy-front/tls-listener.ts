@@ -16,6 +16,9 @@ import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { tlsServerApp } from '../../../src/http/uws-app.js';
 
 /** A name's certificate chain and key, as PEM, checked to form a usable pair. */
+/** How long a retired app is kept at least: longer than a TLS handshake on a loaded machine. */
+const retiredGraceMs = 10_000;
+
 export interface ServedMaterial {
   fullchain: Buffer;
   key: Buffer;
@@ -37,8 +40,10 @@ interface Generation {
   socket?: us_listen_socket;
   /** Connections open on the app: uWS's filter counts them, less the WebSockets that closed. */
   connections: number;
-  /** Stopped listening: closed once its last connection ends. */
+  /** Stopped listening: closed once its last connection ends, after `retiredGraceMs`. */
   retired: boolean;
+  /** The grace after retirement has passed. */
+  graceOver: boolean;
   closed: boolean;
 }
 
@@ -98,7 +103,7 @@ export class TlsListener {
   private build(materials: ReadonlyMap<string, ServedMaterial>): Generation {
     // The app's own context serves no name; each name's has the same policy.
     const app = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
-    const generation: Generation = { app, connections: 0, retired: false, closed: false };
+    const generation: Generation = { app, connections: 0, retired: false, graceOver: false, closed: false };
     app.filter((_res, change) => {
       generation.connections += change;
       this.closeIfDone(generation);
@@ -118,11 +123,17 @@ export class TlsListener {
   private retire(generation: Generation): void {
     generation.retired = true;
     this.retired.add(generation);
-    this.closeIfDone(generation);
+    // A connection the old app accepted just before it stopped listening may not be counted yet (its
+    // TLS handshake still running): closing the app at a count of 0 at once reset 1 GET on a fresh
+    // connection in 5 runs of kill-actors-proxy. The app is closed only after a handshake's time.
+    setTimeout(() => {
+      generation.graceOver = true;
+      this.closeIfDone(generation);
+    }, retiredGraceMs).unref();
   }
 
   private closeIfDone(generation: Generation): void {
-    if (!generation.retired || generation.closed || generation.connections > 0) return;
+    if (!generation.retired || !generation.graceOver || generation.closed || generation.connections > 0) return;
     // Not from inside uWS's own close callback, which the count is updated from.
     setImmediate(() => {
       if (generation.connections > 0 || generation.closed) return;
