@@ -56,6 +56,8 @@ export class Sampler {
   private watchers = 0;
   private lastAskedAt = Number.NEGATIVE_INFINITY;
   private latest: { json: SnapshotJson; at: number } | undefined;
+  /** The last snapshot published: a tick that joins a scan already published must not push it again. */
+  private published: SnapshotJson | undefined;
   private scanning: Promise<SnapshotJson> | undefined;
   private containerReading: { reading: ContainerReading; at: number } | undefined;
   private portsReading: { ports: ListeningPort[]; at: number } | undefined;
@@ -110,7 +112,12 @@ export class Sampler {
   async tick(): Promise<void> {
     await this.sampleCounters();
     if (!this.active) return;
-    this.dependencies.publish(await this.fullScan());
+    // A scan slower than the interval (a loaded host) is joined by the next tick; pushed twice, the
+    // viewers would get one snapshot as two samples (CI saw the same timestamp twice in a row).
+    const json = await this.fullScan();
+    if (json === this.published) return;
+    this.published = json;
+    this.dependencies.publish(json);
   }
 
   private async sampleCounters(): Promise<void> {
