@@ -5,8 +5,8 @@
 // connect. The connection is found through AsyncLocalStorage: acme-client passes no context of its own.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import acme, { type Client } from 'acme-client';
+import { secureContextTrusting } from '../../../src/net/extra-ca.js';
 
 export interface CaCallState {
   /** Seconds the CA asked to wait, from the last refusal that carried Retry-After. */
@@ -111,7 +111,7 @@ export class CaConnection {
     private readonly timeoutMs = caRequestTimeoutMs,
   ) {
     installInterceptors();
-    this.agent = new Agent({ keepAlive: true, ca: extraCaPem === undefined ? undefined : [...rootCertificates, extraCaPem] });
+    this.agent = new Agent({ keepAlive: true, ...(extraCaPem === undefined ? {} : { secureContext: secureContextTrusting(extraCaPem) }) });
   }
 
   /** Runs `operation`, every CA request it makes going through this connection; `state` collects what the CA said. */

@@ -5,7 +5,7 @@
 // whose kind says what went wrong.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { secureContextTrusting } from '../../../src/net/extra-ca.js';
 import { version } from '../../../src/version.js';
 import type { TLSSocket } from 'node:tls';
 import { BadAnswerError, checkCertificateAnswer, type CertificateMaterial } from './certificate-answer.js';
@@ -98,7 +98,7 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
       method: 'GET',
       headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
       // Node's `ca` replaces the system roots; a private CA is added to them instead.
-      ...(request.ca === undefined ? {} : { ca: [...rootCertificates, request.ca] }),
+      ...(request.ca === undefined ? {} : { secureContext: secureContextTrusting(request.ca) }),
       // With a pin, the request gets its socket only once the server showed the pinned certificate
       // (Node uses createConnection only when no agent is given, not even `false`).
       ...(pin === undefined
