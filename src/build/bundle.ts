@@ -52,6 +52,27 @@ function modulesLoadedByUrl(): string[] {
 
 const onlyTopLevel = (dir: string) => sourceFiles(dir).filter((file) => dirname(file) === join(root, dir));
 
+/**
+ * zod's `z.locales` namespace holds its error messages in 60-odd languages (370 KB of the 780 KB
+ * zod brings): a namespace export keeps them all in the bundle, and every process and thread that
+ * checks a config compiled them at start. outpost's messages are English (zod's default, which its
+ * schemas load themselves) and nothing reads `z.locales`: the bundles get English alone.
+ */
+const englishZodOnly: Plugin = {
+  name: 'english-zod-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes('/node_modules/zod/')) return undefined;
+      return { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'english-zod-only' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'english-zod-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** Gives each module its own URL in dist/ where it reads `import.meta.url`. */
 const ownImportMetaUrl: Plugin = {
   name: 'own-import-meta-url',
@@ -96,7 +117,7 @@ export async function bundle(): Promise<number> {
         "const outpostDist = import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/') + '/dist/'.length);",
       ].join('\n'),
     },
-    plugins: [ownImportMetaUrl],
+    plugins: [englishZodOnly, ownImportMetaUrl],
     logLevel: 'warning',
   });
   return entryPoints.length;
