@@ -170,6 +170,13 @@ test.serial('every panel fills from the live stream and moves as events arrive',
   }
 
   for (const panel of await page.locator('.panel').all()) t.true(await panel.isVisible());
+  // With motion allowed (the pages above reduce it), the live dot beats once per snapshot and nothing
+  // animates forever: between snapshots an open dashboard draws nothing.
+  const moving = await openPage(t, hostwatch.url, { viewport: desktop.viewport });
+  await waitUntilLive(moving.page);
+  t.true(await moving.page.waitForFunction("document.getAnimations().some((animation) => animation.animationName === 'beat')", undefined, { timeout: 8000 }).then(() => true, () => false), 'the live dot beats when a snapshot arrives');
+  t.is(await moving.page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length'), 0, 'no endless animation');
+  t.deepEqual(moving.problems, []);
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-desktop'));
   t.log(await saveScreenshot(page, 'monitor-desktop-full', { fullPage: true }));

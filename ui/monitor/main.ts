@@ -16,6 +16,7 @@ const stateLabels: Record<ConnectionState, string> = { connecting: 'connectingâ€
 const hostTitle = byId('host-title');
 const updated = byId<HTMLTimeElement>('updated');
 const connectionLabel = byId('connection-label');
+const connectionDot = document.querySelector<HTMLElement>('.connection-dot');
 const machine = new MachinePanel();
 const cpu = new CpuPanel();
 const memory = new MemoryPanel();
@@ -25,7 +26,16 @@ const processes = new ProcessTable();
 const containers = new ContainersPanel();
 const ports = new PortsTable();
 
+/** Restarts the dot's beat (header.css): a class removed and added in one frame would not replay it. */
+function beat(): void {
+  if (connectionDot === null) return;
+  connectionDot.classList.remove('beat');
+  void connectionDot.offsetWidth;
+  connectionDot.classList.add('beat');
+}
+
 function show(snapshot: Snapshot): void {
+  beat();
   hostTitle.textContent = snapshot.machine.hostname;
   document.title = `${snapshot.machine.hostname} Â· hostwatch`;
   updated.textContent = `updated ${formatClock(snapshot.timestamp)}`;
