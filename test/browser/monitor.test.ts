@@ -171,10 +171,16 @@ test.serial('every panel fills from the live stream and moves as events arrive',
 
   for (const panel of await page.locator('.panel').all()) t.true(await panel.isVisible());
   // With motion allowed (the pages above reduce it), the live dot beats once per snapshot and nothing
-  // animates forever: between snapshots an open dashboard draws nothing.
+  // animates forever: between snapshots an open dashboard draws nothing. Read from the DOM and the
+  // computed style, not from frames: a page in the background of a loaded machine may draw none.
   const moving = await openPage(t, hostwatch.url, { viewport: desktop.viewport });
   await waitUntilLive(moving.page);
-  t.true(await moving.page.waitForFunction("document.getAnimations().some((animation) => animation.animationName === 'beat')", undefined, { timeout: 8000 }).then(() => true, () => false), 'the live dot beats when a snapshot arrives');
+  await moving.page.waitForFunction("document.querySelector('.connection-dot').classList.contains('beat')", undefined, { timeout: 8000, polling: 100 });
+  t.deepEqual(
+    await moving.page.evaluate<string[]>("(() => { const after = getComputedStyle(document.querySelector('.connection-dot.beat'), '::after'); return [after.animationName, after.animationIterationCount]; })()"),
+    ['beat', '1'],
+    'the live dot beats once when a snapshot arrives',
+  );
   t.is(await moving.page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length'), 0, 'no endless animation');
   t.deepEqual(moving.problems, []);
   t.deepEqual(problems, []);
