@@ -34,3 +34,24 @@ test('an answer ahead of its replica messages is read at once but streamed in or
   t.is(replica.get('app.example.test')?.domain.token, 'chd_two', 'a rotated token is current at once');
   t.deepEqual(seen, ['pending chd_one', 'issuing chd_one']);
 });
+
+test('the replica says when the domains actor\'s loaded book has reached it, and streams no change for it', async (t) => {
+  const replica = new DomainReplica('example.test');
+  const seen: string[] = [];
+  replica.onChange((message: ReplicaMessage) => seen.push(message.type));
+  let loaded = false;
+  void replica.loaded.then(() => {
+    loaded = true;
+  });
+  replica.apply({ type: 'domain', domain: view({ status: 'issued' }), material: null });
+  await Promise.resolve();
+  t.false(loaded, 'a domain alone does not say the book is complete');
+  replica.apply({ type: 'loaded' });
+  await replica.loaded;
+  t.true(loaded);
+  t.is(replica.get('app')?.domain.status, 'issued');
+  t.deepEqual(seen, ['domain']);
+  // A restarted domains actor sends it again: nothing changes.
+  replica.apply({ type: 'loaded' });
+  t.deepEqual(seen, ['domain']);
+});

@@ -47,6 +47,7 @@ runActor(domainsActor, {
       scheduled: !config.demo,
     });
     await book.resume();
+    replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
     if (loaded.domains.size > config.maxDomains) log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
     const api: DomainsApi = {

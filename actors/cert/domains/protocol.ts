@@ -76,7 +76,13 @@ export interface ReplicaMaterial {
 export type ReplicaMessage =
   | { type: 'chain'; id: string; chain_pem: string }
   | { type: 'domain'; domain: DomainView; material: ReplicaMaterial | null }
-  | { type: 'removed'; name: string };
+  | { type: 'removed'; name: string }
+  /**
+   * The book as the actor loaded it has been published (sent after it once per run, and kept, so a
+   * thread that subscribes later also gets it after the domains): a front listens only once it has
+   * this, or a read just after a restart would miss a domain whose message had not arrived yet.
+   */
+  | { type: 'loaded' };
 
 export interface FetchRecord {
   name: string;

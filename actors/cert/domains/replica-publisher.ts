@@ -21,6 +21,11 @@ export class ReplicaPublisher {
     this.publish({ type: 'domain', domain, material: replicaMaterial }, { key: domain.name, retain: true });
   }
 
+  /** Says the book as loaded has been published (ReplicaMessage `loaded`); its key meets no domain's, which hold no ':'. */
+  loaded(): void {
+    this.publish({ type: 'loaded' }, { key: 'loaded:', retain: true });
+  }
+
   private chainId(chainPem: string): string {
     let id = this.chainIds.get(chainPem);
     if (id === undefined) {

@@ -27,6 +27,12 @@ export class DomainReplica {
   /** `listJson()` and `summariesJson()`, until the next change. */
   private list: string | undefined;
   private summaries: string | undefined;
+  /** Resolved by the first `loaded` message: everything the domains actor loaded is here. */
+  private markLoaded: () => void = () => {};
+  /** Resolves once the domains actor's loaded book has reached this replica. */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.markLoaded = resolve;
+  });
 
   /**
    * `ownDomain`: certhub's own `tls.domain`, whose key it serves with. Its token is never shown
@@ -64,6 +70,10 @@ export class DomainReplica {
         this.list = undefined;
         this.summaries = undefined;
         break;
+      case 'loaded':
+        // Not a change: listeners (the panel's event stream) are not told.
+        this.markLoaded();
+        return;
       default:
         throw new Error(`unknown replica message ${JSON.stringify(message satisfies never)}`);
     }

@@ -46,4 +46,8 @@ async function mountCerthubSite({ router, server, actor, site }: SiteMount<Certh
   mountAdminRoutes({ router, server, actor, site, replica, domains, clients });
   if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
   serveStatic(router, await roleUiAssets('certhub'));
+  // The front listens (and the URL is printed) once the domains are here: the domains actor sends a
+  // thread that subscribes late its state through the supervisor, a few hops after this mount, and a
+  // read in between answered 404 for a domain on disk (kill-actors, just after a restart).
+  await replica.loaded;
 }
