@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ProcessRow, Snapshot } from '../../actors/monitor/sampler/protocol.js';
-import { newPage, openPage, saveScreenshot } from '../helpers/browser.js';
+import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot } from '../helpers/browser.js';
 import { startHostwatch } from '../helpers/hostwatch.js';
 
 // Reduced motion turns off the bars' transitions, so a colour read back is the final one.
@@ -176,12 +176,8 @@ test.serial('every panel fills from the live stream and moves as events arrive',
   const moving = await openPage(t, hostwatch.url, { viewport: desktop.viewport });
   await waitUntilLive(moving.page);
   await moving.page.waitForFunction("document.querySelector('.connection-dot').classList.contains('beat')", undefined, { timeout: 8000, polling: 100 });
-  t.deepEqual(
-    await moving.page.evaluate<string[]>("(() => { const after = getComputedStyle(document.querySelector('.connection-dot.beat'), '::after'); return [after.animationName, after.animationIterationCount]; })()"),
-    ['beat', '1'],
-    'the live dot beats once when a snapshot arrives',
-  );
-  t.is(await moving.page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length'), 0, 'no endless animation');
+  t.deepEqual(await afterAnimation(moving.page, '.connection-dot.beat'), ['beat', '1'], 'the live dot beats once when a snapshot arrives');
+  t.is(await endlessAnimations(moving.page), 0, 'no endless animation');
   t.deepEqual(moving.problems, []);
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-desktop'));

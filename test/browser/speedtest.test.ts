@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
-import { newPage, openPage, saveScreenshot } from '../helpers/browser.js';
+import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot } from '../helpers/browser.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 
 /** The shortest phases the tests ask of the server; the whole-test run lengthens them on a slow machine. */
@@ -177,8 +177,8 @@ test.serial('on a phone the dial and the summary fit the screen', async (t) => {
   const start = await page.locator('#start').boundingBox();
   t.true(start !== null && start.width >= 120 && start.height >= 120, `the start button is ${JSON.stringify(start)}`);
   // The start button beckons a few times and then rests: a page left waiting draws nothing.
-  t.deepEqual(await page.evaluate<string[]>("(() => { const after = getComputedStyle(document.querySelector('#start'), '::after'); return [after.animationName, after.animationIterationCount]; })()"), ['beckon', '4']);
-  t.is(await page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length'), 0, 'no endless animation');
+  t.deepEqual(await afterAnimation(page, '#start'), ['beckon', '4']);
+  t.is(await endlessAnimations(page), 0, 'no endless animation');
   t.log(await saveScreenshot(page, 'speedtest-phone'));
 
   await page.locator('#start').tap();

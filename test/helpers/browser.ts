@@ -66,6 +66,16 @@ export async function openPage(t: ExecutionContext, url: string, options: Browse
   return opened;
 }
 
+/** How many animations on the page never end: each keeps the page drawing while nothing changes. */
+export function endlessAnimations(page: Page): Promise<number> {
+  return page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length');
+}
+
+/** The animation name and iteration count the stylesheet gives `selector`'s `::after`, read without waiting for a frame. */
+export function afterAnimation(page: Page, selector: string): Promise<[string, string]> {
+  return page.evaluate<[string, string]>(`(() => { const after = getComputedStyle(document.querySelector(${JSON.stringify(selector)}), '::after'); return [after.animationName, after.animationIterationCount]; })()`);
+}
+
 /** Saves a PNG under test-results/ (gitignored) for a person to look at; returns its path. */
 export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   const dir = projectPath('test-results/');

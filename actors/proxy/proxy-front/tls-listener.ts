@@ -15,10 +15,10 @@ import { withTlsFiles } from '../../../src/http/tls-app.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { tlsServerApp } from '../../../src/http/uws-app.js';
 
-/** A name's certificate chain and key, as PEM, checked to form a usable pair. */
 /** How long a retired app is kept at least: longer than a TLS handshake on a loaded machine. */
 const retiredGraceMs = 10_000;
 
+/** A name's certificate chain and key, as PEM, checked to form a usable pair. */
 export interface ServedMaterial {
   fullchain: Buffer;
   key: Buffer;
