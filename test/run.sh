@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
-# two passes (side by side, with test/waiting-files.txt in a lane beside it; then test/serial-files.txt
-# alone) while the lint and the page type-check run beside the first pass, and ends with one line
-# `N passed, N failed`.
+# two passes (side by side, then test/serial-files.txt alone) while the lint and the page type-check
+# run beside the first pass, and ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -58,29 +57,15 @@ else
   step "build" npm run --silent build
 fi
 
-# The compiled test files a list names (one a line, # comments), each checked to exist: a renamed
-# file must not drop out of its pass unseen.
-listed_files() {
-  local file
-  while read -r file; do
-    if [ ! -f "$file" ]; then
-      echo "test: $file, listed in $1, does not exist" >&2
-      return 1
-    fi
-    echo "$file"
-  done < <(grep -Ev '^\s*(#|$)' "$1")
-}
-
 if [ "$#" -eq 0 ]; then
-  serial_list=$(listed_files test/serial-files.txt) && waiting_list=$(listed_files test/waiting-files.txt) || { echo "0 passed, 1 failed"; exit 1; }
-  mapfile -t serial <<< "$serial_list"
-  mapfile -t waiting <<< "$waiting_list"
-  twice=$(printf '%s\n' "${serial[@]}" "${waiting[@]}" | sort | uniq -d)
-  if [ -n "$twice" ]; then
-    echo "test: $twice is in both test/serial-files.txt and test/waiting-files.txt"
-    echo "0 passed, 1 failed"
-    exit 1
-  fi
+  mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
+  for file in "${serial[@]}"; do
+    if [ ! -f "$file" ]; then
+      echo "test: $file, listed in test/serial-files.txt, does not exist"
+      echo "0 passed, 1 failed"
+      exit 1
+    fi
+  done
 fi
 
 checks > .cache/checks-output.txt 2>&1 &
@@ -102,24 +87,11 @@ if [ "$#" -gt 0 ]; then
   wait "$checks_pid"
   checks_status=$?
 else
-  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f <(printf '%s\n' "${serial[@]}" "${waiting[@]}"))
-  # The files of test/waiting-files.txt mostly wait (a page's polls, deadlines that are the behaviour
-  # under test, a shaped link): they run one at a time in a lane of their own beside the pass, so
-  # that they do not hold one of its places while the cores could serve another file. Their report
-  # is printed after the pass's.
-  npx ava "$file_times" --concurrency 1 "${waiting[@]}" > .cache/ava-waiting-output.txt 2>&1 &
-  waiting_pid=$!
+  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s"
-  wait "$waiting_pid"
-  waiting_status=$?
-  echo "test: the waiting lane (test/waiting-files.txt, one file at a time beside the pass):"
-  cat .cache/ava-waiting-output.txt
-  cat .cache/ava-waiting-output.txt >> .cache/ava-output.txt
-  echo "test: side-by-side pass and waiting lane took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside them are counted apart)"
-  if [ "$status" -eq 0 ]; then status=$waiting_status; fi
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
   serial_started=$SECONDS
