@@ -38,6 +38,11 @@ checks() {
   # installed, where the lint took 67 CPU s against 83 on Node 20 (both on this machine, one after
   # the other). The product and its tests stay on the system's Node.
   local PATH=$PWD/.cache/node22/node_modules/node/bin:$PATH
+  # At the lowest priority (nice 19), for this background shell and what it starts: the pass beside
+  # it is bound by the 2 cores, yet they idle between its files' bursts for more CPU seconds than
+  # the checks need, so the checks take those idle moments instead of a core a test is waiting for.
+  # They still end long before the pass does (the serial pass waits for them).
+  renice -n 19 -p "$me" > /dev/null
   npm run --silent typecheck:ui || { echo "test: type-check of ui/ failed"; failed=1; }
   lint_started=$SECONDS
   lint_cpu_before=$(children_cpu "$me")
