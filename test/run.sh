@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
-# two passes (side by side, with test/background-files.txt beside it at a lower priority; then
-# test/serial-files.txt alone) while the lint and the page type-check run beside the first pass at
-# the lowest priority, and ends with one line `N passed, N failed`.
+# two passes (side by side, then test/serial-files.txt alone) while the lint and the page type-check
+# run beside the first pass, and ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -65,16 +64,13 @@ fi
 
 if [ "$#" -eq 0 ]; then
   mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
-  mapfile -t background_listed < <(grep -Ev '^\s*(#|$)' test/background-files.txt)
-  for file in "${serial[@]}" "${background_listed[@]}"; do
-    if [ ! -e "$file" ]; then
-      echo "test: $file, listed in test/serial-files.txt or test/background-files.txt, does not exist"
+  for file in "${serial[@]}"; do
+    if [ ! -f "$file" ]; then
+      echo "test: $file, listed in test/serial-files.txt, does not exist"
       echo "0 passed, 1 failed"
       exit 1
     fi
   done
-  # A folder listed stands for the test files under it.
-  mapfile -t background < <(find "${background_listed[@]}" -name '*.test.js' | sort)
 fi
 
 checks > .cache/checks-output.txt 2>&1 &
@@ -96,24 +92,11 @@ if [ "$#" -gt 0 ]; then
   wait "$checks_pid"
   checks_status=$?
 else
-  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f <(printf '%s\n' "${serial[@]}" "${background[@]}"))
-  # The files of test/background-files.txt only compute: no daemon, no page, no deadline a slow
-  # moment would miss. They run beside the pass at a lower priority (nice 10: a tenth of a core's
-  # share against a test at 0, never none), so they use the moments the pass's files leave the
-  # cores idle while they wait, instead of a place in the pass. Their report follows the pass's.
-  (renice -n 10 -p "$BASHPID" > /dev/null && exec npx ava "$file_times" "${background[@]}") > .cache/ava-background-output.txt 2>&1 &
-  background_pid=$!
+  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s"
-  wait "$background_pid"
-  background_status=$?
-  echo "test: the background files (test/background-files.txt, at nice 10 beside the pass):"
-  cat .cache/ava-background-output.txt
-  cat .cache/ava-background-output.txt >> .cache/ava-output.txt
-  if [ "$status" -eq 0 ]; then status=$background_status; fi
-  echo "test: side-by-side pass and background files took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside them are counted apart)"
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
   serial_started=$SECONDS

@@ -47,9 +47,7 @@ test('a hanging send command is killed at the timeout, with whatever it started'
   const startedAt = performance.now();
   const outcome = await runSendCommand(['/bin/sh', '-c', 'sleep 30 & sleep 30; wait'], 'x', 300);
   t.deepEqual(outcome, { ok: false, reason: 'no answer within 0.3s (diode.timeout_seconds); killed' });
-  // Well under the command's 30 s sleep: it was killed, not waited for (loose, as this file may wait
-  // for a core: test/background-files.txt).
-  t.true(performance.now() - startedAt < 15_000);
+  t.true(performance.now() - startedAt < 5000);
   const cwdEntries = await readdir('.');
   t.false(cwdEntries.some((name) => name.startsWith('qpool')), 'the sender writes no file');
 });

@@ -59,12 +59,9 @@ async function requests(pool: PoolClient, count: number): Promise<string[]> {
   return (await Promise.all(results.map((result) => Promise.resolve(result)))).map(hexOf);
 }
 
-/**
- * Waits for `condition`, checking every 10 ms (the client's timers run every 50 ms); 30 s bounds a
- * hang, not a speed (this file may wait for a core: test/background-files.txt).
- */
+/** Waits for `condition`, checking every 10 ms (the client's timers run every 50 ms), at most 5 s. */
 async function until(condition: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !condition(); await sleep(10)) {
+  for (const deadline = Date.now() + 5000; !condition(); await sleep(10)) {
     if (Date.now() > deadline) throw new Error('the condition never held');
   }
 }
