@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ProcessRow, Snapshot } from '../../actors/monitor/sampler/protocol.js';
-import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot } from '../helpers/browser.js';
+import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot, text } from '../helpers/browser.js';
 import { startHostwatch } from '../helpers/hostwatch.js';
 
 // Reduced motion turns off the bars' transitions, so a colour read back is the final one.
@@ -45,10 +45,6 @@ async function serveStream(t: ExecutionContext, snapshot: Snapshot): Promise<str
 async function waitUntilLive(page: Page): Promise<void> {
   await page.locator('#connection-label', { hasText: /^live$/ }).waitFor();
   await page.locator('#updated', { hasText: clock }).waitFor();
-}
-
-async function text(page: Page, selector: string): Promise<string> {
-  return ((await page.locator(selector).textContent()) ?? '').trim();
 }
 
 /** Every row of a table body as its cells' text. */

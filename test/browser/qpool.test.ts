@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { newPage, saveScreenshot, type BrowserPage } from '../helpers/browser.js';
+import { newPage, saveScreenshot, text, type BrowserPage } from '../helpers/browser.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
 
@@ -41,10 +41,6 @@ async function watchedPage(t: ExecutionContext, options: BrowserContextOptions):
   const requests: string[] = [];
   opened.page.on('request', (request) => requests.push(request.url()));
   return { ...opened, requests };
-}
-
-async function text(page: Page, selector: string): Promise<string> {
-  return ((await page.locator(selector).textContent()) ?? '').trim();
 }
 
 async function waitUntilLive(page: Page): Promise<void> {

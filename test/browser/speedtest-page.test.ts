@@ -6,8 +6,8 @@ import { createServer, request as forwardRequest, type IncomingMessage, type Ser
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
-import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot } from '../helpers/browser.js';
-import { desktop, phone, serverName, startNetspeed, text, waitForPhase } from '../helpers/speedtest-page.js';
+import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot, text } from '../helpers/browser.js';
+import { desktop, phone, serverName, startNetspeed, waitForPhase } from '../helpers/speedtest-page.js';
 
 /** Nothing on the page is wider than the phone's screen. */
 async function checkFitsPhone(t: ExecutionContext, page: Page): Promise<void> {

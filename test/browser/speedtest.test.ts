@@ -4,8 +4,8 @@
 // Chromium does not draw on time: this file runs alone (test/serial-files.txt); the page's other tests
 // are in speedtest-page.test.ts.
 import test from 'ava';
-import { openPage, saveScreenshot } from '../helpers/browser.js';
-import { desktop, phaseSeconds, serverName, startNetspeed, text, waitForPhase } from '../helpers/speedtest-page.js';
+import { openPage, saveScreenshot, text } from '../helpers/browser.js';
+import { desktop, phaseSeconds, serverName, startNetspeed, waitForPhase } from '../helpers/speedtest-page.js';
 
 interface PhaseChange {
   phase: string;

@@ -66,6 +66,11 @@ export async function openPage(t: ExecutionContext, url: string, options: Browse
   return opened;
 }
 
+/** The text `selector` shows, trimmed ('' for none). */
+export async function text(page: Page, selector: string): Promise<string> {
+  return ((await page.locator(selector).textContent()) ?? '').trim();
+}
+
 /** How many animations on the page never end: each keeps the page drawing while nothing changes. */
 export function endlessAnimations(page: Page): Promise<number> {
   return page.evaluate<number>('document.getAnimations().filter((animation) => animation.effect.getComputedTiming().iterations === Infinity).length');

@@ -1,5 +1,5 @@
 // What the speed test page's browser files share: the real netspeed server started with short phases
-// and a name with markup in it, the two screens, and reading the page's phase and text.
+// and a name with markup in it, the two screens, and waiting for the page's phase.
 import type { ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
@@ -18,10 +18,6 @@ export async function startNetspeed(t: ExecutionContext, seconds = phaseSeconds)
   const response = await fetch(`${url}api/info`);
   t.is(response.status, 200);
   return { url, info: (await response.json()) as SpeedtestInfo };
-}
-
-export async function text(page: Page, selector: string): Promise<string> {
-  return ((await page.locator(selector).textContent()) ?? '').trim();
 }
 
 export async function waitForPhase(page: Page, phase: string, timeout = 15_000): Promise<void> {
