@@ -61,15 +61,29 @@ else
   step "build" npm run --silent build
 fi
 
-if [ "$#" -eq 0 ]; then
-  mapfile -t serial < <(grep -Ev '^\s*(#|$)' test/serial-files.txt)
-  for file in "${serial[@]}"; do
+# The compiled test files a list names (one path a line, # comments); a path that names no file fails
+# the run, so a renamed test cannot leave its list without a word.
+listed_files() {
+  local file
+  while read -r file; do
     if [ ! -f "$file" ]; then
-      echo "test: $file, listed in test/serial-files.txt, does not exist"
-      echo "0 passed, 1 failed"
-      exit 1
+      echo "test: $file, listed in $1, does not exist" >&2
+      return 1
     fi
-  done
+    echo "$file"
+  done < <(grep -Ev '^\s*(#|$)' "$1")
+}
+
+if [ "$#" -eq 0 ]; then
+  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt); then
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+  mapfile -t serial <<< "$serial_list"
+  # The unit files share one worker: a module that imports each of them (ava declares their tests as
+  # one file's), except those test/own-process-files.txt keeps apart.
+  find dist/test/unit -name '*.test.js' | sort | grep -vxF -e "$own_process_list" > .cache/shared-unit-files.txt
+  sed "s|.*|import '../&';|" .cache/shared-unit-files.txt > .cache/unit-tests.js
 fi
 
 checks > .cache/checks-output.txt 2>&1 &
@@ -91,7 +105,8 @@ if [ "$#" -gt 0 ]; then
   wait "$checks_pid"
   checks_status=$?
 else
-  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt)
+  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt -f .cache/shared-unit-files.txt)
+  side_by_side+=(.cache/unit-tests.js)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"

@@ -3,6 +3,7 @@
 // wall time and the CPU of the worker and of the processes it waited for (outposts, Pebble, PowerDNS,
 // Chromium), so a run shows which files wait and which use the cores. Measurement only: test-only.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 const output = process.env.OUTPOST_TEST_FILE_TIMES;
@@ -16,9 +17,12 @@ if (output !== undefined && avaWorker) {
   const startedAt = performance.now();
   let file: string | undefined;
   // ava sends the worker its test file in its first message; the listener goes once it is known.
+  // The file is named as the run named it: relative to the project (.cache/unit-tests.js is one).
   const learnFile = (message: unknown) => {
-    file = /dist\/test\/[^"]+\.test\.js/.exec(JSON.stringify(message))?.[0];
-    if (file !== undefined) process.off('message', learnFile);
+    const path = /"file":"([^"]+\.js)"/.exec(JSON.stringify(message))?.[1];
+    if (path === undefined) return;
+    file = relative(process.cwd(), path);
+    process.off('message', learnFile);
   };
   process.on('message', learnFile);
   process.on('exit', () => {
