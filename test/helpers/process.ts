@@ -23,6 +23,12 @@ export interface RunningProcess {
 /** How long, after a process exits, its output pipes may take to end. */
 const pipeDrainMs = 1000;
 
+/** The last lines of a process's output, labelled; '' when it wrote nothing there. */
+function lastLines(text: string, stream: string, count = 30): string {
+  if (text === '') return '';
+  return `--- ${stream}, last ${count} lines:\n${text.trimEnd().split('\n').slice(-count).join('\n')}\n`;
+}
+
 export function startProcess(t: ExecutionContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
   // Its own process group, so that teardown also ends whatever it started (pool workers, forks).
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -46,6 +52,9 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
     }),
   );
   t.teardown(() => {
+    // A failed test shows what each process it started said last: a failure seen once in a full run
+    // (a reset connection, a thread restarted) is then explained by the run that saw it.
+    if (!t.passed) t.log(`${[command, ...args].join(' ')} said last:\n${lastLines(stdout, 'stdout')}${lastLines(stderr, 'stderr')}`);
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     } catch {
