@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { certhubAgentProgram } from '../actors/proxy/index.js';
+// The program module itself, not the role's index.ts: that loads the role's whole code, which
+// --version, --help and most commands never run.
+import { certhubAgentProgram } from '../actors/proxy/cli/program.js';
 import { runProgram } from '../src/cli/program.js';
 
 runProgram(certhubAgentProgram());

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { netspeedProgram } from '../actors/speedtest/index.js';
+// The program module itself, not the role's index.ts: that loads the role's whole code, which
+// --version, --help and most commands never run.
+import { netspeedProgram } from '../actors/speedtest/cli/program.js';
 import { runProgram } from '../src/cli/program.js';
 
 runProgram(netspeedProgram());

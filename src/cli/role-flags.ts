@@ -1,6 +1,5 @@
 // A role binary's options become its role's slice of a host config; a problem with a value is reported
 // under the option the person typed (`--port must be at most 65535`), not the config path it maps to.
-import { Option } from 'commander';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { validateConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
@@ -22,9 +21,3 @@ export function hostConfigFromFlags(role: RoleDefinition, settings: Record<strin
   }
 }
 
-/** `--allowed-host NAME`, repeatable: the role's `allowed_hosts` (src/http/allowed-hosts.ts). */
-export function allowedHostOption(): Option {
-  return new Option('--allowed-host <name>', 'also answer requests whose Host is this name (repeatable); bound to loopback, only loopback names are answered otherwise').argParser(
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-  );
-}

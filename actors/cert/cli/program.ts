@@ -1,7 +1,7 @@
-// The `certhub` executable: setup (the wizard) and run (the cert role alone).
-import { runCerthubSetup } from './setup.js';
+// The `certhub` executable: setup (the wizard) and run (the cert role alone). Each command loads
+// what it runs when it runs: --version, --help and a usage error load commander alone.
 import { Option, type Command } from 'commander';
-import { runCerthub, type CerthubRunOptions } from './run.js';
+import type { CerthubRunOptions } from './run.js';
 import { createProgram, withLogOptions } from '../../../src/cli/program.js';
 import { isBetaBuild } from '../../../src/version.js';
 
@@ -16,6 +16,7 @@ program
   // The Cloudflare API base of a test double (config.json's api_url); hidden: nobody else has one.
   .addOption(new Option('--cloudflare-api-url <url>').hideHelp())
   .action(async (options: { dataDir: string; force?: boolean; cloudflareApiUrl?: string }) => {
+    const { runCerthubSetup } = await import('./setup.js');
     await runCerthubSetup({ dataDir: options.dataDir, force: options.force === true, ...(options.cloudflareApiUrl === undefined ? {} : { cloudflareApiUrl: options.cloudflareApiUrl }) });
   });
 
@@ -28,6 +29,9 @@ withLogOptions(
     .option('-H, --host <address>', 'address to bind to (default: config.json bind, 0.0.0.0)')
     // Beta builds only: a release parses the flag to refuse it with a clear message, and hides it.
     .addOption(isBetaBuild ? new Option('--demo', 'self-signed demo certificates; no DNS provider or CA is contacted') : new Option('--demo').hideHelp()),
-).action((options: CerthubRunOptions) => runCerthub(options));
+).action(async (options: CerthubRunOptions) => {
+  const { runCerthub } = await import('./run.js');
+  await runCerthub(options);
+});
 return program;
 }

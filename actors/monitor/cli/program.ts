@@ -1,9 +1,8 @@
-// The `hostwatch` executable: the monitor role alone, its settings from the command line.
+// The `hostwatch` executable: the monitor role alone, its settings from the command line. The role
+// and the supervisor are loaded when it runs: --version, --help and a usage error do without them.
 import type { Command } from 'commander';
-import { allowedHostOption, hostConfigFromFlags } from '../../../src/cli/role-flags.js';
+import { allowedHostOption } from '../../../src/cli/allowed-host-option.js';
 import { createProgram, withLogOptions, type LogFlags } from '../../../src/cli/program.js';
-import { printUrls, runHost } from '../../../src/cli/run-host.js';
-import { monitorRole } from '../role.js';
 
 export function hostwatchProgram(): Command {
   const program = createProgram('hostwatch', 'Live dashboard of this machine: CPU, memory, history, processes, containers, ports.');
@@ -14,6 +13,7 @@ export function hostwatchProgram(): Command {
     .option('--no-containers', 'do not list container processes')
     .addOption(allowedHostOption())
     .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean; allowedHost?: string[] }) => {
+      const [{ hostConfigFromFlags }, { printUrls, runHost }, { monitorRole }] = await Promise.all([import('../../../src/cli/role-flags.js'), import('../../../src/cli/run-host.js'), import('../role.js')]);
       const config = hostConfigFromFlags(
         monitorRole,
         { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers, allowed_hosts: options.allowedHost ?? [] },

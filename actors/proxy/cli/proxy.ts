@@ -1,17 +1,20 @@
 // `certhub-agent proxy -c FILE`: the proxy role alone, its settings from the Proxy JSON the certhub
 // panel exports (with the optional listening and material keys of actors/proxy/config.ts).
+// The role and the supervisor are loaded when the command runs, not by `certhub-agent fetch`.
 import type { Command } from 'commander';
-import { proxyConfigSchema } from '../config.js';
-import { loadConfigFile } from '../../../src/config/load.js';
 import { withLogOptions, type LogFlags } from '../../../src/cli/program.js';
-import { singleRoleHost } from '../../../src/config/host.js';
-import { printUrls, runHost } from '../../../src/cli/run-host.js';
-import { proxyRole } from '../role.js';
 
 export function proxyCommand(program: Command): Command {
   return withLogOptions(program.command('proxy').description('run a TLS reverse proxy routing domains to backends'))
     .requiredOption('-c, --config <file>', 'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads')
     .action(async (options: LogFlags & { config: string }) => {
+      const [{ proxyConfigSchema }, { loadConfigFile }, { singleRoleHost }, { printUrls, runHost }, { proxyRole }] = await Promise.all([
+        import('../config.js'),
+        import('../../../src/config/load.js'),
+        import('../../../src/config/host.js'),
+        import('../../../src/cli/run-host.js'),
+        import('../role.js'),
+      ]);
       const read = async () => singleRoleHost('proxy', await loadConfigFile(proxyConfigSchema, options.config));
       // SIGHUP reads the file again: its routes change live, other keys are named as needing a restart.
       // Problems name the option as proxy.json holds it (`ca_bundle`), after the file's name.

@@ -1,12 +1,11 @@
-// The `netspeed` executable: the speedtest role as a server, and the terminal client.
+// The `netspeed` executable: the speedtest role as a server, and the terminal client. The server's
+// role and the supervisor are loaded when `netspeed server` runs: the client does without them.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { defaultTimeoutSeconds, runClient, type OutputMode } from '../client/run.js';
 import { defaultServerPort, serverAddress } from '../client/server-url.js';
 import { editDistance } from '../../../src/config/format.js';
-import { allowedHostOption, hostConfigFromFlags } from '../../../src/cli/role-flags.js';
+import { allowedHostOption } from '../../../src/cli/allowed-host-option.js';
 import { createProgram, withLogOptions, type LogFlags } from '../../../src/cli/program.js';
-import { printUrls, runHost } from '../../../src/cli/run-host.js';
-import { speedtestRole } from '../role.js';
 
 export function netspeedProgram(): Command {
 const program = createProgram('netspeed', 'Network speed test: a server with a browser page, and a terminal client.');
@@ -29,6 +28,7 @@ withLogOptions(program.command('server').description('run the speed test server 
       ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
       allowed_hosts: options.allowedHost ?? [],
     };
+    const [{ hostConfigFromFlags }, { printUrls, runHost }, { speedtestRole }] = await Promise.all([import('../../../src/cli/role-flags.js'), import('../../../src/cli/run-host.js'), import('../role.js')]);
     const config = hostConfigFromFlags(speedtestRole, speedtest, { host: '-H, --host', port: '-p, --port', name: '-n, --name', duration_seconds: '-d, --duration', threads: '--threads', allowed_hosts: '--allowed-host' });
     await runHost(config, { ...options, known: [speedtestRole], onStarted: printUrls });
   });
