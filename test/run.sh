@@ -83,10 +83,13 @@ if [ "$#" -eq 0 ]; then
   # The unit files share a few workers, but for those test/own-process-files.txt keeps apart: each
   # group is a module that imports its files (ava declares their tests as one file's), the files
   # dealt round-robin. All in one worker held its loop for 20 s at a time and a 2 s deadline of a
-  # test in it was missed; a group of about a dozen files is a file of ordinary size.
+  # test in it was missed; a group of about a dozen files is a file of ordinary size. The groups are
+  # written beside the compiled tests (so ava titles them `unit-groups › unit-tests-N › …`), and
+  # their names do not end in .test.js, so a plain `npx ava` runs each unit file once, on its own.
   find dist/test/unit -name '*.test.js' | sort | grep -vxF -e "$own_process_list" > .cache/shared-unit-files.txt
-  rm -f .cache/unit-tests-*.js
-  awk -v groups=6 '{ printf "import '\''../%s'\'';\n", $0 > (".cache/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt
+  rm -rf dist/test/unit-groups
+  mkdir -p dist/test/unit-groups
+  awk -v groups=6 '{ sub(/^dist\/test\//, ""); printf "import '\''../%s'\'';\n", $0 > ("dist/test/unit-groups/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt
 fi
 
 checks > .cache/checks-output.txt 2>&1 &
@@ -109,7 +112,7 @@ if [ "$#" -gt 0 ]; then
   checks_status=$?
 else
   mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt -f .cache/shared-unit-files.txt)
-  side_by_side+=(.cache/unit-tests-*.js)
+  side_by_side+=(dist/test/unit-groups/unit-tests-*.js)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
