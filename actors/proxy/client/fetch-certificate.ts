@@ -12,6 +12,7 @@ import { BadAnswerError, checkCertificateAnswer, type CertificateMaterial } from
 import { CertificateFetchError, connectionFailure, statusFailure } from './fetch-failure.js';
 import { trustAnchors, type MaterialTrust } from './material-trust.js';
 import { connectPinned } from './pinned-connection.js';
+import { defaultFetchTimeoutMs } from './fetch-defaults.js';
 
 export interface CertificateRequest {
   /** The certhub server: `https://certhub.example.net` (a path prefix is kept). */
@@ -33,7 +34,6 @@ export interface CertificateRequest {
   now?: () => number;
 }
 
-export const defaultFetchTimeoutMs = 30_000;
 /** A certificate, a chain of a few and a key fit in a few kB; 256 KiB bounds a server gone wrong. */
 const maxAnswerBytes = 256 * 1024;
 

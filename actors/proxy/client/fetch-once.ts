@@ -1,23 +1,12 @@
 // `certhub-agent fetch` without --watch: every domain fetched once (together), each good answer
 // written, the reload command run once if anything changed. The exit code says what happened.
-import { exitCodes } from '../../../src/errors.js';
 import { fetchCertificate } from './fetch-certificate.js';
+import { fetchExitCodes } from './fetch-defaults.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
 import { materialPaths } from './material-files.js';
 import { runReloadCommand, type ReloadCommand } from './reload-hook.js';
 import { writeMaterial } from './write-material.js';
-
-/** The exit codes of `certhub-agent fetch` (2 is every executable's usage and configuration error). */
-export const fetchExitCodes = {
-  /** Every domain fetched; changed material written and the reload command (if any) succeeded. */
-  ok: 0,
-  /** At least one domain could not be fetched or written; its files are as they were. */
-  fetchFailed: 1,
-  usage: exitCodes.usage,
-  /** Every domain fetched and written, but the reload command failed. */
-  reloadFailed: 3,
-} as const;
 
 export interface FetchOnceOptions {
   dir: string;

@@ -1,0 +1,155 @@
+// `certhub-agent fetch` run: options to targets and settings, then one pass (fetch-once.ts) or a
+// watch (watch.ts) that runs until SIGTERM or SIGINT.
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fetchExitCodes } from '../client/fetch-defaults.js';
+import { fetchOnce, type FetchReport } from '../client/fetch-once.js';
+import { openFileWarning, plainHttpProblem, targetFromFlags, targetsFromFile, type FetchTarget } from '../client/fetch-targets.js';
+import { certificatesOf, trustAnchors, type MaterialTrust } from '../client/material-trust.js';
+import { parseReloadCommand, runReloadCommand, type ReloadCommand } from '../client/reload-hook.js';
+import { watchCertificates, type WatchEvent } from '../client/watch.js';
+import { defaultIntervalMs } from '../client/watch-schedule.js';
+import { serverPin } from '../agent-exports.js';
+import { ConfigError } from '../../../src/errors.js';
+import { exitAfterOutput } from '../../../src/cli/output.js';
+import type { FetchCliOptions } from './fetch.js';
+
+/** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
+export async function runFetch(options: FetchCliOptions): Promise<void> {
+  const settings = await settingsFrom(options);
+  const fileWarning = options.config === undefined ? undefined : await openFileWarning(options.config);
+  if (fileWarning !== undefined) process.stderr.write(`certhub-agent: ${fileWarning}\n`);
+  if (options.watch === true) await watch(settings);
+  const code = await fetchOnce(settings.targets, settings, report);
+  return exitAfterOutput(code);
+}
+
+interface FetchSettings {
+  targets: FetchTarget[];
+  dir: string;
+  ca?: string;
+  trust: MaterialTrust;
+  timeoutMs: number;
+  intervalMs: number;
+  reloadCommand?: ReloadCommand;
+}
+
+async function settingsFrom(options: FetchCliOptions): Promise<FetchSettings> {
+  const problems: string[] = [];
+  const flagsGiven = options.server !== undefined || options.token !== undefined || options.domain !== undefined;
+  if (options.config !== undefined && flagsGiven) throw new ConfigError(['give either -c, --config FILE or -s, -t and -d, not both']);
+  if (options.interval !== undefined && options.watch !== true) problems.push('--interval needs --watch');
+  const intervalSeconds = options.interval === undefined ? defaultIntervalMs / 1000 : seconds(options.interval, '--interval', problems);
+  const timeoutSeconds = seconds(options.timeout, '--timeout', problems);
+  const reloadCommand = options.reloadCmd === undefined ? undefined : parseReloadCommand(options.reloadCmd);
+  if (typeof reloadCommand === 'string') problems.push(`--reload-cmd ${reloadCommand}`);
+  const ca = options.ca === undefined ? undefined : await readCa(options.ca, problems);
+  const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
+  if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
+  if (problems.length > 0) throw new ConfigError(problems);
+  const targets = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
+  const insecure = options.insecureHttp === true;
+  const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap((server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? []);
+  const pinned = targets.flatMap((target) => (target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : []));
+  if (refused.length > 0 || pinned.length > 0) throw new ConfigError([...refused, ...new Set(pinned)]);
+  return {
+    targets,
+    dir: options.outDir,
+    ...(ca === undefined ? {} : { ca }),
+    trust: options.allowUntrusted === true ? 'untrusted-allowed' : trustAnchors(bundle),
+    timeoutMs: timeoutSeconds * 1000,
+    intervalMs: intervalSeconds * 1000,
+    ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
+  };
+}
+
+function seconds(text: string, option: string, problems: string[]): number {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || value < 1 || value > 7 * 86_400) {
+    problems.push(`${option} must be a number of seconds from 1 to 604800`);
+    return 1;
+  }
+  return value;
+}
+
+async function readCa(path: string, problems: string[]): Promise<string | undefined> {
+  let pem: string;
+  try {
+    pem = await readFile(path, 'utf8');
+  } catch (error) {
+    problems.push(`--ca cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    return undefined;
+  }
+  try {
+    new X509Certificate(pem);
+  } catch {
+    problems.push(`--ca ${path} is not a PEM certificate`);
+    return undefined;
+  }
+  return pem;
+}
+
+/** A file's targets with --pin, when given, in place of the file's `pin`. */
+function withPin(targets: FetchTarget[], pin: string | undefined): FetchTarget[] {
+  if (pin === undefined) return targets;
+  if (!serverPin.safeParse(pin).success) throw new ConfigError(['--pin must be sha256: and 64 lower-case hex digits']);
+  return targets.map((target) => ({ ...target, pin }));
+}
+
+async function readCaBundle(path: string, problems: string[]): Promise<string | undefined> {
+  try {
+    const pem = await readFile(path, 'utf8');
+    certificatesOf(pem);
+    return pem;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push(`--ca-bundle ${path} ${code === undefined ? (error as Error).message : `cannot be read: ${code}`}`);
+    return undefined;
+  }
+}
+
+const report: FetchReport = {
+  info: (line) => process.stdout.write(`${line}\n`),
+  problem: (line) => process.stderr.write(`certhub-agent: ${line}\n`),
+};
+
+/** Runs the watch until SIGTERM or SIGINT, then exits 0. */
+async function watch(settings: FetchSettings): Promise<never> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  const reloadCommand = settings.reloadCommand;
+  await watchCertificates({
+    ...settings,
+    signal: stop.signal,
+    onEvent: (event) => watchLine(event),
+    ...(reloadCommand === undefined ? {} : { onChange: (material) => runReloadCommand(reloadCommand, [material.domain]) }),
+  });
+  report.info('stopped');
+  return exitAfterOutput(fetchExitCodes.ok);
+}
+
+function watchLine(event: WatchEvent): void {
+  const at = new Date().toISOString();
+  switch (event.type) {
+    case 'written':
+    case 'unchanged':
+      report.info(`${at} ${event.domain}: ${event.type} (expires ${new Date(event.expiresAt).toISOString()}); next fetch in ${duration(event.nextInMs)}`);
+      break;
+    case 'failed':
+      report.problem(`${at} ${event.domain}: ${event.error.message}; files left as they were; retrying in ${duration(event.nextInMs)} (failure ${event.failures} in a row)`);
+      break;
+    case 'change-failed':
+      report.problem(`${at} ${event.domain}: written, but ${event.error.message}`);
+      break;
+    default:
+      throw new Error(`unknown watch event ${String(event satisfies never)}`);
+  }
+}
+
+function duration(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}
