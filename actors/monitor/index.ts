@@ -1,3 +1,2 @@
 // The monitor role (hostwatch): what the rest of outpost may use of it.
 export { monitorRole } from './role.js';
-export { hostwatchProgram } from './cli/program.js';

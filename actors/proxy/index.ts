@@ -1,3 +1,2 @@
 // The proxy role (certhub-agent): what the rest of outpost may use of it.
 export { proxyRole } from './role.js';
-export { certhubAgentProgram } from './cli/program.js';

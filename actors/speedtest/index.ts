@@ -1,3 +1,2 @@
 // The speedtest role (netspeed): what the rest of outpost may use of it.
 export { speedtestRole } from './role.js';
-export { netspeedProgram } from './cli/program.js';

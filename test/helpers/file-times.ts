@@ -17,7 +17,8 @@ if (output !== undefined && avaWorker) {
   const startedAt = performance.now();
   let file: string | undefined;
   // ava sends the worker its test file in its first message; the listener goes once it is known.
-  // The file is named as the run named it: relative to the project (.cache/unit-tests.js is one).
+  // The file is named as the run named it, relative to the project (a unit group is
+  // dist/test/unit-groups/unit-tests-N.js, written by run.sh).
   const learnFile = (message: unknown) => {
     const path = /"file":"([^"]+\.js)"/.exec(JSON.stringify(message))?.[1];
     if (path === undefined) return;
