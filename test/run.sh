@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
-# two passes (side by side, then test/serial-files.txt alone) while the lint and the page type-check
-# run beside the first pass, and ends with one line `N passed, N failed`.
+# two passes (side by side, then test/serial-files.txt alone) while the lint, the page type-check and
+# the unit groups run beside the first pass at nice 19, and ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -75,7 +75,7 @@ listed_files() {
 }
 
 if [ "$#" -eq 0 ]; then
-  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt); then
+  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt) || ! first_list=$(listed_files test/first-files.txt); then
     echo "0 passed, 1 failed"
     exit 1
   fi
@@ -92,16 +92,38 @@ if [ "$#" -eq 0 ]; then
   awk -v groups=6 '{ sub(/^dist\/test\//, ""); printf "import '\''../%s'\'';\n", $0 > ("dist/test/unit-groups/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt
 fi
 
-checks > .cache/checks-output.txt 2>&1 &
-checks_pid=$!
-
-# Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
-# Those in test/serial-files.txt measure what others running beside them would change: they run after,
-# one at a time, once the checks have ended. Arguments (files, --match) run as given, in one pass.
 # Each worker appends its file's wall time and CPU to .cache/file-times.txt (test/helpers/file-times.ts).
 export OUTPOST_TEST_FILE_TIMES=$PWD/.cache/file-times.txt
 rm -f "$OUTPOST_TEST_FILE_TIMES"
 file_times=--node-arguments=--import=$PWD/dist/test/helpers/file-times.js
+
+# The unit groups need only CPU: no daemon, no port, no wall-clock deadline (the files that have one
+# are in test/own-process-files.txt and run in the pass). They run beside the pass at nice 19, as
+# the checks do, so they use the cores only when the pass leaves them idle: two files that wait
+# (for a certificate, a shaped link, a restart's backoff) leave a quarter of the machine idle at
+# times. ava's inactivity timeout is raised because, at nice 19, a group can wait minutes for a core.
+unit_groups() {
+  local started=$SECONDS me=$BASHPID
+  renice -n 19 -p "$me" > /dev/null
+  npx ava "$file_times" --timeout=10m dist/test/unit-groups/unit-tests-*.js
+  local status=$?
+  echo "test: unit groups at nice 19 took $((SECONDS - started)) s (CPU $(children_cpu "$me") s)"
+  return "$status"
+}
+
+checks > .cache/checks-output.txt 2>&1 &
+checks_pid=$!
+if [ "$#" -eq 0 ]; then
+  unit_groups > .cache/unit-groups-output.txt 2>&1 &
+  unit_groups_pid=$!
+fi
+
+# Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
+# Those in test/serial-files.txt measure what others running beside them would change: they run after,
+# one at a time, once the checks have ended. Those in test/first-files.txt start first: the files that
+# hold a place longest, so that none is left running alone at the pass's end, and so that what mostly
+# waits overlaps the checks, which use what it leaves idle. Arguments (files, --match) run as given,
+# in one pass.
 ava_started=$SECONDS
 ava_cpu_before=$(children_cpu $$)
 load "at the first pass's start"
@@ -111,14 +133,18 @@ if [ "$#" -gt 0 ]; then
   wait "$checks_pid"
   checks_status=$?
 else
-  mapfile -t side_by_side < <(find dist/test -name '*.test.js' | sort | grep -vxF -f test/serial-files.txt -f .cache/shared-unit-files.txt)
-  side_by_side+=(dist/test/unit-groups/unit-tests-*.js)
+  # ava starts the files in the order given; a file is given once (awk keeps its first place).
+  mapfile -t side_by_side < <({ echo "$first_list"; find dist/test -name '*.test.js' | sort; } | awk '!seen[$0]++' | grep -vxF -f test/serial-files.txt -f .cache/shared-unit-files.txt)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
   echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
+  wait "$unit_groups_pid"
+  unit_groups_status=$?
+  cat .cache/unit-groups-output.txt | tee -a .cache/ava-output.txt
+  if [ "$status" -eq 0 ]; then status=$unit_groups_status; fi
   serial_started=$SECONDS
   serial_cpu_before=$(children_cpu $$)
   npx ava "$file_times" --concurrency 1 "${serial[@]}" 2>&1 | tee -a .cache/ava-output.txt

@@ -1,7 +1,8 @@
 // Loaded by test/run.sh into each ava worker (`--node-arguments=--import=...`) when
 // OUTPOST_TEST_FILE_TIMES names a file: at the worker's exit it appends one line, the test file, its
-// wall time and the CPU of the worker and of the processes it waited for (outposts, Pebble, PowerDNS,
-// Chromium), so a run shows which files wait and which use the cores. Measurement only: test-only.
+// wall time, the CPU of the worker and of the processes it waited for (outposts, Pebble, PowerDNS,
+// Chromium) and when it ended (Unix seconds), so a run shows which files wait and which use the
+// cores, and how many files ran at each moment. Measurement only: test-only.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -35,6 +36,6 @@ if (output !== undefined && avaWorker) {
     const children = (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
     const wall = (performance.now() - startedAt) / 1000;
     const cpu = (own.userCPUTime + own.systemCPUTime) / 1e6;
-    appendFileSync(output, `${file} ${wall.toFixed(1)} ${cpu.toFixed(1)} ${children.toFixed(1)}\n`);
+    appendFileSync(output, `${file} ${wall.toFixed(1)} ${cpu.toFixed(1)} ${children.toFixed(1)} ${(Date.now() / 1000).toFixed(1)}\n`);
   });
 }
