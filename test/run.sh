@@ -98,11 +98,13 @@ rm -f "$OUTPOST_TEST_FILE_TIMES"
 file_times=--node-arguments=--import=$PWD/dist/test/helpers/file-times.js
 
 # The unit groups need only CPU: no daemon, no port, no wall-clock deadline (the files that have one
-# are in test/own-process-files.txt and run in the pass). They run beside the pass at nice 19, as
-# the checks do, so they use the cores only when the pass leaves them idle: two files that wait
-# (for a certificate, a shaped link, a restart's backoff) leave a quarter of the machine idle at
+# are in test/own-process-files.txt and run in the pass). They run beside the pass at nice 19 once
+# the checks have ended, so they use the cores only when the pass leaves them idle: the pass's first
+# half keeps both cores busy with the checks beside it, its second half has files that wait (for a
+# certificate, a shaped link, a restart's backoff) and leaves up to a third of the machine idle at
 # times. ava's inactivity timeout is raised because, at nice 19, a group can wait minutes for a core.
 unit_groups() {
+  tail --pid="$checks_pid" -f /dev/null
   local started=$SECONDS me=$BASHPID
   renice -n 19 -p "$me" > /dev/null
   npx ava "$file_times" --timeout=10m dist/test/unit-groups/unit-tests-*.js
