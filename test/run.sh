@@ -140,12 +140,12 @@ else
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks beside it are counted apart)"
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks and the unit groups beside it are counted apart)"
   wait "$checks_pid"
   checks_status=$?
   wait "$unit_groups_pid"
   unit_groups_status=$?
-  cat .cache/unit-groups-output.txt | tee -a .cache/ava-output.txt
+  tee -a .cache/ava-output.txt < .cache/unit-groups-output.txt
   if [ "$status" -eq 0 ]; then status=$unit_groups_status; fi
   serial_started=$SECONDS
   serial_cpu_before=$(children_cpu $$)
