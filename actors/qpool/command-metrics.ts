@@ -2,7 +2,8 @@
 // with pidusage when the thread pushes its metrics (src/metrics/thread-metrics.ts), never when a
 // command starts or a chunk arrives; and how each run ended.
 import pidusage from 'pidusage';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from '../../src/metrics/prom-client-parts.js';
 
 /** The diode command a thread runs, as the `command` label names it. */
 export type CommandRole = 'diode_send' | 'diode_receive';
@@ -15,6 +16,7 @@ export interface CommandWatch {
 }
 
 export function registerCommandMetrics(registry: Registry, command: CommandRole): CommandWatch {
+  const { Counter, Gauge } = promClient();
   const running = new Set<number>();
   const registers = [registry];
   // Both gauges are collected together at each push (prom-client starts every collect before

@@ -3,17 +3,11 @@
 // and what it counts by hand on a hot path (sources). Pushing on a timer, not on demand, is what
 // keeps a scrape from costing any actor a message or a turn of its event loop; a push carries only
 // the families that changed (changed-families.ts).
-import { createRequire } from 'node:module';
 import { getHeapStatistics } from 'node:v8';
-import type * as PromClient from 'prom-client';
 import type { Registry } from 'prom-client';
 import { ChangedFamilies } from './changed-families.js';
 import { family, withLabels, type Labels, type MetricFamily } from './family.js';
-
-// prom-client is loaded by the threads that register metrics of their own, not by every thread:
-// loading it took about half a second of CPU per thread on a loaded machine, and `outpost demo`
-// starts twelve threads at once.
-const requireLazily = createRequire(import.meta.url);
+import { promClient } from './prom-client-parts.js';
 
 export type FigureSource = () => MetricFamily[];
 
@@ -43,7 +37,9 @@ export class ThreadMetricsPusher implements ThreadMetrics {
   ) {}
 
   get registry(): Registry {
-    this.ownRegistry ??= new (requireLazily('prom-client') as typeof PromClient).Registry();
+    // prom-client is loaded by the threads that register metrics of their own, not by every thread
+    // (`outpost demo` starts twelve at once): see prom-client-parts.ts.
+    this.ownRegistry ??= new (promClient().Registry)();
     return this.ownRegistry;
   }
 

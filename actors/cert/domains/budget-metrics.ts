@@ -1,9 +1,11 @@
 // The certificate budget (budget.ts) as gauges for certhub's /metrics: the slots the CA allows per
 // window, those taken now, and when the next one frees up (now when one is free).
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from '../../../src/metrics/prom-client-parts.js';
 import type { CertificateBudget } from './budget.js';
 
 export function registerBudgetMetrics(registry: Registry, budget: CertificateBudget, certificates: number): void {
+  const { Gauge } = promClient();
   const registers = [registry];
   new Gauge({ name: 'outpost_cert_budget_certificates', help: 'New certificates the CA allows per window (the budget).', registers }).set(certificates);
   new Gauge({

@@ -1,9 +1,11 @@
 // The pool's figures for the recv fronts' /metrics, read from the service at each push of the
 // thread's metrics (src/metrics/thread-metrics.ts), never on the take path.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from '../../../src/metrics/prom-client-parts.js';
 import type { PoolService } from './logic.js';
 
 export function registerPoolMetrics(registry: Registry, service: PoolService): void {
+  const { Counter, Gauge } = promClient();
   const registers = [registry];
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, registers, collect() {
