@@ -92,6 +92,8 @@ export interface BookHarness {
   nextPublished(label: string, accept: (view: DomainView) => boolean): Promise<DomainView>;
   /** The record as stored in the domain's file. */
   storedRecord(label: string): Promise<DomainRecord>;
+  /** Every line the book logged (`level: message`), in order; each is also the test's log. */
+  logged: string[];
 }
 
 export const baseDomain = 'example.com';
@@ -102,6 +104,7 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
   const issuer = new FakeIssuer(clock, options.lifetimeMs);
   const replica = new Map<string, { domain: DomainView; material: Material | null }>();
   const waiters = new Set<() => void>();
+  const logged: string[] = [];
   const publish = (message: DomainChange) => {
     if (message.type === 'domain') replica.set(message.domain.name, { domain: message.domain, material: message.material });
     else replica.delete(message.name);
@@ -111,7 +114,10 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
     store,
     issuer,
     clock,
-    log: loggerFrom('domains', (record) => t.log(`${record.level}: ${record.message}`)),
+    log: loggerFrom('domains', (record) => {
+      logged.push(`${record.level}: ${record.message}`);
+      t.log(`${record.level}: ${record.message}`);
+    }),
     publish,
     budget: options.budget ?? unlimitedBudget,
     parallelOrders: 4,
@@ -139,5 +145,5 @@ export async function startBook(t: ExecutionContext, options: { dataDir: string;
     const text = await readFile(join(dataDir, 'domains', `${label}.${baseDomain}.json`), 'utf8');
     return (JSON.parse(text) as { record: DomainRecord }).record;
   };
-  return { book, clock, issuer, dataDir, replica, until, nextPublished, storedRecord };
+  return { book, clock, issuer, dataDir, replica, until, nextPublished, storedRecord, logged };
 }

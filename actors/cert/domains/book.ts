@@ -314,6 +314,7 @@ export class DomainBook {
     await this.update(domain, startOrder(domain.record));
     this.wakeups.forget(name);
     this.deps.log.info(`${renewing ? 'renewing the certificate' : 'issuing a certificate'} for ${name}`);
+    let issuedRecord: DomainRecord;
     try {
       if (needsPublishing(domain.record)) {
         const { target, record_type } = domain.record;
@@ -325,13 +326,10 @@ export class DomainBook {
       if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
       const plan = await renewalPlan();
-      // The record is read after the await: a target changed meanwhile must not be written over.
+      // Read here, inside the order: a certificate from the CA that cannot be read fails the order.
+      // The record is read after the awaits: a target changed meanwhile must not be written over.
+      issuedRecord = markIssued(domain.record, plan.plannedCertificate(issued));
       domain.material = issued.material;
-      await this.update(domain, markIssued(domain.record, plan.plannedCertificate(issued)));
-      this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
-      this.plan(domain);
-      if (needsPublishing(domain.record)) this.republish(domain);
-      await this.checkRenewalInfo(domain);
     } catch (error) {
       if (kind === 'new') this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
@@ -350,6 +348,34 @@ export class DomainBook {
       this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);
       this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
       this.plan(domain);
+      return;
+    }
+    await this.keepIssued(domain, issuedRecord);
+  }
+
+  /**
+   * The certificate is issued: from here on nothing is the order's failure (a domain that is issued
+   * cannot fail). Before, a file that could not be written after the issuance sent the issued domain
+   * down the failure path, which its lifecycle refused ("a domain that is issued cannot take the
+   * event failed"), and its renewal was never planned.
+   */
+  private async keepIssued(domain: StoredDomain, record: DomainRecord): Promise<void> {
+    const { name } = record;
+    try {
+      await this.update(domain, record);
+    } catch (error) {
+      // The certificate is valid and held here; the domain's next change writes it with its record.
+      this.deps.log.error(`issued ${name}, but its file could not be written (${String(error)}); it is kept in memory and written with the domain's next change`);
+      this.plan(domain);
+      return;
+    }
+    this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
+    this.plan(domain);
+    if (needsPublishing(domain.record)) this.republish(domain);
+    try {
+      await this.checkRenewalInfo(domain);
+    } catch (error) {
+      this.deps.log.error(`the renewal information of ${name} could not be written: ${String(error)}`);
     }
   }
 

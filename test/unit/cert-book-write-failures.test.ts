@@ -1,0 +1,43 @@
+// A certificate the CA issued while the domain's file cannot be written (the data volume gone, the
+// disk full) stays issued: the order does not fail (an issued domain cannot take the event "failed";
+// before, the book tried and logged "the order of … failed unexpectedly"), the error names the write,
+// the renewal is planned, and the domain's next change writes the issued record with its material.
+import { readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
+import test from 'ava';
+import { ManualClock } from '../../src/actor/clock.js';
+import { certDataDir } from '../helpers/cert-files.js';
+import { day, startBook } from '../helpers/domain-book.js';
+
+const now = Date.parse('2025-01-01T00:00:00Z');
+
+test('issued while its file cannot be written: stays issued, the error names the write, the next change writes it', async (t) => {
+  const dataDir = await certDataDir(t);
+  const harness = await startBook(t, { dataDir, clock: new ManualClock(now), lifetimeMs: 90 * day, scheduled: false });
+  const { book, issuer, logged } = harness;
+  issuer.hold();
+  await book.add({ name: 'app', target: '192.0.2.1' });
+  await harness.until('app', (view) => view.status === 'issuing');
+
+  // Every write of a domain's file fails from here: its directory is gone.
+  const domainsDir = join(dataDir, 'domains');
+  await rename(domainsDir, `${domainsDir}-away`);
+  issuer.resume();
+  // Until the order's end is logged, issued or failed. No deadline of its own (the unit groups run
+  // at nice 19): ava's timeout bounds the wait.
+  while (!logged.some((line) => /issued app\.example\.com|failed/.test(line))) await setTimeout(20);
+  t.regex(logged.find((line) => line.startsWith('error: issued app.example.com, but')) ?? '', /^error: issued app\.example\.com, but its file could not be written \(.*ENOENT.*\); it is kept in memory/);
+  t.deepEqual(logged.filter((line) => /cannot take the event|failed unexpectedly|issuing app\.example\.com failed/.test(line)), []);
+  const view = book.list().find((domain) => domain.name === 'app.example.com');
+  t.is(view?.status, 'issued');
+  t.not(view?.renewal.due_at ?? null, null, 'the renewal is planned');
+
+  // The directory is back: the next change writes the issued record with its material.
+  await rename(`${domainsDir}-away`, domainsDir);
+  await book.setTarget('app', '192.0.2.2');
+  const stored = await harness.storedRecord('app');
+  t.like(stored, { status: 'issued', target: '192.0.2.2' });
+  const file = JSON.parse(await readFile(join(domainsDir, 'app.example.com.json'), 'utf8')) as { material: { cert_pem: string } | null };
+  t.regex(file.material?.cert_pem ?? '', /^-----BEGIN CERTIFICATE-----/);
+});
