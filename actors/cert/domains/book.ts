@@ -354,10 +354,9 @@ export class DomainBook {
   }
 
   /**
-   * The certificate is issued: from here on nothing is the order's failure (a domain that is issued
-   * cannot fail). Before, a file that could not be written after the issuance sent the issued domain
-   * down the failure path, which its lifecycle refused ("a domain that is issued cannot take the
-   * event failed"), and its renewal was never planned.
+   * The certificate is issued: from here on nothing is the order's failure, since the lifecycle has
+   * no way from issued to error. A write that fails now is reported as a write, and the renewal is
+   * planned all the same (test/unit/cert-book-write-failures.test.ts).
    */
   private async keepIssued(domain: StoredDomain, record: DomainRecord): Promise<void> {
     const { name } = record;
