@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { ensureSecretDirectory, readSecretFile, writeSecretFile } from '../../src/store/secret.js';
+import { readSecretFile } from '../../src/store/secret.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 
 function isWhole(content: string): boolean {
@@ -36,13 +36,8 @@ test('a writer killed at random instants always leaves a whole old or new file',
 test('secret files are 0600 whatever the umask, and a readable one is refused', async (t) => {
   const dir = join(await mkdtemp(join(tmpdir(), 'outpost-secret-')), 'data');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const previous = process.umask(0o000);
-  try {
-    await ensureSecretDirectory(dir);
-    await writeSecretFile(join(dir, 'key'), 'secret');
-  } finally {
-    process.umask(previous);
-  }
+  const writer = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/secret-writer.js'), dir]);
+  t.is(await writer.exited, 0);
   t.is((await stat(dir)).mode & 0o777, 0o700);
   t.is((await stat(join(dir, 'key'))).mode & 0o777, 0o600);
   t.is((await readSecretFile(join(dir, 'key'))).toString(), 'secret');
