@@ -75,18 +75,18 @@ listed_files() {
 }
 
 if [ "$#" -eq 0 ]; then
-  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_worker_list=$(listed_files test/own-worker-files.txt) || ! first_list=$(listed_files test/first-files.txt); then
+  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt) || ! first_list=$(listed_files test/first-files.txt); then
     echo "0 passed, 1 failed"
     exit 1
   fi
   mapfile -t serial <<< "$serial_list"
-  # The unit files share a few workers, but for those test/own-worker-files.txt keeps apart: each
+  # The unit files share a few workers, but for those test/own-process-files.txt keeps apart: each
   # group is a module that imports its files (ava declares their tests as one file's), the files
   # dealt round-robin. All in one worker held its loop for 20 s at a time and a 2 s deadline of a
   # test in it was missed; a group of about a dozen files is a file of ordinary size. The groups are
   # written beside the compiled tests (so ava titles them `unit-groups › unit-tests-N › …`), and
   # their names do not end in .test.js, so a plain `npx ava` runs each unit file once, on its own.
-  find dist/test/unit -name '*.test.js' | sort | grep -vxF -e "$own_worker_list" > .cache/shared-unit-files.txt
+  find dist/test/unit -name '*.test.js' | sort | grep -vxF -e "$own_process_list" > .cache/shared-unit-files.txt
   rm -rf dist/test/unit-groups
   mkdir -p dist/test/unit-groups
   awk -v groups=6 '{ sub(/^dist\/test\//, ""); printf "import '\''../%s'\'';\n", $0 > ("dist/test/unit-groups/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt
@@ -98,7 +98,7 @@ rm -f "$OUTPOST_TEST_FILE_TIMES"
 file_times=--node-arguments=--import=$PWD/dist/test/helpers/file-times.js
 
 # The unit groups need only CPU: no daemon, no port, no wall-clock deadline (the files that have one
-# are in test/own-worker-files.txt and run in the pass). They run beside the pass at nice 19 once
+# are in test/own-process-files.txt and run in the pass). They run beside the pass at nice 19 once
 # the checks have ended, so they use the cores only when the pass leaves them idle: the pass's first
 # half keeps both cores busy with the checks beside it, its second half has files that wait (for a
 # certificate, a shaped link, a restart's backoff) and leaves up to a third of the machine idle at
@@ -156,15 +156,14 @@ else
   if [ "$status" -eq 0 ]; then status=$serial_status; fi
 fi
 cat .cache/checks-output.txt
-# Where the time went, file by file: the files that held a place in the pass longest, and those whose
-# own thread used the most CPU. The processes a file started (outposts, daemons, Chromium) are children
-# of the process every file's thread shares, so their CPU is in the pass's figure, not a file's (`-`).
+# Where the time went, file by file: the files that held a place in the pass longest, and those that
+# used the most CPU (the worker's own + the processes it waited for: outposts, daemons, Chromium).
 if [ -s "$OUTPOST_TEST_FILE_TIMES" ]; then
-  echo "test: the longest files (wall s, CPU s of the file's thread, of its processes where known):"
-  sort -k2 -rn "$OUTPOST_TEST_FILE_TIMES" | head -12 | awk '{ printf "  %s %s s, CPU %s, processes %s\n", $1, $2, $3, $4 }'
-  echo "test: the files whose thread used most CPU:"
-  sort -k3 -rn "$OUTPOST_TEST_FILE_TIMES" | head -12 | awk '{ printf "  %s CPU %s s (wall %s s)\n", $1, $3, $2 }'
-  awk '{ wall += $2; cpu += $3 } END { printf "test: %d files, %d s of wall time in all, their threads CPU %d s\n", NR, wall, cpu }' "$OUTPOST_TEST_FILE_TIMES"
+  echo "test: the longest files (wall s, CPU s of the worker + of its children):"
+  sort -k2 -rn "$OUTPOST_TEST_FILE_TIMES" | head -12 | awk '{ printf "  %s %s s, CPU %s + %s s\n", $1, $2, $3, $4 }'
+  echo "test: the files using most CPU:"
+  awk '{ print $3 + $4, $1, $2 }' "$OUTPOST_TEST_FILE_TIMES" | sort -rn | head -12 | awk '{ printf "  %s CPU %s s (wall %s s)\n", $2, $1, $3 }'
+  awk '{ wall += $2; cpu += $3 + $4 } END { printf "test: %d files, %d s of wall time in all, CPU %d s\n", NR, wall, cpu }' "$OUTPOST_TEST_FILE_TIMES"
 fi
 # One line a test in ava's report: ✔ passed, ✘ failed; ava's summary adds what no such line shows
 # (uncaught exceptions, unhandled rejections), and skipped or todo tests count as failed here. A failed
