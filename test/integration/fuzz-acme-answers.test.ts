@@ -135,8 +135,8 @@ const property = test.macro(async (t, steps: readonly AcmeStep[], numRuns: numbe
 test('garbage from the CA before the order (directory, nonce, account): every attempt ends in a readable error or a sound certificate', property, ['directory', 'nonce', 'account', 'renewalInfo'], 40);
 test('garbage from the CA during the order (order, authorization, challenge, finalize, certificate): every attempt ends in a readable error or a sound certificate', property, ['order', 'authorization', 'challenge', 'finalize', 'certificate'], 40);
 
-// The read runs in a process of its own (fixtures/acme/open-account-peak.ts), whose peak resident set is
-// that read's alone: this file's other tests, and other files, share the worker's process.
+// The read runs in a process of its own (fixtures/acme/open-account-peak.ts), whose peak resident set
+// is that read's alone: the worker's process also holds this file's other tests.
 test('a CA answer without end is not read past a bound: the step fails and memory stays flat', async (t) => {
   const stack = await startCertStack();
   const ca = await startGarbageCa(stack.pebble);
