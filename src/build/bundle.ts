@@ -1,8 +1,9 @@
 // Build step: bundles every module Node starts a process or a thread with, over tsc's output in dist/.
 // Each thread loads its module graph from scratch: unbundled, `outpost demo` spent 5.9 of its first
 // 13 CPU seconds resolving and loading some 300 ES modules in 12 threads (issue 28, a CPU profile).
-// One build with code splitting keeps one copy of each module per thread: a front and the site it
-// imports share the chunks they both need, as they shared modules before.
+// Each thread loads one bundle, whole, but for the http front's thread, which also imports the sites
+// it serves: those bundles share chunks (`modulesSharingAThread`), so that thread holds one copy of
+// each module, as it did before bundling.
 //
 // What is bundled: the executables (bin/), the benchmark hosts, and every module the code (benchmarks
 // included) loads by URL at run time (`new URL('./index.js', import.meta.url)`: an actor kind's
@@ -12,7 +13,7 @@
 //
 // `import.meta.url` in a bundled module would name the bundle, not the module: it is replaced by the
 // module's own URL in dist/, computed from the bundle's (`outpostDist` in the banner).
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,13 +38,17 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Modules that code loads by URL at run time, found as `new URL('<relative>.js', import.meta.url)`. */
-function modulesLoadedByUrl(): string[] {
+/**
+ * The modules that run-time code names with `<prefix>new URL('<relative>.js', import.meta.url)`: with
+ * no prefix, every module loaded by URL at run time; with `declareSite<...>('<kind>', `, the sites.
+ */
+function modulesNamedByUrl(prefix = ''): string[] {
   const found = new Set<string>();
+  const pattern = new RegExp(`${prefix}new URL\\('(\\.{1,2}/[^']+)\\.js', import\\.meta\\.url\\)`, 'g');
   // src/build/ runs at build time only (and this file's own comments would match).
   const runtimeSources = [...sourceFiles('actors'), ...sourceFiles('src'), ...sourceFiles('benchmarks')].filter((file) => !file.startsWith(join(root, 'src/build/')));
   for (const file of runtimeSources) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/new URL\('(\.{1,2}\/[^']+)\.js', import\.meta\.url\)/g)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(pattern)) {
       found.add(resolve(dirname(file), `${match[1]}.ts`));
     }
   }
@@ -86,20 +91,32 @@ const ownImportMetaUrl: Plugin = {
   },
 };
 
+/**
+ * The modules one thread loads beside its entry: the http front's thread imports each site it serves
+ * (src/http/site.ts, by the URL a `declareSite` names). They are built with code splitting, so the
+ * thread holds one copy of each module they share (the logger's link to the supervisor, the metrics
+ * registries), as it did before bundling. Every other bundle is alone in its thread or process and is
+ * built whole: an ES module costs Node's loader a few milliseconds in each thread that loads it, and
+ * the 20-30 shared chunks one split build of everything gave each thread cost `certhub run --demo`
+ * about 75 ms of CPU at each start (650 -> 570 ms) and `outpost demo` about 290 (1,740 -> 1,450 ms):
+ * issue 28, medians of 7 and 5 starts, the two builds taking turns, on a quiet 2-core machine.
+ */
+function modulesSharingAThread(): string[] {
+  return [join(root, 'actors/http-front/index.ts'), ...modulesNamedByUrl("declareSite<\\w+>\\('[\\w-]+', ")];
+}
+
 export async function bundle(): Promise<number> {
-  const entryPoints = [...new Set([...onlyTopLevel('bin'), ...onlyTopLevel('benchmarks/hosts'), ...modulesLoadedByUrl()])];
+  const entryPoints = [...new Set([...onlyTopLevel('bin'), ...onlyTopLevel('benchmarks/hosts'), ...modulesNamedByUrl()])];
+  const sharing = new Set(modulesSharingAThread());
   rmSync(join(outRoot, '_chunks'), { recursive: true, force: true });
-  await build({
-    entryPoints,
+  const options = {
     outdir: outRoot,
     outbase: root,
     allowOverwrite: true,
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    chunkNames: '_chunks/[name]-[hash]',
     external,
     // Names stay as written: error names and class names show up in logs.
     keepNames: true,
@@ -119,7 +136,9 @@ export async function bundle(): Promise<number> {
     },
     plugins: [englishZodOnly, ownImportMetaUrl],
     logLevel: 'warning',
-  });
+  } satisfies BuildOptions;
+  const splitBuild = (entries: string[]) => build({ ...options, entryPoints: entries, splitting: true, chunkNames: '_chunks/[name]-[hash]' });
+  await Promise.all([...entryPoints.filter((entry) => !sharing.has(entry)).map((entry) => splitBuild([entry])), splitBuild([...sharing])]);
   return entryPoints.length;
 }
 
