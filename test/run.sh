@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
-# two passes (side by side, then test/serial-files.txt alone) while the lint, the page type-check and
-# the unit groups run beside the first pass at nice 19, and ends with one line `N passed, N failed`.
+# two passes (side by side, then test/serial-files.txt alone) while the lint, the page type-check, the
+# unit groups and test/background-files.txt's tools run beside the first pass at nice 19, and ends with
+# one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -75,11 +76,12 @@ listed_files() {
 }
 
 if [ "$#" -eq 0 ]; then
-  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt) || ! first_list=$(listed_files test/first-files.txt); then
+  if ! serial_list=$(listed_files test/serial-files.txt) || ! own_process_list=$(listed_files test/own-process-files.txt) || ! first_list=$(listed_files test/first-files.txt) || ! background_list=$(listed_files test/background-files.txt); then
     echo "0 passed, 1 failed"
     exit 1
   fi
   mapfile -t serial <<< "$serial_list"
+  mapfile -t background <<< "$background_list"
   # The unit files share a few workers, but for those test/own-process-files.txt keeps apart: each
   # group is a module that imports its files (ava declares their tests as one file's), the files
   # dealt round-robin. All in one worker held its loop for 20 s at a time and a 2 s deadline of a
@@ -113,11 +115,25 @@ unit_groups() {
   return "$status"
 }
 
+# The files in test/background-files.txt: each one's CPU is a tool it starts at nice 19 (testssl),
+# so they run beside the pass from its start, in an ava run of their own, instead of holding one of
+# the pass's two places while that tool takes what the pass leaves idle. The inactivity timeout is
+# raised for the same reason as the groups'.
+background_files() {
+  local started=$SECONDS me=$BASHPID
+  npx ava "$file_times" --timeout=15m "${background[@]}"
+  local status=$?
+  echo "test: background files took $((SECONDS - started)) s (CPU $(children_cpu "$me") s)"
+  return "$status"
+}
+
 checks > .cache/checks-output.txt 2>&1 &
 checks_pid=$!
 if [ "$#" -eq 0 ]; then
   unit_groups > .cache/unit-groups-output.txt 2>&1 &
   unit_groups_pid=$!
+  background_files > .cache/background-output.txt 2>&1 &
+  background_pid=$!
 fi
 
 # Files run side by side (package.json's ava.concurrency): each owns its ports, temp dirs and daemons.
@@ -136,7 +152,7 @@ if [ "$#" -gt 0 ]; then
   checks_status=$?
 else
   # ava starts the files in the order given; a file is given once (awk keeps its first place).
-  mapfile -t side_by_side < <({ echo "$first_list"; find dist/test -name '*.test.js' | sort; } | awk '!seen[$0]++' | grep -vxF -f test/serial-files.txt -f .cache/shared-unit-files.txt)
+  mapfile -t side_by_side < <({ echo "$first_list"; find dist/test -name '*.test.js' | sort; } | awk '!seen[$0]++' | grep -vxF -f test/serial-files.txt -f test/background-files.txt -f .cache/shared-unit-files.txt)
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
   load "at its end"
@@ -147,6 +163,10 @@ else
   unit_groups_status=$?
   tee -a .cache/ava-output.txt < .cache/unit-groups-output.txt
   if [ "$status" -eq 0 ]; then status=$unit_groups_status; fi
+  wait "$background_pid"
+  background_status=$?
+  tee -a .cache/ava-output.txt < .cache/background-output.txt
+  if [ "$status" -eq 0 ]; then status=$background_status; fi
   serial_started=$SECONDS
   serial_cpu_before=$(children_cpu $$)
   npx ava "$file_times" --concurrency 1 "${serial[@]}" 2>&1 | tee -a .cache/ava-output.txt
