@@ -153,10 +153,23 @@ if [ "$#" -gt 0 ]; then
 else
   # ava starts the files in the order given; a file is given once (awk keeps its first place).
   mapfile -t side_by_side < <({ echo "$first_list"; find dist/test -name '*.test.js' | sort; } | awk '!seen[$0]++' | grep -vxF -f test/serial-files.txt -f test/background-files.txt -f .cache/shared-unit-files.txt)
+  # One Chromium for the pass's browser files (test/helpers/browser-server.ts): a launch in each
+  # file cost about a second of CPU. It ends when its standard input closes or at SIGTERM, after the
+  # pass: the serial pass's files launch their own, as a file run alone does.
+  coproc browser_server { exec node dist/test/helpers/browser-server.js 2> .cache/browser-server-errors.txt; }
+  browser_server_pid=$browser_server_PID
+  if read -r -t 60 -u "${browser_server[0]}" endpoint && [[ $endpoint == ws://* ]]; then
+    export OUTPOST_TEST_BROWSER=$endpoint
+  else
+    echo "test: the shared browser did not start (.cache/browser-server-errors.txt): each browser file launches its own"
+  fi
   npx ava "$file_times" "${side_by_side[@]}" 2>&1 | tee .cache/ava-output.txt
   status=${PIPESTATUS[0]}
+  unset OUTPOST_TEST_BROWSER
+  kill -TERM "$browser_server_pid" 2> /dev/null
+  wait "$browser_server_pid" 2> /dev/null
   load "at its end"
-  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s; the checks and the unit groups beside it are counted apart)"
+  echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s, with that of the checks, the unit groups and the background files that ended beside it: bash reaps them as they end)"
   wait "$checks_pid"
   checks_status=$?
   wait "$unit_groups_pid"

@@ -2,10 +2,10 @@
 // for one domain and for several, the server URL (the page's origin unless overridden), select-all
 // under a filter exporting only the rows shown, copy and download. The JSON is also parsed with the
 // schemas certhub-agent reads its configs with (actors/proxy/agent-exports.ts).
-import { readFile } from 'node:fs/promises';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { fetchManySchema, fetchOneSchema, placeholderBackend, proxyRoutesSchema } from '../../actors/proxy/agent-exports.js';
+import { downloadedText } from '../helpers/browser.js';
 import { addDomains, demoCerthub, openExportDialog, openPanel, row, type DomainView, unexpected } from '../helpers/certhub-panel.js';
 
 const formats = { 'Fetch (JSON)': 'fetch-json', 'Fetch CLI': 'fetch-cli', 'Proxy (JSON)': 'proxy-json', CSV: 'csv' } as const;
@@ -75,7 +75,7 @@ test('export one domain and several: every format exactly, for the page origin a
   t.is(await page.evaluate<string>('navigator.clipboard.readText()'), expected('csv', [api!, db!, web!], origin));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
   t.is(download.suggestedFilename(), 'certhub-tokens.csv');
-  t.is(await readFile((await download.path()) ?? '', 'utf8'), expected('csv', [api!, db!, web!], origin));
+  t.is(await downloadedText(download), expected('csv', [api!, db!, web!], origin));
   await page.keyboard.press('Escape');
   t.is(await page.locator('#export').getAttribute('open'), null, 'Esc closes the dialog');
   t.deepEqual(unexpected(problems), []);

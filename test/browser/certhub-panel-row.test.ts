@@ -1,10 +1,10 @@
 // An expanded row of the certhub panel, against `certhub run --demo`: the target edited (a refusal
 // shown inline), expiry, the masked token shown, copied and rotated (after a confirmation), the .crt
 // and .key downloads, the last fetch appearing live, and Remove (after a confirmation).
-import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { eventually } from '../helpers/fixture-host.js';
+import { downloadedText } from '../helpers/browser.js';
 import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Answers the next confirm() dialog. */
@@ -67,7 +67,7 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
     const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('link', { name: label }).click()]);
     t.is(download.suggestedFilename(), file);
     const expected = await (await server.admin(`api/admin/domains/app/${field}`)).text();
-    t.is(await readFile((await download.path()) ?? '', 'utf8'), expected);
+    t.is(await downloadedText(download), expected);
   }
 
   // A client fetching the certificate shows up in the open row without a reload.

@@ -1,12 +1,15 @@
-// Headless Chromium for the browser tests, launched as benchmarks/third-party/chromium.ts says. One
-// browser per test file (ava runs each file in its own process), started by the first page and closed
-// after the file's last test; each page gets its own browser context (its own cookies, storage and
-// cache: what a fresh browser would give it), closed at teardown whatever the test's outcome. Each
-// page records what a clean page never produces (uncaught exceptions, console errors, anything its
-// Content-Security-Policy blocked).
+// Headless Chromium for the browser tests, launched as benchmarks/third-party/chromium.ts says. In
+// `npm test`'s side-by-side pass, the files share one browser that test/run.sh started
+// (test/helpers/browser-server.ts; OUTPOST_TEST_BROWSER is its address); otherwise one browser per test
+// file (ava runs each file in its own process), started by the first page. Either way it is closed (or
+// left) after the file's last test, and each page gets its own browser context (its own cookies,
+// storage and cache: what a fresh browser would give it), closed at teardown whatever the test's
+// outcome. Each page records what a clean page never produces (uncaught exceptions, console errors,
+// anything its Content-Security-Policy blocked).
 import { mkdir } from 'node:fs/promises';
+import { text as streamText } from 'node:stream/consumers';
 import test, { type ExecutionContext } from 'ava';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromium.js';
 import { projectPath } from './process.js';
 
@@ -25,20 +28,22 @@ const reportPolicyViolations = `document.addEventListener('securitypolicyviolati
 })`;
 
 /**
- * The file's browser, launched once: a launch costs about a second of CPU, which a browser per test
- * paid dozens of times on a suite that shares two cores. A launch that fails is not kept, so the next
- * page tries again and fails with its own error.
+ * The file's browser, launched (or connected to) once: a launch costs about a second of CPU, which a
+ * browser per test paid dozens of times on a suite that shares two cores. A launch that fails is not
+ * kept, so the next page tries again and fails with its own error.
  */
 let sharedBrowser: Promise<Browser> | undefined;
+const runBrowser = process.env.OUTPOST_TEST_BROWSER;
 
 function fileBrowser(): Promise<Browser> {
-  sharedBrowser ??= chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }).catch((error: unknown) => {
+  sharedBrowser ??= (runBrowser === undefined ? chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }) : chromium.connect(runBrowser)).catch((error: unknown) => {
     sharedBrowser = undefined;
     throw error;
   });
   return sharedBrowser;
 }
 
+// Closing a browser this file connected to closes its contexts and leaves the browser to the run.
 test.after.always('the file\'s browser is closed', async () => {
   const browser = await sharedBrowser?.catch(() => undefined);
   await browser?.close();
@@ -69,6 +74,14 @@ export async function openPage(t: ExecutionContext, url: string, options: Browse
 /** The text `selector` shows, trimmed ('' for none). */
 export async function text(page: Page, selector: string): Promise<string> {
   return ((await page.locator(selector).textContent()) ?? '').trim();
+}
+
+/**
+ * What a download holds, as text, read through Playwright's stream: a browser this file connected to
+ * (the run's, see above) keeps its downloads on its side, where `download.path()` cannot name them.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  return streamText(await download.createReadStream());
 }
 
 /** How many animations on the page never end: each keeps the page drawing while nothing changes. */

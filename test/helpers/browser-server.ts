@@ -1,0 +1,19 @@
+// One headless Chromium for a whole `npm test` pass, started by test/run.sh: it prints the WebSocket
+// address the browser files connect to (OUTPOST_TEST_BROWSER, read in test/helpers/browser.ts) and
+// runs until its standard input closes, so it never outlives the run that started it, even killed.
+// A launch costs each browser file about a second of CPU (the browser, GPU and zygote processes'
+// start): 15 files paid it at every run. Each page still gets its own browser context, as before.
+import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromium.js';
+
+const server = await chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs });
+process.stdout.write(`${server.wsEndpoint()}\n`);
+let closing = false;
+const close = () => {
+  if (closing) return;
+  closing = true;
+  void server.close().finally(() => process.exit(0));
+};
+process.stdin.on('end', close).on('error', close).resume();
+process.on('SIGTERM', close);
+process.on('SIGINT', close);
