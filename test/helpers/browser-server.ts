@@ -6,7 +6,9 @@
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromium.js';
 
-const server = await chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs });
+// Playwright's own signal handlers would end the browser at SIGTERM without a clean close, leaving
+// its singleton folder in /tmp at every run: this process closes it, below.
+const server = await chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false });
 process.stdout.write(`${server.wsEndpoint()}\n`);
 let closing = false;
 const close = () => {
