@@ -3,8 +3,8 @@
 // and .key downloads, the last fetch appearing live, and Remove (after a confirmation).
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { eventually } from '../helpers/fixture-host.js';
 import { downloadedText } from '../helpers/browser.js';
+import { eventually } from '../helpers/fixture-host.js';
 import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Answers the next confirm() dialog. */
