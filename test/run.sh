@@ -156,7 +156,8 @@ else
   # One Chromium for the pass's browser files (test/helpers/browser-server.ts): a launch in each
   # file cost about a second of CPU. It ends when its standard input closes or at SIGTERM, after the
   # pass: the serial pass's files launch their own, as a file run alone does.
-  coproc browser_server { exec node dist/test/helpers/browser-server.js 2> .cache/browser-server-errors.txt; }
+  rm -f .cache/browser-cpu.txt
+  coproc browser_server { exec node dist/test/helpers/browser-server.js .cache/browser-cpu.txt 2> .cache/browser-server-errors.txt; }
   browser_server_pid=$browser_server_PID
   if read -r -t 60 -u "${browser_server[0]}" endpoint && [[ $endpoint == ws://* ]]; then
     export OUTPOST_TEST_BROWSER=$endpoint
@@ -170,6 +171,8 @@ else
   wait "$browser_server_pid" 2> /dev/null
   load "at its end"
   echo "test: side-by-side pass took $((SECONDS - ava_started)) s (CPU $(($(children_cpu $$) - ava_cpu_before)) s, with that of the checks, the unit groups and the background files that ended beside it: bash reaps them as they end)"
+  # Playwright starts Chromium detached, so its processes (the renderers above all) are not in that figure.
+  if [ -s .cache/browser-cpu.txt ]; then echo "test: the shared browser used $(cat .cache/browser-cpu.txt) CPU s beside it, not counted above"; fi
   wait "$checks_pid"
   checks_status=$?
   wait "$unit_groups_pid"

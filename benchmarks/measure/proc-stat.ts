@@ -53,6 +53,26 @@ export function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
 }
 
+/**
+ * CPU seconds used so far by `pid`, its live descendants and every process one of them has waited
+ * for (/proc's cutime and cstime): all of a tree that reaps its own ended members, as Chromium's
+ * zygote reaps the renderers it forked, whose time no outside parent would ever see.
+ */
+export function processTreeTotalCpuSeconds(pid: number): number {
+  let stat: string;
+  let children: string[];
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Each thread lists the children it started: Chromium starts its zygotes from other threads than its first.
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' ').filter((child) => child !== ''));
+  } catch {
+    return 0; // The process has ended: its parent's cutime and cstime count it.
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+  return children.reduce((sum, child) => sum + processTreeTotalCpuSeconds(Number(child)), own);
+}
+
 /** CPU seconds used so far by `pid` and its live children (nginx's master and its workers). */
 export function processTreeCpuSeconds(pid: number): number {
   let children: string[] = [];
