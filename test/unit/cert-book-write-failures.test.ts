@@ -41,3 +41,34 @@ test('issued while its file cannot be written: stays issued, the error names the
   const file = JSON.parse(await readFile(join(domainsDir, 'app.example.com.json'), 'utf8')) as { material: { cert_pem: string } | null };
   t.regex(file.material?.cert_pem ?? '', /^-----BEGIN CERTIFICATE-----/);
 });
+
+// Found in a full run (session 17): the write after a target change's republish was left to its
+// promise, so a failure was an unhandled rejection, which ends the domains actor's thread.
+test('the record republished for a target change while the file cannot be written: the error names the write, nothing is left unhandled', async (t) => {
+  const dataDir = await certDataDir(t);
+  const harness = await startBook(t, { dataDir, clock: new ManualClock(now), lifetimeMs: 90 * day, scheduled: false });
+  const { book, issuer, logged } = harness;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  await book.add({ name: 'app', target: '192.0.2.1' });
+  await harness.until('app', (view) => view.status === 'issued');
+  let publish: (() => void) | undefined;
+  issuer.publishRecord = () => new Promise<void>((resolve) => (publish = resolve));
+
+  // The target change itself is written; the republish that follows waits on the provider.
+  await book.setTarget('app', '192.0.2.2');
+  t.like(await harness.storedRecord('app'), { target: '192.0.2.2' });
+  const domainsDir = join(dataDir, 'domains');
+  await rename(domainsDir, `${domainsDir}-away`);
+  if (publish === undefined) throw new Error('the target change did not republish the record');
+  publish();
+  // No deadline of its own (the unit groups run at nice 19): ava's timeout bounds the wait.
+  while (unhandled.length === 0 && !logged.some((line) => line.includes('the record of app.example.com points to'))) await setTimeout(20);
+  t.deepEqual(unhandled, []);
+  t.regex(logged.find((line) => line.includes('the record of app.example.com points to')) ?? '', /^error: the record of app\.example\.com points to 192\.0\.2\.2, but the domain's file could not be written \(.*ENOENT.*\); it is written with the domain's next change$/);
+  await rename(`${domainsDir}-away`, domainsDir);
+  await book.rotate('app');
+  t.like(await harness.storedRecord('app'), { target: '192.0.2.2', published: { target: '192.0.2.2', record_type: 'A' } });
+});

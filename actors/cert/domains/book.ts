@@ -64,7 +64,10 @@ export class DomainBook {
     private readonly domains: Map<string, StoredDomain>,
     private readonly deps: DomainBookDeps,
   ) {
-    this.fetchFlush = setInterval(() => void this.flushFetches(), fetchFlushMs);
+    // A write that fails here is logged: a rejection nobody handles would end the actor's thread.
+    this.fetchFlush = setInterval(() => {
+      this.flushFetches().catch((error: unknown) => deps.log.error(`the last fetch times could not be written: ${String(error)}`));
+    }, fetchFlushMs);
     this.fetchFlush.unref();
     this.wakeups = new DomainWakeups(deps.clock, (name) => {
       this.wake(name).catch((error: unknown) => deps.log.error(`${name} could not be woken for its next step: ${String(error)}`));
@@ -427,7 +430,12 @@ export class DomainBook {
       async () => {
         if (this.domains.get(name) !== domain) return;
         domain.record = { ...domain.record, published: { target, record_type } };
-        await this.save(domain);
+        // Caught here, not left to the promise: a rejection nobody handles would end the actor's thread.
+        try {
+          await this.save(domain);
+        } catch (error) {
+          this.deps.log.error(`the record of ${name} points to ${target}, but the domain's file could not be written (${String(error)}); it is written with the domain's next change`);
+        }
       },
       (error: unknown) => this.deps.log.error(`the record of ${name} could not be changed to ${target}: ${String(error)}`),
     );
