@@ -60,14 +60,21 @@ export function machineBusySeconds(): number {
  */
 export function processTreeTotalCpuSeconds(pid: number): number {
   let stat: string;
-  let children: string[];
+  let tasks: string[];
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Each thread lists the children it started: Chromium starts its zygotes from other threads than its first.
-    children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' ').filter((child) => child !== ''));
+    tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
     return 0; // The process has ended: its parent's cutime and cstime count it.
   }
+  // Each thread lists the children it started: Chromium starts its zygotes from other threads than its first.
+  const children = tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' ').filter((child) => child !== '');
+    } catch {
+      return []; // The thread has ended.
+    }
+  });
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
   return children.reduce((sum, child) => sum + processTreeTotalCpuSeconds(Number(child)), own);
