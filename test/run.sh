@@ -94,6 +94,10 @@ if [ "$#" -eq 0 ]; then
   awk -v groups=6 '{ sub(/^dist\/test\//, ""); printf "import '\''../%s'\'';\n", $0 > ("dist/test/unit-groups/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt
 fi
 
+# How fast the machine is before the tests start (benchmarks/measure/machine-speed.ts): on this
+# sandboxed machine the same suite's CPU moved by 15% between runs an hour apart, with the machine.
+echo "test: the machine now: $(node dist/benchmarks/measure/machine-speed.js)"
+
 # Each worker appends its file's wall time and CPU to .cache/file-times.txt (test/helpers/file-times.ts).
 export OUTPOST_TEST_FILE_TIMES=$PWD/.cache/file-times.txt
 rm -f "$OUTPOST_TEST_FILE_TIMES"
