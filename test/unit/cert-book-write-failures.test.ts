@@ -72,3 +72,34 @@ test('the record republished for a target change while the file cannot be writte
   await book.rotate('app');
   t.like(await harness.storedRecord('app'), { target: '192.0.2.2', published: { target: '192.0.2.2', record_type: 'A' } });
 });
+
+// The same hole in the flush of fetch times (session 17), which ran on a real interval and had no
+// test: it is now armed by a fetch on the book's clock.
+test('fetch times that cannot be written: the error is logged, nothing is left unhandled, the next flush writes them', async (t) => {
+  const dataDir = await certDataDir(t);
+  const clock = new ManualClock(now);
+  const harness = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day, scheduled: false });
+  const { book, logged } = harness;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  await book.add({ name: 'app', target: '192.0.2.1' });
+  await harness.until('app', (view) => view.status === 'issued');
+
+  const domainsDir = join(dataDir, 'domains');
+  await rename(domainsDir, `${domainsDir}-away`);
+  book.recordFetch('app.example.com', '198.51.100.7', clock.now());
+  clock.advance(5000);
+  // No deadline of its own (the unit groups run at nice 19): ava's timeout bounds the wait.
+  while (unhandled.length === 0 && !logged.some((line) => line.includes('the last fetch times could not be written'))) await setTimeout(20);
+  t.deepEqual(unhandled, []);
+  t.regex(logged.find((line) => line.includes('the last fetch times could not be written')) ?? '', /^error: the last fetch times could not be written, tried again in 5 s: app\.example\.com: .*ENOENT/);
+
+  // The directory is back: the next flush, 5 s on, writes the fetch.
+  await rename(`${domainsDir}-away`, domainsDir);
+  const published = harness.nextPublished('app', (view) => view.last_fetch?.from === '198.51.100.7');
+  clock.advance(5000);
+  await published;
+  t.like(await harness.storedRecord('app'), { last_fetch: { at: new Date(now).toISOString(), from: '198.51.100.7' } });
+});

@@ -54,7 +54,8 @@ export class DomainBook {
   private readonly waiting: string[] = [];
   private running = 0;
   private readonly fetchedSinceFlush = new Set<string>();
-  private readonly fetchFlush: NodeJS.Timeout;
+  /** Cancels the flush a fetch armed; undefined when none is pending. */
+  private cancelFetchFlush: (() => void) | undefined;
   private stopped = false;
   /** The background work `resume` leaves: renewal plans to make, records to write. */
   private updating: Promise<void> = Promise.resolve();
@@ -64,11 +65,6 @@ export class DomainBook {
     private readonly domains: Map<string, StoredDomain>,
     private readonly deps: DomainBookDeps,
   ) {
-    // A write that fails here is logged: a rejection nobody handles would end the actor's thread.
-    this.fetchFlush = setInterval(() => {
-      this.flushFetches().catch((error: unknown) => deps.log.error(`the last fetch times could not be written: ${String(error)}`));
-    }, fetchFlushMs);
-    this.fetchFlush.unref();
     this.wakeups = new DomainWakeups(deps.clock, (name) => {
       this.wake(name).catch((error: unknown) => deps.log.error(`${name} could not be woken for its next step: ${String(error)}`));
     });
@@ -201,9 +197,26 @@ export class DomainBook {
     if (domain === undefined) return;
     domain.record = { ...domain.record, last_fetch: { at: isoTime(at), from } };
     this.fetchedSinceFlush.add(name);
+    this.armFetchFlush();
   }
 
-  /** Stops starting work and writes what is only in memory. */
+  /**
+   * Writes the fetched domains `fetchFlushMs` after the first fetch since the last flush: one timer
+   * while fetches come in, none while nothing is fetched. A write that fails is logged (a rejection
+   * nobody handles would end the actor's thread) and tried again at the next flush.
+   */
+  private armFetchFlush(): void {
+    if (this.cancelFetchFlush !== undefined || this.stopped) return;
+    this.cancelFetchFlush = this.deps.clock.every(fetchFlushMs, () => {
+      this.cancelFetchFlush?.();
+      this.cancelFetchFlush = undefined;
+      this.flushFetches().catch((error: unknown) => {
+        this.deps.log.error(`the last fetch times could not be written, tried again in ${fetchFlushMs / 1000} s: ${error instanceof Error ? error.message : String(error)}`);
+        this.armFetchFlush();
+      });
+    });
+  }
+
   /** Plans the renewals `resume` left out and writes the records it changed; stops with the book. */
   private async bringUpToDate(domains: readonly StoredDomain[]): Promise<void> {
     for (const domain of domains) {
@@ -221,9 +234,11 @@ export class DomainBook {
     }
   }
 
+  /** Stops starting work and writes what is only in memory. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.fetchFlush);
+    this.cancelFetchFlush?.();
+    this.cancelFetchFlush = undefined;
     this.wakeups.stop();
     await this.updating;
     await this.flushFetches();
@@ -441,13 +456,22 @@ export class DomainBook {
     );
   }
 
+  /** Writes the domains fetched since the last flush; one whose write fails waits for the next. */
   private async flushFetches(): Promise<void> {
     const names = [...this.fetchedSinceFlush];
     this.fetchedSinceFlush.clear();
+    const failures: string[] = [];
     for (const name of names) {
       const domain = this.domains.get(name);
-      if (domain !== undefined) await this.save(domain);
+      if (domain === undefined) continue;
+      try {
+        await this.save(domain);
+      } catch (error) {
+        this.fetchedSinceFlush.add(name);
+        failures.push(`${name}: ${String(error)}`);
+      }
     }
+    if (failures.length > 0) throw new Error(failures.join('; '));
   }
 }
 
