@@ -5,12 +5,21 @@
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 
 const now = Date.parse('2025-01-01T00:00:00Z');
+
+/** The rejections nobody handles while the test runs (each would end the domains actor's thread). */
+function unhandledRejections(t: ExecutionContext): unknown[] {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  return unhandled;
+}
 
 test('issued while its file cannot be written: stays issued, the error names the write, the next change writes it', async (t) => {
   const dataDir = await certDataDir(t);
@@ -48,10 +57,7 @@ test('the record republished for a target change while the file cannot be writte
   const dataDir = await certDataDir(t);
   const harness = await startBook(t, { dataDir, clock: new ManualClock(now), lifetimeMs: 90 * day, scheduled: false });
   const { book, issuer, logged } = harness;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  process.on('unhandledRejection', onUnhandled);
-  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  const unhandled = unhandledRejections(t);
   await book.add({ name: 'app', target: '192.0.2.1' });
   await harness.until('app', (view) => view.status === 'issued');
   let publish: (() => void) | undefined;
@@ -80,10 +86,7 @@ test('fetch times that cannot be written: the error is logged, nothing is left u
   const clock = new ManualClock(now);
   const harness = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day, scheduled: false });
   const { book, logged } = harness;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  process.on('unhandledRejection', onUnhandled);
-  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  const unhandled = unhandledRejections(t);
   await book.add({ name: 'app', target: '192.0.2.1' });
   await harness.until('app', (view) => view.status === 'issued');
 
