@@ -6,6 +6,8 @@ export interface Clock {
   now(): number;
   /** Calls `tick` every `ms` until the returned function is called. */
   every(ms: number, tick: () => void): () => void;
+  /** Calls `run` once, `ms` from now, unless the returned function is called first. */
+  after(ms: number, run: () => void): () => void;
   /** Resolves after `ms`. */
   sleep(ms: number): Promise<void>;
 }
@@ -15,6 +17,10 @@ export const systemClock: Clock = {
   every(ms, tick) {
     const timer = setInterval(tick, ms);
     return () => clearInterval(timer);
+  },
+  after(ms, run) {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
   },
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
@@ -37,13 +43,16 @@ export class ManualClock implements Clock {
     };
   }
 
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const cancel = this.every(ms, () => {
-        cancel();
-        resolve();
-      });
+  after(ms: number, run: () => void): () => void {
+    const cancel = this.every(ms, () => {
+      cancel();
+      run();
     });
+    return cancel;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.after(ms, resolve));
   }
 
   advance(ms: number): void {

@@ -207,8 +207,7 @@ export class DomainBook {
    */
   private armFetchFlush(): void {
     if (this.cancelFetchFlush !== undefined || this.stopped) return;
-    this.cancelFetchFlush = this.deps.clock.every(fetchFlushMs, () => {
-      this.cancelFetchFlush?.();
+    this.cancelFetchFlush = this.deps.clock.after(fetchFlushMs, () => {
       this.cancelFetchFlush = undefined;
       this.flushFetches().catch((error: unknown) => {
         this.deps.log.error(`the last fetch times could not be written, tried again in ${fetchFlushMs / 1000} s: ${error instanceof Error ? error.message : String(error)}`);

@@ -65,7 +65,7 @@ export class DueScheduler<Key> {
     for (const at of this.due.values()) if (at < next) next = at;
     const wait = Math.max(0, next - now);
     this.armedAt = now + wait;
-    this.cancel = this.clock.every(wait, () => {
+    this.cancel = this.clock.after(wait, () => {
       this.disarm();
       const keys = this.takeDue();
       this.arm();
