@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suite needs, builds (tsc type-checks as it compiles), then runs ava in
 # two passes (side by side, then test/serial-files.txt alone) while the lint, the page type-check, the
-# unit groups and test/background-files.txt's tools run beside the first pass at nice 19, and ends with
+# unit groups (these three at nice 19) and test/background-files.txt run beside the first pass, and ends with
 # one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -119,10 +119,10 @@ unit_groups() {
   return "$status"
 }
 
-# The files in test/background-files.txt: each one's CPU is a tool it starts at nice 19 (testssl),
-# so they run beside the pass from its start, in an ava run of their own, instead of holding one of
-# the pass's two places while that tool takes what the pass leaves idle. The inactivity timeout is
-# raised for the same reason as the groups'.
+# The files in test/background-files.txt: each one's time is a tool it starts (testssl), so they run
+# beside the pass from its start, in an ava run of their own, instead of holding one of the pass's
+# two places for minutes. At the usual priority: testssl's handshakes must reach the servers within
+# their 10 s idle timeout. The inactivity timeout is raised because the machine is loaded meanwhile.
 background_files() {
   local started=$SECONDS me=$BASHPID
   npx ava "$file_times" --timeout=15m "${background[@]}"
