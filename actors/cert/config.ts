@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseDomainName } from './domains/names.js';
 import { defaultMaxDomains } from './domains/limits.js';
 import { defaultBackoff } from './domains/backoff.js';
-import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
+import { allowedHosts, bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
 
 export const letsEncryptDirectories = {
   letsencrypt: 'https://acme-v02.api.letsencrypt.org/directory',
@@ -168,7 +168,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
       /** Reverse proxies (IP addresses) whose `X-Forwarded-For` says who the client is, for failure limits and logs. */
-      trusted_proxies: z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]),
+      trusted_proxies: trustedProxies,
       /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
       insecure_http: z.boolean().default(false),
       /** Host names the server answers besides loopback ones (README: certhub, Allowed hosts). */

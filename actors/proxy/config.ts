@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { isRemotePlainHttp } from './client/fetch-targets.js';
 import { proxyRoutesSchema } from './agent-exports.js';
-import { bindAddress, port, positiveInteger } from '../../src/config/rules.js';
+import { bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 
 /** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
@@ -51,6 +51,11 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
   /** An upload slower than this (averaged over upload_window_seconds) is dropped with 408. */
   upload_min_bytes_per_second: positiveInteger.max(1 << 30).default(1024),
   upload_window_seconds: positiveInteger.max(3600).default(10),
+  /**
+   * Proxies in front of this one (IP addresses): from them, a client's X-Forwarded-For is extended and
+   * its X-Real-IP, True-Client-IP and Forwarded are kept; from anyone else they are dropped.
+   */
+  trusted_proxies: trustedProxies,
   /** Relayed WebSockets one client address may hold, per thread. */
   websocket_max_per_client: positiveInteger.max(100_000).default(64),
   /** Relayed WebSockets per thread (each holds a backend connection too). */

@@ -94,6 +94,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       routes: frontRoutes(config),
       backendConnections: config.backend_connections,
       backendTimeoutMs: config.backend_timeout_seconds * 1000,
+      trustedProxies: [...config.trusted_proxies],
       limits: {
         backendQueue: config.backend_queue,
         uploadFloor: { bytesPerSecond: config.upload_min_bytes_per_second, windowMs: config.upload_window_seconds * 1000 },

@@ -24,4 +24,7 @@ export const allowedHosts = z
   .default([]);
 
 /** A list of program arguments (run without a shell): at least the program. */
+/** Reverse proxies in front of a server, by IP address: whose X-Forwarded-For names the client. */
+export const trustedProxies = z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]);
+
 export const commandLine = z.array(z.string().min(1)).min(1);

@@ -172,3 +172,23 @@ export function loopbackDispatcher(t: ExecutionContext): Agent {
   t.teardown(() => dispatcher.close());
   return dispatcher;
 }
+
+/**
+ * A proxy with one route, app.test, to `backend` (`host:port`), over one backend connection and one
+ * thread: every request of every client goes down the same connection, as a busy route's do.
+ */
+export async function startProxyTo(t: ExecutionContext, backend: string, config: object = {}): Promise<AgentProxy> {
+  const materialDir = await temporaryDir(t, 'agent-proxy-material-');
+  await writeTestMaterial(materialDir, 'app.test', '0c');
+  return startAgentProxy(t, {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'app.test': { backend, token: 'chd_test_token' } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 1,
+    backend_connections: 1,
+    ...config,
+  });
+}

@@ -101,3 +101,28 @@ test('the head keeps its fields as a flat list in the order sent (names lower ca
   t.deepEqual(head.headers, { server: 'nginx', 'set-cookie': ['a=1', 'b=2'], 'content-length': '2' });
   t.is(seen.body, 'ok');
 });
+
+test('a bare CR, LF or NUL in a field value, a folded line and a name that is not a token are refused, so the client never gets a line the backend split', (t) => {
+  const heads = [
+    'HTTP/1.1 200 OK\r\nX-A: a\rSet-Cookie: stolen=1\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX-A: a\nSet-Cookie: stolen=1\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX-A: a\r\n Set-Cookie: stolen=1\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX-A: a\r\n\tb\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX A: a\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nX-\xe9: a\r\nContent-Length: 0\r\n\r\n',
+    'HTTP/1.1 200 O\x00K\r\nContent-Length: 0\r\n\r\n',
+  ];
+  for (const head of heads) t.throws(() => parser().parser.feed(Buffer.from(head, 'latin1')), { instanceOf: MalformedResponse }, JSON.stringify(head));
+});
+
+test('obs-text in a value is kept byte for byte and flagged; blanks around a value and before the colon are removed, nothing else', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nX-Name : \tZo\xeb\xa0\t \r\nContent-Length: 0\r\n\r\n', 'latin1'));
+  const head = seen.heads[0]!;
+  t.deepEqual(head.fields, ['x-name', 'Zo\xeb\xa0', 'content-length', '0']);
+  t.true(head.hasObsText);
+  const plain = parser();
+  plain.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+  t.false(plain.seen.heads[0]!.hasObsText);
+});

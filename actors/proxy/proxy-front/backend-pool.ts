@@ -341,6 +341,8 @@ class BackendExchange implements ExchangeController, ResponseEvents {
     }
     const chunked = request.body !== null && !hasLength;
     if (chunked) head += 'transfer-encoding: chunked\r\n';
+    // One byte a code unit: the method, target and fields were checked to hold nothing above U+00FF,
+    // no CR, LF or NUL (forwardable-request.ts), and obs-text is already in its wire form.
     socket.write(`${head}\r\n`, 'latin1');
     if (request.body === null) {
       this.bodySent = true;

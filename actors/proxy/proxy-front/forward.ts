@@ -8,9 +8,10 @@ import type { Logger } from '../../../src/log/record.js';
 import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
 import type { ResponseHead } from './response-parser.js';
 import type { RouteFigures } from './figures.js';
-import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery } from './logic.js';
+import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery, type ClientSide } from './logic.js';
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
-import { requestFraming } from '../../../src/http/request-framing.js';
+import { canonicalAddress } from '../../../src/http/rate-limit.js';
+import { forwardableRequest } from './forwardable-request.js';
 
 /** Upload bytes buffered before the client's socket is paused. */
 const uploadHighWaterMark = 256 * 1024;
@@ -25,6 +26,18 @@ export interface Route {
   uploadFloor: { bytesPerSecond: number; windowMs: number };
   /** What the route's answers are counted in; absent when metrics are off. */
   figures?: RouteFigures;
+  /** Canonical addresses (config `trusted_proxies`) whose X-Forwarded-For and X-Real-IP are passed on. */
+  trustedProxies: ReadonlySet<string>;
+}
+
+/**
+ * The client as its backend is told of it. `incoming` is the checked head (forwardable-request.ts),
+ * so the Host passed on is in its wire form.
+ */
+export function clientSideOf(res: HttpResponse, incoming: readonly (readonly [string, string])[], route: Route): ClientSide {
+  const address = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
+  const host = incoming.find(([name]) => name === 'host')?.[1] ?? '';
+  return { address, trusted: route.trustedProxies.size > 0 && route.trustedProxies.has(canonicalAddress(address)), host: host === '' ? route.domain : host };
 }
 
 /** What a client whose request found every backend connection busy and the queue full is told to wait, in seconds. */
@@ -35,21 +48,21 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   if (dropAfterRefusal(res)) return settled();
   const arrivedAt = performance.now();
   const method = req.getCaseSensitiveMethod();
-  const path = pathAndQuery(req.getUrl(), req.getQuery() ?? '');
+  const path = pathAndQuery(req.getUrl(), req.getQuery());
   const incoming: [string, string][] = [];
   req.forEach((name, value) => incoming.push([name, value]));
-  const framing = requestFraming(incoming);
+  const framing = forwardableRequest(method, path, incoming);
   if (!framing.ok) {
     settled();
     route.figures?.answered(400);
     return refuseMalformed(res, framing.problem);
   }
-  const host = req.getHeader('host');
-  const headers = backendRequestHeaders(incoming, { address: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString()), host: host === '' ? route.domain : host });
+  const client = clientSideOf(res, incoming, route);
+  const headers = backendRequestHeaders(incoming, client);
   // The length the listener enforced, never the client's header as it came (RFC 9112 section 6.3).
   if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
   const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
-  const exchange = new Exchange(res, route, method, log, hostName(host), settled, arrivedAt);
+  const exchange = new Exchange(res, route, method, log, hostName(client.host), settled, arrivedAt);
   const body = hasBody ? exchange.readUpload() : null;
   exchange.withdraw = route.pool.dispatch({ method, path, headers, body }, exchange);
 }
@@ -62,7 +75,8 @@ class Exchange implements ExchangeHandler {
   private finished = false;
   private controller: ExchangeController | undefined;
   private upload: Readable | undefined;
-  private head: { status: string; headers: [string, string][] } | undefined;
+  /** `bytes`: some value holds obs-text, one code unit a byte, so the head is written as bytes (uWS writes a string as UTF-8). */
+  private head: { status: string; headers: [string, string][]; bytes: boolean } | undefined;
   private headWritten = false;
   /** The body length the backend announced; undefined streams it chunked. */
   private totalSize: number | undefined;
@@ -165,14 +179,14 @@ class Exchange implements ExchangeHandler {
     if (this.aborted) controller.abort();
   }
 
-  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, fields, contentLength: length }: ResponseHead): void {
+  onResponseStart(_controller: ExchangeController, { statusCode, statusMessage, fields, contentLength: length, hasObsText }: ResponseHead): void {
     if (this.aborted) return;
     const figures = this.route.figures;
     if (figures !== undefined) {
       figures.upstream.observe((performance.now() - this.arrivedAt) / 1000);
       figures.answered(statusCode);
     }
-    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts) };
+    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts), bytes: hasObsText };
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
       this.res.cork(() => {
@@ -280,7 +294,13 @@ class Exchange implements ExchangeHandler {
   private writeHead(): void {
     if (this.headWritten || this.head === undefined) return;
     this.headWritten = true;
-    this.res.writeStatus(this.head.status);
-    for (const [name, value] of this.head.headers) this.res.writeHeader(name, value);
+    const { status, headers, bytes } = this.head;
+    if (!bytes) {
+      this.res.writeStatus(status);
+      for (const [name, value] of headers) this.res.writeHeader(name, value);
+      return;
+    }
+    this.res.writeStatus(Buffer.from(status, 'latin1'));
+    for (const [name, value] of headers) this.res.writeHeader(name, Buffer.from(value, 'latin1'));
   }
 }

@@ -19,12 +19,14 @@ import { TlsListener } from './tls-listener.js';
 import { webSocketRelay } from './websocket.js';
 import { WebSocketLimits } from './websocket-limits.js';
 import { formatHostPort } from '../../../src/net/address.js';
+import { canonicalAddress } from '../../../src/http/rate-limit.js';
 
 export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): Promise<RunningActor<ProxyFrontApi>> {
   const { config, log } = context;
   // Counted only when the host config has metrics on; the role's operations front serves them.
   const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
-  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, ...(figures === undefined ? {} : { figures }) }, config.routes);
+  const trustedProxies = new Set(config.trustedProxies.map(canonicalAddress));
+  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, trustedProxies, ...(figures === undefined ? {} : { figures }) }, config.routes);
   const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
   context.onThreadExit(() => webSocketLimits.close());
 
@@ -150,7 +152,7 @@ function misdirected(res: HttpResponse, domain: string): void {
 /** The plain listener: a routed name's requests are sent to HTTPS; any other name gets 404. */
 function redirectApp(domains: { has(domain: string): boolean }, httpsPort: number): TemplatedApp {
   return plainApp().any('/*', (res, req) => {
-    const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery() ?? ''), httpsPort, domains);
+    const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery()), httpsPort, domains);
     if (location === undefined) {
       res.writeStatus('404 Not Found').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(404, 'Not Found', 'No site of this name is served here.'));
       return;

@@ -5,7 +5,13 @@
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Set by this proxy from what it saw itself; a client's own values are dropped, not trusted. */
-const forwardedByProxy = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
+const forwardedByProxy = new Set(['x-forwarded-proto', 'x-forwarded-host']);
+
+/**
+ * Who the client is, as a proxy in front of this one says it: kept only from a peer in
+ * `trusted_proxies`, dropped from anyone else (a client would name itself whoever it likes).
+ */
+const clientIdentity = new Set(['x-forwarded-for', 'forwarded', 'x-real-ip', 'true-client-ip']);
 
 /**
  * `Expect: 100-continue` is answered by the listener itself; the backend client refuses to send it.
@@ -20,6 +26,8 @@ const webSocketHandshake = new Set(['sec-websocket-key', 'sec-websocket-version'
 export interface ClientSide {
   /** The client's IP address as the proxy's socket saw it. */
   address: string;
+  /** The peer is in `trusted_proxies`: its X-Forwarded-For is extended, its X-Real-IP kept. */
+  trusted: boolean;
   /** The Host header the client sent, or the SNI name when it sent none. */
   host: string;
 }
@@ -37,12 +45,24 @@ export function backendRequestHeaders(incoming: readonly (readonly [string, stri
   for (const [name, value] of incoming) if (name === 'connection') connection.push(value);
   const listed = connectionTokens(connection);
   const headers: string[] = [];
+  const forwardedFor: string[] = [];
   for (const [name, value] of incoming) {
     if (hopByHop.has(name) || listed.includes(name) || forwardedByProxy.has(name) || answeredByProxy.has(name)) continue;
+    // CGI and WSGI backends read `X_Forwarded_For` as X-Forwarded-For: a name with `_` could pose as one the proxy sets (nginx drops them too).
+    if (name.includes('_')) continue;
+    if (clientIdentity.has(name)) {
+      if (!client.trusted) continue;
+      if (name === 'x-forwarded-for') {
+        forwardedFor.push(value);
+        continue;
+      }
+    }
     if (options.webSocket === true && webSocketHandshake.has(name)) continue;
     headers.push(name, value);
   }
-  headers.push('x-forwarded-for', client.address, 'x-forwarded-proto', 'https', 'x-forwarded-host', client.host);
+  // As nginx's $proxy_add_x_forwarded_for: a trusted proxy's list, then the address this proxy saw.
+  forwardedFor.push(client.address);
+  headers.push('x-forwarded-for', forwardedFor.join(', '), 'x-forwarded-proto', 'https', 'x-forwarded-host', client.host);
   return headers;
 }
 
@@ -85,9 +105,9 @@ export function httpsRedirect(hostHeader: string, pathAndQuery: string, httpsPor
   return `https://${name}${httpsPort === 443 ? '' : `:${httpsPort}`}${pathAndQuery}`;
 }
 
-/** The request line's target as the backend gets it. */
-export function pathAndQuery(url: string, query: string): string {
-  return query === '' ? url : `${url}?${query}`;
+/** The request line's target as the backend gets it; uWS's query is undefined without a `?`, and empty after a bare one, which is kept. */
+export function pathAndQuery(url: string, query: string | undefined): string {
+  return query === undefined ? url : `${url}?${query}`;
 }
 
 /** Host and port of a `host:port` backend; an IPv6 host loses its brackets. */

@@ -30,6 +30,8 @@ export interface ProxyFrontConfig {
   /** From a request's arrival to its response head. */
   backendTimeoutMs: number;
   limits: ProxyLimits;
+  /** Addresses of proxies in front of this one (config `trusted_proxies`): their X-Forwarded-For and X-Real-IP are passed on. */
+  trustedProxies: string[];
   /** This front logs what the role loaded once it listens (start-summary.ts); the first front does, the others load the same. */
   describesStart: boolean;
 }

@@ -2,6 +2,7 @@
 // Content-Length, chunked transfer coding, or the end of the connection. Pure: bytes in, events out;
 // the caller owns the socket. The body is handed over in the slices it arrived in, never copied.
 import { OutpostError } from '../../../src/errors.js';
+import { isToken, peerValueVerdict, withoutBlanks } from './http-grammar.js';
 
 /**
  * A response head as the backend sent it. The fields stay a flat list, read once: the proxy walks them
@@ -20,6 +21,8 @@ export class ResponseHead {
     readonly contentLength: string | undefined,
     /** Whether the connection may carry another request after this response. */
     readonly keepAlive: boolean,
+    /** Some value (or the reason phrase) has bytes 0x80-0xFF, held one code unit a byte: they go to the client as those bytes. */
+    readonly hasObsText = false,
   ) {}
 
   /** The fields by name (a name sent several times has every value, in order); made on first use. */
@@ -193,6 +196,9 @@ export class ResponseParser {
     const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(statusLine);
     if (status === null) throw new MalformedResponse(`bad status line ${JSON.stringify(statusLine.slice(0, 60))}`);
     const statusCode = Number(status[2]);
+    const reasonVerdict = peerValueVerdict(status[3] ?? '');
+    if (reasonVerdict === 'breaks-line') throw new MalformedResponse('the reason phrase holds a NUL');
+    let hasObsText = reasonVerdict === 'obs-text';
     const fields: string[] = [];
     // The framing fields' values, joined by commas as a list field is (RFC 9110 section 5.3).
     let connection = '';
@@ -205,8 +211,16 @@ export class ResponseParser {
       start = lineEnd === -1 ? text.length : lineEnd + 2;
       const colon = line.indexOf(':');
       if (colon <= 0) throw new MalformedResponse(`bad header line ${JSON.stringify(line.slice(0, 60))}`);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
+      // A line starting with a blank continues the one before (obs-fold): refused rather than read as a field of its own (RFC 9112 section 5.2).
+      if (line.charCodeAt(0) === 0x20 || line.charCodeAt(0) === 0x09) throw new MalformedResponse('a folded header line');
+      // Blanks before the colon are removed, as RFC 9112 section 5.1 asks of a proxy; what is left must be a token.
+      const name = withoutBlanks(line.slice(0, colon)).toLowerCase();
+      if (!isToken(name)) throw new MalformedResponse(`a header name that is not a token ${JSON.stringify(name.slice(0, 60))}`);
+      const value = withoutBlanks(line.slice(colon + 1));
+      // The head was split at CR LF: a CR, LF or NUL still in a value would split or cut the client's head.
+      const verdict = peerValueVerdict(value);
+      if (verdict === 'breaks-line') throw new MalformedResponse(`the ${name} header holds a bare CR, LF or NUL`);
+      if (verdict === 'obs-text') hasObsText = true;
       fields.push(name, value);
       if (name === 'connection') connection += connection === '' ? value : `,${value}`;
       else if (name === 'transfer-encoding') transferEncoding += transferEncoding === '' ? value : `,${value}`;
@@ -225,7 +239,7 @@ export class ResponseParser {
     else if (contentLength !== undefined && /^\d+$/.test(contentLength)) this.state = { kind: 'length', left: Number(contentLength) };
     else if (contentLengths > 0) throw new MalformedResponse('bad content-length');
     else this.state = { kind: 'until-close' };
-    this.events.head(new ResponseHead(statusCode, status[3] ?? '', fields, contentLength, keepAlive && this.state.kind !== 'until-close'));
+    this.events.head(new ResponseHead(statusCode, status[3] ?? '', fields, contentLength, keepAlive && this.state.kind !== 'until-close', hasObsText));
     return true;
   }
 }

@@ -13,6 +13,8 @@ export interface RouteTableOptions {
   backendTimeoutMs: number;
   limits: ProxyLimits;
   figures?: ProxyFigures;
+  /** Canonical addresses whose X-Forwarded-For and X-Real-IP are passed on. */
+  trustedProxies: ReadonlySet<string>;
 }
 
 export interface RouteChanges {
@@ -83,6 +85,7 @@ export class RouteTable {
       backend,
       ...(hsts === undefined ? {} : { hsts }),
       uploadFloor: limits.uploadFloor,
+      trustedProxies: this.options.trustedProxies,
       ...(figures === undefined ? {} : { figures: figures.route(domain) }),
       // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
       pool: pool ?? new BackendPool({ ...backendAddress(backend), connections: this.options.backendConnections, headersTimeoutMs: this.options.backendTimeoutMs, maxQueued: limits.backendQueue }),

@@ -13,13 +13,13 @@
 //   relay (1013, try again later) instead.
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
-import { backendRequestHeaders, clientAddress, errorPage, hostName, pathAndQuery } from './logic.js';
+import { backendRequestHeaders, errorPage, hostName, pathAndQuery } from './logic.js';
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
-import { requestFraming } from '../../../src/http/request-framing.js';
+import { forwardableRequest } from './forwardable-request.js';
 import type { TrackedSocket, WebSocketLimits } from './websocket-limits.js';
 import { BackendSocket, openBackendSocket } from './websocket-backend.js';
 import type { RouteFigures } from './figures.js';
-import type { Route } from './forward.js';
+import { clientSideOf, type Route } from './forward.js';
 
 export interface Relay {
   backend: BackendSocket;
@@ -155,11 +155,13 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     .split(',')
     .map((protocol) => protocol.trim())
     .filter((protocol) => protocol !== '');
+  const target = pathAndQuery(req.getUrl(), req.getQuery());
   const incoming: [string, string][] = [];
   req.forEach((name, value) => incoming.push([name, value]));
-  const framing = requestFraming(incoming);
+  const framing = forwardableRequest(req.getCaseSensitiveMethod(), target, incoming);
   if (!framing.ok) return refuseMalformed(res, framing.problem);
-  const address = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
+  const client = clientSideOf(res, incoming, route);
+  const { address } = client;
   const admission = options.limits.admit(address);
   if (!admission.ok) {
     log.warn('WebSocket upgrade refused', { domain, client: address, error: admission.reason });
@@ -172,10 +174,10 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     });
     return;
   }
-  const headers = backendRequestHeaders(incoming, { address, host: host === '' ? domain : host }, { webSocket: true });
+  const headers = backendRequestHeaders(incoming, client, { webSocket: true });
   let socket: BackendSocket;
   try {
-    socket = openBackendSocket({ backend, pathAndQuery: pathAndQuery(req.getUrl(), req.getQuery() ?? ''), protocols, headers, maxMessageBytes });
+    socket = openBackendSocket({ backend, pathAndQuery: target, protocols, headers, maxMessageBytes });
   } catch (error) {
     // ws refuses, before connecting, what it cannot send: a subprotocol that is not a token, or one offered twice.
     admission.release();
