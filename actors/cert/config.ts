@@ -16,6 +16,7 @@ export const letsEncryptDirectories = {
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
+import { estimatedSecretBits, minimumSecretBits } from '../../src/crypto/secret-strength.js';
 import { keyTypes } from '../../src/jobs/key-types.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
@@ -151,14 +152,25 @@ export interface CertSchemaOptions {
   demo: boolean;
 }
 
+/**
+ * A secret the operator may choose (the admin key, the metrics token): refused below 128 bits as
+ * src/crypto/secret-strength.ts estimates them, saying what it found and how to make a good one.
+ */
+const strongSecret = z.string().superRefine((secret, context) => {
+  const bits = estimatedSecretBits(secret);
+  if (bits < minimumSecretBits) {
+    context.addIssue({ code: 'custom', message: `must carry at least ${minimumSecretBits} bits, and this one carries about ${bits} (${[...secret].length} characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32` });
+  }
+});
+
 /** The schema of config.json; with `demo`, the DNS sections may be left out. */
 export function certConfigSchema(options: CertSchemaOptions) {
   return z
     .strictObject({
       base_domain: domainName,
-      admin_key: z.string().refine((key) => key.length >= 16, { message: 'must be at least 16 characters long (certhub setup generates one)' }),
+      admin_key: strongSecret,
       /** A bearer token that reads /metrics and nothing else, for Prometheus (README: Running in production). */
-      metrics_token: z.string().refine((key) => key.length >= 16, { message: 'must be at least 16 characters long' }).optional(),
+      metrics_token: strongSecret.optional(),
       bind: bindAddress.default('0.0.0.0'),
       port: port.default(8443),
       dns: dnsProviderSchema.optional(),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { dnsDuties, type CertConfig, type DnsDuties } from './config.js';
 import { certConfigPath, loadCertConfig } from './config-load.js';
+import { adminKeyNotice } from './admin-key-notice.js';
 import { checkCaBundle } from './ca-bundle-file.js';
 import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
@@ -47,7 +48,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     started: async ({ data_dir }) => {
       if (data_dir === undefined) return { notes: [] };
       const { config } = await loadCertConfig(data_dir, { demo: true });
-      return { notes: [`admin key: ${config.admin_key} (a demo key, made for this run; the panel asks for it)`] };
+      return { notes: [`admin key: ${adminKeyNotice(config.admin_key, certConfigPath(data_dir), process.stdout.isTTY === true)} (a demo key, made for this run; the panel asks for it)`] };
     },
   },
   claims: ({ data_dir, bind, port }) => ({

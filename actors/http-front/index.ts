@@ -16,8 +16,8 @@ runActor(httpFrontActor, {
     const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site.config) ? { requestLog: context.log } : {}) };
     return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
       if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
-      const metricsAuth = definition.metricsAuth?.(site.config);
-      mountOperations(router, context, metricsAuth === undefined ? {} : { metricsAuth });
+      const metricsAccess = definition.metricsAccess?.(site.config, context.log);
+      mountOperations(router, context, metricsAccess === undefined ? {} : { metricsAccess });
       await definition.mount({ router, server, actor: context, site: site.config });
     });
   },

@@ -1,8 +1,10 @@
 // What happens to a request between its arrival and its handler, for a route that asked for more than
 // the bare handler: rate limits, the same-origin rule, authentication, and reading and validating its
 // body. The order is the cheapest refusal first, and a body is only parsed once its sender is known.
-// A client out of its `failures` allowance still has its credentials checked: valid ones always pass
-// (a NAT or a proxy full of guessers must not lock the operator out, issue 23), wrong ones get 429.
+// A client out of its `failures` allowance is refused (429) without its credentials being checked, so
+// guessing goes no faster than the allowance comes back; a client that succeeded within the rule's
+// window is the exception: its credentials are still checked (valid ones pass, wrong ones get 429), so
+// an operator behind the same NAT or proxy as a guesser keeps working.
 import type { z } from 'zod';
 import { OutpostError } from '../errors.js';
 import { authenticate, type Authenticated, type AuthScheme } from './auth.js';
@@ -60,10 +62,12 @@ export function admit(admission: Admission, handler: AnyHandler, request: Incomi
     return;
   }
   // A 401 or 403 given within this call is counted as it is written: uWS allows reading the address
-  // until then and not after. An answer still to come holds its share meanwhile.
+  // until then and not after. An answer still to come holds its share meanwhile. A success is noted
+  // whenever it is answered, while anybody has failed (before that, nobody needs the exception).
   let admitting = true;
   reply.onAnswer((status) => {
     if (admitting && isFailure(status)) for (const rule of admission.failureRules) rule.limiter.take(limitKey(rule, request));
+    if (isSuccess(status, request)) for (const rule of admission.failureRules) if (rule.limiter.size > 0) rule.limiter.succeeded(limitKey(rule, request));
   });
   proceed(admission, handler, request, reply, fail, body);
   admitting = false;
@@ -122,11 +126,20 @@ function declaresBody(request: RequestInfo<unknown, unknown>): boolean {
 
 /**
  * A `requests` rule takes the request's share now, and refuses a client with none left. A `failures`
- * rule only looks (skipping even the client's address while nobody has failed): it returns the seconds
- * until the client may fail again, 0 while it has allowance left.
+ * rule only looks (skipping even the client's address while nobody has failed): it refuses a client
+ * with none left unless that client succeeded within the window, and returns the seconds until the
+ * client may fail again, 0 while it has allowance left.
  */
 function checkAllowance(rule: RateLimitRule, request: IncomingRequest): number {
-  if (rule.count === 'failures') return rule.limiter.size === 0 ? 0 : rule.limiter.retryAfter(limitKey(rule, request));
+  if (rule.count === 'failures') {
+    if (rule.limiter.size === 0) return 0;
+    const key = limitKey(rule, request);
+    const wait = rule.limiter.retryAfter(key);
+    if (wait === 0) return 0;
+    if (rule.limiter.firstTimeOut(key)) rule.onExhausted?.(request, wait);
+    if (!rule.limiter.succeededRecently(key)) throw rateLimited(wait);
+    return wait;
+  }
   const wait = rule.limiter.take(limitKey(rule, request));
   if (wait > 0) throw rateLimited(wait);
   return 0;
@@ -162,6 +175,11 @@ function limitKey(rule: RateLimitRule, request: IncomingRequest): string {
 
 function isFailure(status: number): boolean {
   return status === 401 || status === 403;
+}
+
+/** A request whose credentials were accepted (whatever its handler answered), or one answered below 400 on a route without them (a login). */
+function isSuccess(status: number, request: IncomingRequest): boolean {
+  return status < 400 || (request.auth !== undefined && !isFailure(status));
 }
 
 /** Calls a handler; whatever it throws, now or later, becomes the error answer. */

@@ -6,12 +6,20 @@ import type { ActorContext } from '../actor/actor.js';
 import { readinessTopic, type RoleReadiness } from '../actor/actor-status.js';
 import { RoleMetrics } from '../metrics/role-metrics.js';
 import type { AuthScheme } from './auth.js';
+import type { RateLimitRule } from './rate-limit.js';
 import { jsonType } from './reply.js';
 import type { Router } from './router.js';
 
+/** Who may read /metrics, and how failed attempts are limited: the same rule as the site's other credentials. */
+export interface MetricsAccess {
+  auth: AuthScheme<unknown>;
+  /** A `failures` rule, so a wrong token is a guess counted like any other. */
+  rateLimit?: RateLimitRule;
+}
+
 export interface OperationsOptions {
   /** Who may read /metrics; open to every client that reaches the port when left out. */
-  metricsAuth?: AuthScheme<unknown>;
+  metricsAccess?: MetricsAccess;
 }
 
 const noStore = { 'Content-Type': jsonType, 'Cache-Control': 'no-store' };
@@ -31,7 +39,8 @@ export function mountOperations(router: Router, context: Pick<ActorContext<unkno
     return;
   }
   const metrics = new RoleMetrics(context);
-  const routes = options.metricsAuth === undefined ? router : router.group({ auth: options.metricsAuth });
+  const access = options.metricsAccess;
+  const routes = access === undefined ? router : router.group({ auth: access.auth, ...(access.rateLimit === undefined ? {} : { rateLimit: access.rateLimit }) });
   routes.get('/metrics', async (_request, reply) => {
     const { text, contentType } = await metrics.render();
     reply.send(200, text, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });

@@ -1,7 +1,8 @@
 // Rate limits per client or per key: a token bucket per key, holding `limit` tokens and refilled
 // evenly over `windowMs` (so `limit` requests may come at once, then one per windowMs/limit). Memory
 // is bounded: past `maxKeys` the key touched longest ago is forgotten, which only ever gives that
-// key a full bucket again.
+// key a full bucket again. A limit on failures also remembers which keys succeeded within the last
+// window (admission.ts lets those keep having their credentials checked), bounded the same way.
 import { isIP } from 'node:net';
 import { HttpRefusal } from './refusal.js';
 import type { RequestInfo } from './request.js';
@@ -19,10 +20,14 @@ export interface RateLimiterOptions {
 interface Bucket {
   tokens: number;
   at: number;
+  /** Whether the key's spell out of allowance was reported; cleared once its bucket is full again. */
+  reported?: boolean;
 }
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  /** When each key last succeeded, least recent first. */
+  private readonly successes = new Map<string, number>();
   private readonly perMs: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
@@ -60,6 +65,35 @@ export class RateLimiter {
     bucket.tokens = Math.min(this.options.limit, bucket.tokens + 1);
   }
 
+  /** Notes that `key` succeeded now (gave a right credential). */
+  succeeded(key: string): void {
+    this.successes.delete(key);
+    this.successes.set(key, this.now());
+    if (this.successes.size > this.maxKeys) {
+      const oldest = this.successes.keys().next();
+      if (oldest.done !== true) this.successes.delete(oldest.value);
+    }
+  }
+
+  /** Whether `key` succeeded within the last window. */
+  succeededRecently(key: string): boolean {
+    const at = this.successes.get(key);
+    return at !== undefined && this.now() - at <= this.options.windowMs;
+  }
+
+  /**
+   * True the first time `key` is found out of allowance in a spell: once per spell, which ends when a
+   * whole window passes without its allowance being used, so a client that keeps knocking is reported
+   * once, not at each knock.
+   */
+  firstTimeOut(key: string): boolean {
+    if (this.retryAfter(key) === 0) return false;
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined || bucket.reported === true) return false;
+    bucket.reported = true;
+    return true;
+  }
+
   /**
    * The key's bucket, refilled up to now. A remembered key becomes the most recently used (a client
    * that keeps knocking stays remembered); an unknown one gets a full bucket that is not stored.
@@ -68,8 +102,10 @@ export class RateLimiter {
     const now = this.now();
     const bucket = this.buckets.get(key);
     if (bucket === undefined) return { tokens: this.options.limit, at: now };
-    bucket.tokens = Math.min(this.options.limit, bucket.tokens + (now - bucket.at) * this.perMs);
+    // Multiplied before divided: a whole window then gives back exactly `limit`, not a hair less.
+    bucket.tokens = Math.min(this.options.limit, bucket.tokens + ((now - bucket.at) * this.options.limit) / this.options.windowMs);
     bucket.at = now;
+    if (bucket.tokens === this.options.limit) bucket.reported = false;
     this.buckets.delete(key);
     this.buckets.set(key, bucket);
     return bucket;
@@ -96,9 +132,12 @@ export interface RateLimitRule {
    * `requests` (the default): every request takes from the allowance. `failures`: only answers 401
    * and 403 do (wrong passwords, wrong tokens): a request answered later holds one while it is
    * answered and any other answer gives it back, so guesses sent all at once cannot slip past the
-   * count. A client with none left is refused before its credentials are checked.
+   * count. A client with none left is refused (429) before its credentials are checked, unless it
+   * succeeded within the window (admission.ts).
    */
   count?: 'requests' | 'failures';
+  /** Told once per spell when a client of a `failures` rule is first found out of allowance (to log it once). */
+  onExhausted?: (request: RequestInfo<unknown, unknown>, retryAfterSeconds: number) => void;
 }
 
 /**

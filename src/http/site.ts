@@ -4,7 +4,8 @@
 // no list of sites and loads nothing another role needs. State (rate limiters, sessions, replicas)
 // is made in `mount`, once per front, never at module level.
 import type { ActorContext } from '../actor/actor.js';
-import type { AuthScheme } from './auth.js';
+import type { Logger } from '../log/record.js';
+import type { MetricsAccess } from './operations.js';
 import type { Router } from './router.js';
 import type { HttpServer } from './server.js';
 import type { HttpFrontConfig } from './front-actor.js';
@@ -27,8 +28,8 @@ export interface SiteDefinition<Config> {
   cors: boolean;
   /** Whether the front logs one line per request. */
   logsRequests(site: Config): boolean;
-  /** Who may read the front's /metrics; open to whoever reaches the port when left out. */
-  metricsAuth?(site: Config): AuthScheme<unknown>;
+  /** Who may read the front's /metrics, and the limit on failed tries (made per front, logging to `log`); open to whoever reaches the port when left out. */
+  metricsAccess?(site: Config, log: Logger): MetricsAccess;
   /** Adds the site's routes. */
   mount(mount: SiteMount<Config>): Promise<void>;
 }

@@ -21,6 +21,16 @@ test('a config.json readable by group or others is refused (exit 2), naming the 
   }
 });
 
+test('an admin key or metrics token below 128 bits is refused at start (exit 2), naming the option; nothing is printed', async (t) => {
+  for (const [option, weak] of [['admin_key', 'correct-horse-battery'], ['metrics_token', 'a1B2c3D4e5F6g7H8']] as const) {
+    const dataDir = await certhubDataDir(t, { [option]: weak });
+    const run = await runToEnd(process.execPath, [certhubBin, 'run', '-d', dataDir, '--demo', '-H', '127.0.0.1', '-p', '0']);
+    t.is(run.code, 2, run.stderr);
+    t.regex(run.stderr, new RegExp(`${option} must carry at least 128 bits, and this one carries about \\d+ `));
+    t.notRegex(run.stdout, /admin key/);
+  }
+});
+
 test('off loopback without tls: HTTPS with a self-signed certificate kept in the data directory (key 0600), its fingerprint printed beside the admin key and the same after a restart', async (t) => {
   const dataDir = await certhubDataDir(t);
   const first = await startCerthubOffLoopback(t, dataDir);
@@ -77,33 +87,47 @@ function servedCertificate(url: string): Promise<PeerCertificate> {
   });
 }
 
-test('failure limits: past 10 wrong keys and 20 wrong tokens the right key and token still pass; limits are per client behind a trusted proxy; failures are logged without the credential', async (t) => {
+test('failure limits: out of its allowance a client is refused without its key or token being checked, unless it succeeded within the window; per client behind a trusted proxy; logged once per spell, never the credential', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t, { trusted_proxies: ['127.0.0.1'] }));
   const added = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: '203.0.113.1' } })).json()) as { token: string };
   const from = (client: string) => ({ 'x-forwarded-for': `198.51.100.200, ${client}` });
   const login = (key: string, client: string) => fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...from(client) }, body: JSON.stringify({ key }) }).then((response) => response.status);
-  const fetchCert = (token: string, client: string) => fetch(`${server.url}api/cert/web.example.test`, { headers: { authorization: `Bearer ${token}`, ...from(client) } }).then((response) => response.status);
+  const fetchCert = (token: string, client: string, name = 'web.example.test') => fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}`, ...from(client) } }).then((response) => response.status);
+  const times = async (count: number, call: () => Promise<number>) => {
+    const statuses = [];
+    for (let index = 0; index < count; index++) statuses.push(await call());
+    return statuses;
+  };
   t.true(await eventually(async () => (await fetchCert(added.token, '203.0.113.50')) === 200, 30_000), 'the demo certificate is issued');
 
   const wrongKey = 'cha_wrong-admin-key-that-must-never-be-logged';
-  const logins = [];
-  for (let index = 0; index < 11; index++) logins.push(await login(wrongKey, '203.0.113.9'));
-  t.deepEqual(logins, [...Array<number>(10).fill(401), 429]);
-  t.is(await login(testAdminKey, '203.0.113.9'), 204, 'the right key passes whatever failed before');
-  t.is(await login(wrongKey, '203.0.113.9'), 429, 'and the allowance is not given back by it');
+  t.deepEqual(await times(11, () => login(wrongKey, '203.0.113.9')), [...Array<number>(10).fill(401), 429]);
+  t.is(await login(testAdminKey, '203.0.113.9'), 429, 'out of allowance, even the right key is not checked');
   t.is(await login(wrongKey, '203.0.113.10'), 401, 'another client behind the same proxy has its own allowance');
+  t.is(await login(testAdminKey, '203.0.113.11'), 204);
+  t.deepEqual(await times(11, () => login(wrongKey, '203.0.113.11')), [...Array<number>(10).fill(401), 429]);
+  t.is(await login(testAdminKey, '203.0.113.11'), 204, 'a client that logged in within the window still has its key checked (one NAT for the operator and a guesser)');
 
   const wrongToken = 'chd_wrong-token-that-must-never-be-logged';
-  const fetches = [];
-  for (let index = 0; index < 21; index++) fetches.push(await fetchCert(wrongToken, '203.0.113.9'));
-  t.deepEqual(fetches, [...Array<number>(20).fill(401), 429]);
-  t.is(await fetchCert(added.token, '203.0.113.9'), 200, 'the right token passes whatever failed before');
+  t.deepEqual(await times(21, () => fetchCert(wrongToken, '203.0.113.9')), [...Array<number>(20).fill(401), 429]);
+  t.is(await fetchCert(added.token, '203.0.113.9'), 429, 'out of allowance, even the right token is not checked');
+  t.is(await fetchCert(added.token, '203.0.113.12'), 200);
+  t.deepEqual(await times(21, () => fetchCert(wrongToken, '203.0.113.12')), [...Array<number>(20).fill(401), 429]);
+  t.is(await fetchCert(added.token, '203.0.113.12'), 200, 'an agent that fetched within the window still has its token checked');
+  t.is(await fetchCert(wrongToken, '203.0.113.13', 'a'.repeat(300)), 401);
 
   // Front threads log through the supervisor's thread, so a line can reach stdout after the answer did.
-  await server.waitFor(/certhub: failed certificate fetch client=203\.0\.113\.9 domain=web\.example\.test\n/);
+  await server.waitFor(/certhub: failed certificate fetch client=203\.0\.113\.13 domain=a+\n/);
   const log = server.stdout() + server.stderr();
   t.regex(log, /certhub: failed admin login client=203\.0\.113\.9\n/);
-  t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token), 'no credential in the log');
+  t.regex(log, /certhub: failed certificate fetch client=203\.0\.113\.9 domain=web\.example\.test\n/);
+  t.regex(log, new RegExp(`certhub: failed certificate fetch client=203\\.0\\.113\\.13 domain=${'a'.repeat(253)}\n`), 'at most 253 characters of the name');
+  const lines = (pattern: RegExp) => log.split('\n').filter((line) => pattern.test(line)).length;
+  t.is(lines(/certhub: failed admin login client=203\.0\.113\.9$/), 10, 'a line for each checked key, none for the refused ones');
+  t.is(lines(/certhub: client out of its allowance of failed admin logins client=203\.0\.113\.9 retry_in_s=\d+$/), 1, 'one summary line for the client, however often it was refused');
+  t.is(lines(/certhub: client out of its allowance of failed certificate fetches client=203\.0\.113\.9 retry_in_s=\d+$/), 1);
+  t.is(lines(/certhub: client out of its allowance of failed certificate fetches client=203\.0\.113\.12 retry_in_s=\d+$/), 1);
+  t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token) || log.includes(testAdminKey), 'no credential in the log');
 });
 
 test('sessions over HTTPS: a __Host- cookie (Secure, Path=/, no Domain); a logout ends every session; on loopback HTTP the plain name', async (t) => {

@@ -26,13 +26,13 @@ test('past its allowance a client gets 429 with Retry-After in whole seconds; ot
   t.is((await fetch(`${url}/per-key`, { headers: { 'X-Api-Key': 'b' } })).status, 200, 'key b has its own allowance');
 });
 
-/** How often the next test's token check ran. */
-const tokenChecks = { count: 0 };
+/** How often the next tests' token checks ran. */
+const tokenChecks = { refused: 0, recent: 0 };
 
-test('counting failures only: wrong tokens use up the allowance, right ones do not; a client out of it still passes with the right token and gets 429 for a wrong one', withServer, ({ router }) => {
+test('counting failures only: wrong tokens use up the allowance, right ones do not; a client out of it is refused 429 without its token being checked, the right one too', withServer, ({ router }) => {
   const failures = new RateLimiter({ limit: 3, windowMs: hour });
   const bearer = (token: string) => {
-    tokenChecks.count++;
+    tokenChecks.refused++;
     return safeEqual(token, 'right') ? 'operator' : undefined;
   };
   router.group({ auth: { bearer }, rateLimit: { limiter: failures, count: 'failures' } }).get('/api/guarded', (request, reply) => reply.json(200, { who: request.auth }));
@@ -40,13 +40,50 @@ test('counting failures only: wrong tokens use up the allowance, right ones do n
   const call = (token: string) => fetch(`${url}/api/guarded`, { headers: { Authorization: `Bearer ${token}` } });
   for (let index = 0; index < 5; index++) t.is((await call('right')).status, 200);
   for (let index = 0; index < 3; index++) t.is((await call('wrong')).status, 401);
-  const checksBefore = tokenChecks.count;
-  t.is((await call('right')).status, 200, 'valid credentials always pass (issue 23: one proxy full of guessers must not lock the operator out)');
-  const refused = await call('wrong');
+  const checksBefore = tokenChecks.refused;
+  const refused = await call('right');
   t.is(refused.status, 429, 'three failures used the allowance up');
   t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
-  t.is(tokenChecks.count, checksBefore + 2, 'both tokens were checked');
-  t.is((await call('wrong')).status, 429, 'answering 429 gave nothing back');
+  t.deepEqual(await refused.json(), { error: `too many requests; retry in ${refused.headers.get('retry-after')} s` });
+  t.is((await call('wrong')).status, 429);
+  t.is(tokenChecks.refused, checksBefore, 'no token was checked');
+});
+
+test('counting failures only: a client that succeeded within the window keeps having its token checked when out of allowance', withServer, ({ router }) => {
+  const failures = new RateLimiter({ limit: 3, windowMs: hour });
+  const bearer = (token: string) => {
+    tokenChecks.recent++;
+    return safeEqual(token, 'right') ? 'operator' : undefined;
+  };
+  router.group({ auth: { bearer }, rateLimit: { limiter: failures, count: 'failures' } }).get('/api/guarded', (request, reply) => reply.json(200, { who: request.auth }));
+}, async (t, { url }) => {
+  const call = (token: string) => fetch(`${url}/api/guarded`, { headers: { Authorization: `Bearer ${token}` } });
+  t.is((await call('wrong')).status, 401);
+  t.is((await call('right')).status, 200);
+  for (let index = 0; index < 2; index++) t.is((await call('wrong')).status, 401);
+  const checksBefore = tokenChecks.recent;
+  t.is((await call('right')).status, 200, 'the right token passes');
+  t.is((await call('wrong')).status, 429, 'a wrong one gets 429');
+  t.is(tokenChecks.recent, checksBefore + 2, 'both tokens were checked');
+});
+
+/** The next test's fake clock and what its rule reported. */
+const spell = { now: 0, reports: [] as number[] };
+
+test('counting failures only: the first refusal of a client out of allowance is reported once, until a whole window passes', withServer, ({ router }) => {
+  const failures = new RateLimiter({ limit: 2, windowMs: hour, now: () => spell.now });
+  router
+    .group({ auth: { bearer: () => undefined }, rateLimit: { limiter: failures, count: 'failures', onExhausted: (_request, retryAfterSeconds) => spell.reports.push(retryAfterSeconds) } })
+    .get('/api/guarded', (_request, reply) => reply.json(200, {}));
+}, async (t, { url }) => {
+  const call = () => fetch(`${url}/api/guarded`, { headers: { Authorization: 'Bearer wrong' } }).then((response) => response.status);
+  t.deepEqual([await call(), await call(), await call(), await call(), await call()], [401, 401, 429, 429, 429]);
+  t.is(spell.reports.length, 1, 'one report for three refusals');
+  // One of two failures comes back each half hour (whole seconds, rounded up from a float).
+  t.true(Math.abs((spell.reports[0] ?? 0) - 1800) <= 1, String(spell.reports[0]));
+  spell.now += hour;
+  t.deepEqual([await call(), await call(), await call()], [401, 401, 429]);
+  t.is(spell.reports.length, 2, 'a new spell after a whole window is reported again');
 });
 
 test('a group rate limit covers each of its routes together', withServer, ({ router }) => {

@@ -1,6 +1,6 @@
 // /metrics, /healthz and /readyz on real fronts of `outpost run`: the text passes `promtool check
 // metrics`, a real Prometheus scrapes it and answers PromQL over the scraped series, and certhub's
-// /metrics is read with the admin key or the metrics token only.
+// /metrics is read with the admin key or the metrics token only, wrong tokens limited and logged like wrong keys.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
@@ -101,4 +101,25 @@ test('certhub\'s /metrics needs the admin key or the metrics token, and gives ea
   t.false(fetched.includes('made-up-name'), 'a name a client made up is no series');
   // The health routes stay open: a load balancer carries no token.
   t.is((await fetch(`${certhub.url}healthz`)).status, 200);
+});
+
+test('certhub\'s /metrics: a wrong token is a logged failure (never the token); out of allowance a client is refused 429 without its token being checked', async (t) => {
+  const metricsToken = 'metrics-token-0123456789abcdef';
+  const certhub = await startCerthub(t, await certhubDataDir(t, { metrics_token: metricsToken, trusted_proxies: ['127.0.0.1'] }));
+  const read = (token: string, client: string) => fetch(`${certhub.url}metrics`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client } });
+  const wrongToken = 'metrics-guess-that-must-never-be-logged';
+  const statuses = [];
+  for (let index = 0; index < 11; index++) statuses.push((await read(wrongToken, '203.0.113.9')).status);
+  t.deepEqual(statuses, [...Array<number>(10).fill(401), 429]);
+  const refused = await read(metricsToken, '203.0.113.9');
+  t.is(refused.status, 429, 'out of allowance, even the right token is not checked');
+  t.regex(refused.headers.get('retry-after') ?? '', /^\d+$/);
+  t.regex(((await refused.json()) as { error: string }).error, /^too many requests; retry in \d+ s$/);
+  t.is((await read(metricsToken, '203.0.113.10')).status, 200, 'another client has its own allowance');
+
+  // Front threads log through the supervisor's thread, so a line can reach stdout after the answer did.
+  await certhub.waitFor(/certhub: client out of its allowance of failed metrics reads client=203\.0\.113\.9 retry_in_s=\d+\n/);
+  const log = certhub.stdout() + certhub.stderr();
+  t.is(log.split('\n').filter((line) => line.endsWith('certhub: failed metrics read client=203.0.113.9')).length, 10, 'one line for each token checked');
+  t.false(log.includes(wrongToken) || log.includes(metricsToken), 'no token in the log');
 });

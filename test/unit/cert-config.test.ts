@@ -99,6 +99,14 @@ test('provider objects: kind, required fields, foreign fields, zone holding the 
   t.notThrows(() => validateConfig(strict, { ...base, dns_acme: { ...powerdns, zone: 'acme.example.net' }, dns_records: powerdns }));
 });
 
+test('an admin key or metrics token below 128 bits is refused, naming the option and what it carries', (t) => {
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: 'correct-horse-battery', metrics_token: 'a1B2c3D4e5F6g7H8', dns: cloudflare }), [
+    'admin_key must carry at least 128 bits, and this one carries about 100 (21 characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32',
+    'metrics_token must carry at least 128 bits, and this one carries about 95 (16 characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32',
+  ]);
+  t.notThrows(() => validateConfig(strict, { base_domain: 'example.com', admin_key: '0123456789abcdef0123456789abcdef', metrics_token: 'Zx8_k2Lq-Pw4Nv7Ry1Tb3M', dns: cloudflare }), '32 hexadecimal digits and 22 base64url characters pass');
+});
+
 test('each section names its option path and rule', (t) => {
   const found = problems({
     base_domain: 'exa_mple.com',
@@ -113,7 +121,7 @@ test('each section names its option path and rule', (t) => {
   });
   t.deepEqual(found, [
     'base_domain has the label "exa_mple", but labels hold only letters, digits and hyphens, and neither start nor end with a hyphen',
-    'admin_key must be at least 16 characters long (certhub setup generates one)',
+    'admin_key must carry at least 128 bits, and this one carries about 23 (5 characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32',
     'bind must be an IP address or a host name',
     'port must be at most 65535',
     'acme.directory_url must be an https:// URL of an ACME directory, "letsencrypt" or "letsencrypt-staging"',

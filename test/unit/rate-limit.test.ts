@@ -21,6 +21,33 @@ test('a bucket allows its limit at once, then refills evenly over the window', (
   t.true(limiter.take('k') > 0);
 });
 
+test('a success is remembered for one window; memory for successes is bounded by maxKeys too', (t) => {
+  const { limiter, clock } = limiterAt({ limit: 2, windowMs: 60_000, maxKeys: 2 });
+  t.false(limiter.succeededRecently('a'));
+  limiter.succeeded('a');
+  clock.now += 60_000;
+  t.true(limiter.succeededRecently('a'), 'within the window, its end included');
+  clock.now += 1;
+  t.false(limiter.succeededRecently('a'), 'not after it');
+  for (const key of ['a', 'b', 'c']) limiter.succeeded(key);
+  t.deepEqual(['a', 'b', 'c'].map((key) => limiter.succeededRecently(key)), [false, true, true], 'the success noted longest ago is forgotten');
+});
+
+test('a spell out of allowance is reported once, and again only after a whole window without failures', (t) => {
+  const { limiter, clock } = limiterAt({ limit: 2, windowMs: 60_000 });
+  t.false(limiter.firstTimeOut('k'), 'an unknown key is not out');
+  limiter.take('k');
+  limiter.take('k');
+  t.deepEqual([limiter.firstTimeOut('k'), limiter.firstTimeOut('k')], [true, false]);
+  clock.now += 30_000;
+  limiter.take('k');
+  t.false(limiter.firstTimeOut('k'), 'half a window gave one back, and it was used: the same spell');
+  clock.now += 60_000;
+  limiter.take('k');
+  limiter.take('k');
+  t.true(limiter.firstTimeOut('k'), 'a whole window later, a new spell');
+});
+
 test('asking does not take, and an unknown key costs no memory', (t) => {
   const { limiter } = limiterAt({ limit: 1, windowMs: 1000 });
   t.is(limiter.retryAfter('new'), 0);

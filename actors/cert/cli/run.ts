@@ -1,7 +1,8 @@
 // `certhub run -d DIR`: the cert role alone, its settings from config.json in the data directory
 // (with --demo, a demo config.json is written where there is none, so a first try needs no setup).
-// The admin key is printed on the terminal at start, never written to the log, with the fingerprint
-// of the self-signed certificate served off loopback without `tls`.
+// The admin key is printed at start, in full only to a terminal (admin-key-notice.ts), never written to
+// the log, with the fingerprint of the self-signed certificate served off loopback without `tls`.
+import { adminKeyNotice } from '../admin-key-notice.js';
 import { certConfigPath, configExists, loadCertConfig } from '../config-load.js';
 import { demoBaseDomain, writeDemoConfig } from '../demo-config.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -45,7 +46,7 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
     known: [role],
     onStarted: ({ urls }) => {
       // One write: a reader that sees the address sees the key (and what to pin) with it.
-      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${config.admin_key}\n${serving}`);
+      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${adminKeyNotice(config.admin_key, certConfigPath(options.dataDir), process.stdout.isTTY === true)}\n${serving}`);
     },
   });
 }

@@ -68,7 +68,7 @@ export async function runCerthubSetup(options: CerthubSetupOptions): Promise<voi
   say();
   say(`Wrote ${file} (mode 0600: it holds the admin key and the DNS credentials).`);
   say();
-  say('Admin key (log in to the admin panel with it; certhub run prints it again at start):');
+  say('Admin key (log in to the admin panel with it; certhub run prints it again at start on a terminal):');
   say(`    ${config.admin_key}`);
   say();
   const missing = stillMissing(config);

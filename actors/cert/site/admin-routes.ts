@@ -94,7 +94,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         actor.log.info('admin logged in', { client: clients.of(request) });
         reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
       },
-      { json: loginBody, rateLimit: { limiter: failedLogins, count: 'failures', key: clients.key }, sameOrigin: true },
+      { json: loginBody, rateLimit: clients.failureRule(failedLogins, actor.log, 'failed admin logins'), sameOrigin: true },
     )
     // The panel asks on load whether its cookie still holds a session: an answer, not a 401, since
     // a page that is simply not logged in yet has done nothing wrong (browsers log every 401).
@@ -119,7 +119,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       },
       session: { cookie: sessionCookie, check: (id) => (sessions.check(id) ? { session: id } : undefined) },
     },
-    rateLimit: { limiter: failedAdminCredentials, count: 'failures', key: clients.key },
+    rateLimit: clients.failureRule(failedAdminCredentials, actor.log, 'failed admin credentials'),
   });
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin

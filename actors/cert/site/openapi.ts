@@ -68,7 +68,7 @@ export function certhubOpenApi(version: string) {
       '/': { get: { summary: 'the admin panel (the page asks for the admin key)', responses: { '200': { description: 'HTML', content: { 'text/html': { schema: string } } } } } },
       ...versionPath('certhub'),
       '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
-      ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token') } }),
+      ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token'), '429': errorResponse('too many failed attempts from this address; see Retry-After') } }),
       '/api/help': { get: { summary: 'the API as plain text', responses: { '200': { description: 'help', content: { 'text/plain': { schema: string } } } } } },
       '/api/cert/{domain}': {
         get: {

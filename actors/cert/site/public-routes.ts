@@ -35,6 +35,8 @@ export interface PublicMount {
 
 /** The line a failed fetch writes; README documents it for fail2ban. */
 export const failedFetchMessage = 'certhub: failed certificate fetch';
+/** The most of a requested name a failed fetch logs: the longest DNS name; a longer one is no name of ours anyway. */
+const maxLoggedNameLength = 253;
 
 export function mountPublicRoutes({ router, replica, domains, clients, log, fetchCounts }: PublicMount): void {
   const failedFetches = new RateLimiter(failedFetchLimit);
@@ -59,12 +61,12 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
           const found = replica.withToken(request.params.domain ?? '', token);
           if (found === undefined) {
             fetchCounts.refused();
-            log.warn(failedFetchMessage, { client: clients.of(request), domain: request.params.domain ?? '' });
+            log.warn(failedFetchMessage, { client: clients.of(request), domain: (request.params.domain ?? '').slice(0, maxLoggedNameLength) });
           }
           return found;
         },
       },
-      rateLimit: { limiter: failedFetches, count: 'failures', key: clients.key },
+      rateLimit: clients.failureRule(failedFetches, log, 'failed certificate fetches'),
     })
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;

@@ -2,7 +2,9 @@
 // its token), the admin API, and the replica of the domains actor's state that both read from.
 import { domainReplicaTopic } from '../domains/kind.js';
 import { safeEqual } from '../../../src/crypto/constant-time.js';
-import type { AuthScheme } from '../../../src/http/auth.js';
+import type { MetricsAccess } from '../../../src/http/operations.js';
+import { RateLimiter } from '../../../src/http/rate-limit.js';
+import type { Logger } from '../../../src/log/record.js';
 import { serveStatic } from '../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
 import { roleUiAssets } from '../../../src/http/ui-assets.js';
@@ -16,21 +18,33 @@ import { DomainReplica } from './replica.js';
 import { followTlsCertificate } from './tls-follow.js';
 
 // Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
-export const site: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAuth: metricsReaders, mount: mountCerthubSite };
+export const site: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAccess: metricsReaders, mount: mountCerthubSite };
+
+/** The line a wrong token on /metrics writes, in the shape of the failed logins and fetches (README, fail2ban). */
+export const failedMetricsReadMessage = 'certhub: failed metrics read';
+/** Wrong tokens a client may send to /metrics: the admin key reads it too, so as many as wrong logins. */
+const failedMetricsReadLimit = { limit: 10, windowMs: 300_000 };
 
 /**
  * /metrics names every domain (expiry, fetches): the admin key reads it, and so does `metrics_token`,
  * a token that reads nothing else, for a Prometheus whose config more people see than certhub's.
+ * Wrong tokens are failures like wrong keys: limited per client and logged (the client, never the token).
  */
-function metricsReaders(site: CerthubSite): AuthScheme<unknown> {
+function metricsReaders(site: CerthubSite, log: Logger): MetricsAccess {
   const { adminKey, metricsToken } = site;
+  const clients = new ClientAddresses(site.trustedProxies);
   return {
-    bearer: (token) => {
-      // Both comparisons always run: which of the two secrets matched does not show in the time taken.
-      const admin = safeEqual(token, adminKey);
-      const metrics = metricsToken !== undefined && safeEqual(token, metricsToken);
-      return admin || metrics ? true : undefined;
+    auth: {
+      bearer: (token, request) => {
+        // Both comparisons always run: which of the two secrets matched does not show in the time taken.
+        const admin = safeEqual(token, adminKey);
+        const metrics = metricsToken !== undefined && safeEqual(token, metricsToken);
+        if (admin || metrics) return true;
+        log.warn(failedMetricsReadMessage, { client: clients.of(request) });
+        return undefined;
+      },
     },
+    rateLimit: clients.failureRule(new RateLimiter(failedMetricsReadLimit), log, 'failed metrics reads'),
   };
 }
 
