@@ -40,7 +40,9 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
       ...(await frontSpecs({
         role: 'monitor',
         threads: config.threads,
-        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: siteRef(monitorSite, { sampler, intervalMs }) },
+        // The dashboard shows processes and ports: on any bind it answers only names of this
+        // machine, loopback and allowed_hosts, so a rebinding page on 0.0.0.0 reads nothing.
+        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, hostCheckEveryBind: true, site: siteRef(monitorSite, { sampler, intervalMs }) },
         links: [sampler],
       })),
     ];

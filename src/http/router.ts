@@ -57,7 +57,7 @@ export interface RouterOptions {
   log?: Logger;
   /** Count requests by route here (the front's /metrics); leave out to count nothing. */
   figures?: HttpFigures;
-  /** Answer only requests whose Host passes this check, others 403 (allowed-hosts.ts); every Host without it. */
+  /** Answer only requests whose Host passes this check, others 421 (allowed-hosts.ts); every Host without it. */
   allowedHost?: HostCheck;
 }
 
@@ -193,17 +193,17 @@ export class Router extends Routes<undefined> {
   }
 
   /**
-   * True when the request's Host is not one this front answers (a DNS-rebinding name pointing at a
-   * loopback server): 403, without CORS, before any route reads it. 403 rather than the proxy's 421,
-   * as Vite and Jupyter answer: this is a refusal, not a misrouted request, and a client may repeat a
-   * 421 on another connection (RFC 9110 §15.5.20).
+   * True when the request's Host is not one this front answers (a DNS-rebinding name pointing at
+   * this server): 421 Misdirected Request, without CORS, before any route reads it. 421 says that
+   * this server does not serve that name (RFC 9110 §15.5.20), as the proxy answers a name it has no
+   * route for; a client repeating it on another connection gets the same answer.
    */
   private refusedHost(res: HttpResponse, req: HttpRequest, figures: RouteFigures | undefined): boolean {
     const check = this.options.allowedHost;
     if (check === undefined || check(req.getHeader('host'))) return false;
     const { request, reply } = this.open(res, req, [], {}, figures);
     const host = request.headers.get('host') ?? '';
-    reply.send(403, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: only loopback names and its allowed_hosts` }), { 'Content-Type': 'application/json; charset=utf-8' });
+    reply.send(421, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: a name it is reached by belongs in its allowed_hosts (--allowed-host)` }), { 'Content-Type': 'application/json; charset=utf-8' });
     return true;
   }
 
