@@ -15,6 +15,8 @@ import { defaultBodyLimit } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { RateLimitRule } from './rate-limit.js';
 import { dropAfterRefusal, refuseMalformed } from './malformed.js';
+import { tooManyFromClient } from './client-slots.js';
+import { clientAddressKey } from './rate-limit.js';
 import { Reply, type Headers } from './reply.js';
 import { headProblem } from './request-framing.js';
 import { IncomingRequest, parameterNames, type RequestInfo } from './request.js';
@@ -155,8 +157,10 @@ export class Router extends Routes<undefined> {
     const figures = this.options.figures?.route(method, pattern);
     const serve = (res: HttpResponse, req: HttpRequest) => {
       if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
-      const { request, reply } = this.open(res, req, paramNames, headers, figures);
-      if (request.malformedParameter !== undefined) {
+      const { request, reply, clientFull } = this.open(res, req, paramNames, headers, figures);
+      if (clientFull) {
+        reply.error(tooManyFromClient(this.server.clientSlots.limit), true);
+      } else if (request.malformedParameter !== undefined) {
         reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
       } else if (checked) {
         admit(admission, handler, request, reply);
@@ -171,10 +175,14 @@ export class Router extends Routes<undefined> {
     });
   }
 
-  /** Starts the reply to one request, counted and logged like any other. */
-  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply } {
+  /**
+   * Starts the reply to one request, counted and logged like any other. `clientFull`: its client
+   * address already has as many requests in flight as a front answers for one (client-slots.ts).
+   */
+  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply; clientFull: boolean } {
     const request = new IncomingRequest(res, req, paramNames);
     const end = this.server.begin();
+    const slot = this.server.clientSlots.take(clientAddressKey(request));
     const startedAt = performance.now();
     const requestLog = this.options.requestLog;
     // The log line is written after the answer, when the response can no longer be asked.
@@ -185,11 +193,12 @@ export class Router extends Routes<undefined> {
       log: this.options.log,
       onFinish: (status) => {
         end();
+        slot.release();
         figures?.record(status, (performance.now() - startedAt) / 1000, Number(request.headers.get('content-length') ?? 0) || 0, reply.bodyBytes);
         requestLog?.debug(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
     });
-    return { request, reply };
+    return { request, reply, clientFull: slot.full };
   }
 
   /**
@@ -217,7 +226,11 @@ export class Router extends Routes<undefined> {
       this.server.install((app) =>
         app.any(pattern, (res, req) => {
           if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
-          const { request, reply } = this.open(res, req, [], headers, figures);
+          const { request, reply, clientFull } = this.open(res, req, [], headers, figures);
+          if (clientFull) {
+            reply.error(tooManyFromClient(this.server.clientSlots.limit), true);
+            return;
+          }
           if (request.method === 'OPTIONS' && corsMethods.length > 0) {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
             return;
@@ -231,8 +244,8 @@ export class Router extends Routes<undefined> {
     this.server.install((app) =>
       app.any('/*', (res, req) => {
         if (refusedHead(res, req) || this.refusedHost(res, req, unmatched)) return;
-        const { request, reply } = this.open(res, req, [], fallbackHeaders, unmatched);
-        reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
+        const { request, reply, clientFull } = this.open(res, req, [], fallbackHeaders, unmatched);
+        reply.error(clientFull ? tooManyFromClient(this.server.clientSlots.limit) : new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`), clientFull || undefined);
       }),
     );
   }
