@@ -49,6 +49,16 @@ test('hostwatch on 0.0.0.0 answers the machine\'s own names and addresses, loopb
   }
 });
 
+test('hostwatch on 0.0.0.0 with no --allowed-host still refuses a DNS-rebinding Host with 421', async (t) => {
+  const hostwatch = await startHostwatch(t, ['-H', '0.0.0.0']);
+  const port = Number(new URL(hostwatch.url).port);
+  for (const [method, path] of [['GET', '/api/snapshot'], ['GET', '/'], ['HEAD', '/api/snapshot']] as const) {
+    const refused = await statusFor(port, `attacker.example:${port}`, path, method);
+    t.is(refused.status, 421, `${method} ${path}`);
+  }
+  t.is((await statusFor(port, `127.0.0.1:${port}`)).status, 200);
+});
+
 test('an --allowed-host with a port is refused naming the option, exit 2', async (t) => {
   const result = await runToEnd(process.execPath, [projectPath('dist/bin/hostwatch.js'), '-H', '127.0.0.1', '-p', '0', '--allowed-host', 'ok.example', '--allowed-host', 'dash.example:80']);
   t.is(result.code, 2, result.stderr);
