@@ -12,7 +12,7 @@ export function hostwatchProgram(): Command {
     .option('--interval <seconds>', 'seconds between samples', '2')
     .option('--no-containers', 'do not list container processes')
     .option('--show-container-args', 'show container command lines with their arguments (these often carry passwords); the program alone otherwise')
-    .addOption(allowedHostOption())
+    .addOption(allowedHostOption({ everyBind: true }))
     .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean; showContainerArgs?: boolean; allowedHost?: string[] }) => {
       const [{ hostConfigFromFlags }, { printUrls, runHost }, { monitorRole }] = await Promise.all([import('../../../src/cli/role-flags.js'), import('../../../src/cli/run-host.js'), import('../role.js')]);
       const config = hostConfigFromFlags(
