@@ -10,11 +10,11 @@ import { HttpFigures } from '../../src/metrics/http-figures.js';
 
 runActor(httpFrontActor, {
   async start(context) {
-    const { host, port, site, tls, allowedHosts } = context.config;
+    const { host, port, site, tls, allowedHosts, hostCheckEveryBind } = context.config;
     const definition = await loadSite(site);
     const figures = context.metrics.enabled ? new HttpFigures() : undefined;
     const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site.config) ? { requestLog: context.log } : {}) };
-    return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
+    return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(hostCheckEveryBind === undefined ? {} : { hostCheckEveryBind }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
       if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
       const metricsAccess = definition.metricsAccess?.(site.config, context.log);
       mountOperations(router, context, metricsAccess === undefined ? {} : { metricsAccess });

@@ -16,6 +16,8 @@ export const monitorSchema = z.strictObject({
   history_seconds: positiveInteger.max(3600).default(120),
   top_processes: positiveInteger.max(1000).default(40),
   containers: z.boolean().default(true),
+  /** Container command lines with their arguments, which often carry passwords; off, the program alone. */
+  show_container_args: z.boolean().default(false),
   /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
   threads: positiveInteger.max(16).default(1),
   /** Host names the dashboard answers besides loopback ones (README: hostwatch, Allowed hosts). */
@@ -35,12 +37,14 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
       actorSpec(samplerActor, {
         ref: sampler,
         role: 'monitor',
-        config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers },
+        config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers, showContainerArgs: config.show_container_args },
       }),
       ...(await frontSpecs({
         role: 'monitor',
         threads: config.threads,
-        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, site: siteRef(monitorSite, { sampler, intervalMs }) },
+        // The dashboard shows processes and ports: on any bind it answers only names of this
+        // machine, loopback and allowed_hosts, so a rebinding page on 0.0.0.0 reads nothing.
+        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, hostCheckEveryBind: true, site: siteRef(monitorSite, { sampler, intervalMs }) },
         links: [sampler],
       })),
     ];

@@ -3,7 +3,8 @@
 // A front bound to loopback therefore answers only loopback names and addresses, plus the names its
 // role's `allowed_hosts` lists (Vite's `server.allowedHosts`, Jupyter's `allow_remote_access` do the
 // same). Off loopback the Host is whatever name users reach the server by, so nothing is checked
-// unless `allowed_hosts` is set.
+// unless `allowed_hosts` is set, or the front asks for the check on every bind: then this machine's
+// own names and addresses pass too (a dashboard on 0.0.0.0 reached by its host name or LAN address).
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
@@ -16,14 +17,26 @@ export function isLoopbackBind(bind: string): boolean {
   return bind === 'localhost' || bind === '::1' || (bind.startsWith('127.') && isIPv4(bind));
 }
 
+export interface HostCheckOptions {
+  /** Names answered besides loopback ones (the role's `allowed_hosts`). */
+  allowedHosts?: readonly string[];
+  /**
+   * Check on any bind, not only with `allowedHosts` or on loopback; off loopback, this machine's own
+   * names and addresses (`machineNames()` of src/net/machine-names.ts) pass as well.
+   */
+  everyBind?: { machineNames: () => readonly string[] };
+}
+
 /**
  * The check of a front bound to `bind`, or undefined when it answers any Host (off loopback, no
- * `allowed_hosts`). Names in `allowedHosts` are matched exactly, case-insensitively, with any port;
+ * `allowed_hosts`, no `everyBind`). Names are matched exactly, case-insensitively, with any port;
  * an IPv6 address is matched in the brackets a Host header writes it in.
  */
-export function hostCheckFor(bind: string, allowedHosts: readonly string[] = []): HostCheck | undefined {
-  if (allowedHosts.length === 0 && !isLoopbackBind(bind)) return undefined;
-  const allowed = new Set(allowedHosts.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));
+export function hostCheckFor(bind: string, { allowedHosts = [], everyBind }: HostCheckOptions = {}): HostCheck | undefined {
+  const loopback = isLoopbackBind(bind);
+  if (allowedHosts.length === 0 && !loopback && everyBind === undefined) return undefined;
+  const names = loopback || everyBind === undefined ? allowedHosts : [...allowedHosts, ...everyBind.machineNames()];
+  const allowed = new Set(names.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));
   // Clients send the same few Host values over and over: those that passed answer from one set
   // look-up. Bounded, so that a client sending a new `*.localhost` name each time cannot grow it.
   const passed = new Set<string>();

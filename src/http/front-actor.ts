@@ -11,6 +11,8 @@ export interface HttpFrontConfig {
   site: SiteRef;
   /** The role's `allowed_hosts`: Host names answered besides loopback ones (src/http/allowed-hosts.ts). */
   allowedHosts?: readonly string[];
+  /** Check the Host on any bind, answering off loopback this machine's own names and addresses besides `allowedHosts`. */
+  hostCheckEveryBind?: boolean;
   /** HTTPS with this certificate; plain HTTP without. */
   tls?: FrontTls;
 }

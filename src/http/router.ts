@@ -15,6 +15,8 @@ import { defaultBodyLimit } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import type { RateLimitRule } from './rate-limit.js';
 import { dropAfterRefusal, refuseMalformed } from './malformed.js';
+import { tooManyFromClient } from './client-slots.js';
+import { clientAddressKey } from './rate-limit.js';
 import { Reply, type Headers } from './reply.js';
 import { headProblem } from './request-framing.js';
 import { IncomingRequest, parameterNames, type RequestInfo } from './request.js';
@@ -57,7 +59,7 @@ export interface RouterOptions {
   log?: Logger;
   /** Count requests by route here (the front's /metrics); leave out to count nothing. */
   figures?: HttpFigures;
-  /** Answer only requests whose Host passes this check, others 403 (allowed-hosts.ts); every Host without it. */
+  /** Answer only requests whose Host passes this check, others 421 (allowed-hosts.ts); every Host without it. */
   allowedHost?: HostCheck;
 }
 
@@ -155,8 +157,10 @@ export class Router extends Routes<undefined> {
     const figures = this.options.figures?.route(method, pattern);
     const serve = (res: HttpResponse, req: HttpRequest) => {
       if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
-      const { request, reply } = this.open(res, req, paramNames, headers, figures);
-      if (request.malformedParameter !== undefined) {
+      const { request, reply, clientFull } = this.open(res, req, paramNames, headers, figures);
+      if (clientFull) {
+        reply.error(tooManyFromClient(this.server.clientSlots.limit), true);
+      } else if (request.malformedParameter !== undefined) {
         reply.error(new OutpostError('ERR_BAD_REQUEST', `the path parameter ${request.malformedParameter} is not valid percent-encoding`));
       } else if (checked) {
         admit(admission, handler, request, reply);
@@ -171,10 +175,14 @@ export class Router extends Routes<undefined> {
     });
   }
 
-  /** Starts the reply to one request, counted and logged like any other. */
-  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply } {
+  /**
+   * Starts the reply to one request, counted and logged like any other. `clientFull`: its client
+   * address already has as many requests in flight as a front answers for one (client-slots.ts).
+   */
+  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply; clientFull: boolean } {
     const request = new IncomingRequest(res, req, paramNames);
     const end = this.server.begin();
+    const slot = this.server.clientSlots.take(clientAddressKey(request));
     const startedAt = performance.now();
     const requestLog = this.options.requestLog;
     // The log line is written after the answer, when the response can no longer be asked.
@@ -185,25 +193,26 @@ export class Router extends Routes<undefined> {
       log: this.options.log,
       onFinish: (status) => {
         end();
+        slot.release();
         figures?.record(status, (performance.now() - startedAt) / 1000, Number(request.headers.get('content-length') ?? 0) || 0, reply.bodyBytes);
         requestLog?.debug(`${request.method} ${request.path} ${status}`, { ms: Math.round((performance.now() - startedAt) * 10) / 10, from });
       },
     });
-    return { request, reply };
+    return { request, reply, clientFull: slot.full };
   }
 
   /**
-   * True when the request's Host is not one this front answers (a DNS-rebinding name pointing at a
-   * loopback server): 403, without CORS, before any route reads it. 403 rather than the proxy's 421,
-   * as Vite and Jupyter answer: this is a refusal, not a misrouted request, and a client may repeat a
-   * 421 on another connection (RFC 9110 §15.5.20).
+   * True when the request's Host is not one this front answers (a DNS-rebinding name pointing at
+   * this server): 421 Misdirected Request, without CORS, before any route reads it. 421 says that
+   * this server does not serve that name (RFC 9110 §15.5.20), as the proxy answers a name it has no
+   * route for; a client repeating it on another connection gets the same answer.
    */
   private refusedHost(res: HttpResponse, req: HttpRequest, figures: RouteFigures | undefined): boolean {
     const check = this.options.allowedHost;
     if (check === undefined || check(req.getHeader('host'))) return false;
     const { request, reply } = this.open(res, req, [], {}, figures);
     const host = request.headers.get('host') ?? '';
-    reply.send(403, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: only loopback names and its allowed_hosts` }), { 'Content-Type': 'application/json; charset=utf-8' });
+    reply.send(421, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: a name it is reached by belongs in its allowed_hosts (--allowed-host)` }), { 'Content-Type': 'application/json; charset=utf-8' });
     return true;
   }
 
@@ -217,7 +226,11 @@ export class Router extends Routes<undefined> {
       this.server.install((app) =>
         app.any(pattern, (res, req) => {
           if (refusedHead(res, req) || this.refusedHost(res, req, figures)) return;
-          const { request, reply } = this.open(res, req, [], headers, figures);
+          const { request, reply, clientFull } = this.open(res, req, [], headers, figures);
+          if (clientFull) {
+            reply.error(tooManyFromClient(this.server.clientSlots.limit), true);
+            return;
+          }
           if (request.method === 'OPTIONS' && corsMethods.length > 0) {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
             return;
@@ -231,8 +244,8 @@ export class Router extends Routes<undefined> {
     this.server.install((app) =>
       app.any('/*', (res, req) => {
         if (refusedHead(res, req) || this.refusedHost(res, req, unmatched)) return;
-        const { request, reply } = this.open(res, req, [], fallbackHeaders, unmatched);
-        reply.error(new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`));
+        const { request, reply, clientFull } = this.open(res, req, [], fallbackHeaders, unmatched);
+        reply.error(clientFull ? tooManyFromClient(this.server.clientSlots.limit) : new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`), clientFull || undefined);
       }),
     );
   }

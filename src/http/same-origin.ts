@@ -25,6 +25,16 @@ export function isSameOrigin(request: Pick<RequestInfo<unknown, unknown>, 'metho
   }
 }
 
+/**
+ * Throws 403 when a browser says the request comes from another site (`Sec-Fetch-Site: cross-site`),
+ * whatever its method: for a GET that spends something (a value taken from a pool), an `<img>` tag
+ * on any page would otherwise spend it. Same-site, same-origin, `none` (typed or bookmarked) and no
+ * header at all (not a browser) pass.
+ */
+export function assertNotCrossSite(request: Pick<RequestInfo<unknown, unknown>, 'headers'>): void {
+  if (request.headers.get('sec-fetch-site') === 'cross-site') throw new OutpostError('ERR_FORBIDDEN', 'cross-site request refused: a page of another site may not take values');
+}
+
 /** Throws 403 unless `isSameOrigin(request)`. */
 export function assertSameOrigin(request: Pick<RequestInfo<unknown, unknown>, 'method' | 'headers'>): void {
   if (!isSameOrigin(request)) throw new OutpostError('ERR_FORBIDDEN', 'cross-origin request refused');

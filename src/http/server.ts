@@ -6,13 +6,26 @@
 // listens on the same port (SO_REUSEPORT again), then the first stops listening (listen.ts).
 // Connections it has keep being served by it until they close; new handshakes get the new certificate.
 import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { ClientSlots } from './client-slots.js';
 import { afterNextPoll, listenOn } from './listen.js';
 import { tlsApp } from './tls-app.js';
 import type { FrontTls, TlsMaterial } from './tls-material.js';
 import { plainApp } from './uws-app.js';
+import { HttpRefusal } from './refusal.js';
 
 /** Registers routes on an app; kept, so that an app made later (a new certificate) gets them too. */
 export type RouteInstaller = (app: TemplatedApp) => void;
+
+/** Event streams one front thread keeps open at once, unless configured: each holds a socket and a share of every push. */
+export const defaultMaxStreams = 256;
+
+/** What one front thread answers at once. */
+export interface FrontLimits {
+  /** Event streams open together; one more is refused 503 (`defaultMaxStreams`). */
+  maxStreams?: number;
+  /** Requests in flight from one client address (IPv6: one /64); one more is refused 429 (client-slots.ts). */
+  requestsPerClient?: number;
+}
 
 export class HttpServer {
   private current: TemplatedApp;
@@ -24,6 +37,9 @@ export class HttpServer {
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly streams = new Set<() => void>();
+  private readonly maxStreams: number;
+  /** Requests in flight per client address, counted by the router. */
+  readonly clientSlots: ClientSlots;
   private closed = false;
 
   /**
@@ -33,7 +49,10 @@ export class HttpServer {
   constructor(
     onThreadExit: (close: () => void) => void,
     private readonly tls?: FrontTls,
+    limits: FrontLimits = {},
   ) {
+    this.maxStreams = limits.maxStreams ?? defaultMaxStreams;
+    this.clientSlots = new ClientSlots(limits.requestsPerClient);
     this.current = tls === undefined ? plainApp() : tlsApp(tls);
     onThreadExit(() => this.close());
   }
@@ -103,6 +122,12 @@ export class HttpServer {
 
   get streamsOpen(): number {
     return this.streams.size;
+  }
+
+  /** Throws the 503 refusal of an event stream when this front has its maximum open; call before answering. */
+  assertStreamRoom(): void {
+    if (this.streams.size < this.maxStreams) return;
+    throw new HttpRefusal('ERR_UNAVAILABLE', `this server has its maximum of ${this.maxStreams} event streams open; retry later`, { 'Retry-After': '5' });
   }
 
   /** Registers a long-lived response (an event stream) that drain() must close rather than wait for. */

@@ -16,6 +16,7 @@ export interface EventStreamOptions {
   retryMs?: number;
 }
 
+/** An open event stream; constructing one throws a 503 HttpRefusal when the front has its maximum of streams open. */
 export class EventStream {
   /** The id of the last event the client saw, from its `Last-Event-ID` header when it reconnects. */
   readonly lastEventId: string | undefined;
@@ -31,6 +32,8 @@ export class EventStream {
     private readonly options: EventStreamOptions = {},
   ) {
     this.lastEventId = request.headers.get('last-event-id');
+    // Thrown before anything is written: the route's handler fails, and the router answers the refusal.
+    server.assertStreamRoom();
     this.body = reply.openStream(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     // A HEAD, or a client that left before the stream opened: nothing more to do.
     if (!this.body.open) return;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { pipelined } from '../helpers/raw-http.js';
 
-test('certhub on loopback answers allowed_hosts from config.json and refuses other Hosts with 403', async (t) => {
+test('certhub on loopback answers allowed_hosts from config.json and refuses other Hosts with 421', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t, { allowed_hosts: ['certhub.example.test'] }));
   const port = Number(new URL(server.url).port);
   const ask = async (host: string) => {
@@ -13,6 +13,6 @@ test('certhub on loopback answers allowed_hosts from config.json and refuses oth
   };
   for (const host of [`certhub.example.test:${port}`, `localhost:${port}`, `127.0.0.1:${port}`]) t.is((await ask(host))?.status, 200, host);
   const refused = await ask(`rebound.example.test:${port}`);
-  t.is(refused?.status, 403);
+  t.is(refused?.status, 421);
   t.regex(refused?.body.toString() ?? '', /^\{"error":"this server does not answer requests for the host/);
 });

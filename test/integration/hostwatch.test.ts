@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import type { Snapshot } from '../../actors/monitor/sampler/protocol.js';
 import { snapshotWhere, startHostwatch } from '../helpers/hostwatch.js';
 import { projectPath, startProcess } from '../helpers/process.js';
 
@@ -138,23 +139,40 @@ test('memory and swap agree with /proc/meminfo read at the same moment, within 1
   }
 });
 
-test('container processes come through the docker CLI and merge into the table with their container', async (t) => {
+/** hostwatch with the docker stand-in on PATH, its three container processes played by real sleepers. */
+async function withDockerStandIn(t: ExecutionContext, args: string[]): Promise<{ snapshot: Snapshot; pids: [string, string, string] }> {
   const bin = await mkdtemp(join(tmpdir(), 'outpost-docker-'));
   t.teardown(() => rm(bin, { recursive: true, force: true }));
   await symlink(projectPath('test/fixtures/hostwatch/docker'), join(bin, 'docker'));
   const sleepers = [startProcess(t, 'sleep', ['300']), startProcess(t, 'sleep', ['301']), startProcess(t, 'sleep', ['302'])];
   const [a = '', b = '', c = ''] = sleepers.map((sleeper) => String(sleeper.child.pid));
-  const host = await startHostwatch(t, fast, { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_PID_A: a, FAKE_PID_B: b, FAKE_PID_C: c });
-  const snapshot = await snapshotWhere(host, (candidate) => candidate.containers.length === 3);
+  const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_PID_A: a, FAKE_PID_B: b, FAKE_PID_C: c });
+  return { snapshot: await snapshotWhere(host, (candidate) => candidate.containers.length === 3), pids: [a, b, c] };
+}
+
+test('container processes come through the docker CLI and merge into the table with their container, their programs without arguments', async (t) => {
+  const { snapshot, pids: [a, b, c] } = await withDockerStandIn(t, []);
   t.deepEqual(snapshot.machine.containerRuntime, { available: true, name: 'docker', version: '28.2.2' });
+  t.deepEqual(snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]), [
+    ['web', Number(a), 'nginx:'],
+    ['web', Number(b), 'nginx:'],
+    ['cache', Number(c), 'redis-server'],
+  ]);
+  // Arguments are where containers are given passwords: none of them leaves the sampler.
+  const served = JSON.stringify(snapshot);
+  for (const argument of ['daemon off', '*:6379', 'worker process']) t.false(served.includes(argument), argument);
+  const rowOf = (pid: string) => snapshot.processes.find((row) => row.pids.includes(Number(pid)));
+  t.like(rowOf(a), { container: true, source: 'web' });
+  t.like(rowOf(c), { container: true, source: 'cache' });
+});
+
+test('--show-container-args shows container command lines whole', async (t) => {
+  const { snapshot, pids: [a, b, c] } = await withDockerStandIn(t, ['--show-container-args']);
   t.deepEqual(snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]), [
     ['web', Number(a), 'nginx: master process nginx -g daemon off;'],
     ['web', Number(b), 'nginx: worker process'],
     ['cache', Number(c), 'redis-server *:6379'],
   ]);
-  const rowOf = (pid: string) => snapshot.processes.find((row) => row.pids.includes(Number(pid)));
-  t.like(rowOf(a), { container: true, source: 'web' });
-  t.like(rowOf(c), { container: true, source: 'cache' });
 });
 
 test('without a container runtime CLI the containers panel says why', async (t) => {

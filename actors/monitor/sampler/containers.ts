@@ -47,6 +47,15 @@ export function parseTop(text: string): ContainerTopEntry[] {
   });
 }
 
+/**
+ * The program of a command line, its arguments left out: containers are often given passwords and
+ * tokens as arguments (`mysqld --password=...`), and the dashboard must not show them by default.
+ * `docker top` prints the line with its arguments joined by spaces, so the first word is the program.
+ */
+export function withoutArguments(command: string): string {
+  return command.trim().split(/\s+/)[0] ?? '';
+}
+
 /** Processes of a desktop runtime's VM, hidden once the containers inside it are listed. */
 export const containerVmProcessNames: ReadonlySet<string> = new Set([
   'com.docker.backend',

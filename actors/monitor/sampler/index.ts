@@ -14,7 +14,7 @@ runActor(samplerActor, {
   async start(context) {
     const { config } = context;
     const versions = new RuntimeVersions();
-    const cli = new ContainerCli();
+    const cli = new ContainerCli({ showArguments: config.showContainerArgs });
     const figures = context.metrics.enabled ? new SamplerFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
     const sampler = new Sampler(

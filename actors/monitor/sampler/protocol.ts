@@ -130,4 +130,6 @@ export interface SamplerConfig {
   topProcesses: number;
   /** Read container processes through docker/podman; false leaves the panel empty with a reason. */
   containers: boolean;
+  /** Show container processes' command lines with their arguments (where passwords are often given); false shows the program only. */
+  showContainerArgs: boolean;
 }

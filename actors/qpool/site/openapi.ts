@@ -66,6 +66,10 @@ const responses = {
     description: 'The path exists but only answers GET.',
     content: { [json]: { schema: ref('schemas', 'Error'), example: { error: 'method not allowed' } } },
   },
+  CrossSite: {
+    description: 'A browser marked the request `Sec-Fetch-Site: cross-site`: a page of another site may not take values (nothing is consumed).',
+    content: { [json]: { schema: ref('schemas', 'Error'), example: { error: 'cross-site request refused: a page of another site may not take values' } } },
+  },
   NoValueJson: {
     description: 'No value was taken: the pool is empty, or it could not be committed to disk (nothing is consumed).',
     headers: refusalHeaders,
@@ -100,6 +104,7 @@ function valueOperation(format: ValueFormat, summary: string, mediaType: string,
       description: 'Takes the newest value out of the pool; it is never served again.',
       responses: {
         200: { description: `one value, ${format}`, headers: valueHeaders, content: { [mediaType]: { schema } } },
+        403: ref('responses', 'CrossSite'),
         503: ref('responses', format === 'json' ? 'NoValueJson' : 'NoValueText'),
       },
     },

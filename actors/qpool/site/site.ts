@@ -4,6 +4,7 @@
 // No CORS on this site: the API has no authentication, and `Access-Control-Allow-Origin: *` would let
 // any web page a user opens read values from a pool on their loopback.
 import { jsonType, textType, type Reply } from '../../../src/http/reply.js';
+import type { RequestInfo } from '../../../src/http/request.js';
 import { serveStatic } from '../../../src/http/static.js';
 import { version } from '../../../src/version.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
@@ -15,6 +16,7 @@ import { qpoolApiVersion, type QpoolSite } from './protocol.js';
 import { answerUnavailable, answerValue, noStore, type ValueFormat } from './value-answer.js';
 import { urlFor } from '../../../src/net/address.js';
 import { mountVersionRoute } from '../../../src/http/version-route.js';
+import { assertNotCrossSite } from '../../../src/http/same-origin.js';
 
 // The API has no authentication: no CORS, or any web page could read values (see above).
 export const site: SiteDefinition<QpoolSite> = { cors: false, logsRequests: () => false, mount: mountQpoolSite };
@@ -25,7 +27,9 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
   const openApi = JSON.stringify(qpoolOpenApi(version));
   const listenUrl = urlFor(context.config.host, context.config.port).replace(/\/$/, '');
 
-  const serveValue = (format: ValueFormat) => (_request: unknown, reply: Reply) => {
+  // Each answer spends a value: a page of another site must not drain the pool with image tags.
+  const serveValue = (format: ValueFormat) => (request: RequestInfo<unknown, unknown>, reply: Reply) => {
+    assertNotCrossSite(request);
     const taken = pool.take();
     if (taken instanceof Promise) return answerTaken(format, reply, taken);
     answerValue(reply, format, taken);

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { parsePsJsonLines, parseTop, type ContainerSummary, type ContainerTopEntry } from '../containers.js';
+import { parsePsJsonLines, parseTop, withoutArguments, type ContainerSummary, type ContainerTopEntry } from '../containers.js';
 import type { ContainerRuntimeStatus } from '../protocol.js';
 
 const run = promisify(execFile);
@@ -21,8 +21,19 @@ export interface ContainerReading {
 
 const runtimes = ['docker', 'podman'] as const;
 
+export interface ContainerCliOptions {
+  /** Keep the arguments of each process's command line; without, only its program is read. */
+  showArguments: boolean;
+  /** Where the runtime's CLI is looked for. */
+  pathVariable?: string;
+}
+
 export class ContainerCli {
-  constructor(private readonly pathVariable = process.env.PATH ?? '') {}
+  private readonly pathVariable: string;
+
+  constructor(private readonly options: ContainerCliOptions) {
+    this.pathVariable = options.pathVariable ?? process.env.PATH ?? '';
+  }
 
   async read(): Promise<ContainerReading> {
     const found = await this.findRuntime();
@@ -38,7 +49,9 @@ export class ContainerCli {
     const processes: ContainerProcessEntry[] = [];
     for (const container of containers) {
       try {
-        for (const entry of parseTop(await this.call(found.path, ['top', container.id]))) processes.push({ ...entry, container: container.name, image: container.image });
+        for (const entry of parseTop(await this.call(found.path, ['top', container.id]))) {
+          processes.push({ ...entry, command: this.options.showArguments ? entry.command : withoutArguments(entry.command), container: container.name, image: container.image });
+        }
       } catch {
         // The container stopped between ps and top; it is gone from the next reading.
       }
