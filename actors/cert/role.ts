@@ -15,7 +15,7 @@ import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
-import { domainsActor } from './domains/kind.js';
+import { domainReplicaTopic, domainsActor } from './domains/kind.js';
 import { certhubServing } from './tls.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -99,6 +99,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },
       links: issuers === undefined ? [] : [dnsRef, acmeRef],
+      // Every token and private key: the cert role's own fronts alone read it.
+      topics: [domainReplicaTopic],
       // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
       youngGenerationMb: 8,
     }),

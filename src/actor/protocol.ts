@@ -39,6 +39,8 @@ export type SupervisorToActor =
   | { type: 'events'; batches: EventBatch[] }
   /** A late subscriber of a topic this thread publishes and keeps (topic.ts, keptBy) needs its state. */
   | { type: 'events.snapshot'; topic: string; subscriber: string }
+  /** The supervisor refused this thread's subscription to `topic` (topic-policy.ts). */
+  | { type: 'events.refused'; topic: string; reason: string }
   | { type: 'health' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };

@@ -99,7 +99,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     jobs: { run: <Name extends JobName>(name: Name, input: JobInput<Name>) => supervisor.runJob(name, input) as Promise<JobOutput<Name>> },
     peer,
     publish: (topic, message, options) => events.publish(topic, message, options),
-    subscribe: (topic, listener) => events.subscribe(topic, listener),
+    subscribe: (topic, listener, options) => events.subscribe(topic, listener, options),
     subscribeLogs: (listener, backlog = 100) => logViewers.subscribe(listener, backlog),
     onThreadExit(close) {
       exitHooks.push(close);
@@ -139,6 +139,9 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
         break;
       case 'events.snapshot':
         events.snapshot(message.topic, message.subscriber);
+        break;
+      case 'events.refused':
+        events.refused(message.topic, message.reason);
         break;
       case 'health':
         system.post({
