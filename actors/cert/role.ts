@@ -126,6 +126,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(serving.front === undefined ? {} : { tls: serving.front }),
       },
       links: [domains],
+      // The panel's live log.
+      readsLogs: true,
     })),
   ];
 }

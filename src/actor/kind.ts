@@ -51,6 +51,11 @@ export interface SpecOptions<Api extends ActorApi, Config> {
    * no spec declares.
    */
   topics?: readonly Topic<unknown>[];
+  /**
+   * The actor streams the process's log ring (ActorContext.subscribeLogs): the records of every role
+   * of the process, not only its own. Refused to any other actor.
+   */
+  readsLogs?: boolean;
   /** Fronts start after every other actor is ready, and stop first. */
   front?: boolean;
   /** 1-based, when a role runs several actors of one kind. */
@@ -76,6 +81,7 @@ export function actorSpec<Api extends ActorApi, Config>(kind: ActorKind<Api, Con
     front: options.front ?? false,
     links: (options.links ?? []).map((link) => link.name),
     topics: (options.topics ?? []).map(({ name, readers }) => ({ name, readers })),
+    readsLogs: options.readsLogs ?? false,
     ...(options.youngGenerationMb === undefined ? {} : { youngGenerationMb: options.youngGenerationMb }),
   };
 }

@@ -35,6 +35,8 @@ export type SupervisorToActor =
   | { type: 'logs.backlog'; id: number; records: LogRecord[] }
   /** New log records, for every viewer of this thread. */
   | { type: 'logs.records'; records: LogRecord[] }
+  /** The supervisor refused this thread's log subscription: its spec does not say it reads logs. */
+  | { type: 'logs.refused'; id: number; reason: string }
   /** Events on topics this thread subscribed to. */
   | { type: 'events'; batches: EventBatch[] }
   /** A late subscriber of a topic this thread publishes and keeps (topic.ts, keptBy) needs its state. */

@@ -30,6 +30,8 @@ export interface ActorSpec {
    * publishes on them, or the supervisor does for it (reloaded settings).
    */
   topics: TopicDeclaration[];
+  /** The actor may stream the process's log ring, every role's records (a role's log panel). */
+  readsLogs: boolean;
   /** A cap on the thread's young generation, in MB; V8's default (up to 48 MB) when left out. */
   youngGenerationMb?: number;
 }

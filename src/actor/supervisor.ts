@@ -314,7 +314,7 @@ export class Supervisor {
         for (const waiter of slot.healthWaiters.splice(0)) waiter(message.health);
         break;
       case 'logs.subscribe':
-        this.logFanout.subscribe(slot.spec.name, message.id, message.backlog);
+        this.subscribeLogs(slot, message.id, message.backlog);
         break;
       case 'logs.unsubscribe':
         this.logFanout.unsubscribe(slot.spec.name, message.id);
@@ -331,6 +331,17 @@ export class Supervisor {
       default:
         unexpectedMessage('supervisor', message);
     }
+  }
+
+  private subscribeLogs(slot: ActorSlot, id: number, backlog: number): void {
+    const { name, role, readsLogs } = slot.spec;
+    if (readsLogs) {
+      this.logFanout.subscribe(name, id, backlog);
+      return;
+    }
+    const reason = `actor ${name} (role ${role}) does not declare that it reads the log ring`;
+    this.log.warn(`refused a log subscription: ${reason}`, { actor: name });
+    slot.system?.post({ type: 'logs.refused', id, reason });
   }
 
   private subscribe(slot: ActorSlot, topic: string): void {

@@ -134,6 +134,9 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
       case 'logs.records':
         logViewers.onLive(message.records);
         break;
+      case 'logs.refused':
+        // A role reading logs without declaring it is a mistake of its code: restarting cannot mend it.
+        throw new FatalActorError(`the supervisor refused the log subscription: ${message.reason}`);
       case 'events':
         events.deliver(message.batches);
         break;
