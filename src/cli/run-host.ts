@@ -93,7 +93,7 @@ export async function runSupervisor(
     if (outcome.listening) return outcome;
     // Several processes of one user share the default socket: only a socket the config names is a problem.
     const supervisorLog = log.logger('supervisor');
-    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
+    if (settings.control_socket === undefined && outcome.unsafe !== true) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
     else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${outcome.reason}`);
     return outcome;
   });
