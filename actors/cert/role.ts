@@ -50,6 +50,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
       return { notes: [`admin key: ${config.admin_key} (a demo key, made for this run; the panel asks for it)`] };
     },
   },
+  ownProcess: "certhub holds every domain's token and private key; run it in a process of its own (certhub run, certhub.service)",
   claims: ({ data_dir, bind, port }) => ({
     ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
     stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
