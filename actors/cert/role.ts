@@ -16,7 +16,7 @@ import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
-import { domainsActor } from './domains/kind.js';
+import { domainReplicaTopic, domainsActor } from './domains/kind.js';
 import { certhubServing } from './tls.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -51,6 +51,7 @@ export const certRole: RoleDefinition<typeof certSchema> = {
       return { notes: [`admin key: ${adminKeyNotice(config.admin_key, certConfigPath(data_dir), process.stdout.isTTY === true)} (a demo key, made for this run; the panel asks for it)`] };
     },
   },
+  ownProcess: "certhub holds every domain's token and private key; run it in a process of its own (certhub run, certhub.service)",
   claims: ({ data_dir, bind, port }) => ({
     ports: bind === undefined || port === undefined ? [] : [{ host: bind, port, option: 'port' }],
     stores: data_dir === undefined ? [] : [{ path: data_dir, what: 'data directory' }],
@@ -100,6 +101,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },
       links: issuers === undefined ? [] : [dnsRef, acmeRef],
+      // Every token and private key: the cert role's own fronts alone read it.
+      topics: [domainReplicaTopic],
       // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
       youngGenerationMb: 8,
     }),
@@ -125,6 +128,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(serving.front === undefined ? {} : { tls: serving.front }),
       },
       links: [domains],
+      // The panel's live log.
+      readsLogs: true,
     })),
   ];
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
-import { samplerActor } from './sampler/kind.js';
+import { samplerActor, snapshotTopic } from './sampler/kind.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
@@ -38,6 +38,7 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
         ref: sampler,
         role: 'monitor',
         config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers, showContainerArgs: config.show_container_args },
+        topics: [snapshotTopic],
       }),
       ...(await frontSpecs({
         role: 'monitor',

@@ -126,10 +126,11 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
               fronts,
             },
             links: fronts,
+            topics: [fetchRoutesTopic],
           }),
         ]
       : [];
     const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(operationsOnlySite, {}) } });
-    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: { ...front, describesStart: index === 0 }, front: true, instance: index + 1 })), ...fetcher, ...operations];
+    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: { ...front, describesStart: index === 0 }, front: true, instance: index + 1, topics: [proxyRoutesTopic] })), ...fetcher, ...operations];
   },
 };

@@ -5,7 +5,7 @@ import { recvSchema } from './config.js';
 import { ConfigError } from '../../src/errors.js';
 import { diodeReceiverActor } from './diode-receiver/kind.js';
 import type { DiodeReceiverConfig } from './diode-receiver/protocol.js';
-import { poolActor } from './pool/kind.js';
+import { poolActor, poolStatusTopic } from './pool/kind.js';
 import type { PoolConfig } from './pool/protocol.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -46,7 +46,7 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     };
     const { host, port } = server.listen;
     return [
-      actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool }),
+      actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool, topics: [poolStatusTopic] }),
       actorSpec(diodeReceiverActor, { ref: recvReceiver, role: 'recv', config: receiver, links: [recvPool] }),
       ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, allowedHosts: server.allowed_hosts, site: siteRef(qpoolSite, { pool: recvPool, demo: server.accept_demo }) }, links: [recvPool] })),
     ];

@@ -8,7 +8,7 @@ import type { ThreadMetrics } from '../metrics/thread-metrics.js';
 import type { ActorApi, ActorRef } from './kind.js';
 import type { PeerLink } from './rpc.js';
 import type { ReadyInfo } from './protocol.js';
-import type { PublishOptions, Topic } from './topic.js';
+import type { PublishOptions, SubscribeOptions, Topic } from './topic.js';
 import { OutpostError } from '../errors.js';
 
 export interface ActorContext<Config> {
@@ -36,8 +36,11 @@ export interface ActorContext<Config> {
   peer: <Api extends ActorApi>(ref: ActorRef<Api>) => PeerLink<Api>;
   /** Publishes a one-way event to every thread subscribed to the topic (see topic.ts). */
   publish: <Message>(topic: Topic<Message>, message: Message, options?: PublishOptions) => void;
-  /** Receives the topic's kept state at once, then every new event; returns the unsubscribe function. */
-  subscribe: <Message>(topic: Topic<Message>, listener: (message: Message) => void) => () => void;
+  /**
+   * Receives the topic's kept state at once, then every new event; returns the unsubscribe function.
+   * The supervisor refuses a topic not readable by this actor's role (topic-policy.ts).
+   */
+  subscribe: <Message>(topic: Topic<Message>, listener: (message: Message) => void, options?: SubscribeOptions) => () => void;
   /** Streams the supervisor's log records: the newest `backlog` first, then every new one. */
   subscribeLogs: (listener: LogListener, backlog?: number) => () => void;
   /**

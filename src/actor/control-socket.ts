@@ -1,11 +1,13 @@
 // The local socket a running supervisor answers `outpost status` on: a Unix socket file of mode 0600
 // (only the user it runs as, and root, may connect), never a network port. It reads nothing from the
 // client: each connection gets the status as one JSON document and is closed, so there is no request
-// to parse and nothing a client can change.
+// to parse and nothing a client can change. Its folder must be this user's own
+// (src/store/own-directory.ts): in a folder another user may write, that user could put a socket of
+// their own at the path first and answer `outpost status` in the supervisor's place.
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { checkOwnDirectory, UnsafeDirectory, userSocketDirectory } from '../store/own-directory.js';
 import type { SupervisorStatus } from './actor-status.js';
 
 const answerTimeoutMs = 2000;
@@ -17,10 +19,11 @@ const answerTimeoutMs = 2000;
 export function defaultControlSocket(env: NodeJS.ProcessEnv = process.env): string {
   if (env.RUNTIME_DIRECTORY !== undefined && env.RUNTIME_DIRECTORY !== '') return join(env.RUNTIME_DIRECTORY.split(':')[0]!, 'control.sock');
   if (env.XDG_RUNTIME_DIR !== undefined && env.XDG_RUNTIME_DIR !== '') return join(env.XDG_RUNTIME_DIR, 'outpost.sock');
-  return join(tmpdir(), `outpost-${process.getuid?.() ?? 'user'}`, 'control.sock');
+  return join(userSocketDirectory(), 'control.sock');
 }
 
-export type ControlSocketOutcome = { listening: true; close: () => void } | { listening: false; reason: string };
+/** `unsafe`: the socket's folder is not this user's own (own-directory.ts); not listening there is a warning. */
+export type ControlSocketOutcome = { listening: true; close: () => void } | { listening: false; reason: string; unsafe?: true };
 
 /**
  * Listens on `path`; a socket file left by a process that died is replaced, a live one is left alone.
@@ -30,6 +33,12 @@ export type ControlSocketOutcome = { listening: true; close: () => void } | { li
 export async function openControlSocket(path: string, status: () => SupervisorStatus): Promise<ControlSocketOutcome> {
   // The first folder made here, if any: removed again on close, so a stop leaves nothing behind.
   const madeDir = mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    checkOwnDirectory(dirname(path));
+  } catch (error) {
+    if (error instanceof UnsafeDirectory) return { listening: false, reason: `refused the folder of ${path}: ${error.message}`, unsafe: true };
+    throw error;
+  }
   if (isSocketFile(path)) {
     const answered = await askStatus(path).then(
       () => true,

@@ -2,7 +2,8 @@
 // to the supervisor however many events), each topic is subscribed once per thread however many
 // listeners it has here, and the latest message of each key of a topic kept by its publisher
 // (Topic.keptBy) is kept here, for the subscribers that arrive later.
-import type { EventBatch, PublishOptions, Topic } from './topic.js';
+import { FatalActorError } from './actor.js';
+import type { EventBatch, PublishOptions, SubscribeOptions, Topic } from './topic.js';
 
 export interface EventChannelPorts {
   publish(batches: EventBatch[]): void;
@@ -11,6 +12,11 @@ export interface EventChannelPorts {
 }
 
 type Listener = (message: unknown) => void;
+
+interface Subscription {
+  listener: Listener;
+  onRefused: ((reason: string) => void) | undefined;
+}
 
 /**
  * The most messages one post carries; more go in several posts, in order. A post is cloned through
@@ -23,7 +29,7 @@ export class EventChannel {
   /** This turn's batches, one per topic, in the order topics were first published to. */
   private pending = new Map<string, EventBatch>();
   private flushScheduled = false;
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly listeners = new Map<string, Set<Subscription>>();
   /** Topic kept by this publisher -> key -> the latest message published for it. */
   private readonly kept = new Map<string, Map<string, unknown>>();
 
@@ -50,17 +56,17 @@ export class EventChannel {
     setImmediate(() => this.flush());
   }
 
-  subscribe<Message>(topic: Topic<Message>, listener: (message: Message) => void): () => void {
+  subscribe<Message>(topic: Topic<Message>, listener: (message: Message) => void, options: SubscribeOptions = {}): () => void {
     let set = this.listeners.get(topic.name);
     if (set === undefined) {
       set = new Set();
       this.listeners.set(topic.name, set);
       this.ports.subscribe(topic.name);
     }
-    const untyped = listener as Listener;
-    set.add(untyped);
+    const subscription: Subscription = { listener: listener as Listener, onRefused: options.onRefused };
+    set.add(subscription);
     return () => {
-      set.delete(untyped);
+      set.delete(subscription);
       if (set.size === 0 && this.listeners.get(topic.name) === set) {
         this.listeners.delete(topic.name);
         this.ports.unsubscribe(topic.name);
@@ -85,7 +91,22 @@ export class EventChannel {
     for (const batch of batches) {
       const listeners = this.listeners.get(batch.topic);
       if (listeners === undefined) continue;
-      for (const message of batch.messages) for (const listener of listeners) listener(message);
+      for (const message of batch.messages) for (const { listener } of listeners) listener(message);
+    }
+  }
+
+  /**
+   * The supervisor refused this thread's subscription to `topic`: its listeners are dropped and told.
+   * A listener that did not ask to be told is a role subscribing to what it did not declare, which
+   * a restart cannot mend: the actor fails.
+   */
+  refused(topic: string, reason: string): void {
+    const subscriptions = this.listeners.get(topic);
+    if (subscriptions === undefined) return;
+    this.listeners.delete(topic);
+    for (const { onRefused } of subscriptions) {
+      if (onRefused === undefined) throw new FatalActorError(`the supervisor refused the subscription to topic ${topic}: ${reason}`);
+      onRefused(reason);
     }
   }
 

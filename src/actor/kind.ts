@@ -3,6 +3,7 @@
 // config of the wrong shape does not compile; a peer is reached through a reference that carries the
 // peer's API type, so no caller names an actor by a bare string and casts what comes back.
 import type { ActorSpec } from './spec.js';
+import type { Topic } from './topic.js';
 
 /** The API an actor serves to its peers: async members taking structured-cloneable values. */
 export type ActorApi = object;
@@ -44,6 +45,17 @@ export interface SpecOptions<Api extends ActorApi, Config> {
   config: Config;
   /** The actors this one calls. */
   links?: readonly ActorRef<ActorApi>[];
+  /**
+   * The topics of the role this actor publishes on, or receives reloaded settings on from the
+   * supervisor: each declared by one actor of the role. No actor may publish or subscribe to a topic
+   * no spec declares.
+   */
+  topics?: readonly Topic<unknown>[];
+  /**
+   * The actor streams the process's log ring (ActorContext.subscribeLogs): the records of every role
+   * of the process, not only its own. Refused to any other actor.
+   */
+  readsLogs?: boolean;
   /** Fronts start after every other actor is ready, and stop first. */
   front?: boolean;
   /** 1-based, when a role runs several actors of one kind. */
@@ -68,6 +80,8 @@ export function actorSpec<Api extends ActorApi, Config>(kind: ActorKind<Api, Con
     config: options.config,
     front: options.front ?? false,
     links: (options.links ?? []).map((link) => link.name),
+    topics: (options.topics ?? []).map(({ name, readers }) => ({ name, readers })),
+    readsLogs: options.readsLogs ?? false,
     ...(options.youngGenerationMb === undefined ? {} : { youngGenerationMb: options.youngGenerationMb }),
   };
 }

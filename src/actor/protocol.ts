@@ -35,10 +35,14 @@ export type SupervisorToActor =
   | { type: 'logs.backlog'; id: number; records: LogRecord[] }
   /** New log records, for every viewer of this thread. */
   | { type: 'logs.records'; records: LogRecord[] }
+  /** The supervisor refused this thread's log subscription: its spec does not say it reads logs. */
+  | { type: 'logs.refused'; id: number; reason: string }
   /** Events on topics this thread subscribed to. */
   | { type: 'events'; batches: EventBatch[] }
   /** A late subscriber of a topic this thread publishes and keeps (topic.ts, keptBy) needs its state. */
   | { type: 'events.snapshot'; topic: string; subscriber: string }
+  /** The supervisor refused this thread's subscription to `topic` (topic-policy.ts). */
+  | { type: 'events.refused'; topic: string; reason: string }
   | { type: 'health' }
   /** Stop accepting work, finish what is in flight within `graceMs`, then exit 0. */
   | { type: 'stop'; graceMs: number };

@@ -26,7 +26,8 @@ import { RestartHistory, type RestartOptions } from './restart-policy.js';
 import { exposeApi } from './rpc.js';
 import type { ActorSpec } from './spec.js';
 import type { SupervisorApi } from './supervisor-api.js';
-import type { Topic } from './topic.js';
+import type { EventBatch, Topic } from './topic.js';
+import { TopicPolicy } from './topic-policy.js';
 
 export interface SupervisorOptions {
   restart: RestartOptions;
@@ -84,6 +85,9 @@ export class Supervisor {
   readonly done: Promise<StopResult> = new Promise((resolve) => (this.resolveDone = resolve));
   private readonly slotsByName = new Map<string, ActorSlot>();
   private readonly events: EventRouter;
+  private readonly topics: TopicPolicy;
+  /** `actor topic` pairs whose refused publish was logged: a publisher that keeps trying is logged once. */
+  private readonly refusedPublishes = new Set<string>();
   private readonly logFanout: LogFanout;
   /** Stops the supervisor's own metrics pushes; undefined until they start. */
   private stopMetrics: (() => void) | undefined;
@@ -113,6 +117,7 @@ export class Supervisor {
       healthWaiters: [],
     }));
     for (const slot of this.slots) this.slotsByName.set(slot.spec.name, slot);
+    this.topics = new TopicPolicy(specs);
     this.log = options.log.logger('supervisor');
     const post = (name: string, message: SupervisorToActor) => this.slotsByName.get(name)?.system?.post(message);
     this.events = new EventRouter(
@@ -309,16 +314,16 @@ export class Supervisor {
         for (const waiter of slot.healthWaiters.splice(0)) waiter(message.health);
         break;
       case 'logs.subscribe':
-        this.logFanout.subscribe(slot.spec.name, message.id, message.backlog);
+        this.subscribeLogs(slot, message.id, message.backlog);
         break;
       case 'logs.unsubscribe':
         this.logFanout.unsubscribe(slot.spec.name, message.id);
         break;
       case 'events.publish':
-        this.events.publish(slot.spec.name, message.batches);
+        this.events.publish(slot.spec.name, this.allowedBatches(slot, message.batches));
         break;
       case 'events.subscribe':
-        this.events.subscribe(slot.spec.name, message.topic);
+        this.subscribe(slot, message.topic);
         break;
       case 'events.unsubscribe':
         this.events.unsubscribe(slot.spec.name, message.topic);
@@ -326,6 +331,43 @@ export class Supervisor {
       default:
         unexpectedMessage('supervisor', message);
     }
+  }
+
+  private subscribeLogs(slot: ActorSlot, id: number, backlog: number): void {
+    const { name, role, readsLogs } = slot.spec;
+    if (readsLogs) {
+      this.logFanout.subscribe(name, id, backlog);
+      return;
+    }
+    const reason = `actor ${name} (role ${role}) does not declare that it reads the log ring`;
+    this.log.warn(`refused a log subscription: ${reason}`, { actor: name });
+    slot.system?.post({ type: 'logs.refused', id, reason });
+  }
+
+  private subscribe(slot: ActorSlot, topic: string): void {
+    const { name, role } = slot.spec;
+    const refusal = this.topics.refuseSubscribe(slot.spec, topic);
+    if (refusal === undefined) {
+      this.events.subscribe(name, topic);
+      return;
+    }
+    this.log.warn(`refused a subscription of actor ${name} (role ${role}) to topic ${topic}: ${refusal}`, { actor: name, topic });
+    slot.system?.post({ type: 'events.refused', topic, reason: refusal });
+  }
+
+  /** The batches `slot` may publish; the others are dropped and logged. */
+  private allowedBatches(slot: ActorSlot, batches: EventBatch[]): EventBatch[] {
+    const { name, role } = slot.spec;
+    return batches.filter(({ topic }) => {
+      const refusal = this.topics.refusePublish(slot.spec, topic);
+      if (refusal === undefined) return true;
+      const pair = `${name} ${topic}`;
+      if (!this.refusedPublishes.has(pair)) {
+        this.refusedPublishes.add(pair);
+        this.log.warn(`refused a publish of actor ${name} (role ${role}) on topic ${topic}: ${refusal}`, { actor: name, topic });
+      }
+      return false;
+    });
   }
 
   private onReadyTimeout(slot: ActorSlot, worker: Worker): void {

@@ -2,6 +2,12 @@
 // supervisor routes them (event-router.ts). The latest message of each key is kept, so a thread that
 // subscribes late, or restarts, receives the current state before anything new: by the supervisor,
 // or, for a topic whose state is large, by the publisher itself (`keptBy: 'publisher'`).
+//
+// A topic belongs to the role whose actor spec declares it (kind.ts, SpecOptions.topics): only that
+// role (and the supervisor) publishes on it, and only that role and the readers the declaration names
+// subscribe to it (topic-policy.ts). Roles that share a process still share its memory and its user's
+// files: this keeps an actor of one role from being handed another role's state by the runtime, it
+// does not isolate a compromised thread.
 
 declare const messageType: unique symbol;
 
@@ -17,11 +23,21 @@ export interface Topic<Message> {
    * from the publisher, through the supervisor, after the messages already on their way.
    */
   readonly keptBy: 'supervisor' | 'publisher';
+  /**
+   * Roles, or actor kinds, of other roles that may subscribe; the declaring role's own actors always
+   * may. Empty by default: a role's state stays with the role.
+   */
+  readonly readers: readonly string[];
   readonly [messageType]?: Message;
 }
 
-export function declareTopic<Message>(name: string, options: { keptBy?: Topic<Message>['keptBy'] } = {}): Topic<Message> {
-  return { name, keptBy: options.keptBy ?? 'supervisor' };
+export interface TopicOptions {
+  keptBy?: Topic<unknown>['keptBy'];
+  readers?: readonly string[];
+}
+
+export function declareTopic<Message>(name: string, options: TopicOptions = {}): Topic<Message> {
+  return { name, keptBy: options.keptBy ?? 'supervisor', readers: options.readers ?? [] };
 }
 
 export interface PublishOptions {
@@ -32,6 +48,14 @@ export interface PublishOptions {
   key?: string;
   /** `false` drops the key's kept message (a removal): delivered now, not to later subscribers. */
   retain?: boolean;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Called when the supervisor refuses the subscription (the topic is not readable by this actor's
+   * role); without it, a refusal fails the actor and stops the process.
+   */
+  onRefused?: (reason: string) => void;
 }
 
 /**

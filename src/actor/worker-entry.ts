@@ -99,7 +99,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     jobs: { run: <Name extends JobName>(name: Name, input: JobInput<Name>) => supervisor.runJob(name, input) as Promise<JobOutput<Name>> },
     peer,
     publish: (topic, message, options) => events.publish(topic, message, options),
-    subscribe: (topic, listener) => events.subscribe(topic, listener),
+    subscribe: (topic, listener, options) => events.subscribe(topic, listener, options),
     subscribeLogs: (listener, backlog = 100) => logViewers.subscribe(listener, backlog),
     onThreadExit(close) {
       exitHooks.push(close);
@@ -134,11 +134,17 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
       case 'logs.records':
         logViewers.onLive(message.records);
         break;
+      case 'logs.refused':
+        // A role reading logs without declaring it is a mistake of its code: restarting cannot mend it.
+        throw new FatalActorError(`the supervisor refused the log subscription: ${message.reason}`);
       case 'events':
         events.deliver(message.batches);
         break;
       case 'events.snapshot':
         events.snapshot(message.topic, message.subscriber);
+        break;
+      case 'events.refused':
+        events.refused(message.topic, message.reason);
         break;
       case 'health':
         system.post({

@@ -17,6 +17,8 @@ export interface PreparedHost {
   roles: string[];
   specs: ActorSpec[];
   claims: { role: string; claims: RoleClaims }[];
+  /** Roles that belong in a process of their own (RoleDefinition.ownProcess) but run beside others, as sentences. */
+  sharedProcess: string[];
 }
 
 /** Reads and validates a host config file (`-`: standard input); `roles` keeps the file's order. */
@@ -45,7 +47,7 @@ export interface PrepareOptions {
  */
 export async function prepareHost(config: HostConfig, options: PrepareOptions): Promise<PreparedHost> {
   const order = options.order ?? options.known.map((role) => role.name).filter((name) => config.roles[name] !== undefined);
-  const prepared: PreparedHost = { config, roles: [], specs: [], claims: [] };
+  const prepared: PreparedHost = { config, roles: [], specs: [], claims: [], sharedProcess: [] };
   const problems: string[] = [];
   for (const name of order) {
     const roleConfig: unknown = config.roles[name];
@@ -59,6 +61,11 @@ export async function prepareHost(config: HostConfig, options: PrepareOptions): 
       problems.push(...error.problems.map((problem) => (options.optionPaths === 'role' ? problem : underRole(name, role, problem))));
     }
     if (role.claims !== undefined) prepared.claims.push({ role: name, claims: role.claims(roleConfig) });
+  }
+  for (const name of prepared.roles) {
+    const reason = findRole(options.known, name)?.ownProcess;
+    const others = prepared.roles.filter((other) => other !== name);
+    if (reason !== undefined && others.length > 0) prepared.sharedProcess.push(`roles.${name} runs beside ${others.join(', ')} in one process, which shares its memory and its user: ${reason}`);
   }
   problems.push(...portClashes(prepared.claims));
   if (config.log.file !== undefined) problems.push(...(await checkLogFile(config.log.file)));

@@ -33,7 +33,7 @@ export interface RunHostOptions extends LogFlags, PrepareOptions {
 }
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
-  const { specs, claims } = await prepareHost(config, options);
+  const { specs, claims, sharedProcess } = await prepareHost(config, options);
   if (config.log.file !== undefined) {
     const problems = await prepareLogFile(config.log.file);
     if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
@@ -50,7 +50,9 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
     options.configPath === undefined
       ? undefined
       : { path: options.configPath, known: options.known, ...(options.reread === undefined ? {} : { read: options.reread }), running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
-  return runSupervisor(specs, config.supervisor, log, options.onStarted, reload);
+  // `outpost demo` runs every role on loopback with throw-away data: the warning is for real hosts.
+  const warnings = options.configPath === undefined ? [] : sharedProcess;
+  return runSupervisor(specs, config.supervisor, log, options.onStarted, reload, warnings);
 }
 
 /** A role binary's `onStarted`: its URLs on standard output, one a line, for a person or a script. */
@@ -65,9 +67,11 @@ export async function runSupervisor(
   logOptions: LogOptions,
   onStarted?: OnStarted,
   reload?: ReloadSource,
+  startWarnings: readonly string[] = [],
 ): Promise<never> {
   surviveClosedOutput();
   const log = new SupervisorLog(logOptions);
+  for (const warning of startWarnings) log.logger('supervisor').warn(warning);
   const jobs = new JobPool();
   const supervisor = new Supervisor(specs, {
     log,
@@ -93,7 +97,7 @@ export async function runSupervisor(
     if (outcome.listening) return outcome;
     // Several processes of one user share the default socket: only a socket the config names is a problem.
     const supervisorLog = log.logger('supervisor');
-    if (settings.control_socket === undefined) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
+    if (settings.control_socket === undefined && outcome.unsafe !== true) supervisorLog.info(`outpost status will not reach this process: ${outcome.reason}`);
     else supervisorLog.warn(`outpost status will not reach this process (supervisor.control_socket): ${outcome.reason}`);
     return outcome;
   });

@@ -62,6 +62,12 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
    */
   checkHost?(roles: Readonly<Record<string, unknown>>): { path: (string | number)[]; message: string }[];
   live?: LiveSettings<z.output<Schema>>;
+  /**
+   * Why the role belongs in a process of its own: what it holds that the other roles must not reach
+   * (roles in one process share its memory and its user). `outpost run` warns when a host config puts
+   * it beside other roles.
+   */
+  ownProcess?: string;
 }
 
 /** The roles a program knows, in the order it lists and starts them. */

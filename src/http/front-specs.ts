@@ -13,10 +13,12 @@ export interface FrontsOptions {
   config: HttpFrontConfig;
   /** The actors the site calls. */
   links?: readonly ActorRef<ActorApi>[];
+  /** The site streams the process's log ring (SpecOptions.readsLogs). */
+  readsLogs?: boolean;
 }
 
 /** Specs of `threads` fronts: `<role>/http-front`, or `<role>/http-front#1..n` for several. */
-export async function frontSpecs({ role, threads, config, links = [] }: FrontsOptions): Promise<ActorSpec[]> {
+export async function frontSpecs({ role, threads, config, links = [], readsLogs = false }: FrontsOptions): Promise<ActorSpec[]> {
   const port = await concretePort(config.host, config.port, threads > 1 || config.tls !== undefined);
   return Array.from({ length: threads }, (_, index) =>
     actorSpec(httpFrontActor, {
@@ -26,6 +28,7 @@ export async function frontSpecs({ role, threads, config, links = [] }: FrontsOp
       links,
       front: true,
       instance: index + 1,
+      readsLogs,
     }),
   );
 }

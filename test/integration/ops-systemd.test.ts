@@ -33,6 +33,13 @@ test('every shipped unit passes systemd-analyze verify without a warning and is 
   }
 });
 
+test('certhub runs in a process of its own: certhub.service starts the cert role alone, and outpost.service says to leave it out of host.json', async (t) => {
+  const certhub = await readFile(join(unitsDir, 'certhub.service'), 'utf8');
+  t.regex(certhub, /^ExecStart=\/usr\/local\/bin\/certhub run /m);
+  const outpost = await readFile(join(unitsDir, 'outpost.service'), 'utf8');
+  t.regex(outpost, /^# Leave the cert role out of host\.json: roles in one process share its memory and its user/m);
+});
+
 test('every shipped unit caps glibc malloc arenas (their memory grew with the worker threads in the soak)', async (t) => {
   const units = (await readdir(unitsDir)).filter((name) => name.endsWith('.service'));
   for (const unit of units) t.true((await readFile(join(unitsDir, unit), 'utf8')).split('\n').includes('Environment=MALLOC_ARENA_MAX=2'), unit);

@@ -2,7 +2,8 @@
 // user): stop 36's run of the suite lost an outpost to `chmod ENOENT` when another removed its
 // fresh socket file, taking it for a dead process's.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -67,4 +68,27 @@ test('a live outpost too busy to answer in time keeps its socket: the one starti
   t.false(opened.listening);
   if (!opened.listening) t.regex(opened.reason, /another running outpost answers on/);
   t.true((await stat(path)).isSocket(), 'the busy one\'s socket file is still there');
+});
+
+test("a folder another user owns is refused: no socket is made there, whoever's socket is at the path", async (t) => {
+  const path = await socketPath(t);
+  await mkdir(dirname(path), { mode: 0o700 });
+  // 65534 is `nobody`: a folder another local user made first, where that user could put a socket.
+  await chown(dirname(path), 65534, 65534);
+  const opened = await openControlSocket(path, statusOf(3));
+  t.deepEqual(opened, {
+    listening: false,
+    unsafe: true,
+    reason: `refused the folder of ${path}: ${dirname(path)} belongs to uid 65534, not to this user (uid ${process.getuid!()}): another user may have made it to take outpost's sockets; remove it`,
+  });
+  t.false(existsSync(path));
+});
+
+test('a folder other users may write is refused', async (t) => {
+  const path = await socketPath(t);
+  await mkdir(dirname(path));
+  await chmod(dirname(path), 0o777);
+  const opened = await openControlSocket(path, statusOf(4));
+  t.deepEqual(opened, { listening: false, unsafe: true, reason: `refused the folder of ${path}: ${dirname(path)} may be written by other users (mode 777); run chmod 700 ${dirname(path)}` });
+  t.false(existsSync(path));
 });
