@@ -6,6 +6,7 @@ import { isRemotePlainHttp } from './client/fetch-targets.js';
 import { proxyRoutesSchema } from './agent-exports.js';
 import { bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
+import { parseBackendTarget } from './proxy-front/backend-target.js';
 
 /** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
 export const defaultMaterialDir = '/var/lib/certhub-agent';
@@ -17,8 +18,49 @@ const hstsSchema = z.strictObject({
   include_subdomains: z.boolean().default(false),
 });
 
+/** A backend: `host:port` (plain HTTP/1.1), `http://host:port` or `https://host:port`; IPv6 in brackets. */
+const backendTarget = z.string().refine((text) => parseBackendTarget(text) !== undefined, { message: 'must be host:port, http://host:port or https://host:port' });
+
+/** Active health checks: each front asks every backend for `path` on a connection of its own. */
+const healthCheckSchema = z.strictObject({
+  path: z.string().regex(/^\/[\x21-\x7e]*$/, { message: 'must be a path starting with /' }).default('/'),
+  interval_seconds: positiveInteger.max(3600).default(5),
+  timeout_seconds: positiveInteger.max(60).default(2),
+  /** Passed checks in a row that bring a backend marked down back into use. */
+  healthy_threshold: positiveInteger.max(100).default(2),
+  /** Failed checks in a row (an error, a timeout, a status outside 200-399) that take a backend out of use. */
+  unhealthy_threshold: positiveInteger.max(100).default(3),
+});
+
+/** Passive health checks, from the requests themselves; only with two backends or more, as nginx's max_fails. */
+const passiveHealthSchema = z.strictObject({
+  /** Failures (unreachable, reset, malformed, no answer in time) within fail_window_seconds that rest a backend. */
+  max_failures: positiveInteger.max(1000).default(3),
+  fail_window_seconds: positiveInteger.max(3600).default(10),
+  /** How long a backend that failed rests before requests try it again. */
+  rest_seconds: positiveInteger.max(3600).default(30),
+});
+
+/** How an https:// backend is verified. */
+const backendTlsSchema = z.strictObject({
+  /** CAs (PEM file) the backend's certificate may chain to, instead of the system's roots. */
+  ca_file: z.string().min(1).optional(),
+  /** The name the backend's certificate must carry, and the SNI sent; the backend's host by default. */
+  servername: z.string().min(1).max(253).optional(),
+  /** false accepts any certificate (a backend's self-signed one): the link is then encrypted but not authenticated. */
+  verify: z.boolean().default(true),
+});
+
 /** A route as exported by the panel, plus the proxy's own optional keys. */
-const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType.extend({
+export const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType.extend({
+  /** The one backend, as the panel exports it; or `backends` for several. */
+  backend: backendTarget.optional(),
+  backends: z.array(backendTarget).min(1).max(64).optional(),
+  /** How a request picks among `backends` that are up. */
+  policy: z.enum(['round_robin', 'least_connections', 'first_available']).default('round_robin'),
+  health_check: healthCheckSchema.optional(),
+  passive_health: passiveHealthSchema.prefault({}),
+  backend_tls: backendTlsSchema.prefault({}),
   hsts: hstsSchema.optional(),
 });
 
@@ -56,6 +98,8 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
    * its X-Real-IP, True-Client-IP and Forwarded are kept; from anyone else they are dropped.
    */
   trusted_proxies: trustedProxies,
+  /** A line per request a route answered: JSON lines or the combined format, to a file (appended) or `-` for standard output; none when absent. */
+  access_log: z.strictObject({ path: z.string().min(1), format: z.enum(['json', 'combined']).default('json') }).optional(),
   /** Relayed WebSockets one client address may hold, per thread. */
   websocket_max_per_client: positiveInteger.max(100_000).default(64),
   /** Relayed WebSockets per thread (each holds a backend connection too). */
@@ -82,9 +126,10 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
 }).superRefine((config, context) => {
   // A route is served under its name by SNI and its material read from material_dir/<name>/: a name
   // no client can send (`under_score`, `App.Example`, `localhost`) would be a route that never answers.
-  for (const name of Object.keys(config.routes)) {
+  for (const [name, route] of Object.entries(config.routes)) {
     const problem = routeNameProblem(name);
     if (problem !== undefined) context.addIssue({ code: 'custom', path: ['routes', name], message: problem });
+    if ((route.backend === undefined) === (route.backends === undefined)) context.addIssue({ code: 'custom', path: ['routes', name, 'backend'], message: 'give either backend or backends, not both nor neither' });
   }
   // A server that is no URL is reported by its own rule; this check runs all the same (zod runs refinements past a format issue).
   if (config.fetch && !config.insecure_http && URL.canParse(config.server) && isRemotePlainHttp(new URL(config.server))) {
@@ -95,6 +140,7 @@ export const proxyConfigSchema = proxyRoutesSchema.extend({
 });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;
+export type ProxyRouteConfig = ProxyConfig['routes'][string];
 
 /** Why a route's name is not a host name as clients send it (lower case, no trailing dot), or undefined. */
 function routeNameProblem(name: string): string | undefined {

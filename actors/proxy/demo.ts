@@ -10,7 +10,8 @@ import type { DemoHooks, Endpoint } from '../../src/config/role.js';
 import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { materialPaths } from './client/material-files.js';
 import { writeMaterial } from './client/write-material.js';
-import type { proxyConfigSchema, ProxyConfig } from './config.js';
+import { proxyRouteSchema, type proxyConfigSchema, type ProxyConfig } from './config.js';
+import { frontRoutes } from './front-routes.js';
 import { proxyRoutesTopic } from './proxy-front/kind.js';
 
 export const demoRouteName = 'netspeed.localhost';
@@ -31,7 +32,7 @@ export const proxyDemo: DemoHooks<z.input<typeof proxyConfigSchema>, ProxyConfig
     // Made after the start, not before: the X.509 libraries would delay every role's start.
     const material = await demoMaterial(demoRouteName);
     await writeMaterial(config.material_dir, { domain: demoRouteName, certPem: material.certPem, chainPem: '', keyPem: material.keyPem, expiresAt: material.expiresAt });
-    publish({ topic: proxyRoutesTopic, message: [{ domain: demoRouteName, backend: new URL(backend.url).host }] });
+    publish({ topic: proxyRoutesTopic, message: frontRoutes({ routes: { [demoRouteName]: proxyRouteSchema.parse({ backend: new URL(backend.url).host, token: 'demo' }) } }) });
     const url = `https://${demoRouteName}:${new URL(front.url).port}/`;
     const certificate = materialPaths(config.material_dir, demoRouteName).fullchain;
     const served = await routeServed(front, material.certPem);

@@ -11,16 +11,14 @@ import { concretePort } from '../../src/http/port.js';
 import { certFetcherActor, fetchRoutesTopic } from './cert-fetcher/kind.js';
 import type { FetchRoute } from './cert-fetcher/protocol.js';
 import { proxyFrontActor, proxyRoutesTopic } from './proxy-front/kind.js';
-import type { ProxyFrontApi, ProxyFrontConfig, ProxyRoute } from './proxy-front/protocol.js';
+import type { ProxyFrontApi, ProxyFrontConfig } from './proxy-front/protocol.js';
 import type { LivePublication } from '../../src/config/role.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import { siteRef } from '../../src/http/site.js';
 import { operationsOnlySite } from '../../src/http/operations-site-kind.js';
 import { proxyDemo, proxyDemoConfig } from './demo.js';
-import { certificatesOf } from './client/material-trust.js';
-import { readNamedFile } from '../../src/config/named-file.js';
-import { ConfigError } from '../../src/errors.js';
+import { frontRoutes, readCaFile } from './front-routes.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
@@ -30,28 +28,13 @@ export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<P
 /**
  * The CA files the config names are read before any actor starts, as every file a config names
  * (src/config/named-file.ts): a missing one is exit 2 naming the option, not a cert-fetcher that
- * crashes at each restart until the supervisor gives up (issue 25 item 10).
+ * crashes at each restart until the supervisor gives up.
  */
-async function checkCaFiles(config: Pick<ProxyConfig, 'ca_file' | 'ca_bundle'>): Promise<void> {
+function checkCaFiles(config: Pick<ProxyConfig, 'ca_file' | 'ca_bundle'>): void {
   for (const option of ['ca_file', 'ca_bundle'] as const) {
     const path = config[option];
-    if (path === undefined) continue;
-    const text = await readNamedFile(option, path);
-    try {
-      certificatesOf(text);
-    } catch (error) {
-      throw new ConfigError([`${option}: ${path} ${(error as Error).message}`]);
-    }
+    if (path !== undefined) readCaFile(option, path);
   }
-}
-
-function hstsValue({ max_age_seconds, include_subdomains }: { max_age_seconds: number; include_subdomains: boolean }): string {
-  return `max-age=${max_age_seconds}${include_subdomains ? '; includeSubDomains' : ''}`;
-}
-
-/** What the fronts serve of the routes. */
-function frontRoutes(config: Pick<ProxyConfig, 'routes'>): ProxyRoute[] {
-  return Object.entries(config.routes).map(([domain, { backend, hsts }]) => ({ domain, backend, ...(hsts === undefined ? {} : { hsts: hstsValue(hsts) }) }));
 }
 
 /** What the fetcher needs of the routes: each name and its token. */
@@ -95,6 +78,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       backendConnections: config.backend_connections,
       backendTimeoutMs: config.backend_timeout_seconds * 1000,
       trustedProxies: [...config.trusted_proxies],
+      ...(config.access_log === undefined ? {} : { accessLog: { path: config.access_log.path, format: config.access_log.format } }),
       limits: {
         backendQueue: config.backend_queue,
         uploadFloor: { bytesPerSecond: config.upload_min_bytes_per_second, windowMs: config.upload_window_seconds * 1000 },
@@ -107,7 +91,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       },
     };
     const fronts = proxyFrontRefs(config);
-    if (config.fetch) await checkCaFiles(config);
+    if (config.fetch) checkCaFiles(config);
     // Started even without routes: a reload may add some.
     const fetcher = config.fetch
       ? [

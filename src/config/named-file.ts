@@ -1,6 +1,7 @@
 // A file a config names (a CA bundle, a TLS certificate or key) is read when the config is checked,
 // before anything starts: one that cannot be read is a config error naming the option (exit 2), not
-// a thread that fails at each restart until the supervisor gives up (issue 25 item 10).
+// a thread that fails at each restart until the supervisor gives up.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 
@@ -8,6 +9,15 @@ import { ConfigError } from '../errors.js';
 export async function readNamedFile(option: string, path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([`${option}: ${path} cannot be read: ${readFailure(error)}`]);
+  }
+}
+
+/** readNamedFile for the few callers that must stay synchronous (what a reload publishes is computed at once). */
+export function readNamedFileSync(option: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new ConfigError([`${option}: ${path} cannot be read: ${readFailure(error)}`]);
   }

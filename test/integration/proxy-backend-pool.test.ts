@@ -60,7 +60,7 @@ function get(pool: BackendPool, path: string): Promise<{ status: number; body: s
 }
 
 function onePool(t: ExecutionContext, port: number): BackendPool {
-  const pool = new BackendPool({ host: '127.0.0.1', port, connections: 1, headersTimeoutMs: 10_000, maxQueued: 16 });
+  const pool = new BackendPool({ host: '127.0.0.1', port, label: `127.0.0.1:${port}`, connections: 1, headersTimeoutMs: 10_000, maxQueued: 16 });
   t.teardown(() => pool.close());
   return pool;
 }
@@ -108,7 +108,7 @@ test('a backend that sends bytes nobody asked for on an idle connection loses th
 test.serial('requests in flight and queued arm no timer each: one deadline watch fails those left unanswered past the timeout, then stops', async (t) => {
   const backend = await rawBackend(t, () => {});
   const headersTimeoutMs = 300;
-  const pool = new BackendPool({ host: '127.0.0.1', port: backend.port, connections: 8, headersTimeoutMs, maxQueued: 16 });
+  const pool = new BackendPool({ host: '127.0.0.1', port: backend.port, label: 'backend', connections: 8, headersTimeoutMs, maxQueued: 16 });
   t.teardown(() => pool.close());
   const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
   const timersBefore = timers();

@@ -2,6 +2,7 @@
 // undici Pool in this proxy (benchmarks/agent-proxy.ts), this lean client served about twice the
 // requests a second: the proxy's only need is bytes in order with backpressure, not a general client.
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import type { Readable } from 'node:stream';
 import { MalformedResponse, ResponseParser, type ResponseEvents, type ResponseHead } from './response-parser.js';
 import { OutpostError } from '../../../src/errors.js';
@@ -22,7 +23,8 @@ export interface ExchangeController {
 }
 
 export interface ExchangeHandler {
-  onRequestStart(controller: ExchangeController): void;
+  /** `backend`: the label of the backend the request went to (its pool's). */
+  onRequestStart(controller: ExchangeController, backend: string): void;
   onResponseStart(controller: ExchangeController, head: ResponseHead): void;
   onResponseData(controller: ExchangeController, chunk: Buffer): void;
   onResponseEnd(controller: ExchangeController): void;
@@ -38,6 +40,12 @@ export class BackendError extends OutpostError {
      * reset or malformed; `busy`: every connection is taken and the queue is full.
      */
     readonly kind: 'timeout' | 'failed' | 'busy',
+    /**
+     * `unreached`: the connection never reached the backend (refused, unreachable, a TLS handshake that
+     * failed), so nothing of the request was delivered; `clientGone`: the client's side failed, which
+     * says nothing of the backend's health; `noneUp`: no backend of the route was up to be tried.
+     */
+    readonly details: { unreached?: boolean; clientGone?: boolean; noneUp?: boolean } = {},
   ) {
     super(kind === 'timeout' ? 'ERR_TIMEOUT' : kind === 'busy' ? 'ERR_UNAVAILABLE' : 'ERR_BAD_GATEWAY', message);
   }
@@ -46,6 +54,10 @@ export class BackendError extends OutpostError {
 export interface BackendPoolOptions {
   host: string;
   port: number;
+  /** The backend as its route names it, for logs. */
+  label: string;
+  /** An https:// backend: the name verified (and sent as SNI unless it is an IP address), the CAs, whether it is verified. */
+  tls?: { servername?: string; ca?: string; verify: boolean };
   connections: number;
   /** From the request's arrival (queued time included) to the response head. */
   headersTimeoutMs: number;
@@ -170,15 +182,27 @@ export class BackendPool {
         // A kept-alive connection the backend closed just before this request went out: one try on a
         // new connection (only a reused connection is found stale, and only before any body was read).
         if (outcome === 'stale') this.start(request, handler, true, deadline);
-      }),
+      }, this.options.label),
     );
   }
 
   private connect(): BackendConnection {
     this.open++;
-    const socket = connect({ host: this.options.host, port: this.options.port, noDelay: true });
+    const { host, port, tls } = this.options;
+    const socket =
+      tls === undefined
+        ? connect({ host, port, noDelay: true })
+        : connectTls({
+            host,
+            port,
+            ...(tls.servername === undefined ? {} : { servername: tls.servername }),
+            ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+            rejectUnauthorized: tls.verify,
+            ALPNProtocols: ['http/1.1'],
+          });
+    if (tls !== undefined) socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
-    const connection = new BackendConnection(socket);
+    const connection = new BackendConnection(socket, tls === undefined ? 'connect' : 'secureConnect');
     this.connections.add(connection);
     return connection;
   }
@@ -221,8 +245,15 @@ class BackendConnection {
   private idleWatcher: (() => void) | undefined;
   /** Destroyed: whatever the socket still reports concerns nobody. */
   private discarded = false;
+  /** Connected (and, to an https:// backend, its certificate verified): a request may have been delivered. */
+  private reached = false;
 
-  constructor(readonly socket: Socket) {
+  /** `reachedOn`: the event after which bytes written reach the backend. */
+  constructor(
+    readonly socket: Socket,
+    reachedOn: 'connect' | 'secureConnect',
+  ) {
+    socket.once(reachedOn, () => (this.reached = true));
     socket.on('data', (bytes: Buffer) => {
       if (this.exchange !== undefined) this.exchange.received(bytes);
       else this.idleEvent();
@@ -264,7 +295,7 @@ class BackendConnection {
   }
 
   private ended(message: string): void {
-    if (this.exchange !== undefined) this.exchange.lost(message);
+    if (this.exchange !== undefined) this.exchange.lost(message, this.reached);
     else this.idleEvent();
   }
 
@@ -298,6 +329,8 @@ class BackendExchange implements ExchangeController, ResponseEvents {
     /** On a connection an earlier exchange used: it may have gone stale meanwhile. */
     private readonly reused: boolean,
     private readonly finished: (outcome: Outcome) => void,
+    /** The backend's label, for the handler and the errors. */
+    private readonly label: string,
   ) {
     this.socket = connection.socket;
     this.parser = new ResponseParser(this, request.method === 'HEAD');
@@ -329,7 +362,7 @@ class BackendExchange implements ExchangeController, ResponseEvents {
 
   send(): void {
     const { socket, request } = this;
-    this.handler.onRequestStart(this);
+    this.handler.onRequestStart(this, this.label);
     if (this.settled) return;
 
     let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
@@ -364,7 +397,7 @@ class BackendExchange implements ExchangeController, ResponseEvents {
       this.bodySent = true;
       this.maybeComplete();
     });
-    body.once('error', () => this.fail(new BackendError('the client went away during the upload', 'failed'), 'closed'));
+    body.once('error', () => this.fail(new BackendError('the client went away during the upload', 'failed', { clientGone: true }), 'closed'));
   }
 
   /** What the backend sent while this exchange has the connection. */
@@ -418,13 +451,13 @@ class BackendExchange implements ExchangeController, ResponseEvents {
     this.handler.onResponseEnd(this);
   }
 
-  /** The connection failed or ended while this exchange has it. */
-  lost(message: string): void {
+  /** The connection failed or ended while this exchange has it; `reached`: it had been connected. */
+  lost(message: string, reached: boolean): void {
     if (this.settled) return;
     if (this.parser.finish()) return;
     const stale = this.reused && !this.responseStarted && !this.bodyStarted;
     if (stale) return this.settle('stale');
-    this.fail(new BackendError(message, 'failed'), 'closed');
+    this.fail(new BackendError(`${this.label}: ${message}`, 'failed', { unreached: !reached }), 'closed');
   }
 
   private fail(error: BackendError, outcome: Outcome): void {

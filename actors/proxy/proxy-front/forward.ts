@@ -5,21 +5,26 @@
 import { Readable } from 'node:stream';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
-import type { BackendError, BackendPool, ExchangeController, ExchangeHandler } from './backend-pool.js';
+import type { BackendError, ExchangeController, ExchangeHandler } from './backend-pool.js';
+import type { Upstream } from './upstream.js';
 import type { ResponseHead } from './response-parser.js';
 import type { RouteFigures } from './figures.js';
 import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery, type ClientSide } from './logic.js';
 import { dropAfterRefusal, refuseMalformed } from '../../../src/http/malformed.js';
 import { canonicalAddress } from '../../../src/http/rate-limit.js';
 import { forwardableRequest } from './forwardable-request.js';
+import { randomUUID } from 'node:crypto';
+import type { AccessLog, AccessRecord } from './access-log.js';
 
 /** Upload bytes buffered before the client's socket is paused. */
 const uploadHighWaterMark = 256 * 1024;
 
 export interface Route {
   domain: string;
-  backend: string;
-  pool: BackendPool;
+  /** The route's backends, with their pools and health. */
+  upstream: Upstream;
+  /** Changes when the backends or their settings do (route-table.ts). */
+  upstreamKey: string;
   /** The Strict-Transport-Security value sent with every answer of the route, if any. */
   hsts?: string;
   /** An upload slower than this is dropped: fewer than `bytesPerSecond` on average over a window of `windowMs` in which the proxy never paused it. */
@@ -43,8 +48,15 @@ export function clientSideOf(res: HttpResponse, incoming: readonly (readonly [st
 /** What a client whose request found every backend connection busy and the queue full is told to wait, in seconds. */
 const busyRetryAfterSeconds = 5;
 
+/** What a front hands each request it forwards. */
+export interface ForwardContext {
+  log: Logger;
+  /** Where each request is logged; none when the access log is off. */
+  accessLog?: AccessLog;
+}
+
 /** Forwards the request uWS handed over; reads everything it needs from `req` before returning. */
-export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route, log: Logger, settled: () => void): void {
+export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route, context: ForwardContext, settled: () => void): void {
   if (dropAfterRefusal(res)) return settled();
   const arrivedAt = performance.now();
   const method = req.getCaseSensitiveMethod();
@@ -58,15 +70,57 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
     return refuseMalformed(res, framing.problem);
   }
   const client = clientSideOf(res, incoming, route);
-  const headers = backendRequestHeaders(incoming, client);
+  const { accessLog } = context;
+  const requestId = accessLog === undefined ? undefined : requestIdOf(incoming, client.trusted);
+  const headers = backendRequestHeaders(incoming, client, requestId === undefined ? {} : { requestId });
   // The length the listener enforced, never the client's header as it came (RFC 9112 section 6.3).
   if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
   const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
-  const exchange = new Exchange(res, route, method, log, hostName(client.host), settled, arrivedAt);
+  const access = accessLog === undefined ? undefined : { log: accessLog, record: accessRecord(incoming, { client, method, path, requestId: requestId! }) };
+  const exchange = new Exchange(res, { route, method, log: context.log, requestedHost: hostName(client.host), settled, arrivedAt, ...(access === undefined ? {} : { access }) });
   const body = hasBody ? exchange.readUpload() : null;
-  exchange.withdraw = route.pool.dispatch({ method, path, headers, body }, exchange);
+  exchange.withdraw = route.upstream.dispatch({ method, path, headers, body }, exchange);
 }
 
+/** A trusted proxy's X-Request-Id (a visible-ASCII value of at most 200 characters) is kept; any other request gets a new one. */
+function requestIdOf(incoming: readonly (readonly [string, string])[], trusted: boolean): string {
+  if (trusted) {
+    const given = incoming.find(([name]) => name === 'x-request-id')?.[1];
+    if (given !== undefined && /^[\x21-\x7e]{1,200}$/.test(given)) return given;
+  }
+  return randomUUID();
+}
+
+/** What the access log says of a request, but for its outcome. */
+function accessRecord(incoming: readonly (readonly [string, string])[], request: { client: ClientSide; method: string; path: string; requestId: string }): AccessRecord {
+  const field = (wanted: string) => incoming.find(([name]) => name === wanted)?.[1] ?? '';
+  return {
+    startedAt: Date.now(),
+    client: request.client.address,
+    method: request.method,
+    target: request.path,
+    host: request.client.host,
+    status: 0,
+    bytes: 0,
+    durationMs: 0,
+    backend: '',
+    requestId: request.requestId,
+    userAgent: field('user-agent'),
+    referer: field('referer'),
+  };
+}
+
+interface ExchangeOptions {
+  route: Route;
+  method: string;
+  log: Logger;
+  /** The name the client asked for, for the log. */
+  requestedHost: string;
+  settled: () => void;
+  /** performance.now() when the request arrived. */
+  arrivedAt: number;
+  access?: { log: AccessLog; record: AccessRecord };
+}
 
 /** The response side: writes what the backend sends to the uWS response. */
 class Exchange implements ExchangeHandler {
@@ -87,17 +141,29 @@ class Exchange implements ExchangeHandler {
   /** Checks the upload's rate once per window while it lasts. */
   private floorCheck: NodeJS.Timeout | undefined;
 
+  private readonly route: Route;
+  private readonly method: string;
+  private readonly log: Logger;
+  private readonly requestedHost: string;
+  private readonly settled: () => void;
+  private readonly arrivedAt: number;
+  private readonly access: ExchangeOptions['access'];
+  /** The backend the request went to, once it did. */
+  private backend = '';
+  /** The status the client was answered, for the access log; 0 until it is known. */
+  private status = 0;
+  /** Body bytes handed to the client, for the access log. */
+  private bytesSent = 0;
+  private logged = false;
+
   constructor(
     private readonly res: HttpResponse,
-    private readonly route: Route,
-    private readonly method: string,
-    private readonly log: Logger,
-    private readonly requestedHost: string,
-    private readonly settled: () => void,
-    /** performance.now() when the request arrived. */
-    private readonly arrivedAt: number,
+    options: ExchangeOptions,
   ) {
+    ({ route: this.route, method: this.method, log: this.log, requestedHost: this.requestedHost, settled: this.settled, arrivedAt: this.arrivedAt, access: this.access } = options);
     res.onAborted(() => {
+      // 499, as nginx logs a request whose client went away before its answer was complete.
+      if (!this.finished) this.logAccess(this.status === 0 || this.headWritten ? 499 : this.status);
       this.aborted = true;
       clearInterval(this.floorCheck);
       this.withdraw();
@@ -160,6 +226,7 @@ class Exchange implements ExchangeHandler {
     this.withdraw();
     this.upload?.destroy();
     this.controller?.abort();
+    this.status = this.headWritten ? 499 : 408;
     this.finish();
     if (this.headWritten) {
       this.res.close();
@@ -174,8 +241,9 @@ class Exchange implements ExchangeHandler {
     });
   }
 
-  onRequestStart(controller: ExchangeController): void {
+  onRequestStart(controller: ExchangeController, backend: string): void {
     this.controller = controller;
+    this.backend = backend;
     if (this.aborted) controller.abort();
   }
 
@@ -186,6 +254,7 @@ class Exchange implements ExchangeHandler {
       figures.upstream.observe((performance.now() - this.arrivedAt) / 1000);
       figures.answered(statusCode);
     }
+    this.status = statusCode;
     this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts), bytes: hasObsText };
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
@@ -202,6 +271,7 @@ class Exchange implements ExchangeHandler {
 
   onResponseData(controller: ExchangeController, chunk: Buffer): void {
     if (this.aborted || this.finished) return;
+    this.bytesSent += chunk.length;
     this.res.cork(() => {
       this.writeHead();
       if (this.totalSize !== undefined) this.sendPart(chunk);
@@ -233,19 +303,22 @@ class Exchange implements ExchangeHandler {
     clearInterval(this.floorCheck);
     this.upload?.destroy();
     if (this.aborted || this.finished) return;
-    this.finish();
     this.route.figures?.backendFailed(error.kind);
+    const backend = this.backend === '' ? this.route.upstream.label : this.backend;
     if (this.head !== undefined) {
+      this.finish();
       // The status is on its way already: cutting the connection is the only way left to say the body is incomplete.
-      this.log.warn('backend failed during a response', { domain: this.route.domain, backend: this.route.backend, error: error.message });
+      this.log.warn('backend failed during a response', { domain: this.route.domain, backend, error: error.message });
       this.res.close();
       return;
     }
-    if (error.kind === 'busy') return this.refuseBusy(error);
+    if (error.kind === 'busy' || error.details.noneUp === true) return this.refuseUnavailable(error, backend);
     const timedOut = error.kind === 'timeout';
     const [status, title] = timedOut ? ['504', 'Gateway Timeout'] : ['502', 'Bad Gateway'];
     this.route.figures?.answered(Number(status));
-    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend: this.route.backend, host: this.requestedHost, error: error.message });
+    this.status = Number(status);
+    this.finish();
+    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend, host: this.requestedHost, error: error.message });
     this.res.cork(() => {
       this.res
         .writeStatus(`${status} ${title}`)
@@ -255,17 +328,23 @@ class Exchange implements ExchangeHandler {
     });
   }
 
-  /** RFC 9110 section 15.6.4: the route's connections and queue are full; the client may come back. */
-  private refuseBusy(error: BackendError): void {
-    this.log.warn('backend queue full', { domain: this.route.domain, backend: this.route.backend, error: error.message });
+  /**
+   * RFC 9110 section 15.6.4: the route's connections and queue are full, or none of its backends is up
+   * (their health checks fail, or they rest after failed requests); the client may come back.
+   */
+  private refuseUnavailable(error: BackendError, backend: string): void {
+    const busy = error.kind === 'busy';
+    this.log.warn(busy ? 'backend queue full' : 'no backend up', { domain: this.route.domain, backend, error: error.message });
     this.route.figures?.answered(503);
+    this.status = 503;
+    this.finish();
     this.res.cork(() => {
       this.res
         .writeStatus('503 Service Unavailable')
         .writeHeader('content-type', 'text/html; charset=utf-8')
         .writeHeader('cache-control', 'no-store')
         .writeHeader('retry-after', String(busyRetryAfterSeconds))
-        .end(errorPage(503, 'Service Unavailable', `The service behind ${this.route.domain} is busy. Try again in a few seconds.`));
+        .end(errorPage(503, 'Service Unavailable', busy ? `The service behind ${this.route.domain} is busy. Try again in a few seconds.` : `The service behind ${this.route.domain} is down. Try again in a moment.`));
     });
   }
 
@@ -283,9 +362,23 @@ class Exchange implements ExchangeHandler {
     return true;
   }
 
+  /** Writes the request's line to the access log, once, when there is one. */
+  private logAccess(status: number): void {
+    const access = this.access;
+    if (access === undefined || this.logged) return;
+    this.logged = true;
+    const { record } = access;
+    record.status = status;
+    record.bytes = this.bytesSent;
+    record.durationMs = performance.now() - this.arrivedAt;
+    record.backend = this.backend;
+    access.log.write(record);
+  }
+
   /** The client has its answer: the request no longer counts as in flight. */
   private finish(): void {
     if (this.finished) return;
+    if (!this.aborted) this.logAccess(this.status);
     this.finished = true;
     clearInterval(this.floorCheck);
     if (!this.aborted) this.settled();

@@ -9,6 +9,7 @@ import { listenOn } from '../../../src/http/listen.js';
 import { plainApp } from '../../../src/http/uws-app.js';
 import { ProxyFigures } from './figures.js';
 import { forwardRequest } from './forward.js';
+import { AccessLog } from './access-log.js';
 import { errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
 import { proxyRoutesTopic } from './kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
@@ -26,7 +27,10 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   // Counted only when the host config has metrics on; the role's operations front serves them.
   const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
   const trustedProxies = new Set(config.trustedProxies.map(canonicalAddress));
-  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, trustedProxies, ...(figures === undefined ? {} : { figures }) }, config.routes);
+  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, trustedProxies, log, ...(figures === undefined ? {} : { figures }) }, config.routes);
+  const accessLog = config.accessLog === undefined ? undefined : new AccessLog(config.accessLog.path, config.accessLog.format, log);
+  context.onThreadExit(() => accessLog?.close());
+  const forwarding = { log, ...(accessLog === undefined ? {} : { accessLog }) };
   const webSocketLimits = new WebSocketLimits(config.limits.webSocket);
   context.onThreadExit(() => webSocketLimits.close());
 
@@ -62,7 +66,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
           route.figures?.answered(421);
           return misdirected(res, domain);
         }
-        forwardRequest(res, req, route, log, begin());
+        forwardRequest(res, req, route, forwarding, begin());
       })
       .ws('/*', {
         ...relay,
@@ -103,7 +107,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
   }
   if (config.describesStart) {
-    log.info(startSummary(config.routes.map(({ domain, backend }) => ({ domain, backend, served: certificates.isServed(domain) })), urls, config.materialDir));
+    log.info(startSummary(config.routes.map(({ domain, backends }) => ({ domain, backend: backends.join(', '), served: certificates.isServed(domain) })), urls, config.materialDir));
   }
 
   // A reload (SIGHUP) hands every front the new routes; a front that restarts later gets them at once.

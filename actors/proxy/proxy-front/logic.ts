@@ -40,7 +40,11 @@ function connectionTokens(values: readonly string[]): string[] {
 }
 
 /** The request headers the backend receives (a flat name, value list); names are lower case. */
-export function backendRequestHeaders(incoming: readonly (readonly [string, string])[], client: ClientSide, options: { webSocket?: boolean } = {}): string[] {
+/**
+ * `requestId`: the access log's id of the request, sent as X-Request-Id in place of any the client
+ * sent; `webSocket`: the handshake headers the backend's WebSocket client sets itself are left out.
+ */
+export function backendRequestHeaders(incoming: readonly (readonly [string, string])[], client: ClientSide, options: { webSocket?: boolean; requestId?: string } = {}): string[] {
   const connection: string[] = [];
   for (const [name, value] of incoming) if (name === 'connection') connection.push(value);
   const listed = connectionTokens(connection);
@@ -58,8 +62,10 @@ export function backendRequestHeaders(incoming: readonly (readonly [string, stri
       }
     }
     if (options.webSocket === true && webSocketHandshake.has(name)) continue;
+    if (options.requestId !== undefined && name === 'x-request-id') continue;
     headers.push(name, value);
   }
+  if (options.requestId !== undefined) headers.push('x-request-id', options.requestId);
   // As nginx's $proxy_add_x_forwarded_for: a trusted proxy's list, then the address this proxy saw.
   forwardedFor.push(client.address);
   headers.push('x-forwarded-for', forwardedFor.join(', '), 'x-forwarded-proto', 'https', 'x-forwarded-host', client.host);
@@ -108,13 +114,6 @@ export function httpsRedirect(hostHeader: string, pathAndQuery: string, httpsPor
 /** The request line's target as the backend gets it; uWS's query is undefined without a `?`, and empty after a bare one, which is kept. */
 export function pathAndQuery(url: string, query: string | undefined): string {
   return query === undefined ? url : `${url}?${query}`;
-}
-
-/** Host and port of a `host:port` backend; an IPv6 host loses its brackets. */
-export function backendAddress(backend: string): { host: string; port: number } {
-  const colon = backend.lastIndexOf(':');
-  const host = backend.slice(0, colon);
-  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port: Number(backend.slice(colon + 1)) };
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

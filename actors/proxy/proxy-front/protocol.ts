@@ -3,10 +3,22 @@
 export interface ProxyRoute {
   /** The full name a client asks for in SNI and Host: `app.example.com`. */
   domain: string;
-  /** `host:port` of the plain HTTP/1.1 backend; IPv6 in brackets. */
-  backend: string;
+  /** The route's backends as written (backend-target.ts): `host:port`, `http://host:port`, `https://host:port`. */
+  backends: string[];
+  upstream: UpstreamSettings;
   /** The Strict-Transport-Security value the route's answers carry; none when absent. */
   hsts?: string;
+}
+
+/** How a route's requests are spread over its backends and how those are watched. */
+export interface UpstreamSettings {
+  policy: 'round_robin' | 'least_connections' | 'first_available';
+  /** Active checks; none when absent. */
+  healthCheck?: { path: string; intervalMs: number; timeoutMs: number; healthyThreshold: number; unhealthyThreshold: number };
+  /** Failures of requests that rest a backend; applied only with two backends or more. */
+  passive: { maxFailures: number; failWindowMs: number; restMs: number };
+  /** For https:// backends: the CA certificates (PEM text, read at load), the name verified, whether it is. */
+  tls: { ca?: string; servername?: string; verify: boolean };
 }
 
 /** The bounds that keep slow or hostile clients from holding a route (README, "The proxy's limits"). */
@@ -32,6 +44,8 @@ export interface ProxyFrontConfig {
   limits: ProxyLimits;
   /** Addresses of proxies in front of this one (config `trusted_proxies`): their X-Forwarded-For and X-Real-IP are passed on. */
   trustedProxies: string[];
+  /** Where each request forwarded is logged, and how; none when absent. */
+  accessLog?: { path: string; format: 'json' | 'combined' };
   /** This front logs what the role loaded once it listens (start-summary.ts); the first front does, the others load the same. */
   describesStart: boolean;
 }

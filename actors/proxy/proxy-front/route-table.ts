@@ -2,11 +2,11 @@
 // route up when it arrives, so connections already open take the new backend at their next request;
 // a request in flight keeps the route it started with, and a backend pool that is no longer used
 // finishes its queue and in-flight exchanges before its connections close.
-import { BackendPool } from './backend-pool.js';
+import type { Logger } from '../../../src/log/record.js';
 import type { ProxyFigures } from './figures.js';
 import type { Route } from './forward.js';
-import { backendAddress } from './logic.js';
 import type { ProxyLimits, ProxyRoute } from './protocol.js';
+import { Upstream } from './upstream.js';
 
 export interface RouteTableOptions {
   backendConnections: number;
@@ -15,12 +15,13 @@ export interface RouteTableOptions {
   figures?: ProxyFigures;
   /** Canonical addresses whose X-Forwarded-For and X-Real-IP are passed on. */
   trustedProxies: ReadonlySet<string>;
+  log: Logger;
 }
 
 export interface RouteChanges {
   added: string[];
   removed: string[];
-  /** Same name, another backend or HSTS value. */
+  /** Same name, other backends or settings, or another HSTS value. */
   changed: string[];
 }
 
@@ -53,7 +54,7 @@ export class RouteTable {
     for (const [domain, route] of this.routes) {
       if (wanted.has(domain)) continue;
       this.routes.delete(domain);
-      route.pool.retire();
+      route.upstream.retire();
       this.options.figures?.forget(domain);
       changes.removed.push(domain);
     }
@@ -62,12 +63,12 @@ export class RouteTable {
       if (current === undefined) {
         this.routes.set(domain, this.route(wantedRoute));
         changes.added.push(domain);
-      } else if (current.backend !== wantedRoute.backend) {
-        current.pool.retire();
+      } else if (current.upstreamKey !== upstreamKey(wantedRoute)) {
+        current.upstream.retire();
         this.routes.set(domain, this.route(wantedRoute));
         changes.changed.push(domain);
       } else if (current.hsts !== wantedRoute.hsts) {
-        this.routes.set(domain, this.route(wantedRoute, current.pool));
+        this.routes.set(domain, this.route(wantedRoute, current.upstream));
         changes.changed.push(domain);
       }
     }
@@ -75,20 +76,28 @@ export class RouteTable {
   }
 
   close(): void {
-    for (const { pool } of this.routes.values()) pool.close();
+    for (const { upstream } of this.routes.values()) upstream.close();
   }
 
-  private route({ domain, backend, hsts }: ProxyRoute, pool?: BackendPool): Route {
-    const { figures, limits } = this.options;
+  private route(route: ProxyRoute, upstream?: Upstream): Route {
+    const { figures, limits, log } = this.options;
+    const { domain, hsts } = route;
     return {
       domain,
-      backend,
       ...(hsts === undefined ? {} : { hsts }),
       uploadFloor: limits.uploadFloor,
       trustedProxies: this.options.trustedProxies,
       ...(figures === undefined ? {} : { figures: figures.route(domain) }),
+      upstreamKey: upstreamKey(route),
       // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
-      pool: pool ?? new BackendPool({ ...backendAddress(backend), connections: this.options.backendConnections, headersTimeoutMs: this.options.backendTimeoutMs, maxQueued: limits.backendQueue }),
+      upstream:
+        upstream ??
+        new Upstream({ domain, backends: route.backends, settings: route.upstream, connections: this.options.backendConnections, headersTimeoutMs: this.options.backendTimeoutMs, maxQueued: limits.backendQueue, log }),
     };
   }
+}
+
+/** What makes two versions of a route need new backend connections: its backends and how they are used. */
+function upstreamKey(route: ProxyRoute): string {
+  return JSON.stringify([route.backends, route.upstream]);
 }

@@ -2,12 +2,16 @@
 // reading its TCP socket (pause/resume), which is how a client that reads slowly slows the backend
 // down instead of filling the proxy's memory (websocket.ts).
 import BackendSocket from 'ws';
+import { formatHostPort } from '../../../src/net/address.js';
+import type { BackendTarget as Backend } from './backend-target.js';
+import type { UpstreamSettings } from './protocol.js';
 
 export { BackendSocket };
 
 export interface BackendTarget {
-  /** `host:port` of the route's backend (an IPv6 address in brackets). */
-  backend: string;
+  backend: Backend;
+  /** How an https:// backend is verified (its WebSocket is then wss://). */
+  tls: UpstreamSettings['tls'];
   /** Path and query of the client's upgrade request. */
   pathAndQuery: string;
   /** The subprotocols the client offered, in its order. */
@@ -20,7 +24,10 @@ export interface BackendTarget {
 
 /** Opens the backend's side of a relay; it starts reading at once, the relay pauses it when needed. */
 export function openBackendSocket(target: BackendTarget): BackendSocket {
-  return new BackendSocket(`ws://${target.backend}${target.pathAndQuery}`, target.protocols, {
+  const { backend, tls } = target;
+  const secure = backend.scheme === 'https';
+  return new BackendSocket(`${secure ? 'wss' : 'ws'}://${formatHostPort(backend.host, backend.port)}${target.pathAndQuery}`, target.protocols, {
+    ...(secure ? { rejectUnauthorized: tls.verify, ...(tls.ca === undefined ? {} : { ca: tls.ca }), ...(tls.servername === undefined ? {} : { servername: tls.servername }) } : {}),
     headers: headerObject(target.headers),
     maxPayload: target.maxMessageBytes,
     // Messages are relayed as they come, uncompressed: the client's side offers no extension either.

@@ -148,7 +148,9 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
   const host = req.getHeader('host');
   const route = options.route();
   if (route === undefined || (host !== '' && hostName(host) !== domain)) return options.misdirected(res, domain);
-  const { backend } = route;
+  const member = route.upstream.pick();
+  if (member === undefined) return refuseDown(res, domain, log);
+  const backend = member.target.label;
   const key = req.getHeader('sec-websocket-key');
   const protocols = req
     .getHeader('sec-websocket-protocol')
@@ -177,7 +179,7 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
   const headers = backendRequestHeaders(incoming, client, { webSocket: true });
   let socket: BackendSocket;
   try {
-    socket = openBackendSocket({ backend, pathAndQuery: target, protocols, headers, maxMessageBytes });
+    socket = openBackendSocket({ backend: member.target, tls: member.tls, pathAndQuery: target, protocols, headers, maxMessageBytes });
   } catch (error) {
     // ws refuses, before connecting, what it cannot send: a subprotocol that is not a token, or one offered twice.
     admission.release();
@@ -271,4 +273,16 @@ function sendableCode(code: number): number {
 function closeReason(reason: Buffer): string {
   const text = reason.toString();
   return Buffer.byteLength(text) <= maxReasonBytes ? text : new TextDecoder().decode(reason.subarray(0, maxReasonBytes)).replace(/\uFFFD+$/, '');
+}
+
+/** No backend of the route is up: the upgrade gets the 503 a request would. */
+function refuseDown(res: HttpResponse, domain: string, log: Logger): void {
+  log.warn('WebSocket upgrade refused: no backend up', { domain });
+  res.cork(() => {
+    res
+      .writeStatus('503 Service Unavailable')
+      .writeHeader('content-type', 'text/html; charset=utf-8')
+      .writeHeader('retry-after', '5')
+      .end(errorPage(503, 'Service Unavailable', `The service behind ${domain} is down. Try again in a moment.`));
+  });
 }
