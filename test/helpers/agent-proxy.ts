@@ -174,16 +174,17 @@ export function loopbackDispatcher(t: ExecutionContext): Agent {
 }
 
 /**
- * A proxy with one route, app.test, to `backend` (`host:port`), over one backend connection and one
- * thread: every request of every client goes down the same connection, as a busy route's do.
+ * A proxy with one route, app.test, to `backend` (`host:port`, or the route's backend keys), over one
+ * backend connection and one thread: every request of every client goes down the same connection, as
+ * a busy route's do.
  */
-export async function startProxyTo(t: ExecutionContext, backend: string, config: object = {}): Promise<AgentProxy> {
+export async function startProxyTo(t: ExecutionContext, backend: string | Record<string, unknown>, config: object = {}): Promise<AgentProxy> {
   const materialDir = await temporaryDir(t, 'agent-proxy-material-');
   await writeTestMaterial(materialDir, 'app.test', '0c');
   return startAgentProxy(t, {
     server: 'https://certhub.example.test/',
     fetch: false,
-    routes: { 'app.test': { backend, token: 'chd_test_token' } },
+    routes: { 'app.test': { ...(typeof backend === 'string' ? { backend } : backend), token: 'chd_test_token' } },
     host: '127.0.0.1',
     port: 0,
     material_dir: materialDir,
