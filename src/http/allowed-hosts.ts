@@ -5,16 +5,12 @@
 // same). Off loopback the Host is whatever name users reach the server by, so nothing is checked
 // unless `allowed_hosts` is set.
 import { isIPv4, isIPv6 } from 'node:net';
+import { isLoopbackOnly } from '../net/address.js';
 
 /** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
 export type HostCheck = (host: string) => boolean;
 
 const maxRemembered = 64;
-
-/** True for a bind address that only this machine can reach. */
-export function isLoopbackBind(bind: string): boolean {
-  return bind === 'localhost' || bind === '::1' || (bind.startsWith('127.') && isIPv4(bind));
-}
 
 /**
  * The check of a front bound to `bind`, or undefined when it answers any Host (off loopback, no
@@ -22,7 +18,7 @@ export function isLoopbackBind(bind: string): boolean {
  * an IPv6 address is matched in the brackets a Host header writes it in.
  */
 export function hostCheckFor(bind: string, allowedHosts: readonly string[] = []): HostCheck | undefined {
-  if (allowedHosts.length === 0 && !isLoopbackBind(bind)) return undefined;
+  if (allowedHosts.length === 0 && !isLoopbackOnly(bind)) return undefined;
   const allowed = new Set(allowedHosts.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));
   // Clients send the same few Host values over and over: those that passed answer from one set
   // look-up. Bounded, so that a client sending a new `*.localhost` name each time cannot grow it.

@@ -90,7 +90,7 @@ export function plainHttpProblem(server: URL, where: string, insecure: boolean):
 export function isRemotePlainHttp(server: URL): boolean {
   if (server.protocol !== 'http:') return false;
   const host = server.hostname.replace(/^\[|\]$/g, '');
-  return host !== 'localhost' && !isLoopbackOnly(host);
+  return !isLoopbackOnly(host);
 }
 
 /** The warning for a Fetch JSON file (it holds tokens) that other users may read. */
