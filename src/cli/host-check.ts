@@ -1,12 +1,13 @@
 // Everything `outpost run` checks before it binds a port or starts an actor, in one place, so that
 // `outpost check` can run the same checks (as `caddy validate` does) and a config it calls valid
-// starts: each role's own preparation (a pool file needs APP_POOL_KEY, certhub's data directory its
-// config.json), two roles on one port, and the log file.
+// starts: a file holding secrets readable by group or others, each role's own preparation (a pool file
+// needs APP_POOL_KEY, certhub's data directory its config.json), two roles on one port, and the log file.
 import { portClashes, type RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { knownKeys } from '../config/format.js';
 import { inConfigFile, readConfigInput, validateConfigInput } from '../config/load.js';
+import { assertPrivateFile } from '../config/private-file.js';
 import { ConfigError } from '../errors.js';
 import { findRole, type RoleDefinition, type RoleList } from '../config/role.js';
 import { checkLogFile } from './log-file.js';
@@ -45,6 +46,7 @@ export interface PrepareOptions {
  */
 export async function prepareHost(config: HostConfig, options: PrepareOptions): Promise<PreparedHost> {
   const order = options.order ?? options.known.map((role) => role.name).filter((name) => config.roles[name] !== undefined);
+  if (options.file !== undefined) await refuseOpenSecrets(config, order, options.known, options.file);
   const prepared: PreparedHost = { config, roles: [], specs: [], claims: [] };
   const problems: string[] = [];
   for (const name of order) {
@@ -64,6 +66,12 @@ export async function prepareHost(config: HostConfig, options: PrepareOptions): 
   if (config.log.file !== undefined) problems.push(...(await checkLogFile(config.log.file)));
   if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
   return prepared;
+}
+
+/** Refuses `file` while group or others may read it, when the settings it gives `order`'s roles hold secrets. */
+async function refuseOpenSecrets(config: HostConfig, order: readonly string[], known: RoleList, file: string): Promise<void> {
+  const held = order.flatMap((name) => findRole(known, name)?.secrets?.(config.roles[name]) ?? []);
+  if (held.length > 0) await assertPrivateFile(file, held.join(' and '));
 }
 
 /** A role's problem names its options from the role's own settings (`server.pool_file`); a host config's from the top, or the role. */

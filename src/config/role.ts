@@ -62,6 +62,11 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
    */
   checkHost?(roles: Readonly<Record<string, unknown>>): { path: (string | number)[]; message: string }[];
   live?: LiveSettings<z.output<Schema>>;
+  /**
+   * What secrets these settings hold (`the route tokens`); undefined when none. A config file holding
+   * any is refused while group or others may read it (src/config/private-file.ts).
+   */
+  secrets?(config: z.output<Schema>): string | undefined;
 }
 
 /** The roles a program knows, in the order it lists and starts them. */
