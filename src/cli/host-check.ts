@@ -7,7 +7,7 @@ import type { ActorSpec } from '../actor/spec.js';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { knownKeys } from '../config/format.js';
 import { inConfigFile, readConfigInput, validateConfigInput } from '../config/load.js';
-import { assertPrivateFile } from '../config/private-file.js';
+import { refuseOpenSecrets } from '../config/private-file.js';
 import { ConfigError } from '../errors.js';
 import { findRole, type RoleDefinition, type RoleList } from '../config/role.js';
 import { checkLogFile } from './log-file.js';
@@ -46,7 +46,7 @@ export interface PrepareOptions {
  */
 export async function prepareHost(config: HostConfig, options: PrepareOptions): Promise<PreparedHost> {
   const order = options.order ?? options.known.map((role) => role.name).filter((name) => config.roles[name] !== undefined);
-  if (options.file !== undefined) await refuseOpenSecrets(config, order, options.known, options.file);
+  if (options.file !== undefined) await refuseOpenSecrets(options.file, config, order, options.known);
   const prepared: PreparedHost = { config, roles: [], specs: [], claims: [] };
   const problems: string[] = [];
   for (const name of order) {
@@ -66,12 +66,6 @@ export async function prepareHost(config: HostConfig, options: PrepareOptions): 
   if (config.log.file !== undefined) problems.push(...(await checkLogFile(config.log.file)));
   if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
   return prepared;
-}
-
-/** Refuses `file` while group or others may read it, when the settings it gives `order`'s roles hold secrets. */
-async function refuseOpenSecrets(config: HostConfig, order: readonly string[], known: RoleList, file: string): Promise<void> {
-  const held = order.flatMap((name) => findRole(known, name)?.secrets?.(config.roles[name]) ?? []);
-  if (held.length > 0) await assertPrivateFile(file, held.join(' and '));
 }
 
 /** A role's problem names its options from the role's own settings (`server.pool_file`); a host config's from the top, or the role. */

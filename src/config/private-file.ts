@@ -3,7 +3,9 @@
 // (LoadCredential=) is readable by the service alone, so it passes.
 import { stat } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
+import type { HostConfig } from './host.js';
 import { stdinName } from './load.js';
+import { findRole, type RoleList } from './role.js';
 
 /**
  * Throws a ConfigError when group or others may read `path`, naming what it `holds` (`the route
@@ -20,4 +22,10 @@ export async function assertPrivateFile(path: string, holds: string): Promise<vo
   if ((mode & 0o077) !== 0) {
     throw new ConfigError([`${path} is readable by group or others (mode ${mode.toString(8).padStart(4, '0')}); it holds ${holds}: run chmod 600 ${path}`]);
   }
+}
+
+/** Refuses `file` while group or others may read it, when the settings it gives the roles `names` hold secrets (RoleDefinition.secrets). */
+export async function refuseOpenSecrets(file: string, config: HostConfig, names: readonly string[], known: RoleList): Promise<void> {
+  const held = names.flatMap((name) => findRole(known, name)?.secrets?.(config.roles[name]) ?? []);
+  if (held.length > 0) await assertPrivateFile(file, held.join(' and '));
 }

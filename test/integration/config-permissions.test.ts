@@ -1,9 +1,10 @@
 // A config file that holds tokens is refused while group or others may read it, as certhub refuses
-// its config.json: certhub-agent proxy, outpost run and check with a proxy role, and fetch -c.
+// its config.json: certhub-agent proxy (at start and on SIGHUP), outpost run and check with a proxy
+// role, and fetch -c.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { temporaryDir } from '../helpers/agent-proxy.js';
+import { presentedCertificate, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
 import { outpostBin } from '../helpers/outpost.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
@@ -58,4 +59,19 @@ test('certhub-agent fetch -c refuses a Fetch JSON that others may read, before a
   const result = await runToEnd(process.execPath, [agentBin, 'fetch', '-c', file, '-o', join(dir, 'out')]);
   t.is(result.code, 2, result.stderr);
   t.true(result.stderr.includes(`${file} is readable by group or others (mode 0644); it holds tokens: run chmod 600 ${file}`), result.stderr);
+});
+
+test('a SIGHUP that finds the proxy config readable by others is refused, and the running routes stay', async (t) => {
+  const materialDir = await temporaryDir(t, 'config-permissions-material-');
+  await writeTestMaterial(materialDir, 'alpha.test', '0a');
+  await writeTestMaterial(materialDir, 'beta.test', '0b');
+  const config = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 };
+  const proxy = await startAgentProxy(t, config);
+  await writeFile(proxy.configPath, JSON.stringify({ ...config, routes: { ...config.routes, 'beta.test': { backend: '127.0.0.1:9', token: 'chd_other_token' } } }));
+  await chmod(proxy.configPath, 0o644);
+  process.kill(proxy.process.child.pid!, 'SIGHUP');
+  const [refused] = await proxy.process.waitFor(/reload refused, the running config stays: .*/);
+  t.true(refused.includes(`${proxy.configPath} is readable by group or others (mode 0644); it holds the route tokens`), refused);
+  await t.throwsAsync(presentedCertificate(proxy.port, 'beta.test'), undefined, 'the route of the refused file is not served');
+  t.is((await presentedCertificate(proxy.port, 'alpha.test')).subject, 'CN=alpha.test');
 });
