@@ -112,7 +112,7 @@ async function writeMaterial(dir: string): Promise<{ fullchain: string; key: str
 async function startAgentProxy(dir: string, name: string, threads: number, backend: string, bin: URL): Promise<Listener> {
   const file = join(dir, `agent-proxy-${name}-${threads}.json`);
   const port = await reservePort('127.0.0.1');
-  await writeFile(file, JSON.stringify({ server: 'https://certhub.invalid/', fetch: false, routes: { [domain]: { backend, token: 'unused' } }, host: '127.0.0.1', port, threads, material_dir: join(dir, 'material') }));
+  await writeFile(file, JSON.stringify({ server: 'https://certhub.invalid/', fetch: false, routes: { [domain]: { backend, token: 'unused' } }, host: '127.0.0.1', port, threads, material_dir: join(dir, 'material') }), { mode: 0o600 });
   const child = spawn(process.execPath, [bin.pathname, 'proxy', '-c', file, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';

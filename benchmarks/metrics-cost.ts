@@ -380,7 +380,7 @@ function roleCases(backendAddress: string): RoleCase[] {
 /** `bin` (an outpost build's) `run` on `roles`, metrics pushed every `pushIntervalMs` or off (0); resolves once `readyUrl` answers 200. */
 async function startOutpost(bin: URL, dir: string, pushIntervalMs: number, roles: object, readyUrl: string, headers: Record<string, string> = {}): Promise<{ pid: number; stop(): Promise<void> }> {
   const file = join(dir, 'host.json');
-  await writeFile(file, JSON.stringify({ roles, supervisor: { metrics_interval_ms: pushIntervalMs }, log: { level: 'warn' } }));
+  await writeFile(file, JSON.stringify({ roles, supervisor: { metrics_interval_ms: pushIntervalMs }, log: { level: 'warn' } }), { mode: 0o600 });
   const child = spawn(process.execPath, [bin.pathname, 'run', '-c', file], { stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = () => stopChild(child);
   for (const deadline = Date.now() + 60_000; ; await sleep(100)) {

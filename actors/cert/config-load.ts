@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/errors.js';
 import { loadConfigFile } from '../../src/config/load.js';
+import { assertPrivateFile } from '../../src/config/private-file.js';
 import { certConfigSchema, type CertConfig, type CertSchemaOptions } from './config.js';
 import { migrateLegacyConfig, type LegacyMigration } from './config-legacy.js';
 import { shellQuote } from '../../src/cli/shell-quote.js';
@@ -22,7 +23,7 @@ export interface LoadedCertConfig {
 
 export async function loadCertConfig(dataDir: string, options: CertSchemaOptions): Promise<LoadedCertConfig> {
   await assertConfigExists(dataDir);
-  await assertPrivateConfig(certConfigPath(dataDir));
+  await assertPrivateFile(certConfigPath(dataDir), 'the admin key and the DNS provider tokens');
   const migration = await migrateLegacyConfig(dataDir);
   const config = await loadConfigFile(certConfigSchema(options), certConfigPath(dataDir));
   return { config, migration };
@@ -43,22 +44,5 @@ export async function configExists(path: string): Promise<boolean> {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-}
-
-/**
- * Refuses a config that group or others may read, as ssh refuses such a key: its secrets may already
- * have been read, and starting would hide that. A file that cannot be looked at is left to the reader,
- * which says why.
- */
-async function assertPrivateConfig(path: string): Promise<void> {
-  let mode: number;
-  try {
-    mode = (await stat(path)).mode & 0o777;
-  } catch {
-    return;
-  }
-  if ((mode & 0o077) !== 0) {
-    throw new ConfigError([`${path} is readable by group or others (mode ${mode.toString(8).padStart(4, '0')}); it holds the admin key and the DNS provider tokens: run chmod 600 ${path}`]);
   }
 }

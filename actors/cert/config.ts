@@ -60,7 +60,7 @@ const powerdnsSchema = z
     if (!URL.canParse(powerdns.server_url)) return;
     const url = new URL(powerdns.server_url);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (url.protocol === 'http:' && host !== 'localhost' && !isLoopbackOnly(host) && !powerdns.insecure_http) {
+    if (url.protocol === 'http:' && !isLoopbackOnly(host) && !powerdns.insecure_http) {
       context.addIssue({ code: 'custom', path: ['server_url'], message: `is http:// to ${url.host}, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider` });
     }
   });

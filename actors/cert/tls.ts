@@ -32,10 +32,6 @@ export interface CerthubServing {
   insecureHttp: boolean;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || isLoopbackOnly(host);
-}
-
 type ServingConfig = Pick<CertConfig, 'tls' | 'insecure_http' | 'base_domain'>;
 
 /**
@@ -44,7 +40,7 @@ type ServingConfig = Pick<CertConfig, 'tls' | 'insecure_http' | 'base_domain'>;
  */
 export function servingKind(config: ServingConfig, host: string): 'tls' | 'loopback-http' | 'insecure-http' | 'self-signed' {
   if (config.tls !== undefined) return 'tls';
-  if (isLoopbackHost(host)) return 'loopback-http';
+  if (isLoopbackOnly(host)) return 'loopback-http';
   return config.insecure_http ? 'insecure-http' : 'self-signed';
 }
 

@@ -55,6 +55,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
       ...(metrics_port === undefined ? [] : [{ host: metrics_host, port: metrics_port, option: 'metrics_port' }]),
     ],
   }),
+  secrets: (config) => (Object.keys(config.routes).length > 0 ? 'the route tokens' : undefined),
   // Routes and their tokens change on SIGHUP without dropping a connection (README: Reloading routes).
   live: {
     keys: ['routes'],

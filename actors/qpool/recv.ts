@@ -6,6 +6,7 @@ import { ConfigError } from '../../src/errors.js';
 import { diodeReceiverActor } from './diode-receiver/kind.js';
 import type { DiodeReceiverConfig } from './diode-receiver/protocol.js';
 import { poolActor, poolStatusTopic } from './pool/kind.js';
+import { takePoolKey } from './pool-key.js';
 import type { PoolConfig } from './pool/protocol.js';
 import { frontSpecs } from '../../src/http/front-specs.js';
 import type { RoleDefinition } from '../../src/config/role.js';
@@ -26,14 +27,15 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     stores: server.pool_file === undefined ? [] : [{ path: server.pool_file, what: 'pool file' }],
   }),
   async actors({ server }) {
-    if (server.pool_file !== undefined && (process.env.APP_POOL_KEY ?? '') === '') {
+    const passphrase = takePoolKey();
+    if (server.pool_file !== undefined && passphrase === '') {
       // Starting would write a pool nobody can read, over the old one, at the first served value.
       throw new ConfigError([`server.pool_file is set but APP_POOL_KEY is empty: set APP_POOL_KEY to the pool passphrase (qpool setup recv prints a new one)`]);
     }
     const pool: PoolConfig = {
       capacity: server.max_entries,
       servedHistory: server.served_history,
-      ...(server.pool_file === undefined ? {} : { poolFile: server.pool_file }),
+      ...(server.pool_file === undefined ? {} : { poolFile: server.pool_file, passphrase }),
       rewriteAtJournalBytes: server.journal_limit_kib * 1024,
     };
     const receiver: DiodeReceiverConfig = {

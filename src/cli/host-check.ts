@@ -1,12 +1,13 @@
 // Everything `outpost run` checks before it binds a port or starts an actor, in one place, so that
 // `outpost check` can run the same checks (as `caddy validate` does) and a config it calls valid
-// starts: each role's own preparation (a pool file needs APP_POOL_KEY, certhub's data directory its
-// config.json), two roles on one port, and the log file.
+// starts: a file holding secrets readable by group or others, each role's own preparation (a pool file
+// needs APP_POOL_KEY, certhub's data directory its config.json), two roles on one port, and the log file.
 import { portClashes, type RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { knownKeys } from '../config/format.js';
 import { inConfigFile, readConfigInput, validateConfigInput } from '../config/load.js';
+import { refuseOpenSecrets } from '../config/private-file.js';
 import { ConfigError } from '../errors.js';
 import { findRole, type RoleDefinition, type RoleList } from '../config/role.js';
 import { checkLogFile } from './log-file.js';
@@ -47,6 +48,7 @@ export interface PrepareOptions {
  */
 export async function prepareHost(config: HostConfig, options: PrepareOptions): Promise<PreparedHost> {
   const order = options.order ?? options.known.map((role) => role.name).filter((name) => config.roles[name] !== undefined);
+  if (options.file !== undefined) await refuseOpenSecrets(options.file, config, order, options.known);
   const prepared: PreparedHost = { config, roles: [], specs: [], claims: [], sharedProcess: [] };
   const problems: string[] = [];
   for (const name of order) {

@@ -1,11 +1,13 @@
 // SIGHUP for `outpost run -c FILE`: the host config is read and checked again. What can change in a
 // running process changes (the log level, and each role's live keys: RoleDefinition.live, handed to
 // its actors on a topic they follow); every other option that differs is named in the log as
-// needing a restart; a config that fails its check is refused with every problem, and the running
-// one stays. Binaries without a host config file log that they re-read nothing (Node's default for
-// SIGHUP would end the process, which `systemctl reload` must never do).
+// needing a restart; a config that fails its check, or holds secrets that group or others may read,
+// is refused with every problem, and the running one stays. Binaries without a host config file log
+// that they re-read nothing (Node's default for SIGHUP would end the process, which `systemctl
+// reload` must never do).
 import { hostConfigSchema, type HostConfig } from '../config/host.js';
 import { loadConfigFile } from '../config/load.js';
+import { refuseOpenSecrets } from '../config/private-file.js';
 import { ConfigError } from '../errors.js';
 import { findRole, type LivePublication, type RoleList } from '../config/role.js';
 import type { Logger } from '../log/record.js';
@@ -47,6 +49,7 @@ async function reload(source: ReloadSource, running: HostConfig, log: Supervisor
   let next: HostConfig;
   try {
     next = await (source.read?.() ?? loadConfigFile(hostConfigSchema(source.known), source.path));
+    await refuseOpenSecrets(source.path, next, Object.keys(next.roles), source.known);
   } catch (error) {
     const problems = error instanceof ConfigError ? error.problems : [String(error)];
     logger.error(`reload refused, the running config stays: ${problems.join('; ')}`);

@@ -68,6 +68,11 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
    * it beside other roles.
    */
   ownProcess?: string;
+  /**
+   * What secrets these settings hold (`the route tokens`); undefined when none. A config file holding
+   * any is refused while group or others may read it (src/config/private-file.ts).
+   */
+  secrets?(config: z.output<Schema>): string | undefined;
 }
 
 /** The roles a program knows, in the order it lists and starts them. */

@@ -6,16 +6,12 @@
 // unless `allowed_hosts` is set, or the front asks for the check on every bind: then this machine's
 // own names and addresses pass too (a dashboard on 0.0.0.0 reached by its host name or LAN address).
 import { isIPv4, isIPv6 } from 'node:net';
+import { isLoopbackOnly } from '../net/address.js';
 
 /** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
 export type HostCheck = (host: string) => boolean;
 
 const maxRemembered = 64;
-
-/** True for a bind address that only this machine can reach. */
-export function isLoopbackBind(bind: string): boolean {
-  return bind === 'localhost' || bind === '::1' || (bind.startsWith('127.') && isIPv4(bind));
-}
 
 export interface HostCheckOptions {
   /** Names answered besides loopback ones (the role's `allowed_hosts`). */
@@ -33,7 +29,7 @@ export interface HostCheckOptions {
  * an IPv6 address is matched in the brackets a Host header writes it in.
  */
 export function hostCheckFor(bind: string, { allowedHosts = [], everyBind }: HostCheckOptions = {}): HostCheck | undefined {
-  const loopback = isLoopbackBind(bind);
+  const loopback = isLoopbackOnly(bind);
   if (allowedHosts.length === 0 && !loopback && everyBind === undefined) return undefined;
   const names = loopback || everyBind === undefined ? allowedHosts : [...allowedHosts, ...everyBind.machineNames()];
   const allowed = new Set(names.map((name) => (isIPv6(name) ? `[${name}]` : name).toLowerCase()));

@@ -49,7 +49,7 @@ export interface AgentProxy {
 export async function startAgentProxy(t: ExecutionContext, config: object, env: NodeJS.ProcessEnv = {}): Promise<AgentProxy> {
   const dir = await temporaryDir(t, 'agent-proxy-config-');
   const file = join(dir, 'proxy.json');
-  await writeFile(file, JSON.stringify(config));
+  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
   const proxy = startProcess(t, process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file], env);
   const [, port] = await proxy.waitFor(/^https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
   const redirect = 'redirect_port' in config ? (await proxy.waitFor(/^http:\/\/127\.0\.0\.1:(\d+)\/$/m))[1] : undefined;

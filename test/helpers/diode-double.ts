@@ -1,7 +1,9 @@
 // A diode double for one test: its own spool directory, the commands a qpool config runs to send and
 // receive through it, and a view of what is in flight. The tool finds the spool through the
-// environment (the command shape must stay the real tool's), so processes that run these commands
-// must be started with `env: double.env`.
+// environment (the command shape must stay the real tool's). qpool gives its commands only PATH,
+// HOME and the locale of its own environment, so the commands a config runs set the spool the way an
+// operator passes a variable to a diode tool: `env DIODE_DOUBLE_DIR=... <tool> ...`. Processes that
+// run the bare tool (`DiodeDouble.tool`) are started with `env: double.env`.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,8 @@ export type { DiodeControl, SendAttempt } from '../fixtures/diode/spool.js';
 const tool = projectPath('dist/test/fixtures/diode/diode-tool.js');
 
 export class DiodeDouble {
+  /** The program and script of the tool, without a spool. */
+  static readonly tool: readonly [string, string] = [process.execPath, tool];
   readonly env: { DIODE_DOUBLE_DIR: string };
   private readonly channelDir: string;
 
@@ -30,12 +34,16 @@ export class DiodeDouble {
 
   /** A `diode.send_command`; `extraArgs` go last, e.g. `['--no-wait']` for a config the real tool rejects. */
   sendCommand(extraArgs: string[] = []): string[] {
-    return [process.execPath, tool, 'stream-send', '--channel', this.channel, '--no-colour', ...extraArgs];
+    return [...this.withSpool(), 'stream-send', '--channel', this.channel, '--no-colour', ...extraArgs];
   }
 
   /** A `server.receive_command`. */
   receiveCommand(mode: 'stream-recv' | 'auto-stream-recv' = 'stream-recv'): string[] {
-    return [process.execPath, tool, mode, '--channel', this.channel, '--no-colour'];
+    return [...this.withSpool(), mode, '--channel', this.channel, '--no-colour'];
+  }
+
+  private withSpool(): string[] {
+    return ['env', `DIODE_DOUBLE_DIR=${this.dir}`, ...DiodeDouble.tool];
   }
 
   /** Replaces the link's settings; `{}` makes it behave. */

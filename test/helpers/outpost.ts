@@ -26,7 +26,7 @@ export async function outpostDir(t: ExecutionContext): Promise<string> {
 /** Starts `outpost run` (or the program `bin`, built as outpost is) on `config` (written to `dir`) and waits for its `fronts` URLs. */
 export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}, bin = outpostBin): Promise<RunningOutpost> {
   const configPath = join(dir, 'host.json');
-  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   const process = startProcess(t, globalThis.process.execPath, [bin, 'run', '-c', configPath], env);
   // outpost run prints `role  url` a front, in config order.
   await process.waitFor(new RegExp(`(^\\w+ +https?://\\S+/\\n){${fronts}}`, 'm'), 30_000);
@@ -52,7 +52,7 @@ export async function pollText(url: string, accept: (text: string, status: numbe
 /** A host config written as JSON to `dir/name`; its path. */
 export async function hostFile(dir: string, name: string, config: unknown): Promise<string> {
   const file = join(dir, name);
-  await writeFile(file, JSON.stringify(config));
+  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
   return file;
 }
 

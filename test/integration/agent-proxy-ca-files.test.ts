@@ -18,7 +18,7 @@ async function proxyConfig(dir: string, extra: object): Promise<string> {
     routes: { 'app.example.test': { backend: `127.0.0.1:${await reservePort('127.0.0.1')}`, token: `chd_${'x'.repeat(43)}` } },
     ...extra,
   };
-  await writeFile(file, JSON.stringify(config));
+  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
   return file;
 }
 

@@ -192,7 +192,7 @@ test('outpost run -c host.json runs the proxy role beside another role', async (
   const dir = await temporaryDir(t, 'agent-proxy-host-');
   const hostFile = join(dir, 'host.json');
   const proxyRole = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
-  await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }));
+  await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }), { mode: 0o600 });
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
   const [, port] = await host.waitFor(/^proxy\s+https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
   const [, monitorUrl] = await host.waitFor(/^monitor\s+(http:\/\/127\.0\.0\.1:\d+\/)$/m);

@@ -2,6 +2,7 @@
 // rewrite only on change and the reload command, the panel's Fetch JSON forms, and every failure
 // leaving the files as they were with a message that says what went wrong.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +69,7 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   t.deepEqual(await markerLines(marker), [name, name]);
 });
 
-test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged; a label alone is refused (any label.* certificate would match it)', async (t) => {
+test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged, once only the owner may read the JSON; a label alone is refused (any label.* certificate would match it)', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const [app, web] = await Promise.all([addIssuedDomain(server, 'app'), addIssuedDomain(server, 'web')]);
   const dir = await tempDir(t, 'agent-');
@@ -83,9 +84,13 @@ test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) wor
   t.is(line.code, 0, line.stderr);
   t.regex((await materialState(join(dir, 'certs'), app.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
+  const open = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
+  t.is(open.code, 2, open.stderr);
+  t.regex(open.stderr, /many\.json is readable by group or others \(mode 0644\); it holds tokens: run chmod 600 \S+many\.json/);
+  t.false(existsSync(join(dir, 'map')), 'nothing fetched with tokens others may have read');
+  await chmod(join(dir, 'many.json'), 0o600);
   const fromMap = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'many.json'), '-o', join(dir, 'map')]);
   t.is(fromMap.code, 0, fromMap.stderr);
-  t.regex(fromMap.stderr, /many\.json \(mode 0644\) holds tokens and other users can read it; chmod 600/);
   for (const domain of [app, web]) t.regex((await materialState(join(dir, 'map'), domain.name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 
   const fromFlat = await runAgent(['fetch', '--allow-untrusted', '-c', join(dir, 'one.json'), '-o', join(dir, 'flat')]);

@@ -1,6 +1,6 @@
 // hostwatch against ground truth read from the system itself: /proc, ss, the processes the test starts.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -143,10 +143,11 @@ test('memory and swap agree with /proc/meminfo read at the same moment, within 1
 async function withDockerStandIn(t: ExecutionContext, args: string[]): Promise<{ snapshot: Snapshot; pids: [string, string, string] }> {
   const bin = await mkdtemp(join(tmpdir(), 'outpost-docker-'));
   t.teardown(() => rm(bin, { recursive: true, force: true }));
-  await symlink(projectPath('test/fixtures/hostwatch/docker'), join(bin, 'docker'));
   const sleepers = [startProcess(t, 'sleep', ['300']), startProcess(t, 'sleep', ['301']), startProcess(t, 'sleep', ['302'])];
   const [a = '', b = '', c = ''] = sleepers.map((sleeper) => String(sleeper.child.pid));
-  const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_PID_A: a, FAKE_PID_B: b, FAKE_PID_C: c });
+  // hostwatch gives the CLI only the variables a container engine reads: the stand-in's PIDs are set here.
+  await writeFile(join(bin, 'docker'), `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/fixtures/hostwatch/docker')}' "$@"\n`, { mode: 0o755 });
+  const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}` });
   return { snapshot: await snapshotWhere(host, (candidate) => candidate.containers.length === 3), pids: [a, b, c] };
 }
 

@@ -3,12 +3,12 @@
 // each real unit file is verified as a copy whose ExecStart program alone is the binary built here;
 // every other line is the shipped one. Under journald the log lines carry no time of their own.
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import test from 'ava';
 import { outpostBin, outpostDir } from '../helpers/outpost.js';
-import { projectPath, runToEnd } from '../helpers/process.js';
+import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const unitsDir = projectPath('packaging/systemd');
 
@@ -78,4 +78,36 @@ test('log lines carry no timestamp when stderr is the journal, and one otherwise
   const dir = await outpostDir(t);
   t.regex(await firstLogLine(dir, true), /^info +\[supervisor\] all actors ready/);
   t.regex(await firstLogLine(dir, false), /^\d{4}-\d\d-\d\dT[\d:.]+Z info +\[supervisor\] all actors ready/);
+});
+
+/** A unit's `LoadCredential=ID:PATH` lines, by ID. */
+function credentialsOf(text: string): Map<string, string> {
+  return new Map([...text.matchAll(/^LoadCredential=([\w.-]+):(\S+)$/gm)].map(([, id, path]) => [id!, path!]));
+}
+
+test('the files that hold tokens or the pool key reach the services as credentials (%d), never through the environment', async (t) => {
+  const unit = async (name: string) => readFile(join(unitsDir, name), 'utf8');
+  const proxy = await unit('certhub-agent-proxy.service');
+  t.deepEqual(credentialsOf(proxy), new Map([['proxy.json', '/etc/outpost/proxy.json']]));
+  t.regex(proxy, /^ExecStart=\/usr\/local\/bin\/certhub-agent proxy -c %d\/proxy\.json$/m);
+  const outpost = await unit('outpost.service');
+  t.deepEqual(credentialsOf(outpost), new Map([['host.json', '/etc/outpost/host.json']]));
+  t.regex(outpost, /^ExecStart=\/usr\/local\/bin\/outpost run -c %d\/host\.json$/m);
+  const qpool = await unit('qpool-serve.service');
+  t.deepEqual(credentialsOf(qpool), new Map([['pool-key', '/etc/outpost/qpool-pool-key']]));
+  t.true(qpool.split('\n').includes('Environment=APP_POOL_KEY_FILE=%d/pool-key'));
+  for (const text of [proxy, outpost, qpool]) t.notRegex(text, /^EnvironmentFile=/m);
+});
+
+test('the proxy unit\'s ExecStart runs on its config as systemd hands the credential over (a 0400 copy in a 0700 folder)', async (t) => {
+  const dir = await outpostDir(t);
+  const credentials = join(dir, 'credentials');
+  await mkdir(credentials, { mode: 0o700 });
+  const config = { server: 'https://certhub.example.test/', fetch: false, routes: { 'app.example.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } }, host: '127.0.0.1', port: 0, material_dir: join(dir, 'material') };
+  await writeFile(join(credentials, 'proxy.json'), JSON.stringify(config), { mode: 0o400 });
+  const text = await readFile(join(unitsDir, 'certhub-agent-proxy.service'), 'utf8');
+  const [program, ...args] = /^ExecStart=(.+)$/m.exec(text)![1]!.replaceAll('%d', credentials).split(' ');
+  const proxy = startProcess(t, process.execPath, [projectPath(`dist/bin/${program!.replace('/usr/local/bin/', '')}.js`), ...args]);
+  await proxy.waitFor(/^https:\/\/127\.0\.0\.1:\d+\/$/m, 30_000);
+  t.pass('the proxy listens');
 });

@@ -204,9 +204,8 @@ test('diode: options the real stream-send lacks exit 2 and queue nothing; so doe
     ['bad-arguments', 'bad-arguments'],
   );
   t.is(double.queued().length, 0);
-  const [node, tool] = double.sendCommand();
-  t.is((await run([node!, tool!, 'stream-send', '--no-colour'], double.env)).code, 2);
-  const noSpool = await run(double.sendCommand(), { DIODE_DOUBLE_DIR: undefined });
+  t.is((await run([...DiodeDouble.tool, 'stream-send', '--no-colour'], double.env)).code, 2);
+  const noSpool = await run([...DiodeDouble.tool, 'stream-send', '--channel', double.channel, '--no-colour'], { DIODE_DOUBLE_DIR: undefined });
   t.is(noSpool.code, 2);
   t.regex(noSpool.stderr, /DIODE_DOUBLE_DIR/);
 });

@@ -1,9 +1,10 @@
 import test from 'ava';
-import { hostCheckFor, isLoopbackBind } from '../../src/http/allowed-hosts.js';
+import { hostCheckFor } from '../../src/http/allowed-hosts.js';
+import { isLoopbackOnly } from '../../src/net/address.js';
 
 test('a front bound to loopback checks the Host; one bound elsewhere checks it only with allowed_hosts', (t) => {
-  for (const bind of ['127.0.0.1', '127.0.0.53', '::1', 'localhost']) t.true(isLoopbackBind(bind), bind);
-  for (const bind of ['0.0.0.0', '::', '192.0.2.1', '127.example', 'localhost.example']) t.false(isLoopbackBind(bind), bind);
+  for (const bind of ['127.0.0.1', '127.0.0.53', '::1', 'localhost']) t.true(isLoopbackOnly(bind), bind);
+  for (const bind of ['0.0.0.0', '::', '192.0.2.1', '127.example', 'localhost.example']) t.false(isLoopbackOnly(bind), bind);
   t.is(hostCheckFor('0.0.0.0'), undefined);
   t.is(hostCheckFor('192.0.2.1', { allowedHosts: [] }), undefined);
 

@@ -4,21 +4,20 @@ import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fetchExitCodes } from '../client/fetch-defaults.js';
 import { fetchOnce, type FetchReport } from '../client/fetch-once.js';
-import { openFileWarning, plainHttpProblem, targetFromFlags, targetsFromFile, type FetchTarget } from '../client/fetch-targets.js';
+import { plainHttpProblem, targetFromFlags, targetsFromFile, type FetchTarget } from '../client/fetch-targets.js';
 import { certificatesOf, trustAnchors, type MaterialTrust } from '../client/material-trust.js';
 import { parseReloadCommand, runReloadCommand, type ReloadCommand } from '../client/reload-hook.js';
 import { watchCertificates, type WatchEvent } from '../client/watch.js';
 import { defaultIntervalMs } from '../client/watch-schedule.js';
 import { serverPin } from '../agent-exports.js';
 import { ConfigError } from '../../../src/errors.js';
+import { assertPrivateFile } from '../../../src/config/private-file.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
 import type { FetchCliOptions } from './fetch.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
   const settings = await settingsFrom(options);
-  const fileWarning = options.config === undefined ? undefined : await openFileWarning(options.config);
-  if (fileWarning !== undefined) process.stderr.write(`certhub-agent: ${fileWarning}\n`);
   if (options.watch === true) await watch(settings);
   const code = await fetchOnce(settings.targets, settings, report);
   return exitAfterOutput(code);
@@ -47,6 +46,7 @@ async function settingsFrom(options: FetchCliOptions): Promise<FetchSettings> {
   const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
   if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
   if (problems.length > 0) throw new ConfigError(problems);
+  if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
   const targets = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
   const insecure = options.insecureHttp === true;
   const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap((server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? []);

@@ -1,7 +1,6 @@
 // What to fetch, from the command line (`-s -t -d`) or from a Fetch JSON file exported by the certhub
 // panel (the flat one-domain form or the `domains` map), checked with the panel's own schemas so a
 // file that the panel exports is accepted unchanged. A problem names the option or the key path.
-import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { fetchManySchema, fetchOneSchema } from '../agent-exports.js';
 import { loadConfigFile, validateConfig } from '../../../src/config/load.js';
@@ -90,12 +89,5 @@ export function plainHttpProblem(server: URL, where: string, insecure: boolean):
 export function isRemotePlainHttp(server: URL): boolean {
   if (server.protocol !== 'http:') return false;
   const host = server.hostname.replace(/^\[|\]$/g, '');
-  return host !== 'localhost' && !isLoopbackOnly(host);
-}
-
-/** The warning for a Fetch JSON file (it holds tokens) that other users may read. */
-export async function openFileWarning(path: string): Promise<string | undefined> {
-  const mode = (await stat(path)).mode & 0o777;
-  if ((mode & 0o077) === 0) return undefined;
-  return `warning: ${path} (mode ${mode.toString(8).padStart(4, '0')}) holds tokens and other users can read it; chmod 600 ${path}`;
+  return !isLoopbackOnly(host);
 }

@@ -2,6 +2,7 @@
 // It is an argument array run without a shell: a domain name or a path never becomes shell syntax,
 // and nothing needs quoting twice. Its output goes to ours; it gets a deadline.
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../../../src/process/child-environment.js';
 
 export type ReloadCommand = readonly [string, ...string[]];
 
@@ -23,15 +24,16 @@ export function parseReloadCommand(text: string): ReloadCommand | string {
 }
 
 /**
- * Runs `command` with CERTHUB_AGENT_DOMAINS set to the changed domains (comma-separated); resolves
- * when it exits 0, rejects with a message naming how it failed otherwise.
+ * Runs `command` with CERTHUB_AGENT_DOMAINS set to the changed domains (comma-separated) and, of our
+ * environment, only PATH, HOME, the locale and TZ (no token reaches it); resolves when it exits 0,
+ * rejects with a message naming how it failed otherwise.
  */
 export function runReloadCommand(command: ReloadCommand, changedDomains: readonly string[], timeoutMs = reloadTimeoutMs): Promise<void> {
   const [program, ...args] = command;
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, {
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, CERTHUB_AGENT_DOMAINS: changedDomains.join(',') },
+      env: childEnvironment({ set: { CERTHUB_AGENT_DOMAINS: changedDomains.join(',') } }),
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
     });

@@ -77,6 +77,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
       });
   };
   const listener = new TlsListener({
+    materialDir: config.materialDir,
     prepare: (app) => {
       if (figures === undefined) return;
       app.filter((_res, change) => figures.tlsConnection(change));

@@ -8,10 +8,10 @@
 // every served name, which joins the port (SO_REUSEPORT) before the old one stops listening (the hand-
 // over of src/http/listen.ts). The old app keeps serving the connections it has, and is closed when the
 // last of them ends.
-import { tmpdir } from 'node:os';
 import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import { afterNextPoll, listenOn } from '../../../src/http/listen.js';
 import { withTlsFiles } from '../../../src/http/tls-app.js';
+import { privateScratchDir } from '../../../src/store/scratch-dir.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
 import { tlsServerApp } from '../../../src/http/uws-app.js';
 
@@ -25,6 +25,11 @@ export interface ServedMaterial {
 }
 
 export interface TlsListenerSetup {
+  /**
+   * The proxy's material_dir: uWS reads a name's key only from a file, written for that moment to
+   * `<materialDir>/.scratch` (0700) and removed at once, never to the shared temp folder.
+   */
+  materialDir: string;
   /** Installs on each new app what every app has (the figures' connection and unserved-name hooks). */
   prepare(app: TemplatedApp): void;
   /**
@@ -113,8 +118,11 @@ export class TlsListener {
       generation.connections--;
       this.closeIfDone(generation);
     };
+    if (materials.size === 0) return generation;
+    // Made when first needed: without material there may be no material_dir yet.
+    const scratchDir = privateScratchDir(this.setup.materialDir);
     for (const [domain, { fullchain, key }] of materials) {
-      withTlsFiles(tmpdir(), fullchain, key, (certFile, keyFile) => app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }));
+      withTlsFiles(scratchDir, fullchain, key, (certFile, keyFile) => app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }));
       this.setup.mount(app, domain, webSocketClosed);
     }
     return generation;

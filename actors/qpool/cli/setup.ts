@@ -226,9 +226,10 @@ async function printServeNext(say: (text?: string) => void, file: string, poolFi
   say('qpool serve reads it from the environment variable APP_POOL_KEY and refuses to start without it:');
   say(`    export APP_POOL_KEY='${passphrase}'`);
   say(`    qpool serve -c ${shellQuote(file)}`);
-  say('Under systemd, put that APP_POOL_KEY=... line (without export) in a file only root can read');
-  say('(chmod 600) and name it with EnvironmentFile= in the unit; Environment= works too, but then');
-  say('anyone who can read the unit can read the passphrase.');
+  say('Under systemd, put the passphrase alone in a file only root can read (chmod 600,');
+  say('/etc/outpost/qpool-pool-key in the shipped unit): the unit hands it over with LoadCredential=');
+  say('and APP_POOL_KEY_FILE, so it is in no environment. Environment= would show it to anyone who');
+  say('can read the unit.');
   say('Without the passphrase the pool cannot be read; there is no recovery. If it is lost, delete');
   const { journal, nextJournal } = poolFilePaths(poolFile);
   say(`both ${poolFile} and ${journal} (and ${nextJournal}, if there is one) and start with an empty pool.`);

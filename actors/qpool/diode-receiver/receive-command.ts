@@ -1,6 +1,7 @@
 // One run of the receive command: its standard output is the arriving stream, passed on chunk by
 // chunk as it comes (a never-exiting receiver such as auto-stream-recv works the same way).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnvironment } from '../../../src/process/child-environment.js';
 import type { CommandWatch } from '../command-metrics.js';
 
 export interface ReceiveRun {
@@ -23,7 +24,7 @@ export function runReceiveCommand(command: readonly string[], onChunk: (chunk: B
     }
     // Not detached: in serve's process group, a signal to the group (Ctrl-C, a service manager)
     // ends it too, so no orphan keeps taking chunks off the diode after serve is gone.
-    const running = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const running = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
     child = running;
     watch?.started(running.pid);
     let bytes = 0;

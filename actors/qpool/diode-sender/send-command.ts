@@ -3,6 +3,7 @@
 // anything it started are killed together at the deadline, or when the actor stops (`signal`): being
 // in a group of its own, it would otherwise outlive the outpost that started it.
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../../../src/process/child-environment.js';
 import type { CommandWatch } from '../command-metrics.js';
 
 export type TransferOutcome = { ok: true } | { ok: false; reason: string };
@@ -14,7 +15,7 @@ export function runSendCommand(command: readonly string[], input: string, timeou
   const [program, ...args] = command;
   if (program === undefined) return Promise.resolve({ ok: false, reason: 'the send command is empty' });
   return new Promise((resolve) => {
-    const child = spawn(program, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
+    const child = spawn(program, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true, env: childEnvironment() });
     watch?.started(child.pid);
     let stderr = '';
     let timedOut = false;

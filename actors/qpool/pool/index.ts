@@ -28,7 +28,7 @@ runActor(poolActor, {
         Buffer.from(await context.jobs.run('pbkdf2Sha256', { password: passphrase, salt: kdf.salt, iterations: kdf.iterations, keyLength: 32 }));
       let loaded;
       try {
-        ({ files, loaded } = await PoolFiles.load(path, process.env.APP_POOL_KEY ?? '', derive));
+        ({ files, loaded } = await PoolFiles.load(path, config.passphrase ?? '', derive));
       } catch (error) {
         if (error instanceof DecryptionError) {
           throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${Object.values(poolFilePaths(path)).join(', ')} (those there are)`);

@@ -115,8 +115,10 @@ export interface PoolConfig {
   capacity: number;
   /** `server.served_history` */
   servedHistory: number;
-  /** `server.pool_file`; absent keeps the pool in memory only. The passphrase comes from APP_POOL_KEY. */
+  /** `server.pool_file`; absent keeps the pool in memory only. */
   poolFile?: string;
+  /** The pool file's passphrase (APP_POOL_KEY, which the main thread takes out of the environment: pool-key.ts). */
+  passphrase?: string;
   /** Both files are rewritten once the journal grows past this. */
   rewriteAtJournalBytes: number;
 }

@@ -63,6 +63,7 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
   await writeFile(
     configPath,
     JSON.stringify({ server: certhub.url, allow_untrusted: true, fetch_interval_seconds: 1, routes, host: '127.0.0.1', port, metrics_port: metricsPort, material_dir: join(dir, 'material') }),
+    { mode: 0o600 },
   );
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
   let log = '';

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { childEnvironment } from '../../../../src/process/child-environment.js';
 import { parsePsJsonLines, parseTop, withoutArguments, type ContainerSummary, type ContainerTopEntry } from '../containers.js';
 import type { ContainerRuntimeStatus } from '../protocol.js';
 
@@ -27,6 +28,9 @@ export interface ContainerCliOptions {
   /** Where the runtime's CLI is looked for. */
   pathVariable?: string;
 }
+
+/** What tells docker and podman which engine to ask and as whom (a rootless podman finds its socket under XDG_RUNTIME_DIR). */
+const engineVariables = ['DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINER_HOST', 'CONTAINER_CONNECTION', 'CONTAINERS_CONF', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME'];
 
 export class ContainerCli {
   private readonly pathVariable: string;
@@ -71,7 +75,7 @@ export class ContainerCli {
   }
 
   private async call(path: string, args: string[]): Promise<string> {
-    return (await run(path, args, { timeout: 5000, maxBuffer: 4 << 20 })).stdout;
+    return (await run(path, args, { timeout: 5000, maxBuffer: 4 << 20, env: childEnvironment({ pass: engineVariables }) })).stdout;
   }
 }
 

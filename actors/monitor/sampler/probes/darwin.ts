@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
 import { promisify } from 'node:util';
+import { childEnvironment } from '../../../../src/process/child-environment.js';
 import { parseSwapUsage, parseVmStat, type MemoryFigures } from '../memory.js';
 import { parseLsofListen } from '../ports.js';
 import type { ListeningPort } from '../protocol.js';
@@ -11,7 +12,7 @@ import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js'
 const run = promisify(execFile);
 
 async function output(command: string, args: string[]): Promise<string> {
-  return (await run(command, args, { timeout: 5000 })).stdout;
+  return (await run(command, args, { timeout: 5000, env: childEnvironment() })).stdout;
 }
 
 export class DarwinProbe implements SystemProbe {
