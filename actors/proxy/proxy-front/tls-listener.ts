@@ -1,15 +1,21 @@
-// The proxy front's TLS listener, made again whenever the set of served certificates changes.
+// The proxy front's TLS listener: one acceptor that holds the port for the thread's whole life, and
+// behind it an app per set of served certificates, made again whenever that set changes.
 //
 // uWS can swap a name's certificate only by removing the name and adding it again, and removing it
 // deletes the name's router while connections made under the old certificate still point at it: their
-// next request reads freed memory (a kept-alive client after a renewal crashed the proxy 2 runs in 34
-// of test/integration/kill-actors-proxy.test.ts, `trap stack segment` in uws_linux_x64_115.node, in
-// the HTTP data handler). So names are never removed from a live app. A change builds a new app with
-// every served name, which joins the port (SO_REUSEPORT) before the old one stops listening (the hand-
-// over of src/http/listen.ts). The old app keeps serving the connections it has, and is closed when the
-// last of them ends.
+// next request reads freed memory (a kept-alive client after a renewal crashed the proxy, `trap stack
+// segment` in the HTTP data handler). So names are never removed from a live app: a change builds a
+// new app with every served name.
+//
+// The new app does not listen itself. Closing a listen socket resets the connections waiting in its
+// accept queue (SO_REUSEPORT gives each socket of the port its own queue, unless the host set
+// net.ipv4.tcp_migrate_req), and under load the queue is never empty: handing the port from one
+// listen socket to the next dropped handshakes. The acceptor accepts every connection and hands it
+// to its child app (uWS's addChildApp, App.h), which does the TLS handshake by SNI; a swap makes the
+// new app the child and takes the old one out, with no socket closed. The old app keeps serving the
+// connections it has, and is closed when the last of them ends.
 import { us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
-import { afterNextPoll, listenOn } from '../../../src/http/listen.js';
+import { listenOn } from '../../../src/http/listen.js';
 import { withTlsFiles } from '../../../src/http/tls-app.js';
 import { privateScratchDir } from '../../../src/store/scratch-dir.js';
 import { tlsCipherPolicy } from '../../../src/http/tls-material.js';
@@ -39,10 +45,18 @@ export interface TlsListenerSetup {
   mount(app: TemplatedApp, domain: string, webSocketClosed: () => void): void;
 }
 
+/** uWebSockets.js's child apps (App.h addChildApp), which the typings of uws-pack 20.0.8 leave out. */
+interface ParentApp {
+  getDescriptor(): unknown;
+  addChildAppDescriptor(descriptor: unknown): void;
+  removeChildAppDescriptor(descriptor: unknown): void;
+}
+
+const asParent = (app: TemplatedApp) => app as unknown as ParentApp;
+
 /** One app and what keeps it alive. */
 interface Generation {
   app: TemplatedApp;
-  socket?: us_listen_socket;
   /** Connections open on the app: uWS's filter counts them, less the WebSockets that closed. */
   connections: number;
   /** Stopped listening: closed once its last connection ends, after `retiredGraceMs`. */
@@ -53,56 +67,53 @@ interface Generation {
 }
 
 export class TlsListener {
+  /** Accepts every connection on the port and hands it to the current generation's app; serves nothing itself. */
+  private readonly acceptor: TemplatedApp;
+  private socket: us_listen_socket | undefined;
   private current: Generation;
   private readonly retired = new Set<Generation>();
-  private bound: { host: string; port: number } | undefined;
   private closed = false;
 
   constructor(private readonly setup: TlsListenerSetup) {
+    this.acceptor = tlsServerApp({ ssl_ciphers: tlsCipherPolicy });
     this.current = this.build(new Map());
+    asParent(this.acceptor).addChildAppDescriptor(asParent(this.current.app).getDescriptor());
   }
 
   /** Listens on host:port (0 picks a free port) and resolves with the port. */
   async listen(host: string, port: number): Promise<number> {
-    this.current.socket = await listenOn(this.current.app, host, port);
-    const bound = us_socket_local_port(this.current.socket);
-    this.bound = { host, port: bound };
-    return bound;
+    this.socket = await listenOn(this.acceptor, host, port);
+    return us_socket_local_port(this.socket);
   }
 
-  /**
-   * Serves exactly `materials` to new handshakes from now on; connections already open keep the app
-   * they were made on. Resolves once the previous app has stopped listening.
-   */
-  async serve(materials: ReadonlyMap<string, ServedMaterial>): Promise<void> {
-    if (this.closed) return;
+  /** Serves exactly `materials` to new handshakes from now on; connections already open keep the app they were made on. */
+  serve(materials: ReadonlyMap<string, ServedMaterial>): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const next = this.build(materials);
     const previous = this.current;
-    if (this.bound !== undefined && previous.socket !== undefined) next.socket = await listenOn(next.app, this.bound.host, this.bound.port);
+    const acceptor = asParent(this.acceptor);
+    // Added before the old one is taken out: there is always a child to hand a connection to.
+    acceptor.addChildAppDescriptor(asParent(next.app).getDescriptor());
+    acceptor.removeChildAppDescriptor(asParent(previous.app).getDescriptor());
     this.current = next;
     this.retire(previous);
-    if (next.socket === undefined || previous.socket === undefined) return;
-    await afterNextPoll();
-    // A stop meanwhile (stopListening, close) closed the socket already: it is undefined then.
-    if (previous.socket !== undefined && !previous.closed) us_listen_socket_close(previous.socket);
-    previous.socket = undefined;
-    this.closeIfDone(previous);
+    return Promise.resolve();
   }
 
   /** Closes every app and every connection: the thread is ending. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopListening();
     for (const generation of [this.current, ...this.retired]) this.closeApp(generation);
     this.retired.clear();
+    this.acceptor.close();
   }
 
   /** Stops accepting connections; those open go on. */
   stopListening(): void {
-    for (const generation of [this.current, ...this.retired]) {
-      if (generation.socket !== undefined && !generation.closed) us_listen_socket_close(generation.socket);
-      generation.socket = undefined;
-    }
+    if (this.socket !== undefined) us_listen_socket_close(this.socket);
+    this.socket = undefined;
   }
 
   private build(materials: ReadonlyMap<string, ServedMaterial>): Generation {
@@ -131,9 +142,9 @@ export class TlsListener {
   private retire(generation: Generation): void {
     generation.retired = true;
     this.retired.add(generation);
-    // A connection the old app accepted just before it stopped listening may not be counted yet (its
-    // TLS handshake still running): closing the app at a count of 0 at once reset 1 GET on a fresh
-    // connection in 5 runs of kill-actors-proxy. The app is closed only after a handshake's time.
+    // A connection handed to the old app just before the swap may not be counted yet (its adoption
+    // runs on the loop's next turn, its TLS handshake after): the app is closed only after a
+    // handshake's time.
     setTimeout(() => {
       generation.graceOver = true;
       this.closeIfDone(generation);
@@ -145,8 +156,6 @@ export class TlsListener {
     // Not from inside uWS's own close callback, which the count is updated from.
     setImmediate(() => {
       if (generation.connections > 0 || generation.closed) return;
-      // Still listening: serve() closes the socket once the next app has joined the port.
-      if (generation.socket !== undefined) return;
       this.closeApp(generation);
       this.retired.delete(generation);
     });
@@ -155,7 +164,6 @@ export class TlsListener {
   private closeApp(generation: Generation): void {
     if (generation.closed) return;
     generation.closed = true;
-    generation.socket = undefined;
     generation.app.close();
   }
 }
