@@ -13,6 +13,7 @@ import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
+import { uwsLoadProblem } from '../http/uws-build.js';
 import { removeTemporaryDirs } from '../store/temporary-dirs.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import { reloadOnHangup, type ReloadSource } from './reload.js';
@@ -34,6 +35,10 @@ export interface RunHostOptions extends LogFlags, PrepareOptions {
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
   const { specs, claims } = await prepareHost(config, options);
+  if (specs.some((spec) => spec.front)) {
+    const problem = await uwsLoadProblem();
+    if (problem !== undefined) throw new Error(problem);
+  }
   if (config.log.file !== undefined) {
     const problems = await prepareLogFile(config.log.file);
     if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
