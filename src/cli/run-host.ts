@@ -35,16 +35,16 @@ export interface RunHostOptions extends LogFlags, PrepareOptions {
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
   const { specs, claims } = await prepareHost(config, options);
-  if (specs.some((spec) => spec.front)) {
-    const problem = await uwsLoadProblem();
-    if (problem !== undefined) throw new Error(problem);
-  }
+  // Its thread loads while the log file and the claims are made ready.
+  const uwsProblem = specs.some((spec) => spec.front) ? uwsLoadProblem() : Promise.resolve(undefined);
   if (config.log.file !== undefined) {
     const problems = await prepareLogFile(config.log.file);
     if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
   }
   // Before any actor runs: a refused claim leaves the holder's files and port untouched.
   await holdClaims(claims);
+  const problem = await uwsProblem;
+  if (problem !== undefined) throw new Error(problem);
   const log: LogOptions = {
     json: options.logJson ?? config.log.json,
     quiet: options.quiet ?? ['warn', 'error'].includes(config.log.level),
