@@ -6,6 +6,7 @@ const packageJsonUrl = new URL('../../package.json', import.meta.url);
 interface PackageJson {
   name: string;
   version: string;
+  engines: { node: string };
 }
 
 /** dist/build-info.json, written by src/build/build-info.ts. */
@@ -18,6 +19,8 @@ const packageJson = JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as PackageJ
 
 export const packageName = packageJson.name;
 export const version = packageJson.version;
+/** The Node.js versions the package runs on, as package.json's `engines` says them (`^20.19.0 || ^22.12.0`). */
+export const supportedNode = packageJson.engines.node;
 /** The package root: the folder holding package.json, LICENSE and dist/. */
 export const packageRoot = new URL('../../', import.meta.url);
 

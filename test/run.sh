@@ -35,7 +35,7 @@ load() { echo "test: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) c
 checks() {
   # $BASHPID read here, in this background shell: inside $(...) it would name that subshell.
   local started=$SECONDS failed=0 me=$BASHPID lint_started lint_cpu_before
-  # These are tools, not the product under test: they run on the Node 22 that test/node22.sh
+  # These are tools, not the product under test: they run on the Node 22 that test/install-node.sh
   # installed, where the lint took 67 CPU s against 83 on Node 20 (both on this machine, one after
   # the other). The product and its tests stay on the system's Node.
   local PATH=$PWD/.cache/node22/node_modules/node/bin:$PATH
@@ -53,7 +53,8 @@ checks() {
 }
 
 step "installing Debian packages" bash test/system-deps.sh test
-step "installing Node 22" bash test/node22.sh
+step "installing Node 22" bash test/install-node.sh 22
+step "installing Node 24" bash test/install-node.sh 24
 # `npm install` has just built (package.json's prepare): the build is made again only when a source
 # changed after the last complete one, whose last step touches dist/.built.
 if [ -f dist/.built ] && [ -z "$(find src actors bin test benchmarks ui package.json package-lock.json tsconfig.json -newer dist/.built -print -quit)" ]; then

@@ -13,6 +13,7 @@ import { JobPool } from '../jobs/pool.js';
 import { SupervisorLog, type LogOptions } from '../log/supervisor-log.js';
 import { prepareHost, type PrepareOptions } from './host-check.js';
 import { prepareLogFile } from './log-file.js';
+import { uwsLoadProblem } from '../http/uws-build.js';
 import { removeTemporaryDirs } from '../store/temporary-dirs.js';
 import { exitAfterOutput, surviveClosedOutput } from './output.js';
 import { reloadOnHangup, type ReloadSource } from './reload.js';
@@ -34,12 +35,16 @@ export interface RunHostOptions extends LogFlags, PrepareOptions {
 
 export async function runHost(config: HostConfig, options: RunHostOptions): Promise<never> {
   const { specs, claims, sharedProcess } = await prepareHost(config, options);
+  // Its thread loads while the log file and the claims are made ready.
+  const uwsProblem = specs.some((spec) => spec.front) ? uwsLoadProblem() : Promise.resolve(undefined);
   if (config.log.file !== undefined) {
     const problems = await prepareLogFile(config.log.file);
     if (problems.length > 0) throw options.file === undefined ? new ConfigError(problems) : inConfigFile(options.file, new ConfigError(problems));
   }
   // Before any actor runs: a refused claim leaves the holder's files and port untouched.
   await holdClaims(claims);
+  const problem = await uwsProblem;
+  if (problem !== undefined) throw new Error(problem);
   const log: LogOptions = {
     json: options.logJson ?? config.log.json,
     quiet: options.quiet ?? ['warn', 'error'].includes(config.log.level),

@@ -9,7 +9,7 @@ import { projectPath, runToEnd } from '../helpers/process.js';
 const node22 = projectPath('.cache/node22/node_modules/node/bin/node');
 
 test('the Node 22 binary is installed for the smoke test', async (t) => {
-  t.true(existsSync(node22), 'run test/node22.sh (npm test does) to install it');
+  t.true(existsSync(node22), 'run test/install-node.sh 22 (npm test does) to install it');
   const { stdout } = await runToEnd(node22, ['--version']);
   t.regex(stdout, /^v22\./);
 });
