@@ -178,10 +178,10 @@ export function loopbackDispatcher(t: ExecutionContext): Agent {
  * backend connection and one thread: every request of every client goes down the same connection, as
  * a busy route's do.
  */
-export async function startProxyTo(t: ExecutionContext, backend: string | Record<string, unknown>, config: object = {}): Promise<AgentProxy> {
+export async function startProxyTo(t: ExecutionContext, backend: string | Record<string, unknown>, config: object = {}): Promise<AgentProxy & { materialDir: string }> {
   const materialDir = await temporaryDir(t, 'agent-proxy-material-');
   await writeTestMaterial(materialDir, 'app.test', '0c');
-  return startAgentProxy(t, {
+  const proxy = await startAgentProxy(t, {
     server: 'https://certhub.example.test/',
     fetch: false,
     routes: { 'app.test': { ...(typeof backend === 'string' ? { backend } : backend), token: 'chd_test_token' } },
@@ -192,4 +192,5 @@ export async function startProxyTo(t: ExecutionContext, backend: string | Record
     backend_connections: 1,
     ...config,
   });
+  return { ...proxy, materialDir };
 }
