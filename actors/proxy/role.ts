@@ -65,9 +65,8 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
     ],
   },
   async actors(config) {
-    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them;
-    // so does one thread, whose listener listens again on its port for each new certificate.
-    const port = await concretePort(config.host, config.port, true);
+    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
+    const port = await concretePort(config.host, config.port, config.threads > 1);
     const redirectPort = config.redirect_port === undefined ? undefined : await concretePort(config.host, config.redirect_port, config.threads > 1);
     const front: Omit<ProxyFrontConfig, 'describesStart'> = {
       host: config.host,
