@@ -103,7 +103,7 @@ test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) wor
   t.regex(both.stderr, /either -c, --config FILE or -s, -t and -d, not both/);
 });
 
-test('a rotated token: exit 1 saying the token was refused, the files as they were; the server stopped: exit 1, unreachable', async (t) => {
+test('a rotated token: exit 1 saying the token was replaced, the files as they were; the server stopped: exit 1, unreachable', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(server, 'app');
   const out = await tempDir(t, 'agent-');
@@ -113,7 +113,7 @@ test('a rotated token: exit 1 saying the token was refused, the files as they we
   await rotateToken(server, 'app');
   const refused = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(refused.code, 1);
-  t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): the token is wrong or was rotated/);
+  t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/);
   t.false(refused.stderr.includes(token), 'the token is not printed');
   t.deepEqual(await materialState(out, name), before);
 

@@ -124,7 +124,7 @@ test('SIGHUP hands the fetcher a route\'s new token: the material it could not f
   await writeFile(proxy.configPath, JSON.stringify(config(app.token)));
   process.kill(proxy.process.child.pid!, 'SIGHUP');
   await proxy.process.waitFor(/fetch: now watching 1 route: app\.example\.test/);
-  await proxy.process.waitFor(/fetch: app\.example\.test reloaded by the fronts: swapped/);
+  await proxy.process.waitFor(/fetch: app\.example\.test: the new certificate is served by all 1 front \(1 switched to it now\)/);
   const fetched = new X509Certificate(await readFile(materialPaths(materialDir, app.name).fullchain));
   t.is((await presentedCertificate(proxy.port, app.name)).serialNumber, fetched.serialNumber, 'the handshake presents the fetched certificate');
   const answer = await curlResolve(app.name, proxy.port, '/whoami');
