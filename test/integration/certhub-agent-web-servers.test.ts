@@ -1,9 +1,10 @@
-// The manual's web server example (examples/certhub-agent/nginx.conf) on what `certhub-agent fetch`
-// wrote from a real `certhub run --demo`: a real nginx started on the example, its paths and port
-// those of the test, presents exactly the fetched chain, as `openssl s_client -showcerts` sees it.
+// The manual's web server examples (examples/certhub-agent/) on what `certhub-agent fetch` wrote from
+// a real `certhub run --demo`: a real nginx, HAProxy and Apache (Debian's, in /usr/sbin) each started
+// on its example, its paths and port those of the test, present exactly the fetched chain, as
+// `openssl s_client -showcerts` sees it.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
 import { targetsFromFile } from '../../actors/proxy/client/fetch-targets.js';
 import { reservePort } from '../../src/http/port.js';
@@ -15,7 +16,6 @@ import { tempDir } from '../helpers/qpool.js';
 const examples = projectPath('examples/certhub-agent');
 const exampleDir = '/var/lib/certhub-agent-fetch/certs';
 const exampleDomain = 'app.example.net';
-const nginxBin = '/usr/sbin/nginx';
 
 /** The PEM certificates in `text`, in order, each normalised to end in one newline. */
 function certificatesIn(text: string): string[] {
@@ -29,44 +29,72 @@ async function exampleFor(file: string, dir: string, domain: string): Promise<st
 }
 
 test('nginx started on the manual\'s example serves the fetched fullchain and key: s_client sees the fetched chain', async (t) => {
-  const server = await startCerthub(t, await certhubDataDir(t));
-  const { name, token } = await addIssuedDomain(server, 'app');
-  const dir = await tempDir(t, 'web-servers-');
-  const out = join(dir, 'certs');
-  const fetched = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
-  t.is(fetched.code, 0, fetched.stderr);
-
+  const { dir, out, name } = await fetchedMaterial(t);
   const port = await reservePort('127.0.0.1');
   const site = (await exampleFor('nginx.conf', out, name)).replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`).replace(/^\s*listen \[::\]:443 ssl;\n/m, '');
   t.true(site.includes(`listen 127.0.0.1:${port} ssl;`) && !site.includes(':443'), 'the example listens where the test expects');
-  await mkdir(join(dir, 'nginx'), { recursive: true });
-  const config = join(dir, 'nginx', 'nginx.conf');
+  const prefix = join(dir, 'nginx');
+  await mkdir(prefix, { recursive: true });
+  const config = join(prefix, 'nginx.conf');
   await writeFile(
     config,
     [
       'daemon off;',
       'master_process off;',
-      `pid ${join(dir, 'nginx', 'nginx.pid')};`,
-      `error_log ${join(dir, 'nginx', 'error.log')} info;`,
+      `pid ${join(prefix, 'nginx.pid')};`,
+      `error_log ${join(prefix, 'error.log')} info;`,
       'events {}',
       'http {',
-      `  access_log off;`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, 'nginx', kind)};`),
+      '  access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
       site,
       '}',
       '',
     ].join('\n'),
   );
-  const checked = await runToEnd(nginxBin, ['-t', '-p', join(dir, 'nginx'), '-c', config]);
+  const checked = await runToEnd('/usr/sbin/nginx', ['-t', '-p', prefix, '-c', config]);
   t.is(checked.code, 0, checked.stderr);
-  const nginx = startProcess(t, nginxBin, ['-p', join(dir, 'nginx'), '-c', config]);
-  // nginx logs nothing once it listens: ready is when the port answers.
-  const presented = await showCerts(port, name, nginx.exited);
-  const paths = materialPaths(out, name);
-  const fullchain = await readFile(paths.fullchain, 'utf8');
-  t.true(certificatesIn(fullchain).length >= 2, 'the fetched full chain has the leaf and its issuer');
-  t.deepEqual(certificatesIn(presented), certificatesIn(fullchain), 'nginx presents the fetched chain, in order');
-  t.is((await stat(paths.key)).mode & 0o777, 0o600);
+  const nginx = startProcess(t, '/usr/sbin/nginx', ['-p', prefix, '-c', config]);
+  await presentsFetchedChain(t, { port, name, out, exited: nginx.exited });
+});
+
+test('HAProxy started on the manual\'s example serves the fetched combined.pem: s_client sees the fetched chain', async (t) => {
+  const { dir, out, name } = await fetchedMaterial(t, ['--combined-pem']);
+  const port = await reservePort('127.0.0.1');
+  const example = await exampleFor('haproxy.cfg', out, name);
+  t.true(example.includes('bind :443 ssl crt '), 'the example binds where the test expects');
+  const config = join(dir, 'haproxy.cfg');
+  await writeFile(config, example.replace('bind :443 ssl crt ', `bind 127.0.0.1:${port} ssl crt `));
+  const checked = await runToEnd('/usr/sbin/haproxy', ['-c', '-f', config]);
+  t.is(checked.code, 0, `${checked.stdout}${checked.stderr}`);
+  const haproxy = startProcess(t, '/usr/sbin/haproxy', ['-db', '-f', config]);
+  await presentsFetchedChain(t, { port, name, out, exited: haproxy.exited });
+});
+
+test('Apache started on the manual\'s example serves the fetched fullchain and key: s_client sees the fetched chain', async (t) => {
+  const { dir, out, name } = await fetchedMaterial(t);
+  const port = await reservePort('127.0.0.1');
+  const example = await exampleFor('apache.conf', out, name);
+  t.true(example.includes('<VirtualHost *:443>'), 'the example listens where the test expects');
+  const modules = ['mpm_event', 'authz_core', 'socache_shmcb', 'ssl', 'proxy', 'proxy_http'];
+  const config = join(dir, 'apache2.conf');
+  await writeFile(
+    config,
+    [
+      ...modules.map((module) => `LoadModule ${module}_module /usr/lib/apache2/modules/mod_${module}.so`),
+      'ServerName localhost',
+      `Listen 127.0.0.1:${port}`,
+      `DefaultRuntimeDir ${dir}`,
+      `PidFile ${join(dir, 'apache2.pid')}`,
+      `ErrorLog ${join(dir, 'apache2-error.log')}`,
+      example.replace('<VirtualHost *:443>', `<VirtualHost 127.0.0.1:${port}>`),
+      '',
+    ].join('\n'),
+  );
+  const checked = await runToEnd('/usr/sbin/apache2', ['-t', '-f', config]);
+  t.is(checked.code, 0, `${checked.stdout}${checked.stderr}`);
+  const apache = startProcess(t, '/usr/sbin/apache2', ['-X', '-f', config]);
+  await presentsFetchedChain(t, { port, name, out, exited: apache.exited });
 });
 
 test('the manual\'s Fetch JSON example loads; combined_pem writes combined.pem (0600): the full chain then the key, as HAProxy\'s example takes it', async (t) => {
@@ -89,6 +117,25 @@ test('the manual\'s Fetch JSON example loads; combined_pem writes combined.pem (
   const again = await runAgent(['fetch', '--allow-untrusted', '-c', config, '-o', dir]);
   t.regex(again.stdout, /unchanged in/, 'an unchanged combined.pem is not rewritten');
 });
+
+/** A domain issued by a real `certhub run --demo`, fetched by `certhub-agent fetch` into `<dir>/certs`. */
+async function fetchedMaterial(t: ExecutionContext, flags: string[] = []): Promise<{ dir: string; out: string; name: string }> {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const { name, token } = await addIssuedDomain(server, 'app');
+  const dir = await tempDir(t, 'web-servers-');
+  const out = join(dir, 'certs');
+  const fetched = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out, ...flags]);
+  if (fetched.code !== 0) throw new Error(`fetch failed: ${fetched.stderr}`);
+  return { dir, out, name };
+}
+
+/** The server on `port` presents, for `name`, exactly the certificates of the fetched fullchain.pem, in order. */
+async function presentsFetchedChain(t: ExecutionContext, { port, name, out, exited }: { port: number; name: string; out: string; exited: Promise<unknown> }): Promise<void> {
+  const presented = certificatesIn(await showCerts(port, name, exited));
+  const fetched = certificatesIn(await readFile(materialPaths(out, name).fullchain, 'utf8'));
+  t.true(fetched.length >= 1, 'the fetched full chain holds the leaf');
+  t.deepEqual(presented, fetched, 'the server presents the fetched chain, in order');
+}
 
 /**
  * `openssl s_client -showcerts` against the port, once it accepts: s_client is retried while the
