@@ -49,14 +49,20 @@ export function isFresh(entry: RetiredToken, now: number): boolean {
   return now - Date.parse(entry.retired_at) < retiredTokenKeepMs;
 }
 
+/** What an empty slot is compared with, so that every lookup makes the same comparisons. */
+const noRetiredDigest = secretDigest('');
+
 /**
- * The retired entry `presented` matches among `entries` (one domain's), or undefined. Every entry is
- * compared, each in constant time, so the time taken says nothing of which one matched.
+ * The retired entry `presented` matches among `entries` (one domain's, at most retiredPerDomain), or
+ * undefined. Always retiredPerDomain comparisons, each in constant time: the time taken says neither
+ * which entry matched nor whether the name has any (which would tell that it is or was a domain).
  */
 export function matchRetired(entries: readonly RetiredToken[], presented: string, now: number): RetiredToken | undefined {
   let found: RetiredToken | undefined;
-  for (const entry of entries) {
-    if (matchesDigest(presented, Buffer.from(entry.sha256, 'hex')) && isFresh(entry, now)) found = entry;
+  for (let slot = 0; slot < retiredPerDomain; slot++) {
+    const entry = entries[slot];
+    const matches = matchesDigest(presented, entry === undefined ? noRetiredDigest : Buffer.from(entry.sha256, 'hex'));
+    if (matches && entry !== undefined && isFresh(entry, now)) found = entry;
   }
   return found;
 }

@@ -130,8 +130,8 @@ export class DomainReplica {
    */
   retiredToken(nameOrLabel: string, token: string, now = Date.now()): RetiredToken | undefined {
     const name = nameOrLabel.toLowerCase().replace(/\.$/, '');
-    const entries = this.retired.get(name) ?? this.retired.get(`${name}.${this.baseDomain}`);
-    return entries === undefined ? undefined : matchRetired(entries, token, now);
+    const entries = this.retired.get(name) ?? this.retired.get(`${name}.${this.baseDomain}`) ?? [];
+    return matchRetired(entries, token, now);
   }
 
   /** The entry's material with its chain, or null before its certificate is issued. */
