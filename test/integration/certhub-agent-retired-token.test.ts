@@ -2,11 +2,12 @@
 // run --demo`: the 401 says so, certhub logs it once an hour per domain and client and not as the
 // failed fetch fail2ban bans on, it takes nothing from the client's allowance of failures, and it is
 // remembered across a restart. `fetch --watch` backs off, says what to do, and takes the new token on
-// SIGHUP without a restart.
+// SIGHUP without a restart; the proxy's own fetch backs off and says what to do too.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../helpers/certhub.js';
+import { startAgentProxy, temporaryDir } from '../helpers/agent-proxy.js';
 import { addIssuedDomain, rotateToken, startAgent } from '../helpers/certhub-agent.js';
 import { tempDir } from '../helpers/qpool.js';
 
@@ -96,4 +97,29 @@ test('certhub: a retired token answers a 401 saying so, uses no allowance of fai
   const afterRestart = await fetchWith(server, app.name, app.token);
   t.is(afterRestart.status, 401);
   t.regex(((await afterRestart.json()) as { error: string }).error, /replaced \(rotated\)/);
+});
+
+test('certhub-agent proxy: a rotated token is told as retired, with what to do, and retried at doubling gaps', async (t) => {
+  const server = await startCerthub(t, await certhubDataDir(t));
+  const app = await addIssuedDomain(server, 'app');
+  const materialDir = await temporaryDir(t, 'proxy-retired-material-');
+  const proxy = await startAgentProxy(t, {
+    server: server.url,
+    allow_untrusted: true,
+    routes: { [app.name]: { backend: '127.0.0.1:9', token: app.token } },
+    host: '127.0.0.1',
+    port: 0,
+    threads: 1,
+    material_dir: materialDir,
+    fetch_interval_seconds: 1,
+  });
+  // The front may have read the files itself at start, before the fetcher asked it to.
+  await proxy.process.waitFor(/fetch: app\.example\.test: the new certificate is served by all 1 front \(/);
+
+  await rotateToken(server, 'app');
+  await proxy.process.waitFor(/refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token \(failure 2\); next fetch in 2 s, at \S+Z/);
+  const log = proxy.process.stderr();
+  t.regex(log, /\(HTTP 401\): this token was replaced \(rotated\) on \S+ give certhub-agent the domain's new token \(failure 1\); next fetch in 1 s, at \S+Z/);
+  t.regex(log, /fetch: certhub retired the token of app\.example\.test: the proxy must be given the domain's new token: put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/);
+  t.false(log.includes(app.token), 'no token is printed');
 });
