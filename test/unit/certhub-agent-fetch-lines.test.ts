@@ -1,6 +1,8 @@
 // certhub-agent's own words: what a SIGHUP changed (never a token), what the proxy's fronts did with
 // new material, and a reload command's exit code and last lines.
+import { rootCertificates } from 'node:tls';
 import test from 'ava';
+import { trustAnchors } from '../../actors/proxy/client/material-trust.js';
 import { settingsChanges } from '../../actors/proxy/cli/fetch-watch.js';
 import type { FetchSettings } from '../../actors/proxy/cli/fetch-run.js';
 import { frontsReloadLine } from '../../actors/proxy/cert-fetcher/fetch-lines.js';
@@ -31,6 +33,10 @@ test('a SIGHUP names what changed: a token (not shown), a server, domains added 
   ]);
   t.false(changes.join(' ').includes('chd_'), 'no token in the log');
   t.deepEqual(settingsChanges(running, settings([{ domain: 'app.example.test', token: 'chd_old' }, { domain: 'gone.example.test', token: 'chd_gone' }])), []);
+  // Any CA certificate will do as a bundle's: one of the system's roots.
+  const bundle = { ...running, trust: trustAnchors(rootCertificates[0]) };
+  t.deepEqual(settingsChanges(running, bundle), ['--ca-bundle file changed']);
+  t.deepEqual(settingsChanges(bundle, { ...bundle, trust: trustAnchors(rootCertificates[0]) }), [], 'the same bundle read again');
 });
 
 test('the fronts\' reload says whether every front serves the new certificate', (t) => {

@@ -19,6 +19,8 @@ export async function runFetch(options: FetchCliOptions): Promise<void> {
     const { watchWithReload } = await import('./fetch-watch.js');
     await watchWithReload(settings, { read: () => readFetchSettings(options), report, configPath: options.config });
   }
+  // Node's default for SIGHUP ends the process; a single pass has nothing to re-read and runs to its end.
+  process.on('SIGHUP', () => report.info('received SIGHUP: a single fetch re-reads nothing; it ends when its fetches do'));
   const code = await fetchOnce(settings.targets, settings, report);
   return exitAfterOutput(code);
 }

@@ -7,6 +7,7 @@
 import { fetchExitCodes } from '../client/fetch-defaults.js';
 import { CertificateFetchError } from '../client/fetch-failure.js';
 import type { FetchReport } from '../client/fetch-once.js';
+import type { MaterialTrust } from '../client/material-trust.js';
 import { reloadSuccessLine, runReloadCommand } from '../client/reload-hook.js';
 import { watchCertificates, type WatchEvent } from '../client/watch.js';
 import { refusedTokenMaxMs } from '../client/watch-schedule.js';
@@ -105,8 +106,13 @@ export function settingsChanges(running: FetchSettings, read: FetchSettings): st
   }
   for (const domain of before.keys()) if (!after.has(domain)) changes.push(`domain ${domain} removed (its files are left in place)`);
   if (running.ca !== read.ca) changes.push('--ca file changed');
-  if (JSON.stringify(running.trust) !== JSON.stringify(read.trust)) changes.push('--ca-bundle file changed');
+  if (trustKey(running.trust) !== trustKey(read.trust)) changes.push('--ca-bundle file changed');
   return changes;
+}
+
+/** The trust anchors as comparable text: their fingerprints, or the --allow-untrusted mark. */
+function trustKey(trust: MaterialTrust): string {
+  return trust === 'untrusted-allowed' ? trust : trust.anchors.map((anchor) => anchor.fingerprint256).join(',');
 }
 
 function watchLine(event: WatchEvent, report: FetchReport, configPath: string | undefined): void {
