@@ -20,6 +20,8 @@ export const fetchOneSchema = z.strictObject({
   pin: serverPin.optional(),
   domain: z.string().min(1).max(253),
   token,
+  /** certhub-agent fetch: also write `<domain>/combined.pem` (full chain and key, 0600) for HAProxy. */
+  combined_pem: z.boolean().optional(),
 });
 
 /** Fetch (JSON), several domains: a `domains` map from the full name to its token. */
@@ -27,6 +29,8 @@ export const fetchManySchema = z.strictObject({
   server: serverUrl,
   pin: serverPin.optional(),
   domains: z.record(z.string().min(1).max(253), z.strictObject({ token })),
+  /** certhub-agent fetch: also write `<domain>/combined.pem` (full chain and key, 0600) for HAProxy. */
+  combined_pem: z.boolean().optional(),
 });
 
 /** Proxy (JSON): a `routes` map from the full name to its backend and the token that fetches its certificate. */

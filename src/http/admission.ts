@@ -66,7 +66,7 @@ export function admit(admission: Admission, handler: AnyHandler, request: Incomi
   // whenever it is answered, while anybody has failed (before that, nobody needs the exception).
   let admitting = true;
   reply.onAnswer((status) => {
-    if (admitting && isFailure(status)) for (const rule of admission.failureRules) rule.limiter.take(limitKey(rule, request));
+    if (admitting && isFailure(status)) for (const rule of admission.failureRules) if (rule.notAGuess?.(request) !== true) rule.limiter.take(limitKey(rule, request));
     if (isSuccess(status, request)) for (const rule of admission.failureRules) if (rule.limiter.size > 0) rule.limiter.succeeded(limitKey(rule, request));
   });
   proceed(admission, handler, request, reply, fail, body);
@@ -165,7 +165,7 @@ function holdUntilAnswered(rule: RateLimitRule, request: IncomingRequest, reply:
   // A client out of allowance holds nothing, and so has nothing to give back.
   if (rule.limiter.take(key) > 0) return;
   reply.onFinish((status) => {
-    if (!isFailure(status)) rule.limiter.refund(key);
+    if (!isFailure(status) || rule.notAGuess?.(request) === true) rule.limiter.refund(key);
   });
 }
 

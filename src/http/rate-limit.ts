@@ -136,6 +136,11 @@ export interface RateLimitRule {
    * succeeded within the window (admission.ts).
    */
   count?: 'requests' | 'failures';
+  /**
+   * For a `failures` rule: true for a refused request that is no guess (a token the site knows it
+   * retired), which then takes nothing from the allowance.
+   */
+  notAGuess?: (request: RequestInfo<unknown, unknown>) => boolean;
   /** Told once per spell when a client of a `failures` rule is first found out of allowance (to log it once). */
   onExhausted?: (request: RequestInfo<unknown, unknown>, retryAfterSeconds: number) => void;
 }

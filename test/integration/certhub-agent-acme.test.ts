@@ -40,7 +40,7 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
     const newToken = await rotateToken(server, 'app');
     const refused = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out, '--ca-bundle', bundle]);
     t.is(refused.code, 1);
-    t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): the token is wrong or was rotated/);
+    t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/);
     t.deepEqual(await materialState(out, name), written);
 
     const agent = startAgent(t, ['fetch', '--watch', '--interval', '1', '-s', server.url, '-t', newToken, '-d', name, '-o', out, '--ca-bundle', bundle]);

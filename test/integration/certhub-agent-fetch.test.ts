@@ -12,7 +12,7 @@ import type { FetchManyExport, FetchOneExport } from '../../actors/proxy/agent-e
 import { fetchCertificate } from '../../actors/proxy/client/fetch-certificate.js';
 import { CertificateFetchError } from '../../actors/proxy/client/fetch-failure.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
-import { addIssuedDomain, agentBin, materialState, rotateToken, runAgent } from '../helpers/certhub-agent.js';
+import { addIssuedDomain, agentBin, materialState, rotateToken, runAgent, startAgent } from '../helpers/certhub-agent.js';
 import { tempDir } from '../helpers/qpool.js';
 import { startStallingServer } from '../helpers/stalling-server.js';
 
@@ -108,7 +108,7 @@ test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) wor
   t.regex(both.stderr, /either -c, --config FILE or -s, -t and -d, not both/);
 });
 
-test('a rotated token: exit 1 saying the token was refused, the files as they were; the server stopped: exit 1, unreachable', async (t) => {
+test('a rotated token: exit 1 saying the token was replaced, the files as they were; the server stopped: exit 1, unreachable', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(server, 'app');
   const out = await tempDir(t, 'agent-');
@@ -118,7 +118,7 @@ test('a rotated token: exit 1 saying the token was refused, the files as they we
   await rotateToken(server, 'app');
   const refused = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(refused.code, 1);
-  t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): the token is wrong or was rotated/);
+  t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/);
   t.false(refused.stderr.includes(token), 'the token is not printed');
   t.deepEqual(await materialState(out, name), before);
 
@@ -182,4 +182,24 @@ test('a server that accepts and never answers fails the fetch at --timeout, nami
   t.is(result.code, 1);
   t.regex(result.stderr, /accepted the connection but sent no complete answer within 1 s/);
   t.true(performance.now() - startedAt >= 1000, 'not before the deadline');
+});
+
+test('SIGHUP does not end a single fetch: it says so and goes on', async (t) => {
+  let arrived: () => void = () => {};
+  const requested = new Promise<void>((resolve) => (arrived = resolve));
+  // Never answers: the fetch is still running when the signal comes.
+  const server = createServer(() => arrived());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  const out = await tempDir(t, 'agent-');
+  const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', `http://127.0.0.1:${port}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '60']);
+  await requested;
+  agent.child.kill('SIGHUP');
+  await agent.waitFor(/received SIGHUP: a single fetch re-reads nothing; it ends when its fetches do/);
+  agent.child.kill('SIGTERM');
+  t.is(await agent.exited, 'SIGTERM', 'the fetch ran on after SIGHUP until SIGTERM ended it');
 });

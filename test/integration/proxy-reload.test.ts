@@ -119,12 +119,14 @@ test('SIGHUP hands the fetcher a route\'s new token: the material it could not f
   const config = (token: string) => ({ server: certhub.url, allow_untrusted: true, routes: { [app.name]: { backend: backend.address, token } }, host: '127.0.0.1', port: 0, threads: 1, material_dir: materialDir });
   const proxy = await startAgentProxy(t, config('chd_not_the_token'));
   await proxy.process.waitFor(/fetch: app\.example\.test: .*\(failure 1\)/);
+  await proxy.process.waitFor(/fetch: give the proxy the current token of app\.example\.test \(from the certhub panel\): put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/);
+  await proxy.process.waitFor(/no material for app\.example\.test in \S+ yet \(ENOENT\); its handshakes are refused until the proxy's own fetch from certhub writes it/);
   await t.throwsAsync(presentedCertificate(proxy.port, app.name), undefined, 'no material yet: the handshake is refused');
 
   await writeFile(proxy.configPath, JSON.stringify(config(app.token)));
   process.kill(proxy.process.child.pid!, 'SIGHUP');
   await proxy.process.waitFor(/fetch: now watching 1 route: app\.example\.test/);
-  await proxy.process.waitFor(/fetch: app\.example\.test reloaded by the fronts: swapped/);
+  await proxy.process.waitFor(/fetch: app\.example\.test: the new certificate is served by all 1 front \(1 switched to it now\)/);
   const fetched = new X509Certificate(await readFile(materialPaths(materialDir, app.name).fullchain));
   t.is((await presentedCertificate(proxy.port, app.name)).serialNumber, fetched.serialNumber, 'the handshake presents the fetched certificate');
   const answer = await curlResolve(app.name, proxy.port, '/whoami');

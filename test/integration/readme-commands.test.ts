@@ -79,6 +79,7 @@ const expectations: Record<string, Expectation & { files?: Record<string, string
   'mkdir -p /tmp/agent/app.example.test': { notRun: 'part of the proxy walkthrough, on fixed ports' },
   'openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=app.example.test -addext subjectAltName=DNS:app.example.test -keyout /tmp/agent/app.example.test/privkey.pem -out /tmp/agent/app.example.test/fullchain.pem': { notRun: 'part of the proxy walkthrough, on fixed ports' },
   "cat > /tmp/agent/proxy.json <<'JSON'": { notRun: 'part of the proxy walkthrough, on fixed ports' },
+  'chmod 600 /tmp/agent/proxy.json': { notRun: 'part of the proxy walkthrough, on fixed ports' },
   'certhub-agent proxy -c /tmp/agent/proxy.json': { notRun: fixedPort },
   'curl -k --resolve app.example.test:8443:127.0.0.1 https://app.example.test:8443/': { notRun: fixedPort },
   'curl -i --resolve app.example.test:8081:127.0.0.1 http://app.example.test:8081/x': { notRun: fixedPort },

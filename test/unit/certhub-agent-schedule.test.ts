@@ -1,6 +1,6 @@
 // When --watch fetches next: the interval, sooner as expiry nears; backoff with jitter after failures.
 import test from 'ava';
-import { delayAfterFailure, delayAfterSuccess } from '../../actors/proxy/client/watch-schedule.js';
+import { delayAfterFailure, delayAfterRefusal, delayAfterSuccess, refusedTokenMaxMs } from '../../actors/proxy/client/watch-schedule.js';
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -27,4 +27,11 @@ test('after failures: doubling from 5 s, capped at the interval and at 10 min, j
 test('a Retry-After is waited in full, jitter or not', (t) => {
   t.is(delayAfterFailure(1, { intervalMs: hour }, () => 0, 45_000), 45_000);
   t.is(delayAfterFailure(30, { intervalMs: hour }, () => 0.999999, 45_000), 600_000);
+});
+
+test('after refused tokens: from the interval, doubling, up to six hours (or the interval when longer)', (t) => {
+  t.deepEqual([1, 2, 3, 4, 5, 40].map((refusals) => delayAfterRefusal(refusals, { intervalMs: hour })), [hour, 2 * hour, 4 * hour, refusedTokenMaxMs, refusedTokenMaxMs, refusedTokenMaxMs]);
+  t.is(refusedTokenMaxMs, 6 * hour);
+  t.deepEqual([1, 2, 3].map((refusals) => delayAfterRefusal(refusals, { intervalMs: 1000 })), [1000, 2000, 4000]);
+  t.deepEqual([1, 2].map((refusals) => delayAfterRefusal(refusals, { intervalMs: day })), [day, day], 'an interval beyond six hours is kept');
 });

@@ -41,6 +41,8 @@ export interface DomainBookDeps {
    * true. `--demo` turns them off: the spec has it skip the renewal task and contact nothing.
    */
   scheduled?: boolean;
+  /** Remembers a token rotated away or removed with its domain (retired-token-keeper.ts); nothing by default. */
+  retire?: (name: string, token: string, reason: 'rotated' | 'removed') => Promise<void>;
 }
 
 /** Loaded on first use, not at start (see renewal-plan.ts). */
@@ -166,14 +168,17 @@ export class DomainBook {
     this.deps.publish({ type: 'removed', name });
     await this.deps.store.remove(name);
     this.deps.log.info(`removed ${name}`);
+    await this.deps.retire?.(name, domain.record.token, 'removed');
     this.deps.issuer.removeRecord(name).catch((error: unknown) => this.deps.log.warn(`the record of ${name} could not be removed: ${String(error)}`));
   }
 
   async rotate(nameOrLabel: string): Promise<DomainView> {
     const domain = this.find(nameOrLabel);
+    const retired = domain.record.token;
     domain.record = rotateToken(domain.record);
     await this.save(domain);
     this.deps.log.info(`rotated the token of ${domain.record.name}`);
+    await this.deps.retire?.(domain.record.name, retired, 'rotated');
     return domainView(domain.record);
   }
 

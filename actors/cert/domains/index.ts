@@ -12,6 +12,8 @@ import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
 import type { DomainsApi } from './protocol.js';
 import { ReplicaPublisher } from './replica-publisher.js';
+import { RetiredTokenKeeper } from './retired-token-keeper.js';
+import { readRetiredTokens } from './retired-tokens.js';
 import { DomainStore } from './store.js';
 import { noNotices, webhookNotices } from './notices.js';
 
@@ -32,6 +34,10 @@ runActor(domainsActor, {
       budget = ledgerBudget(certificateBudget, config.dataDir, log);
     }
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
+    const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
+    if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
+    const retired = new RetiredTokenKeeper(retiredRead.tokens, { dataDir: config.dataDir, publish: (message, options) => context.publish(domainReplicaTopic, message, options), log, now: () => systemClock.now() });
+    retired.publishAll();
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
       issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
@@ -45,6 +51,7 @@ runActor(domainsActor, {
       // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
       notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
       scheduled: !config.demo,
+      retire: (name, token, reason) => retired.retire(name, token, reason),
     });
     await book.resume();
     replica.loaded();
@@ -65,6 +72,12 @@ runActor(domainsActor, {
         return prefs;
       },
     };
-    return { api, stop: () => book.stop() };
+    return {
+      api,
+      stop: async () => {
+        await book.stop();
+        await retired.flush();
+      },
+    };
   },
 });

@@ -8,6 +8,7 @@ import type { Material } from './material.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from './record-type.js';
 import type { DomainStatus } from './lifecycle.js';
+import type { RetiredToken } from './retired-tokens.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -77,6 +78,8 @@ export type ReplicaMessage =
   | { type: 'chain'; id: string; chain_pem: string }
   | { type: 'domain'; domain: DomainView; material: ReplicaMaterial | null }
   | { type: 'removed'; name: string }
+  /** The tokens of `name` that were rotated away or removed with it (retired-tokens.ts), as digests; the whole list each time. */
+  | { type: 'retired'; name: string; tokens: RetiredToken[] }
   /**
    * The book as the actor loaded it has been published (sent after it once per run, and kept, so a
    * thread that subscribes later also gets it after the domains): a front listens only once it has

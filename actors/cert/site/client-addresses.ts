@@ -27,10 +27,11 @@ export class ClientAddresses {
    * runs out of it (each failure logs its own line where it is checked): refusals without a check then
    * write nothing more until a whole window passes.
    */
-  failureRule(limiter: RateLimiter, log: Logger, failures: string): RateLimitRule {
+  failureRule(limiter: RateLimiter, log: Logger, failures: string, notAGuess?: RateLimitRule['notAGuess']): RateLimitRule {
     return {
       limiter,
       count: 'failures',
+      ...(notAGuess === undefined ? {} : { notAGuess }),
       key: this.key,
       onExhausted: (request, retryAfterSeconds) => log.warn(`certhub: client out of its allowance of ${failures}`, { client: this.of(request), retry_in_s: retryAfterSeconds }),
     };

@@ -78,7 +78,7 @@ export function certhubOpenApi(version: string) {
           responses: {
             '200': jsonResponse('the material', { $ref: '#/components/schemas/Certificate' }),
             ...badParameter,
-            '401': errorResponse('wrong token or unknown domain (the same answer for both)'),
+            '401': errorResponse('wrong token or unknown domain (the same answer for both); a token certhub retired (rotated away, or of a removed domain, within 90 days) gets an `error` saying so, and is not counted as a failed attempt'),
             '403': errorResponse("the domain is certhub's own tls.domain: its key is not given out for a token"),
             '409': errorResponse('the certificate is not issued yet'),
             '429': errorResponse('too many failed attempts from this address; see Retry-After'),

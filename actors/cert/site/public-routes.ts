@@ -1,15 +1,20 @@
 // certhub's routes without the admin key: version, spec, help, and a domain's material for its token.
 // A wrong token and an unknown domain answer the same 401, so tokens cannot be used to list domains;
-// failed attempts are rate limited per client and logged (client and domain, never the token).
+// failed attempts are rate limited per client and logged (client and domain, never the token). A
+// token certhub retired (rotated away, or of a removed domain) answers a 401 that says so, and is
+// neither counted nor logged as a guess: only the one who held the token can present it.
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { Logger } from '../../../src/log/record.js';
 import { OutpostError } from '../../../src/errors.js';
 import { RateLimiter } from '../../../src/http/rate-limit.js';
+import { HttpRefusal } from '../../../src/http/refusal.js';
 import { jsonType, prepareHeaders, textType } from '../../../src/http/reply.js';
 import type { Router } from '../../../src/http/router.js';
 import { mountVersionRoute } from '../../../src/http/version-route.js';
 import { version } from '../../../src/version.js';
 import type { DomainsApi, FetchRecord } from '../domains/protocol.js';
+import { retiredTokenMessage } from '../domains/retired-tokens.js';
+import { RetiredFetchLog } from './retired-fetch-log.js';
 import { certhubApiVersion } from './protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
@@ -35,11 +40,15 @@ export interface PublicMount {
 
 /** The line a failed fetch writes; README documents it for fail2ban. */
 export const failedFetchMessage = 'certhub: failed certificate fetch';
+/** The line a fetch with a token certhub rotated away or removed with its domain writes (once an hour per domain and client); fail2ban's filter does not match it. */
+export const retiredFetchMessage = 'certhub: fetch with a retired token';
 /** The most of a requested name a failed fetch logs: the longest DNS name; a longer one is no name of ours anyway. */
 const maxLoggedNameLength = 253;
 
 export function mountPublicRoutes({ router, replica, domains, clients, log, fetchCounts }: PublicMount): void {
   const failedFetches = new RateLimiter(failedFetchLimit);
+  const retiredFetches = new RetiredFetchLog();
+  const retiredTokenRequests = new WeakSet<object>();
   const fetches = new Map<string, FetchRecord>();
   const report = setInterval(() => {
     if (fetches.size === 0) return;
@@ -58,15 +67,23 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
     .group({
       auth: {
         bearer: (token, request) => {
-          const found = replica.withToken(request.params.domain ?? '', token);
-          if (found === undefined) {
-            fetchCounts.refused();
-            log.warn(failedFetchMessage, { client: clients.of(request), domain: (request.params.domain ?? '').slice(0, maxLoggedNameLength) });
+          const requested = request.params.domain ?? '';
+          const found = replica.withToken(requested, token);
+          if (found !== undefined) return found;
+          fetchCounts.refused();
+          const retired = replica.retiredToken(requested, token);
+          if (retired === undefined) {
+            log.warn(failedFetchMessage, { client: clients.of(request), domain: requested.slice(0, maxLoggedNameLength) });
+            return undefined;
           }
-          return found;
+          retiredTokenRequests.add(request);
+          const client = clients.of(request);
+          if (retiredFetches.due(retired.name, client)) log.warn(`${retiredFetchMessage} for ${retired.name}`, { client });
+          throw new HttpRefusal('ERR_UNAUTHORIZED', retiredTokenMessage(retired), { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
         },
       },
-      rateLimit: clients.failureRule(failedFetches, log, 'failed certificate fetches'),
+      // A retired token is an agent not yet given the new one, not a guess: it uses up no allowance.
+      rateLimit: clients.failureRule(failedFetches, log, 'failed certificate fetches', (request) => retiredTokenRequests.has(request)),
     })
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;

@@ -3,6 +3,7 @@
 import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
 import type { Material } from '../domains/material.js';
 import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../domains/protocol.js';
+import { matchRetired, type RetiredToken } from '../domains/retired-tokens.js';
 import { summaryOf } from '../domains/summary.js';
 import type { CertificateResponse } from './protocol.js';
 
@@ -19,6 +20,8 @@ const noTokenDigest = secretDigest('');
 export class DomainReplica {
   private readonly entries = new Map<string, ReplicaEntry>();
   private readonly chains = new Map<string, string>();
+  /** Domain name -> its retired tokens (digests), removed domains included. */
+  private readonly retired = new Map<string, RetiredToken[]>();
   /** Domain name -> its GET /api/cert answer, encoded, least recently used first. */
   private readonly answers = new Map<string, Buffer>();
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
@@ -70,6 +73,11 @@ export class DomainReplica {
         this.list = undefined;
         this.summaries = undefined;
         break;
+      case 'retired':
+        // Not a change of what the admin views show: listeners are not told.
+        if (message.tokens.length === 0) this.retired.delete(message.name);
+        else this.retired.set(message.name, message.tokens);
+        return;
       case 'loaded':
         // Not a change: listeners (the panel's event stream) are not told.
         this.markLoaded();
@@ -114,6 +122,16 @@ export class DomainReplica {
       this.tokenDigests.set(entry.domain, digest);
     }
     return matchesDigest(token, digest) && entry !== undefined ? entry : undefined;
+  }
+
+  /**
+   * The retired token of `nameOrLabel` that `token` is (rotated away, or of a removed domain), or
+   * undefined. Asked only after withToken refused the token.
+   */
+  retiredToken(nameOrLabel: string, token: string, now = Date.now()): RetiredToken | undefined {
+    const name = nameOrLabel.toLowerCase().replace(/\.$/, '');
+    const entries = this.retired.get(name) ?? this.retired.get(`${name}.${this.baseDomain}`) ?? [];
+    return matchRetired(entries, token, now);
   }
 
   /** The entry's material with its chain, or null before its certificate is issued. */

@@ -3,9 +3,11 @@
 // (fetchRoutesTopic) replace the loop: the new one fetches every route once, then on its schedule.
 import { readFile } from 'node:fs/promises';
 import { runActor } from '../../../src/actor/worker-entry.js';
+import { CertificateFetchError } from '../client/fetch-failure.js';
 import { trustAnchors } from '../client/material-trust.js';
 import { watchCertificates, type WatchEvent } from '../client/watch.js';
 import { FetchFigures } from './fetch-figures.js';
+import { frontsReloadLine, refusedTokenAdvice } from './fetch-lines.js';
 import { certFetcherActor, fetchRoutesTopic } from './kind.js';
 import type { FetchRoute } from './protocol.js';
 
@@ -30,8 +32,12 @@ runActor(certFetcherActor, {
           return log.info(`fetch: new material for ${event.domain}, valid until ${new Date(event.expiresAt).toISOString()}${next}`);
         case 'unchanged':
           return log.debug(`fetch: ${event.domain} unchanged${next}`);
-        case 'failed':
-          return log.warn(`fetch: ${event.domain}: ${event.error.message} (failure ${event.failures})${next}`);
+        case 'failed': {
+          const at = new Date(Date.now() + event.nextInMs).toISOString();
+          log.warn(`fetch: ${event.domain}: ${event.error.message} (failure ${event.failures})${next}, at ${at}`);
+          if (event.error instanceof CertificateFetchError && event.error.kind === 'token-refused') log.warn(refusedTokenAdvice(event.domain, event.error.retired));
+          return;
+        }
         case 'change-failed':
           return log.warn(`fetch: ${event.domain}: the fronts did not reload it: ${event.error.message}`);
         default:
@@ -51,7 +57,7 @@ runActor(certFetcherActor, {
         onEvent: describe,
         onChange: async (material) => {
           const outcomes = await Promise.all(fronts.map((front) => front.call((api) => api.reload(material.domain))));
-          log.info(`fetch: ${material.domain} reloaded by the fronts: ${outcomes.join(', ')}`);
+          log.info(frontsReloadLine(material.domain, outcomes));
         },
       });
       watching.catch((error: unknown) => log.error(`fetch: the watch loop stopped: ${error instanceof Error ? error.message : String(error)}`));

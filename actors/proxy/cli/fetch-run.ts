@@ -1,13 +1,11 @@
 // `certhub-agent fetch` run: options to targets and settings, then one pass (fetch-once.ts) or a
-// watch (watch.ts) that runs until SIGTERM or SIGINT.
+// watch (fetch-watch.ts) that runs until SIGTERM or SIGINT, and reads its settings again on SIGHUP.
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fetchExitCodes } from '../client/fetch-defaults.js';
 import { fetchOnce, type FetchReport } from '../client/fetch-once.js';
 import { plainHttpProblem, targetFromFlags, targetsFromFile, type FetchTarget } from '../client/fetch-targets.js';
 import { certificatesOf, trustAnchors, type MaterialTrust } from '../client/material-trust.js';
-import { parseReloadCommand, runReloadCommand, type ReloadCommand } from '../client/reload-hook.js';
-import { watchCertificates, type WatchEvent } from '../client/watch.js';
+import { parseReloadCommand, type ReloadCommand } from '../client/reload-hook.js';
 import { defaultIntervalMs } from '../client/watch-schedule.js';
 import { serverPin } from '../agent-exports.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -17,13 +15,18 @@ import type { FetchCliOptions } from './fetch.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
-  const settings = await settingsFrom(options);
-  if (options.watch === true) await watch(settings);
+  const settings = await readFetchSettings(options);
+  if (options.watch === true) {
+    const { watchWithReload } = await import('./fetch-watch.js');
+    await watchWithReload(settings, { read: () => readFetchSettings(options), report, configPath: options.config });
+  }
+  // Node's default for SIGHUP ends the process; a single pass has nothing to re-read and runs to its end.
+  process.on('SIGHUP', () => report.info('received SIGHUP: a single fetch re-reads nothing; it ends when its fetches do'));
   const code = await fetchOnce(settings.targets, settings, report);
   return exitAfterOutput(code);
 }
 
-interface FetchSettings {
+export interface FetchSettings {
   targets: FetchTarget[];
   dir: string;
   ca?: string;
@@ -33,7 +36,8 @@ interface FetchSettings {
   reloadCommand?: ReloadCommand;
 }
 
-async function settingsFrom(options: FetchCliOptions): Promise<FetchSettings> {
+/** The settings of the options, their files read and checked (a config file others may read is refused). */
+export async function readFetchSettings(options: FetchCliOptions): Promise<FetchSettings> {
   const problems: string[] = [];
   const flagsGiven = options.server !== undefined || options.token !== undefined || options.domain !== undefined;
   if (options.config !== undefined && flagsGiven) throw new ConfigError(['give either -c, --config FILE or -s, -t and -d, not both']);
@@ -47,7 +51,8 @@ async function settingsFrom(options: FetchCliOptions): Promise<FetchSettings> {
   if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
   if (problems.length > 0) throw new ConfigError(problems);
   if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
-  const targets = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
+  const fromOptions = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
+  const targets = options.combinedPem === true ? fromOptions.map((target) => ({ ...target, combinedPem: true })) : fromOptions;
   const insecure = options.insecureHttp === true;
   const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap((server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? []);
   const pinned = targets.flatMap((target) => (target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : []));
@@ -112,44 +117,3 @@ const report: FetchReport = {
   info: (line) => process.stdout.write(`${line}\n`),
   problem: (line) => process.stderr.write(`certhub-agent: ${line}\n`),
 };
-
-/** Runs the watch until SIGTERM or SIGINT, then exits 0. */
-async function watch(settings: FetchSettings): Promise<never> {
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  const reloadCommand = settings.reloadCommand;
-  await watchCertificates({
-    ...settings,
-    signal: stop.signal,
-    onEvent: (event) => watchLine(event),
-    ...(reloadCommand === undefined ? {} : { onChange: (material) => runReloadCommand(reloadCommand, [material.domain]) }),
-  });
-  report.info('stopped');
-  return exitAfterOutput(fetchExitCodes.ok);
-}
-
-function watchLine(event: WatchEvent): void {
-  const at = new Date().toISOString();
-  switch (event.type) {
-    case 'written':
-    case 'unchanged':
-      report.info(`${at} ${event.domain}: ${event.type} (expires ${new Date(event.expiresAt).toISOString()}); next fetch in ${duration(event.nextInMs)}`);
-      break;
-    case 'failed':
-      report.problem(`${at} ${event.domain}: ${event.error.message}; files left as they were; retrying in ${duration(event.nextInMs)} (failure ${event.failures} in a row)`);
-      break;
-    case 'change-failed':
-      report.problem(`${at} ${event.domain}: written, but ${event.error.message}`);
-      break;
-    default:
-      throw new Error(`unknown watch event ${String(event satisfies never)}`);
-  }
-}
-
-function duration(ms: number): string {
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 360_000) / 10} h`;
-}

@@ -20,6 +20,7 @@ export interface FetchCliOptions {
   insecureHttp?: boolean;
   reloadCmd?: string;
   watch?: boolean;
+  combinedPem?: boolean;
   interval?: string;
   timeout: string;
 }
@@ -30,7 +31,8 @@ Exit codes:
   ${fetchExitCodes.fetchFailed}  a domain could not be fetched or written (its files are left as they were)
   ${fetchExitCodes.usage}  bad options or config file
   ${fetchExitCodes.reloadFailed}  material written, but the reload command failed
-  With --watch: 0 after SIGTERM or SIGINT; failures are retried, not fatal.
+  With --watch: 0 after SIGTERM or SIGINT; failures are retried, not fatal. SIGHUP reads the config
+  file (and --ca, --ca-bundle) again: a new token is used at once, without a restart.
 
 Examples:
   certhub-agent fetch -s https://certhub.example.net -t chd_… -d app.example.net -o /etc/ssl/certhub
@@ -51,6 +53,7 @@ export function fetchCommand(program: Command): Command {
     .option('--ca-bundle <file>', 'PEM of the CAs the fetched certificates may chain to, besides the system roots (a private CA)')
     .option('--allow-untrusted', 'write material whose chain leads to no trusted root (certhub --demo certificates)')
     .option('--insecure-http', 'allow a plain http:// server on another machine (the token and the key cross the network in clear)')
+    .option('--combined-pem', 'also write <dir>/<domain>/combined.pem: full chain and key in one file (0600), as HAProxy takes them (combined_pem in a Fetch JSON file)')
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)

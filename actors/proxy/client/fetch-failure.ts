@@ -9,7 +9,7 @@ export type FetchFailureKind =
   | 'no-answer'
   /** The TLS handshake failed: an untrusted or mismatched certificate, or a server without TLS. */
   | 'tls'
-  /** 401: a wrong or rotated token, or a domain the server does not know (it does not say which). */
+  /** 401: a wrong or rotated token, or a domain the server does not know (it says which only of a token it retired). */
   | 'token-refused'
   /** 409: the domain exists but its certificate is not issued yet. */
   | 'not-issued'
@@ -36,9 +36,19 @@ export class CertificateFetchError extends OutpostError {
     message: string,
     /** For `rate-limited`: how long the server asked to wait (Retry-After), in milliseconds. */
     retryAfterMs?: number,
+    /** For `token-refused`: the server knows the token as one it retired (rotated away, or its domain removed). */
+    readonly retired = false,
   ) {
     super(fetchFailureCodes[kind], message, retryAfterMs);
   }
+}
+
+/**
+ * Whether a 401's reason is certhub's word that the token was retired (site/public-routes.ts): a
+ * token rotated away, or one of a removed domain. Any other 401 is a wrong token or an unknown domain.
+ */
+export function isRetiredTokenReason(reason: string): boolean {
+  return /^this token was replaced \(rotated\) on |^this token's domain \S+ was removed from certhub on /.test(reason);
 }
 
 /** TLS errors as Node reports them: OpenSSL's (EPROTO, ERR_SSL_*) and the certificate checks. */
@@ -65,6 +75,7 @@ export function statusFailure(status: number, body: string, retryAfter: string |
   const reason = serverReason(body);
   switch (status) {
     case 401:
+      if (reason !== undefined && isRetiredTokenReason(reason)) return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): ${reason}`, undefined, true);
       return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): the token is wrong or was rotated, or the server has no domain ${domain}; copy the current token from the certhub panel`);
     case 409:
       return new CertificateFetchError('not-issued', `the certificate of ${domain} is not issued yet (HTTP 409${reason === undefined ? '' : `: ${reason}`})`);

@@ -5,7 +5,7 @@ import { fetchExitCodes } from './fetch-defaults.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
 import { materialPaths } from './material-files.js';
-import { runReloadCommand, type ReloadCommand } from './reload-hook.js';
+import { reloadSuccessLine, runReloadCommand, type ReloadCommand } from './reload-hook.js';
 import { writeMaterial } from './write-material.js';
 
 export interface FetchOnceOptions {
@@ -27,7 +27,7 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
     targets.map(async (target) => {
       try {
         const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
-        const changed = await writeMaterial(options.dir, material);
+        const changed = await writeMaterial(options.dir, material, { combinedPem: target.combinedPem === true });
         const expires = new Date(material.expiresAt).toISOString();
         report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`);
         return { ok: true, changed: changed ? material.domain : undefined };
@@ -40,8 +40,8 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
   const changed = outcomes.flatMap((outcome) => (outcome.changed === undefined ? [] : [outcome.changed]));
   if (changed.length > 0 && options.reloadCommand !== undefined) {
     try {
-      await runReloadCommand(options.reloadCommand, changed);
-      report.info(`reload command ran for ${changed.join(', ')}`);
+      const outcome = await runReloadCommand(options.reloadCommand, changed);
+      report.info(reloadSuccessLine(options.reloadCommand, changed, outcome));
     } catch (error) {
       report.problem((error as Error).message);
       return outcomes.every((outcome) => outcome.ok) ? fetchExitCodes.reloadFailed : fetchExitCodes.fetchFailed;

@@ -15,6 +15,8 @@ export interface FetchTarget {
   token: string;
   /** `sha256:<hex>` of certhub's own certificate: trusted instead of any CA (pinned-connection.ts). */
   pin?: string | undefined;
+  /** Also write `combined.pem` (write-material.ts): the file's `combined_pem` or `--combined-pem`. */
+  combinedPem?: boolean;
 }
 
 export interface FetchFlags {
@@ -50,14 +52,18 @@ export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
       const config = validateConfig(fetchManySchema, input);
       const names = Object.keys(config.domains);
       if (names.length === 0) throw new ConfigError(['domains must name at least one domain']);
-      return names.map((name) => ({ server: new URL(config.server), domain: checkedDomain(name, `domains.${name}`), token: config.domains[name]?.token ?? '', ...pinOf(config.pin) }));
+      return names.map((name) => ({ server: new URL(config.server), domain: checkedDomain(name, `domains.${name}`), token: config.domains[name]?.token ?? '', ...pinOf(config.pin), ...combinedOf(config.combined_pem) }));
     }
     const config = validateConfig(fetchOneSchema, input);
-    return [{ server: new URL(config.server), domain: checkedDomain(config.domain, 'domain'), token: config.token, ...pinOf(config.pin) }];
+    return [{ server: new URL(config.server), domain: checkedDomain(config.domain, 'domain'), token: config.token, ...pinOf(config.pin), ...combinedOf(config.combined_pem) }];
   } catch (error) {
     if (error instanceof ConfigError) throw inFile(error.problems);
     throw error;
   }
+}
+
+function combinedOf(combinedPem: boolean | undefined): { combinedPem?: boolean } {
+  return combinedPem === true ? { combinedPem } : {};
 }
 
 function pinOf(pin: string | undefined): { pin?: string } {

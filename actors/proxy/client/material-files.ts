@@ -14,6 +14,8 @@ export interface MaterialPaths {
   fullchain: string;
   /** The private key, mode 0600. */
   key: string;
+  /** Full chain then key in one file, mode 0600: HAProxy's `crt` (written with `combined_pem`). */
+  combined: string;
 }
 
 export function materialPaths(dir: string, domain: string): MaterialPaths {
@@ -24,5 +26,6 @@ export function materialPaths(dir: string, domain: string): MaterialPaths {
     chain: join(folder, 'chain.pem'),
     fullchain: join(folder, 'fullchain.pem'),
     key: join(folder, 'privkey.pem'),
+    combined: join(folder, 'combined.pem'),
   };
 }

@@ -23,25 +23,71 @@ export function parseReloadCommand(text: string): ReloadCommand | string {
   return parsed as unknown as ReloadCommand;
 }
 
+/** How a reload command ended well: its exit code (0) and the last lines it wrote. */
+export interface ReloadOutcome {
+  code: number;
+  lastLines: string[];
+}
+
+/** The most of a reload command's output kept for the log: its last lines, each cut short. */
+const keptLines = 5;
+const keptLineLength = 200;
+
 /**
  * Runs `command` with CERTHUB_AGENT_DOMAINS set to the changed domains (comma-separated) and, of our
- * environment, only PATH, HOME, the locale and TZ (no token reaches it); resolves when it exits 0,
- * rejects with a message naming how it failed otherwise.
+ * environment, only PATH, HOME, the locale and TZ (no token reaches it); its output goes on to ours,
+ * and its last lines are kept for the log. Resolves when it exits 0, rejects with a message naming how
+ * it failed (exit code or signal, and its last lines) otherwise.
  */
-export function runReloadCommand(command: ReloadCommand, changedDomains: readonly string[], timeoutMs = reloadTimeoutMs): Promise<void> {
+export function runReloadCommand(command: ReloadCommand, changedDomains: readonly string[], timeoutMs = reloadTimeoutMs): Promise<ReloadOutcome> {
   const [program, ...args] = command;
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: childEnvironment({ set: { CERTHUB_AGENT_DOMAINS: changedDomains.join(',') } }),
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
     });
+    const tail = new OutputTail();
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      tail.add(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      tail.add(chunk);
+    });
     child.on('error', (error) => reject(new Error(`reload command ${program} could not start: ${error.message}`)));
-    child.on('exit', (code, signal) => {
-      if (code === 0) resolve();
-      else if (signal !== null) reject(new Error(`reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}`));
-      else reject(new Error(`reload command ${program} exited with code ${code ?? '?'}`));
+    child.on('close', (code, signal) => {
+      const lastLines = tail.lines();
+      const said = lastLines.length === 0 ? '' : `; its last lines: ${lastLines.join(' | ')}`;
+      if (code === 0) resolve({ code, lastLines });
+      else if (signal !== null) reject(new Error(`reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}${said}`));
+      else reject(new Error(`reload command ${program} exited with code ${code ?? '?'}${said}`));
     });
   });
+}
+
+/** The log line of a reload command that succeeded. */
+export function reloadSuccessLine(command: ReloadCommand, changedDomains: readonly string[], outcome: ReloadOutcome): string {
+  const said = outcome.lastLines.length === 0 ? '' : `; its last lines: ${outcome.lastLines.join(' | ')}`;
+  return `reload command ${command[0]} ran for ${changedDomains.join(', ')}: exit code ${outcome.code}${said}`;
+}
+
+/** The last lines of a stream of output, bounded however much comes. */
+class OutputTail {
+  private text = '';
+
+  add(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString('utf8')).slice(-keptLines * (keptLineLength + 1) * 2);
+  }
+
+  lines(): string[] {
+    return this.text
+      .split(/\r?\n/)
+      // eslint-disable-next-line no-control-regex -- a program's output goes to a log: no escapes
+      .map((line) => line.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, keptLineLength))
+      .filter((line) => line !== '')
+      .slice(-keptLines);
+  }
 }

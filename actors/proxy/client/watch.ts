@@ -1,14 +1,15 @@
 // `certhub-agent fetch --watch`, and the proxy's source of certificates: each domain is fetched at
 // once, then again on the schedule of watch-schedule.ts. A failure of any kind (server down, refused
 // token, an answer that is not good material, a disk error) leaves the files as they were and is
-// retried with backoff; only checked material ever replaces what is on disk. Ends when `signal` aborts.
+// retried with backoff (a refused token with a longer one, which only a new token mends); only
+// checked material ever replaces what is on disk. Ends when `signal` aborts.
 import { setTimeout as wait } from 'node:timers/promises';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { fetchCertificate } from './fetch-certificate.js';
 import { CertificateFetchError } from './fetch-failure.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
-import { delayAfterFailure, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
+import { delayAfterFailure, delayAfterRefusal, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
 import { writeMaterial } from './write-material.js';
 
 /** `recoveredAfter`: the failures in a row that this success ends (absent after a success). */
@@ -49,14 +50,16 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   let failures = 0;
+  let refusals = 0;
   while (!options.signal.aborted) {
     let nextInMs: number;
     try {
       const material = await fetchCertificate({ ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now });
       if (options.signal.aborted) break;
-      const changed = await writeMaterial(options.dir, material);
+      const changed = await writeMaterial(options.dir, material, { combinedPem: target.combinedPem === true });
       const recovered = failures > 0 ? { recoveredAfter: failures } : {};
       failures = 0;
+      refusals = 0;
       nextInMs = delayAfterSuccess(now(), material.expiresAt, options);
       options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs, ...recovered });
       if (changed) await notifyChange(material, options);
@@ -64,8 +67,10 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
       if (options.signal.aborted) break;
       failures += 1;
       const failure = error instanceof Error ? error : new Error(String(error));
+      const refused = failure instanceof CertificateFetchError && failure.kind === 'token-refused';
+      refusals = refused ? refusals + 1 : 0;
       const retryAfterMs = failure instanceof CertificateFetchError ? failure.retryAfterMs : undefined;
-      nextInMs = delayAfterFailure(failures, options, random, retryAfterMs);
+      nextInMs = refused ? delayAfterRefusal(refusals, options) : delayAfterFailure(failures, options, random, retryAfterMs);
       options.onEvent?.({ type: 'failed', domain: target.domain, error: failure, failures, nextInMs });
     }
     await sleep(nextInMs, options.signal);

@@ -28,8 +28,13 @@ export class MaterialWriteError extends OutpostError {
   }
 }
 
+export interface WriteOptions {
+  /** Also write `combined.pem` (full chain then key, 0600), for servers that take both in one file (HAProxy). */
+  combinedPem?: boolean;
+}
+
 /** Writes the material of one domain under `dir`; true when any file changed. */
-export async function writeMaterial(dir: string, material: CertificateMaterial): Promise<boolean> {
+export async function writeMaterial(dir: string, material: CertificateMaterial, options: WriteOptions = {}): Promise<boolean> {
   const paths = materialPaths(dir, material.domain);
   await step(paths.folder, async () => {
     await makeDirectories(paths.folder, folderMode);
@@ -37,6 +42,7 @@ export async function writeMaterial(dir: string, material: CertificateMaterial):
   });
   const files: [path: string, content: string, mode: number][] = [
     [paths.key, material.keyPem, keyMode],
+    ...(options.combinedPem === true ? [[paths.combined, `${material.certPem}${material.chainPem}${material.keyPem}`, keyMode] as [string, string, number]] : []),
     [paths.cert, material.certPem, certificateMode],
     [paths.chain, material.chainPem, certificateMode],
     [paths.fullchain, `${material.certPem}${material.chainPem}`, certificateMode],

@@ -96,7 +96,7 @@ export class ServedCertificates {
     try {
       [fullchain, key] = await Promise.all([readFile(paths.fullchain), readFile(paths.key)]);
     } catch (error) {
-      return this.keep(domain, served, `no material for ${domain} in ${paths.folder} yet (${(error as NodeJS.ErrnoException).code ?? String(error)}); its handshakes are refused until certhub-agent fetch writes it`);
+      return this.keep(domain, served, `no material for ${domain} in ${paths.folder} yet (${(error as NodeJS.ErrnoException).code ?? String(error)}); its handshakes are refused until the proxy's own fetch from certhub writes it (its \`fetch:\` lines say why it has not)`);
     }
     const digest = createHash('sha256').update(fullchain).update('\0').update(key).digest('hex');
     if (digest === served.digest) return 'unchanged';

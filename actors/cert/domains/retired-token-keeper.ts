@@ -1,0 +1,44 @@
+// Keeps the list of retired tokens (retired-tokens.ts): adds a domain's old token when it is rotated or
+// the domain removed, writes the file, and publishes each domain's entries to the fronts, which tell
+// an agent fetching with one that its token was retired.
+import type { Logger } from '../../../src/log/record.js';
+import type { ReplicaMessage } from './protocol.js';
+import { withRetired, writeRetiredTokens, type RetiredToken } from './retired-tokens.js';
+
+export type PublishRetired = (message: Extract<ReplicaMessage, { type: 'retired' }>, options: { key: string; retain: boolean }) => void;
+
+export class RetiredTokenKeeper {
+  /** Writes run in call order, so an older list never lands after a newer one. */
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private tokens: RetiredToken[],
+    private readonly deps: { dataDir: string; publish: PublishRetired; log: Logger; now: () => number },
+  ) {}
+
+  /** Publishes the entries of every domain that has any (at start, before the book is `loaded`). */
+  publishAll(): void {
+    for (const name of new Set(this.tokens.map((entry) => entry.name))) this.publish(name);
+  }
+
+  /** Remembers `token` of `name` as retired; a failed write is logged, the refusal wording being all it serves. */
+  retire(name: string, token: string, reason: RetiredToken['reason']): Promise<void> {
+    this.tokens = withRetired(this.tokens, name, token, reason, this.deps.now());
+    this.publish(name);
+    const tokens = this.tokens;
+    this.writing = this.writing.then(() =>
+      writeRetiredTokens(this.deps.dataDir, tokens).catch((error: unknown) => this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`)),
+    );
+    return this.writing;
+  }
+
+  /** Resolves when every write started so far has finished (for shutdown). */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+
+  private publish(name: string): void {
+    // Domain names hold no ':', so this key never meets a domain's.
+    this.deps.publish({ type: 'retired', name, tokens: this.tokens.filter((entry) => entry.name === name) }, { key: `retired:${name}`, retain: true });
+  }
+}
