@@ -16,6 +16,8 @@ packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils opens
 # (the TLS policy), systemd (systemd-analyze verify on the units; not PID 1 here) and curl (the
 # README's and the demo's commands as a user types them).
 packages[test]+=" prometheus testssl.sh systemd curl"
+# nginx, haproxy and apache2: the servers certhub-agent fetch feeds (the manual's examples, run for real).
+packages[test]+=" nginx haproxy apache2"
 # lego (the certhub issuance anchor).
 packages[bench]+=" lego"
 # nginx (the agent-proxy anchor).
@@ -26,6 +28,8 @@ declare -A services=(
   [pdns-server]=pdns
   [prometheus]=prometheus
   [nginx]=nginx
+  [haproxy]=haproxy
+  [apache2]=apache2
 )
 
 wanted=()
