@@ -8,7 +8,6 @@ import type { Material } from './material.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from './record-type.js';
 import type { DomainStatus } from './lifecycle.js';
-import type { RetiredToken } from './retired-tokens.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -118,4 +117,15 @@ export interface DomainsApi {
   recordFetches(fetches: FetchRecord[]): Promise<void>;
   prefs(): Promise<Prefs>;
   updatePrefs(update: unknown): Promise<Prefs>;
+}
+
+/** A token certhub rotated away, or whose domain it removed: its SHA-256, never the token (retired-tokens.ts keeps them). */
+export interface RetiredToken {
+  /** The domain's full name. */
+  name: string;
+  /** Hex SHA-256 of the token. */
+  sha256: string;
+  reason: 'rotated' | 'removed';
+  /** ISO date-time of the rotation or removal. */
+  retired_at: string;
 }

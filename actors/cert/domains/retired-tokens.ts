@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
+import type { RetiredToken } from './protocol.js';
 
 export const retiredTokensFileName = 'retired-tokens.json';
 /** How long a retired token is recognised. */
@@ -16,7 +17,7 @@ export const retiredTokenKeepMs = 90 * 86_400_000;
 export const retiredPerDomain = 8;
 export const retiredInAll = 20_000;
 
-const retiredTokenSchema = z.object({
+const retiredTokenSchema: z.ZodType<RetiredToken> = z.object({
   /** The domain's full name. */
   name: z.string().min(1),
   /** Hex SHA-256 of the token (secretDigest). */
@@ -26,7 +27,7 @@ const retiredTokenSchema = z.object({
 });
 const retiredFileSchema = z.object({ tokens: z.array(retiredTokenSchema) });
 
-export type RetiredToken = z.output<typeof retiredTokenSchema>;
+export type { RetiredToken };
 
 /** The digest a retired token is kept as. */
 export function retiredDigest(token: string): string {
