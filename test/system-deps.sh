@@ -30,6 +30,7 @@ declare -A services=(
   [nginx]=nginx
   [haproxy]=haproxy
   [apache2]=apache2
+  [glances]=glances
 )
 
 wanted=()
