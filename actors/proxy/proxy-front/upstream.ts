@@ -3,6 +3,7 @@
 // down (health-check.ts) or, with two backends or more, while it rests after failed requests (as
 // nginx's max_fails and fail_timeout). A request whose connection never reached its backend, and that
 // has no body, is tried once on each other backend that is up: nothing of it was delivered.
+import { isIP } from 'node:net';
 import type { Logger } from '../../../src/log/record.js';
 import { BackendError, BackendPool, type BackendRequest, type ExchangeController, type ExchangeHandler } from './backend-pool.js';
 import { parseBackendTarget, type BackendTarget } from './backend-target.js';
@@ -40,7 +41,7 @@ export class Member {
     options: UpstreamOptions,
   ) {
     const { tls } = options.settings;
-    this.tls = { ...tls, ...(tls.servername === undefined && !isIpLiteral(target.host) ? { servername: target.host } : {}) };
+    this.tls = { ...tls, ...(tls.servername === undefined && isIP(target.host) === 0 ? { servername: target.host } : {}) };
     this.pool = new BackendPool({
       host: target.host,
       port: target.port,
@@ -65,10 +66,6 @@ export class Member {
     this.restingUntil = now + passive.restMs;
     return true;
   }
-}
-
-function isIpLiteral(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':');
 }
 
 export class Upstream {
