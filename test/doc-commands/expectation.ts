@@ -1,0 +1,15 @@
+// What a document's shell command does when the documents test runs it.
+//
+// Every command line of every ```sh block in README.md, CONTRIBUTING.md and docs/ must have an entry
+// in the table of its document (test/doc-commands/<document>.ts), unless the block belongs to a
+// walkthrough (`<!-- doc-test: walkthrough NAME -->` above it): a walkthrough's blocks run together,
+// in order, as one bash script in a network namespace of its own, so fixed ports are safe there.
+
+/** A command the test runs: it exits with a code, or starts and prints a line, or is not run and says why. */
+export type Expectation = ({ exit: number; prints?: RegExp } | { starts: RegExp } | { notRun: string }) & {
+  /** Files written into the command's folder before it runs, beyond those the document declares. */
+  files?: Record<string, string>;
+};
+
+/** One document's commands, keyed by the command line as the test reads it (continuations joined). */
+export type DocExpectations = Record<string, Expectation>;
