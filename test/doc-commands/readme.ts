@@ -1,28 +1,11 @@
-// README.md's commands, run as written (issue 25: "README cannot drift again").
-//
-// Every command line of every ```sh block must have an entry below: what it does when run here (exits
-// with a code, or starts and prints a line), or why it is not run by this test (a fixed port, the
-// internet, an interactive wizard). A README command without an entry, or an entry whose command left
-// the README, fails the test, so an edit to either is seen.
-//
-// Example outputs are checked too: a block after `<!-- readme-test: file NAME -->` is written to NAME,
-// and the block after `<!-- readme-test: output of COMMAND -->` must be exactly what COMMAND prints.
-//
-// Commands run in a temporary folder, with the package's executables on PATH as `npm link` puts them
-// there (README says to run it once).
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
-import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
-
-type Expectation = { exit: number; prints?: RegExp } | { starts: RegExp } | { notRun: string };
+// README.md's commands: what each does when the documents test runs it, or why it is not run.
+import type { DocExpectations } from './expectation.js';
 
 /** Files a command expects in its folder, beyond those the README itself declares. */
 const monitorHost = JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 0 } } });
 
 const fixedPort = 'binds a fixed port (8080, 8443, 9000), which a test must not';
-const expectations: Record<string, Expectation & { files?: Record<string, string> }> = {
+export const expectations: DocExpectations = {
   'npm install && npm start': { notRun: 'installs the packages and builds, which the suite did before it ran; npm start is outpost demo, run below' },
   'npm link': { notRun: 'links into the global prefix; this test puts the same executables on PATH itself' },
   'npm test': { notRun: 'is the whole suite this test is part of' },
@@ -110,112 +93,3 @@ const expectations: Record<string, Expectation & { files?: Record<string, string
   'npm run soak -- qpool --minutes 10': { notRun: 'a soak takes ten minutes' },
   'MALLOC_ARENA_MAX=2 npm run soak -- qpool --minutes 10': { notRun: 'a soak takes ten minutes (the same soak with glibc held to two malloc arenas, as the shipped units run it)' },
 };
-
-interface Readme {
-  commands: string[];
-  /** In README order: files to write, and commands whose whole output the README shows. */
-  examples: ({ file: string; text: string } | { command: string; output: string })[];
-}
-
-function readReadme(text: string): Readme {
-  const readme: Readme = { commands: [], examples: [] };
-  const blocks = /(?:<!-- readme-test: (.+?) -->\n)?```(\w*)\n(.*?)```/gs;
-  for (const [, marker, language, body] of text.matchAll(blocks)) {
-    if (language === 'sh') readme.commands.push(...commandsOf(body!));
-    const file = /^file (\S+)$/.exec(marker ?? '');
-    const output = /^output of (.+)$/.exec(marker ?? '');
-    if (file !== null) readme.examples.push({ file: file[1]!, text: body! });
-    if (output !== null) readme.examples.push({ command: output[1]!, output: body! });
-  }
-  return readme;
-}
-
-/** The command lines of a shell block: continuations joined, comments and here-document bodies left out. */
-function commandsOf(body: string): string[] {
-  const commands: string[] = [];
-  let hereEnd: string | undefined;
-  let pending = '';
-  for (const line of body.split('\n')) {
-    if (hereEnd !== undefined) {
-      if (line === hereEnd) hereEnd = undefined;
-      continue;
-    }
-    if (line.trim() === '' || line.trim().startsWith('#')) continue;
-    if (line.endsWith('\\')) {
-      pending += `${line.slice(0, -1).trim()} `;
-      continue;
-    }
-    const command = `${pending}${line}`.replace(/\s+#\s.*$/, '').replace(/\s+/g, ' ').trim();
-    pending = '';
-    hereEnd = /<<'?(\w+)'?$/.exec(command)?.[1];
-    commands.push(command);
-  }
-  return commands;
-}
-
-const readme = readReadme(await readFile(projectPath('README.md'), 'utf8'));
-
-/** A folder with the package's executables, as `npm link` makes them, to put first on PATH. */
-async function linkedBin(t: ExecutionContext): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
-  const dir = await mkdtemp(join(tmpdir(), 'outpost-readme-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const bin = join(dir, '.bin');
-  await runToEnd('mkdir', [bin]);
-  const manifest = JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { bin: Record<string, string> };
-  for (const [name, file] of Object.entries(manifest.bin)) {
-    await writeFile(join(bin, name), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(projectPath(file))} "$@"\n`);
-    await chmod(join(bin, name), 0o755);
-  }
-  return { dir, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1' } };
-}
-
-test('every README command has an expectation here, and every expectation a README command', (t) => {
-  const unknown = readme.commands.filter((command) => !(command in expectations));
-  t.deepEqual(unknown, [], 'README commands this test does not know: add an entry');
-  const gone = Object.keys(expectations).filter((command) => !readme.commands.includes(command));
-  t.deepEqual(gone, [], 'entries whose command is no longer in README');
-  t.true(Object.values(expectations).filter((expectation) => !('notRun' in expectation)).length >= 5);
-});
-
-for (const [command, expectation] of Object.entries(expectations)) {
-  if ('notRun' in expectation) continue;
-  test(`README: ${command}`, async (t) => {
-    const { dir, env } = await linkedBin(t);
-    for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
-    if ('exit' in expectation) {
-      const result = await runToEnd('bash', ['-c', `cd "$0" && ${command}`, dir], env);
-      t.is(result.code, expectation.exit, result.stderr);
-      if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
-      return;
-    }
-    const started = startProcess(t, 'bash', ['-c', `cd "$0" && exec ${command}`, dir], env);
-    await started.waitFor(expectation.starts, 60_000);
-    started.child.kill('SIGTERM');
-    t.is(await started.exited, 0);
-  });
-}
-
-test('README example outputs are what the commands print', async (t) => {
-  const { dir, env } = await linkedBin(t);
-  let checked = 0;
-  for (const example of readme.examples) {
-    if ('file' in example) {
-      await writeFile(join(dir, example.file), example.text);
-      continue;
-    }
-    const result = await runToEnd('bash', ['-c', `cd "$0" && ${example.command}`, dir], env);
-    t.is(result.stdout + result.stderr, example.output, example.command);
-    checked++;
-  }
-  t.true(checked >= 2);
-});
-
-test("README's role table and outpost --help name every role", async (t) => {
-  const text = await readFile(projectPath('README.md'), 'utf8');
-  const help = await runToEnd(process.execPath, [projectPath('dist/bin/outpost.js'), '--help']);
-  for (const role of ['cert', 'proxy', 'speedtest', 'monitor', 'send', 'recv']) {
-    t.regex(text, new RegExp(`^\\| \`${role}\` \\|`, 'm'), role);
-    t.regex(help.stdout, new RegExp(`\\b${role}\\b`), role);
-  }
-  t.notRegex(text, /is on\s+its way/);
-});
