@@ -18,6 +18,15 @@ import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const documents = await readDocuments();
 
+// Each command runs in a network namespace of its own, with its own loopback: the fixed ports a reader
+// types (8080, 8443) are free there whatever else runs on the machine, and nothing leaves it.
+const ownLoopback = 'ip link set lo up';
+
+/** Shell that starts a command's server in the background and waits, a minute at most, until it answers. */
+function startedBeside(beside: { command: string; ready: string }): string {
+  return `{ ${beside.command} > beside.log 2>&1 & } && for try in $(seq 600); do curl -sf -o /dev/null ${JSON.stringify(beside.ready)} && break; sleep 0.1; done`;
+}
+
 /** A walkthrough is what a person types in a few minutes; one that takes longer has lost its way. */
 const walkthroughMs = 5 * 60_000;
 
@@ -41,7 +50,11 @@ async function linkedBin(t: ExecutionContext): Promise<{ dir: string; env: NodeJ
     await writeFile(join(bin, name), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(projectPath(file))} "$@"\n`);
     await chmod(join(bin, name), 0o755);
   }
-  return { dir, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1' } };
+  // A temp folder of its own too: outpost keeps its port claims and control socket under TMPDIR, which
+  // network namespaces do not separate.
+  const temp = join(dir, '.tmp');
+  await runToEnd('mkdir', ['-m', '700', temp]);
+  return { dir, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1', TMPDIR: temp } };
 }
 
 // Loaded before any test is declared: ava takes no test declared after an await.
@@ -68,12 +81,14 @@ for (const document of documents) {
       const { dir, env } = await linkedBin(t);
       for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
       if ('exit' in expectation) {
-        const result = await runToEnd('bash', ['-c', `cd "$0" && ${command}`, dir], env);
-        t.is(result.code, expectation.exit, result.stderr);
+        const beside = expectation.beside === undefined ? '' : `${startedBeside(expectation.beside)} && `;
+        const script = `${ownLoopback} && cd "$0" && ${beside}${command}; code=$?; kill $(jobs -p) 2> /dev/null; exit $code`;
+        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, dir], env);
+        t.is(result.code, expectation.exit, `${result.stderr}${expectation.beside === undefined ? '' : await readFile(join(dir, 'beside.log'), 'utf8').catch(() => '')}`);
         if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
         return;
       }
-      const started = startProcess(t, 'bash', ['-c', `cd "$0" && exec ${command}`, dir], env);
+      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, dir], env);
       await started.waitFor(expectation.starts, 60_000);
       started.child.kill('SIGTERM');
       t.is(await started.exited, 0);
@@ -84,8 +99,9 @@ for (const document of documents) {
     test(`${document.path}: the walkthrough "${walkthrough.name}" runs as written`, async (t) => {
       t.timeout(walkthroughMs + 30_000);
       const { dir, env } = await linkedBin(t);
-      const script = `set -euo pipefail\nip link set lo up\ncd "$0"\n${walkthrough.script}`;
-      const run = startProcess(t, 'unshare', ['--net', '--kill-child', 'bash', '-c', script, dir], env);
+      const script = `set -euo pipefail\n${ownLoopback}\ncd "$0"\n${walkthrough.script}`;
+      // A process namespace too, so that whatever the script left running ends with it.
+      const run = startProcess(t, 'unshare', ['--net', '--pid', '--fork', '--kill-child', 'bash', '-c', script, dir], env);
       const code = await Promise.race([run.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), walkthroughMs).unref())]);
       t.is(code, 0, `${walkthrough.name}:\n${run.stdout().slice(-3000)}\n${run.stderr().slice(-3000)}`);
     });
