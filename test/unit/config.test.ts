@@ -51,3 +51,12 @@ test('array entries and ranges are named by index', (t) => {
   t.deepEqual(problemsOf(schema, { command: ['diode', ''], size: 2048 }), ['command[1] must be at least 1 characters long', 'size must be at most 1024']);
   t.deepEqual(problemsOf(schema, { command: [], size: 1 }), ['command must have at least 1 entries']);
 });
+
+test('bind addresses and allowed hosts are IP addresses or host names, as src/net/host-names.ts checks names', (t) => {
+  const problems = problemsOf(hostConfigSchema, { roles: { monitor: { host: 'bad..name', allowed_hosts: ['-dash.example', 'a_b.example', 'ok.example', '::1'] } } });
+  t.true(problems.includes('roles.monitor.host must be an IP address or a host name'), problems.join('\n'));
+  t.true(problems.includes('roles.monitor.allowed_hosts[0] must be a host name or an IP address, without a port'), problems.join('\n'));
+  t.true(problems.includes('roles.monitor.allowed_hosts[1] must be a host name or an IP address, without a port'), problems.join('\n'));
+  t.is(problems.length, 3, problems.join('\n'));
+  t.notThrows(() => validateConfig(hostConfigSchema, { roles: { monitor: { host: 'localhost', allowed_hosts: ['Dash.Example.NET', '10.0.0.5'] } } }));
+});
