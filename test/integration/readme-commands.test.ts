@@ -1,4 +1,4 @@
-// README.md's commands, run as written (issue 25: "README cannot drift again").
+// README.md's commands, run as written, so that the README cannot drift from the programs.
 //
 // Every command line of every ```sh block must have an entry below: what it does when run here (exits
 // with a code, or starts and prints a line), or why it is not run by this test (a fixed port, the
