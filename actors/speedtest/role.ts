@@ -28,7 +28,7 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
   // One front in the demo: each thread pays its own Node start-up and module graph (150-250 ms of CPU
-  // on the 2-core machine), and a demo's speed test does not need a second (issue 27, cold start).
+  // on the 2-core machine), and a demo's speed test does not need a second.
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true, threads: 1 },
   claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   actors(config) {

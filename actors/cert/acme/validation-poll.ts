@@ -1,8 +1,8 @@
 // Waiting for the CA to validate an authorization (RFC 8555 §7.5.1): poll the authorization until it
 // is final (valid or invalid), as often as the CA's Retry-After says, else with a growing pause, and
-// give up only after a deadline of minutes. acme-client's waitForValidStatus gave up after 12 polls
-// (about 36 s) and ignored Retry-After; the challenge record was then removed while the CA still
-// validated (issue 22 item 3).
+// give up only after a deadline of minutes. acme-client's waitForValidStatus gives up after 12 polls
+// (about 36 s) and ignores Retry-After, which would remove the challenge record while the CA still
+// validates.
 import type { Client } from 'acme-client';
 import { retryAfterMs } from '../../../src/http/retry-after.js';
 import { defaultValidationPolling, type ValidationPolling } from './validation-deadline.js';
