@@ -169,7 +169,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
     .strictObject({
       base_domain: domainName,
       admin_key: strongSecret,
-      /** A bearer token that reads /metrics and nothing else, for Prometheus (README: Running in production). */
+      /** A bearer token that reads /metrics and nothing else, for Prometheus (docs/operations.md, Metrics). */
       metrics_token: strongSecret.optional(),
       bind: bindAddress.default('0.0.0.0'),
       port: port.default(8443),
