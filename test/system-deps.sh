@@ -14,7 +14,7 @@ declare -A packages=(
 packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils openssl"
 # The checks users trust: prometheus (promtool check metrics and rules, a real scrape), testssl.sh
 # (the TLS policy), systemd (systemd-analyze verify on the units; not PID 1 here) and curl (the
-# README's and the demo's commands as a user types them).
+# the documents' and the demo's commands as a user types them).
 packages[test]+=" prometheus testssl.sh systemd curl"
 # nginx, haproxy and apache2: the servers certhub-agent fetch feeds (the manual's examples, run for real).
 packages[test]+=" nginx haproxy apache2"

@@ -183,7 +183,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
       trusted_proxies: trustedProxies,
       /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
       insecure_http: z.boolean().default(false),
-      /** Host names the server answers besides loopback ones (README: certhub, Allowed hosts). */
+      /** Host names the server answers besides loopback ones (docs/certhub.md). */
       allowed_hosts: allowedHosts,
       notify: notifySchema.prefault({}),
       /** Adds past this many domains are refused (409); the default is the count the benchmarks measure. */

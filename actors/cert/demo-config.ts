@@ -1,6 +1,6 @@
 // The config.json of a demo certhub: a base domain that cannot be real (RFC 6761 reserves .test) and
 // a new admin key. `outpost demo` writes one into its throw-away data directory; `certhub run --demo`
-// into a data directory that has none yet, so README's first command works on an empty folder.
+// into a data directory that has none yet, so `certhub run -d DIR --demo` works on an empty folder.
 import { join } from 'node:path';
 import { ensureSecretDirectory, writeSecretFile } from '../../src/store/secret.js';
 import { newAdminKey } from './domains/token.js';

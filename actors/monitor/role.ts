@@ -20,7 +20,7 @@ export const monitorSchema = z.strictObject({
   show_container_args: z.boolean().default(false),
   /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
   threads: positiveInteger.max(16).default(1),
-  /** Host names the dashboard answers besides loopback ones (README: hostwatch, Allowed hosts). */
+  /** Host names the dashboard answers besides loopback ones (docs/hostwatch.md). */
   allowed_hosts: allowedHosts,
 });
 

@@ -115,7 +115,7 @@ const serverSchema = z
     loopback: z.boolean().default(false),
     /** Accept values tagged `demo` (beta builds). */
     accept_demo: z.boolean().default(false),
-    /** Host names the server answers besides loopback ones (README: qpool, Allowed hosts). */
+    /** Host names the server answers besides loopback ones (docs/qpool.md). */
     allowed_hosts: allowedHosts,
   })
   .superRefine((server, context) => {

@@ -19,7 +19,7 @@ export const speedtestSchema = z.strictObject({
   /** Front threads sharing the port; each can fill a fast link on its own, more spread the load. */
   threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
   max_upload_mb: positiveInteger.max(10_000).default(100),
-  /** Host names the server answers besides loopback ones (README: netspeed, Allowed hosts). */
+  /** Host names the server answers besides loopback ones (docs/netspeed.md). */
   allowed_hosts: allowedHosts,
 });
 

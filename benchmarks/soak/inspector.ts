@@ -3,7 +3,7 @@
 // after it. A thread's used heap as its /metrics pushes it counts garbage too, and V8 lets a front's
 // old space fill with the garbage of relayed WebSockets (about 8 KiB each, from 9 to 23 MiB over
 // 2,000) before its next full GC: a 10-minute soak then fits the rising side of one GC tooth and calls
-// it a leak. After a forced GC only what stays is counted (README, Soak).
+// it a leak. After a forced GC only what stays is counted (docs/benchmarks.md, Soak).
 import WebSocket from 'ws';
 import { reservePort } from '../../src/http/port.js';
 

@@ -89,7 +89,7 @@ export interface FuzzRun {
  * bodies it is sent (tens of KiB a request, hundreds of requests), not a leak of a few bytes each.
  */
 export async function fuzzOpenApi(t: ExecutionContext, target: FuzzTarget, fixed: FuzzRun): Promise<void> {
-  // FUZZ_SEED and FUZZ_RUNS explore beyond the suite's fixed run (README, Test).
+  // FUZZ_SEED and FUZZ_RUNS explore beyond the suite's fixed run (CONTRIBUTING.md).
   const run = { ...fixed, seed: Number(process.env.FUZZ_SEED ?? fixed.seed), numRuns: Number(process.env.FUZZ_RUNS ?? fixed.numRuns) };
   const document = await fetchDocument(target.url);
   const operations = operationsOf(document);

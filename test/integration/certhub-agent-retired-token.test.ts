@@ -11,7 +11,7 @@ import { startAgentProxy, temporaryDir } from '../helpers/agent-proxy.js';
 import { addIssuedDomain, rotateToken, startAgent } from '../helpers/certhub-agent.js';
 import { tempDir } from '../helpers/qpool.js';
 
-/** README's fail2ban filter, `<HOST>` as fail2ban reads it. */
+/** The fail2ban filter of docs/certhub.md, `<HOST>` as fail2ban reads it. */
 const fail2banFilter = /certhub: failed (admin login|certificate fetch) client=\S+/;
 
 function fetchWith(server: RunningCerthub, name: string, token: string): Promise<Response> {

@@ -1,7 +1,7 @@
 // What a relayed WebSocket leaves in a proxy front's heap once it is closed: nothing
 // that stays. The front's heap is read through the proxy's inspector right after a full GC
 // (benchmarks/soak/inspector.ts), since its used heap without one counts garbage V8 has not collected
-// yet, about 8 KiB a relayed WebSocket until the next full GC (README, Soak).
+// yet, about 8 KiB a relayed WebSocket until the next full GC (docs/benchmarks.md, Soak).
 import test from 'ava';
 import type WebSocket from 'ws';
 import { InspectedProcess, inspectorLine } from '../../benchmarks/soak/inspector.js';
@@ -44,7 +44,7 @@ test(`${measured} WebSockets relayed and closed leave less than ${maxBytesLeftEa
   const before = await frontHeap();
   await relay(measured);
   const after = await frontHeap();
-  // The relay's open defect (README: under load a short WebSocket sometimes ends with 1006 before its
+  // The relay's open defect (docs/certhub-agent.md: under load a short WebSocket sometimes ends with 1006 before its
   // first echo) is not this test's subject: such a WebSocket was still opened and closed through the
   // front. It is logged; most must echo.
   if (closedWithoutCode > 0) t.log(`${closedWithoutCode} WebSockets closed with 1006 (the open relay defect)`);

@@ -1,6 +1,6 @@
 // A domain removed while the book awaited something for it stays removed: no write
 // after the removal brings its file (and its token) back for the next restart. A refused record change
-// leaves an issued domain issued, as README's lifecycle table says.
+// leaves an issued domain issued, as the lifecycle table of docs/certhub.md says.
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';

@@ -80,7 +80,7 @@ test('the lifecycle table: every status can be removed, renewal keeps the materi
   const markdown = transitionTableMarkdown().split('\n');
   t.is(markdown[0], '| from | event | to | when |');
   t.is(markdown.length, domainTransitions.length + 2);
-  t.true((await readFile(projectPath('README.md'), 'utf8')).includes(transitionTableMarkdown()), 'README shows the table as the code has it');
+  t.true((await readFile(projectPath('docs/certhub.md'), 'utf8')).includes(transitionTableMarkdown()), 'docs/certhub.md shows the table as the code has it');
 });
 
 test('tokens and admin keys: 32 random bytes behind a greppable prefix, never twice the same', (t) => {

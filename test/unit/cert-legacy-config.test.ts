@@ -29,9 +29,9 @@ test('every legacy key pair becomes a dns section in the place of the first lega
   }
 });
 
-test('README lists every legacy key', async (t) => {
-  const readme = await readFile(projectPath('README.md'), 'utf8');
-  for (const key of [...legacyCloudflareKeys.api_token, ...legacyCloudflareKeys.zone_id]) t.true(readme.includes(`\`${key}\``), key);
+test('docs/certhub.md lists every legacy key', async (t) => {
+  const manual = await readFile(projectPath('docs/certhub.md'), 'utf8');
+  for (const key of [...legacyCloudflareKeys.api_token, ...legacyCloudflareKeys.zone_id]) t.true(manual.includes(`\`${key}\``), key);
 });
 
 test('a current config, or no object at all, is left alone', (t) => {

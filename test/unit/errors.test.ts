@@ -3,10 +3,10 @@ import test from 'ava';
 import { errorCodes, OutpostError, toOutpostError } from '../../src/errors.js';
 import { projectPath } from '../helpers/process.js';
 
-test('every error code is documented in README.md with its status', (t) => {
-  const readme = readFileSync(projectPath('README.md'), 'utf8');
+test('every error code is documented in docs/outpost.md with its status', (t) => {
+  const readme = readFileSync(projectPath('docs/outpost.md'), 'utf8');
   for (const [code, { status }] of Object.entries(errorCodes)) {
-    t.regex(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), `${code} is in the README's error table`);
+    t.regex(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), `${code} is in the error table of docs/outpost.md`);
   }
 });
 

@@ -83,7 +83,7 @@ export async function addDomain(name: string, target: string): Promise<DomainVie
   return (await call('api/admin/domains', { method: 'POST', body: { name, target } })).json() as Promise<DomainView>;
 }
 
-/** `adopt`: take over the address records at the name that certhub did not create (README, *Records certhub did not create*). */
+/** `adopt`: take over the address records at the name that certhub did not create (docs/certhub.md, *Take over records certhub did not create*). */
 export async function setTarget(name: string, target: string, adopt = false): Promise<DomainView> {
   return (await call(domainPath(name), { method: 'PATCH', body: adopt ? { target, adopt } : { target } })).json() as Promise<DomainView>;
 }

@@ -1,5 +1,5 @@
 // The numbers of the measuring method, in one place, with the reason for each
-// (LibreSpeed's, Cloudflare's speed test's and iperf3's lessons; README: netspeed, "How it measures").
+// (LibreSpeed's, Cloudflare's speed test's and iperf3's lessons; docs/netspeed.md, "How it measures").
 
 /** Parallel streams for download and upload: one TCP stream rarely fills a long fat pipe. */
 export const streamCount = 6;

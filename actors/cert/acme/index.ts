@@ -60,7 +60,7 @@ runActor(acmeActor, {
       );
       return current;
     };
-    // Not ready until the account is open (README: Health and readiness): tried again in the
+    // Not ready until the account is open (docs/operations.md, Health and readiness): tried again in the
     // background, with a growing wait, so that readiness comes back without waiting for an order.
     context.setReadiness(false, `opening the ACME account at ${config.directoryUrl}`);
     let retryMs = firstRetryMs;

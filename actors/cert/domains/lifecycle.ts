@@ -1,5 +1,5 @@
 // A domain's status and every change it may make, as one table: the code checks transitions against
-// it and README shows it. `removed` is where a domain goes when it is deleted; it is never stored.
+// it and docs/certhub.md shows it. `removed` is where a domain goes when it is deleted; it is never stored.
 import { OutpostError } from '../../../src/errors.js';
 
 export const domainStatuses = ['pending', 'issuing', 'issued', 'error'] as const;
@@ -12,7 +12,7 @@ export interface DomainTransition {
   from: DomainStatus;
   event: DomainEvent;
   to: DomainStatus | 'removed';
-  /** What happens, in the words README uses. */
+  /** What happens, in the words docs/certhub.md uses. */
   when: string;
 }
 
@@ -34,7 +34,7 @@ export function nextStatus(from: DomainStatus, event: DomainEvent): DomainStatus
   return transition.to;
 }
 
-/** The table as Markdown, for README. */
+/** The table as Markdown, as docs/certhub.md shows it (a unit test compares them). */
 export function transitionTableMarkdown(): string {
   const rows = domainTransitions.map(({ from, event, to, when }) => `| ${from} | ${event} | ${to} | ${when} |`);
   return ['| from | event | to | when |', '|---|---|---|---|', ...rows].join('\n');

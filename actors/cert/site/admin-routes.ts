@@ -50,7 +50,7 @@ export interface AdminMount {
   clients: ClientAddresses;
 }
 
-/** The line a wrong admin key writes; README documents it for fail2ban. */
+/** The line a wrong admin key writes; docs/certhub.md documents it for fail2ban. */
 export const failedLoginMessage = 'certhub: failed admin login';
 
 /** Who made an admin request: the session it came with, or null for the admin key as a bearer token. */

@@ -38,7 +38,7 @@ export interface PublicMount {
   fetchCounts: FetchCounts;
 }
 
-/** The line a failed fetch writes; README documents it for fail2ban. */
+/** The line a failed fetch writes; docs/certhub.md documents it for fail2ban. */
 export const failedFetchMessage = 'certhub: failed certificate fetch';
 /** The line a fetch with a token certhub rotated away or removed with its domain writes (once an hour per domain and client); fail2ban's filter does not match it. */
 export const retiredFetchMessage = 'certhub: fetch with a retired token';

@@ -20,7 +20,7 @@ import { followTlsCertificate } from './tls-follow.js';
 // Tokens and the admin key are read here: no `Access-Control-Allow-Origin: *` on any route.
 export const site: SiteDefinition<CerthubSite> = { cors: false, logsRequests: () => false, metricsAccess: metricsReaders, mount: mountCerthubSite };
 
-/** The line a wrong token on /metrics writes, in the shape of the failed logins and fetches (README, fail2ban). */
+/** The line a wrong token on /metrics writes, in the shape of the failed logins and fetches (docs/certhub.md, fail2ban). */
 export const failedMetricsReadMessage = 'certhub: failed metrics read';
 /** Wrong tokens a client may send to /metrics: the admin key reads it too, so as many as wrong logins. */
 const failedMetricsReadLimit = { limit: 10, windowMs: 300_000 };

@@ -21,7 +21,7 @@ export interface UpstreamSettings {
   tls: { ca?: string; servername?: string; verify: boolean };
 }
 
-/** The bounds that keep slow or hostile clients from holding a route (README, "The proxy's limits"). */
+/** The bounds that keep slow or hostile clients from holding a route (docs/certhub-agent.md, Proxy limits). */
 export interface ProxyLimits {
   /** Requests per route and thread that may wait for a backend connection; more get 503. */
   backendQueue: number;

@@ -1,4 +1,4 @@
-// The three measurements of the terminal client (README: netspeed, "How it measures"; after LibreSpeed, Cloudflare's speed test and iperf3):
+// The three measurements of the terminal client (docs/netspeed.md, "How it measures"; after LibreSpeed, Cloudflare's speed test and iperf3):
 // ping on one keep-alive connection with the first sample discarded; download and upload over six
 // parallel streams; latency measured again while each transfer runs (bufferbloat).
 import { randomBytes } from 'node:crypto';
