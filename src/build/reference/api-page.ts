@@ -1,7 +1,7 @@
 // An HTTP API's reference page from its OpenAPI document (the one its /api/spec serves): each route
 // and method with its authentication, parameters, request body and responses, then the shapes of
 // the document's named schemas.
-import { code, generatedNote, page, slug as anchor, table } from './markdown.js';
+import { code, generatedNote, page, prose, slug as anchor, table } from './markdown.js';
 
 export interface ApiPage {
   file: string;
@@ -50,7 +50,7 @@ export function apiPage(api: ApiPage): string {
     `# ${api.title}`,
     generatedNote(api.sources),
     `OpenAPI ${text(document.openapi)}; a running server serves this document at \`/api/spec\`.`,
-    text(info.description),
+    prose(text(info.description)),
     Object.keys(schemes).length === 0 ? undefined : page(['## Authentication', table(['Scheme', 'How it is sent', 'Meaning'], Object.entries(schemes).map(([name, scheme]) => [code(name), schemeText(scheme), text(scheme.description)]))]).trimEnd(),
     page(['## Routes', table(['Route', 'What it does'], index)]).trimEnd(),
     ...operations,
@@ -69,7 +69,7 @@ function operationSection(heading: string, operation: Node, parameters: Node[], 
   });
   return page([
     `### ${heading}`,
-    [text(operation.summary), text(operation.description)].filter((line) => line !== '').join('\n\n'),
+    prose([text(operation.summary), text(operation.description)].filter((line) => line !== '').join('\n\n')),
     `Authentication: ${auth}.`,
     parameters.length === 0 ? undefined : table(['Parameter', 'In', 'Required', 'Type', 'Meaning'], parameters.map((parameter) => [code(text(parameter.name)), text(parameter.in), parameter.required === true ? 'yes' : 'no', typeOf(resolve(parameter.schema ?? {})), text(parameter.description)])),
     body === undefined ? undefined : bodyText(body, resolve),
@@ -90,7 +90,7 @@ function bodyText(body: Node, resolve: (node: unknown) => Node): string {
 
 function schemaSection(name: string, schema: Node, resolve: (node: unknown) => Node): string {
   const rows = propertyRows(schema, resolve);
-  return page([`### ${name}`, text(schema.description), rows.length === 0 ? `Type: ${typeOf(schema)}.` : table(['Field', 'Type', 'Required', 'Meaning'], rows)]).trimEnd();
+  return page([`### ${name}`, prose(text(schema.description)), rows.length === 0 ? `Type: ${typeOf(schema)}.` : table(['Field', 'Type', 'Required', 'Meaning'], rows)]).trimEnd();
 }
 
 function propertyRows(schema: Node, resolve: (node: unknown) => Node): string[][] {

@@ -2,7 +2,7 @@
 // options (defaults included) and the text its --help adds after them, as commander itself knows them.
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
-import { code, generatedNote, page, slug, table } from './markdown.js';
+import { code, generatedNote, page, prose, slug, table } from './markdown.js';
 
 export interface CliPage {
   file: string;
@@ -17,7 +17,7 @@ export function cliPage(cli: CliPage): string {
   const blocks = [
     `# ${name}: commands and options`,
     generatedNote(cli.sources),
-    program.description(),
+    prose(program.description()),
     commands.length === 0 ? undefined : table(['Command', 'What it does'], commands.map((command) => [commandLink(program, command), command.description()])),
     commandSection(program, program, commands.length === 0 ? 'Options' : 'Options of every command'),
     ...commands.map((command) => commandSection(program, command, `${name} ${command.name()}`)),
@@ -38,7 +38,7 @@ function commandSection(program: Command, command: Command, heading: string): st
   const options = help.visibleOptions(command).filter((option) => root || !isHelpOption(option));
   return page([
     `## ${heading}`,
-    root ? undefined : command.description(),
+    root ? undefined : prose(command.description()),
     `Usage: ${code(usage)}`,
     argumentsTable.length === 0 ? undefined : table(['Argument', '', 'Meaning'], argumentsTable),
     options.length === 0 ? undefined : table(['Option', 'Default', 'Meaning'], options.map((option) => [code(option.flags), defaultOf(option), option.description])),

@@ -3,7 +3,7 @@
 // PostgreSQL lists its settings. The page is rendered from the JSON Schema zod makes of the schema
 // (as a file is written: `io: 'input'`), so the two cannot disagree.
 import { z } from 'zod';
-import { code, generatedNote, page, slug, table } from './markdown.js';
+import { code, generatedNote, page, prose, slug, table } from './markdown.js';
 
 export interface ConfigPage {
   /** The page's file name under docs/reference/ (`config-host.md`); the JSON Schema is schema/<same>.schema.json. */
@@ -97,7 +97,7 @@ export function configPage(config: ConfigPage): string {
     config.intro,
     editor,
     legend,
-    ...sections.filter((section) => section.rows.length > 0).map((section) => page([`## ${section.heading}`, section.description, table(['Option', 'Type', 'Default', 'Unit', 'Meaning'], section.rows)]).trimEnd()),
+    ...sections.filter((section) => section.rows.length > 0).map((section) => page([`## ${section.heading}`, section.description === undefined ? undefined : prose(section.description), table(['Option', 'Type', 'Default', 'Unit', 'Meaning'], section.rows)]).trimEnd()),
   ]);
 }
 
@@ -131,7 +131,7 @@ class Walker {
       const record = recordValue(child);
       if (record !== undefined) {
         const entry = `${childPath}.<name>`;
-        section.rows.push([code(childPath), 'map of name to object', required ? '*required*' : '—', '', joinText(child.description, `Each entry: ${sectionLink(entry)}.`)]);
+        section.rows.push([code(childPath), 'map of name to object', required ? '*required*' : '—', '', joinText(child.description, `Each entry: ${sectionLink(code(entry))}.`)]);
         nested.push(() => this.object(record, entry, code(entry)));
       } else if (objects.length > 0) {
         const headings = objects.map((variant) => (variants === undefined ? code(childPath) : `${code(childPath)} ${variantLabel(childPath, variant)}`));

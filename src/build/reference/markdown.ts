@@ -3,7 +3,15 @@
 
 /** A cell's text on one line, with the characters that would end the cell or the table escaped. */
 export function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+  return prose(text.replace(/\s*\n\s*/g, ' ')).replace(/\|/g, '\\|');
+}
+
+/** `text` with each `<` outside code spans written `&lt;`, so that `<domain>` shows instead of vanishing as a tag. */
+export function prose(text: string): string {
+  return text
+    .split(/(`+[^`]*`+)/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/</g, '&lt;')))
+    .join('');
 }
 
 /** `text` as inline code, with a fence that outlasts any backticks in it. */
