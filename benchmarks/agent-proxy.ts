@@ -3,7 +3,7 @@
 // proxy is held back by it) with the same certificate, and nginx answering `ok` itself over TLS (the
 // ceiling of the TLS layer), measured in the same run, alternating round by round. wrk over TLS with
 // keep-alive, 64 connections, SNI `bench.localhost`; nginx gets as many workers as the proxy has front
-// threads. Targets (issue 27): requests a second at least 0.8 of nginx as proxy, p99 at most 1.5x.
+// threads. Targets: requests a second at least 0.8 of nginx as proxy, p99 at most 1.5x.
 // With `--before DIST`, an earlier build's proxy is measured in the same rounds.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 // cold-start: process spawn to every front listening, for `outpost demo` (every role).
 // Anchor: a bare Node process that listens with node:http. Target: under 500 ms.
 // Beside wall time, the CPU the process used until then (all its threads, /proc): on a machine shared
-// with other work, wall time says more about that work than about ours, CPU time much less (issue 27).
+// with other work, wall time says more about that work than about ours, CPU time much less.
 // `--before DIST` starts an earlier build's demo in the same rounds, alternating.
 import { cpuSeconds } from './measure/proc-stat.js';
 import { median, printTable, startServer, verdict } from './harness.js';

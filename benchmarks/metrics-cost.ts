@@ -1,4 +1,4 @@
-// metrics-cost: what a Prometheus scrape every second costs each role's hot path (issue 26). For each
+// metrics-cost: what a Prometheus scrape every second costs each role's hot path. For each
 // of qpool-serve (GET /api/random/hex), cert-fetch (GET /api/cert/<domain> with its token) and
 // agent-proxy (GET through TLS to a backend answering "ok"), `outpost run` processes with the same
 // role: with metrics on (every thread pushes its figures at the shipped interval) and scraped at 1 Hz
@@ -36,7 +36,7 @@ const connections = 64;
 const metricsToken = 'metrics-cost-benchmark-token-0123456789';
 // What one round of qpool-serve may take at most: rounds must measure serving, not refusals of an empty pool.
 const poolCapacity = 400_000;
-/** A feature costs less than this share of a hot path's CPU per request (issue 26). */
+/** A feature costs less than this share of a hot path's CPU per request. */
 const costTarget = 0.02;
 const certDomains = 1000;
 const proxyDomain = 'app.example.test';
@@ -261,7 +261,7 @@ async function startPair(startOn: () => Promise<Subject>, startOff: () => Promis
 
 /**
  * One round on both sides at once: whatever else the shared machine runs meanwhile weighs on both
- * alike, which back-to-back rounds cannot promise (a burst of another engineer's tests falls in one).
+ * alike, which back-to-back rounds cannot promise (a burst of another program's work falls in one).
  */
 async function measurePair(subject: { on: Subject; off: Subject }, seconds: number, scraping: Scraping | undefined): Promise<Pair> {
   await Promise.all([subject.on.beforeRound(), subject.off.beforeRound()]);

@@ -3,7 +3,7 @@
 // Targets: our server (fetched by wrk on one connection; curl itself tops out near 15 Gbit/s here) at least iperf3's single stream, and ahead of node:http in
 // throughput and in CPU seconds per gigabit; the client's own figure at least 80% of iperf3's.
 // The server is also read as iperf3's receiver reads (128 KiB a read): where system calls are dear,
-// wrk's 8 KiB reads bound its figure below what the server sends (issue 27 item 6).
+// wrk's 8 KiB reads bound its figure below what the server sends.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ensureTools, median, printTable, projectRoot, startServer, verdict } from './harness.js';

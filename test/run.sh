@@ -41,7 +41,8 @@ checks() {
   local PATH=$PWD/.cache/node22/node_modules/node/bin:$PATH
   # At the lowest priority (nice 19), for this background shell and what it starts: the pass beside
   # it is bound by the 2 cores, so a test that wants a core gets it before the checks do. They still
-  # end long before the pass (237-341 s of its 750-800 in session 11); the serial pass waits for them.
+  # end long before the pass (some 240-340 s of its 750-800 on the 2-core machine); the serial pass
+  # waits for them.
   renice -n 19 -p "$me" > /dev/null
   npm run --silent typecheck:ui || { echo "test: type-check of ui/ failed"; failed=1; }
   lint_started=$SECONDS

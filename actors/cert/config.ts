@@ -170,7 +170,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
     .strictObject({
       base_domain: domainName.describe('The domain whose subdomains certhub manages, e.g. certs.example.net: app adds app.certs.example.net.'),
       admin_key: strongSecret.describe('The key of the admin panel and API (at least 128 bits; certhub setup generates one).'),
-      metrics_token: strongSecret.optional().describe('A bearer token that reads /metrics and nothing else, for Prometheus (at least 128 bits).'),
+      metrics_token: strongSecret.optional().describe('A bearer token that reads /metrics and nothing else, for Prometheus (at least 128 bits; docs/operations.md, Metrics).'),
       bind: bindAddress.default('0.0.0.0').describe('The address to bind (certhub run -H overrides it).'),
       port: port.default(8443).describe('The port (certhub run -p overrides it).'),
       dns: dnsProviderSchema.optional().describe('The DNS provider for every record: the domains\' A, AAAA and CNAME records and the ACME challenge records. Required, unless dns_acme and dns_records split the two jobs (or certhub run --demo).'),
@@ -181,7 +181,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
       tls: tlsSchema.optional(),
       trusted_proxies: trustedProxies.describe('Reverse proxies (IP addresses) whose X-Forwarded-For says who the client is, for failure limits and logs.'),
       insecure_http: z.boolean().default(false).describe('Serve plain HTTP off loopback without tls (else certhub serves HTTPS with a self-signed certificate).'),
-      allowed_hosts: allowedHosts.describe('Host names the server answers besides loopback ones (README: certhub, Allowed hosts).'),
+      allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
       notify: notifySchema.prefault({}),
       max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains).describe('Adds past this many domains are refused (409); the default is the count the benchmarks measure.'),
     })

@@ -1,4 +1,4 @@
-// certhub off loopback without `tls` (issue 23): HTTPS with a self-signed certificate made at first
+// certhub off loopback without `tls`: HTTPS with a self-signed certificate made at first
 // start and kept in the data directory, as Proxmox, Cockpit and UniFi do. Its SHA-256 fingerprint is
 // printed beside the admin key, shown in the panel and written into every export, so that an agent
 // pins it (as ssh pins a host key) until the operator sets `tls`.

@@ -18,7 +18,7 @@ export const monitorSchema = z.strictObject({
   containers: z.boolean().default(true).describe('List the processes of containers too.'),
   show_container_args: z.boolean().default(false).describe('Show container command lines with their arguments, which often carry passwords; off, the program alone.'),
   threads: positiveInteger.max(16).default(1).describe("Front threads sharing the port; one serves a dashboard's few viewers easily."),
-  allowed_hosts: allowedHosts.describe('Host names the dashboard answers besides loopback ones (README: hostwatch, Allowed hosts).'),
+  allowed_hosts: allowedHosts.describe("Host names (or IP addresses) the dashboard answers besides loopback ones and this machine's own, on any bind; other names get 421."),
 });
 
 export const monitorRole: RoleDefinition<typeof monitorSchema> = {

@@ -1,6 +1,6 @@
 // The proxy in `outpost demo`: one route, `netspeed.localhost`, to the demo's own netspeed page, with
-// a self-signed demo certificate whose file the demo prints, so the printed https:// URL opens (issue
-// 25 item 4). Browsers and curl send every `*.localhost` name to loopback without asking DNS (RFC
+// a self-signed demo certificate whose file the demo prints, so the printed https:// URL opens.
+// Browsers and curl send every `*.localhost` name to loopback without asking DNS (RFC
 // 6761 §6.3), so the name works on any machine. The route needs the netspeed page's port, known once
 // every front listens: it is handed to the proxy's fronts then, as a reload hands new routes.
 import { connect } from 'node:tls';

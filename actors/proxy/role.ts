@@ -56,7 +56,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
     ],
   }),
   secrets: (config) => (Object.keys(config.routes).length > 0 ? 'the route tokens' : undefined),
-  // Routes and their tokens change on SIGHUP without dropping a connection (README: Reloading routes).
+  // Routes and their tokens change on SIGHUP without dropping a connection (docs/operations.md, Reloading the proxy's routes).
   live: {
     keys: ['routes'],
     publish: (config): LivePublication[] => [

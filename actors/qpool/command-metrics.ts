@@ -1,4 +1,4 @@
-// The diode commands' figures for /metrics (issue 26): CPU and memory of each running child, read
+// The diode commands' figures for /metrics: CPU and memory of each running child, read
 // with pidusage when the thread pushes its metrics (src/metrics/thread-metrics.ts), never when a
 // command starts or a chunk arrives; and how each run ended.
 import pidusage from 'pidusage';

@@ -116,7 +116,7 @@ const serverSchema = z
     threads: positiveInteger.max(16).default(1).describe('Front threads answering HTTP; the pool itself is one thread.'),
     loopback: z.boolean().default(false).describe('Take batches from a send role in the same process instead of running a command (outpost demo).'),
     accept_demo: z.boolean().default(false).describe('Accept values tagged demo (beta builds).'),
-    allowed_hosts: allowedHosts.describe('Host names the server answers besides loopback ones (README: qpool, Allowed hosts).'),
+    allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
   })
   .superRefine((server, context) => {
     if (server.receive_command === undefined && !server.loopback) {

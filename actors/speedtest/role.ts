@@ -22,7 +22,7 @@ export const speedtestSchema = z.strictObject({
     .describe('Front threads sharing the port; each can fill a fast link on its own, more spread the load.')
     .meta({ 'x-default': 'the smaller of 2 and the number of CPUs' }),
   max_upload_mb: positiveInteger.max(10_000).default(100).describe('The largest upload a test may send; MB is decimal, as in Mbps.'),
-  allowed_hosts: allowedHosts.describe('Host names the server answers besides loopback ones (README: netspeed, Allowed hosts).'),
+  allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
 });
 
 export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
@@ -30,7 +30,7 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   summary: 'speed test server (netspeed)',
   schema: speedtestSchema,
   // One front in the demo: each thread pays its own Node start-up and module graph (150-250 ms of CPU
-  // on the 2-core machine), and a demo's speed test does not need a second (issue 27, cold start).
+  // on the 2-core machine), and a demo's speed test does not need a second.
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true, threads: 1 },
   claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
   actors(config) {

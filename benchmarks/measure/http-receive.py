@@ -1,7 +1,7 @@
 # A download receiver that reads as iperf3's receiver does: recv_into a 128 KiB buffer, nothing else
 # per read. wrk reads 8 KiB at a time with an ioctl(FIONREAD) before each read: on a machine whose
 # system calls are dear (a VM with page-table isolation) its read loop, not the server, sets its
-# figure (issue 27 item 6). GETs URL over one keep-alive connection for SECONDS, whole answers only,
+# figure. GETs URL over one keep-alive connection for SECONDS, whole answers only,
 # and prints {"bytes": n, "seconds": s}. Usage: python3 http-receive.py URL SECONDS
 import json
 import socket

@@ -1,4 +1,4 @@
-// A hook for tests that kill actors' threads at chosen instants (issue 28 item 3): with
+// A hook for tests that kill actors' threads at chosen instants: with
 // OUTPOST_TEST_KILL_ACTOR naming an actor (`recv/pool`), or several separated by commas, each SIGUSR2
 // terminates each named actor's thread as a crash would, and the supervisor's restart policy takes over. An environment variable and a
 // signal, not the control socket: only the process's own user (or root) can signal it, only

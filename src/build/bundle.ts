@@ -1,6 +1,6 @@
 // Build step: bundles every module Node starts a process or a thread with, over tsc's output in dist/.
-// Each thread loads its module graph from scratch: unbundled, `outpost demo` spent 5.9 of its first
-// 13 CPU seconds resolving and loading some 300 ES modules in 12 threads (issue 28, a CPU profile).
+// Each thread loads its module graph from scratch: unbundled, `outpost demo` spends 5.9 of its first
+// 13 CPU seconds resolving and loading some 300 ES modules in 12 threads (a CPU profile).
 // Each bundle is built on its own (what it imports lazily, such as a command's code, in chunks of its
 // own), but for the http front's thread, which also imports the sites it serves: those bundles are
 // built together and share chunks (`modulesSharingAThread`), so that thread holds one copy of each
@@ -96,11 +96,11 @@ const ownImportMetaUrl: Plugin = {
  * The modules one thread loads beside its entry: the http front's thread imports each site it serves
  * (src/http/site.ts, by the URL a `declareSite` names). They are built with code splitting, so the
  * thread holds one copy of each module they share (the logger's link to the supervisor, the metrics
- * registries), as it did before bundling. Every other bundle is alone in its thread or process and is
+ * registries), as unbundled modules are. Every other bundle is alone in its thread or process and is
  * built on its own: an ES module costs Node's loader a few milliseconds in each thread that loads it, and
- * the 20-30 shared chunks one split build of everything gave each thread cost `certhub run --demo`
- * about 75 ms of CPU at each start (650 -> 570 ms) and `outpost demo` about 290 (1,740 -> 1,450 ms):
- * issue 28, medians of 7 and 5 starts, the two builds taking turns, on a quiet 2-core machine.
+ * the 20-30 shared chunks one split build of everything gives each thread cost `certhub run --demo`
+ * about 75 ms of CPU at each start (650 against 570 ms) and `outpost demo` about 290 (1,740 against
+ * 1,450 ms): medians of 7 and 5 starts, the two builds taking turns, on a quiet 2-core machine.
  */
 function modulesSharingAThread(): string[] {
   return [join(root, 'actors/http-front/index.ts'), ...modulesNamedByUrl("declareSite<\\w+>\\('[\\w-]+', ")];

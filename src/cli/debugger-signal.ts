@@ -1,6 +1,6 @@
 // Node opens its inspector on 127.0.0.1:9229 when the process receives SIGUSR1, unless JavaScript
 // listens for that signal: any local user allowed to signal the service (the same uid, or root's
-// tools) could then attach a debugger and run code as the service (issue 23 item 13). Every binary
+// tools) could then attach a debugger and run code as the service. Every binary
 // listens and does nothing: there is no log file to reopen (logs go to the console and the ring), and
 // a debugger, when wanted, is asked for at start with --inspect.
 let installed = false;

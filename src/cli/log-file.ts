@@ -1,6 +1,6 @@
 // `log.file` is checked like every option: a path that cannot be a log file (its parent is a file,
 // /proc/x) is a configuration error naming `log.file` and the reason, not winston's stack trace at
-// the first record or a log that silently stays empty (issue 25). A folder made for it is 0700.
+// the first record or a log that silently stays empty. A folder made for it is 0700.
 import { constants } from 'node:fs';
 import { access, mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,7 +1,7 @@
 // Questions on a terminal or a pipe, for the setup wizards. Every question has a default shown in
 // brackets that Enter takes. The end of input takes it too, unless the wizard asks for every answer
 // (`endOfInput: 'refuse'`, qpool setup): then input that ends early is no answer, and the wizard
-// stops without writing anything (issue 25 item 8). A bad answer is explained and the question asked again.
+// stops without writing anything. A bad answer is explained and the question asked again.
 //
 // Lines are read through readline's async iterator, not `rl.question()`: piped input arrives all at
 // once, and `question()` drops lines that come in while no question is pending.

@@ -1,16 +1,22 @@
 // Schema pieces shared by every role's config, each with the rule its error message states.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { hostNameProblem, normalizeName } from '../net/host-names.js';
 
 export const port = z.number().int().min(0).max(65535);
 
 export const positiveInteger = z.number().int().min(1);
 
+/** An IP address, or a host name of one label or more (`localhost`, `edge.example.net`) as src/net/host-names.ts checks it. */
+function isAddressOrHostName(value: string): boolean {
+  return isIP(value) !== 0 || hostNameProblem(normalizeName(value), 1) === undefined;
+}
+
 /** An IP address or a host name to bind to. */
 export const bindAddress = z
   .string()
   .min(1)
-  .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), { message: 'must be an IP address or a host name' });
+  .refine(isAddressOrHostName, { message: 'must be an IP address or a host name' });
 
 /** Host names (or addresses) a front answers besides loopback ones (src/http/allowed-hosts.ts). */
 export const allowedHosts = z
@@ -18,7 +24,7 @@ export const allowedHosts = z
     z
       .string()
       .min(1)
-      .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), { message: 'must be a host name or an IP address, without a port' }),
+      .refine(isAddressOrHostName, { message: 'must be a host name or an IP address, without a port' }),
   )
   .max(100)
   .default([]);

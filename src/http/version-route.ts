@@ -1,4 +1,4 @@
-// GET /api/version, the same on every site (issue 25 item 13): the product, the package version, the
+// GET /api/version, the same on every site: the product, the package version, the
 // site's API version and the commit the build was made from (absent outside git), so a fleet's
 // versions can be read over HTTP as `--version` prints them.
 import { commit, version } from '../version.js';

@@ -10,7 +10,7 @@ export interface JobRunner {
 /**
  * The one shared piscina pool of the process. Threads start on the first job and leave after a
  * minute idle, and piscina itself is loaded by that first job, so a host that never needs one pays
- * nothing at start (issue 27: the supervisor thread's module loading is on every role's ready path).
+ * nothing at start (the supervisor thread's module loading is on every role's ready path).
  */
 export class JobPool implements JobRunner {
   private pool: Promise<Piscina> | undefined;

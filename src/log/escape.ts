@@ -1,6 +1,6 @@
 // Text from outside (a CA's error, a DNS provider's answer, a request's path or header) is logged as
 // data, never as terminal control: control characters, ANSI escapes and line breaks would let it forge
-// log lines, rewrite a terminal or hide what came before (issue 23). Escaped where a record enters the
+// log lines, rewrite a terminal or hide what came before. Escaped where a record enters the
 // log (SupervisorLog.write), in the message, the source and every field, names and nested values too.
 import type { LogFields, LogRecord } from './record.js';
 

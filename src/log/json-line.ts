@@ -1,6 +1,6 @@
 // A log record as one JSON line, for log collectors. Who spoke and when are reserved keys: a call's
-// own field of that name (qpool logs `source: keyed`, a caller may log `level`) must not hide them
-// (issue 25), so it is kept under `field_<name>` instead.
+// own field of that name (qpool logs `source: keyed`, a caller may log `level`) must not hide them,
+// so it is kept under `field_<name>` instead.
 import { hostname } from 'node:os';
 import type { LogRecord, LogValue } from './record.js';
 

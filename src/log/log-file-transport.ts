@@ -1,6 +1,6 @@
 // The log file as a winston transport. winston's own File transport drops a write error on the floor
-// (its stream's 'error' goes to a debug hook), so a log on a full or vanished disk stayed silently
-// empty (issue 25). Here the first failure is reported once on stderr and the file is let go: the
+// (its stream's 'error' goes to a debug hook), so a log on a full or vanished disk would stay silently
+// empty. Here the first failure is reported once on stderr and the file is let go: the
 // service goes on, logging to the console and the ring buffer.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import winston from 'winston';

@@ -1,6 +1,6 @@
 // Creating a folder and its missing parents one level at a time. Node 20's `mkdir(path, {recursive:
 // true})` loops forever without yielding when a parent refuses a child with ENOENT (`/proc/nope`: a
-// full core for as long as the process lives, issue 23 item 9); here each level is tried once, so every
+// full core for as long as the process lives); here each level is tried once, so every
 // failure ends as an error naming the folder.
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // Folders that live as long as the process: `outpost demo`'s certhub data directory holds an admin
-// key and private keys, and was left in /tmp after every Ctrl-C (issue 23 item 15). Each is removed
+// key and private keys, which must not stay in /tmp after a Ctrl-C. Each is removed
 // when the process exits (the supervisor exits through process.exit after SIGINT or SIGTERM), and by
 // removeTemporaryDirs where the process ends otherwise.
 import { rmSync } from 'node:fs';

@@ -55,7 +55,7 @@ test('a domain in error shows its reason and Retry now; with the CA back, Retry 
     const details = await expandRow(page, 'again.example.test');
     t.regex((await details.locator('.details-error').textContent()) ?? '', /ECONNREFUSED/);
     const retry = details.getByRole('button', { name: 'Retry again.example.test now' });
-    // When the next attempt comes and why, in words (issue 22 item 4), as the domain's view says.
+    // When the next attempt comes and why, in words, as the domain's view says.
     const waiting = await domainView(server, 'again');
     t.is(waiting.waiting_for, 'backoff');
     const shownAt = `${(waiting.next_attempt_at ?? '').slice(0, 16).replace('T', ' ')} UTC`;

@@ -1,4 +1,4 @@
-// The panel's edit path over records certhub did not create (issue 22 item 6): a target change refused
+// The panel's edit path over records certhub did not create: a target change refused
 // with 409 naming them shows the refusal and "Take them over and save", which sends the same change
 // with "adopt": true. Real certhub, PowerDNS and Pebble; Chromium.
 import test from 'ava';

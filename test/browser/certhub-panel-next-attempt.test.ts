@@ -1,4 +1,4 @@
-// The panel's "Next attempt" row when a refusal said how long to wait (issue 22 item 4): a CA that
+// The panel's "Next attempt" row when a refusal said how long to wait: a CA that
 // answers every newOrder 429 rateLimited with a Retry-After of 3 days (the replacement-CA layer in
 // front of Pebble, test/fixtures/acme/) puts the domain in error until then, and its expanded row says
 // when and why, as the domain's view has it. Real certhub, PowerDNS and Pebble; Chromium.

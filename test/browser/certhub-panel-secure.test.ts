@@ -1,4 +1,4 @@
-// The certhub panel served as certhub serves itself off loopback (issue 23): the fingerprint of its
+// The certhub panel served as certhub serves itself off loopback: the fingerprint of its
 // self-signed certificate under the top bar and in every export; plain HTTP (insecure_http) in red;
 // the Fetch CLI export quoted for a shell, with the normalised server URL.
 import test from 'ava';

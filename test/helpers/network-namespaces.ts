@@ -55,7 +55,7 @@ export interface Ipv4OnlyHost {
 }
 
 /**
- * A host without IPv6, as Docker makes by default (issue 22): a namespace with loopback up and no IPv6
+ * A host without IPv6, as Docker makes by default: a namespace with loopback up and no IPv6
  * route, whose /etc/hosts (bind-mounted by `ip netns exec` from /etc/netns/<name>/hosts) gives the
  * names in `hosts` their addresses, IPv6 ones included, which it cannot reach.
  */

@@ -1,6 +1,6 @@
 // The CA files a proxy config names (ca_file, ca_bundle) are read before any actor starts: a missing or
 // empty one is a config error, exit 2 naming the option, not a cert-fetcher crash-looping with stack
-// traces until the supervisor gives up (issue 25 item 10: "like every file a config names").
+// traces until the supervisor gives up, like every file a config names.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';

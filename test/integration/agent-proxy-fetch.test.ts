@@ -1,5 +1,5 @@
 // certhub-agent proxy fetching its routes' material from a real `certhub run --demo`: what it logs
-// when certhub goes away and comes back (issue 25 item 12).
+// when certhub goes away and comes back.
 import test from 'ava';
 import { startAgentProxy, temporaryDir } from '../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';

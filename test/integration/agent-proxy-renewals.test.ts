@@ -1,9 +1,9 @@
-// Renewals on a live proxy with clients that keep their connections (issue 28 part 3's finding): uWS
-// swaps a name's certificate only by removing the name, which deleted the router that connections made
-// under the old certificate still used. A kept-alive client's next request then read freed memory, and
-// the proxy died (`trap stack segment` in uws_linux_x64_115.node) in 2 of 34 runs of
-// kill-actors-proxy.test.ts. Now each renewal builds a new listener, and the old one serves its
-// connections until they end (actors/proxy/proxy-front/tls-listener.ts).
+// Renewals on a live proxy with clients that keep their connections: uWS swaps a name's certificate
+// only by removing the name, which deletes the router that connections made under the old
+// certificate still use. A kept-alive client's next request would then read freed memory and end the
+// proxy (`trap stack segment` in uws_linux_x64_115.node). So each renewal builds a new app behind the
+// thread's one acceptor, and the old app serves its connections until they end
+// (actors/proxy/proxy-front/tls-listener.ts).
 import { readdirSync } from 'node:fs';
 import { Agent } from 'node:https';
 import test from 'ava';

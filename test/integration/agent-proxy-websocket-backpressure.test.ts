@@ -1,4 +1,4 @@
-// WebSocket backpressure through certhub-agent proxy (issue 23 item 11), real proxy process, real
+// WebSocket backpressure through certhub-agent proxy, real proxy process, real
 // ws backend: a client that does not read makes the proxy stop reading the backend, so the backend
 // is held back and the proxy's memory stays bounded with the relay open; a client that floods a
 // backend that does not read is closed with 1013, since uWS cannot stop reading a client.

@@ -1,13 +1,12 @@
-// A WebSocket relayed by certhub-agent proxy is not shut down right after its open (issue 28: under
-// load about 1 in 200 ended with 1006 before its first echo, in kill-actors-proxy and the proxy soak).
-// The cause was in uWebSockets.js (uws-pack 20.0.8): an upgrade made inside HttpResponse.cork, as
-// the proxy made it once the backend had accepted, leaves cork() reading the HTTP state of a socket
-// that is now a WebSocket, from memory the upgrade had just freed; when those bytes read as
-// "Connection: close, response done" it shuts the socket down with no close frame
-// (uNetworking/uWebSockets#1928). Under load that freed memory is reused by chance; here glibc fills
-// every freed block with 0x10 (MALLOC_PERTURB_=16, with its per-thread cache off so that every free
-// is filled), which is exactly that state, so the old relay lost every WebSocket and the test needs
-// no load and no luck.
+// A WebSocket relayed by certhub-agent proxy is not shut down right after its open (under load, about
+// 1 in 200 relays made the other way end with 1006 before their first echo). The cause is in
+// uWebSockets.js (uws-pack 20.0.8): an upgrade made inside HttpResponse.cork leaves cork() reading
+// the HTTP state of a socket that has become a WebSocket, from memory the upgrade has just freed; when
+// those bytes read as "Connection: close, response done" it shuts the socket down with no close frame
+// (uNetworking/uWebSockets#1928). So the proxy does not upgrade inside cork. Under load that freed
+// memory is reused by chance; here glibc fills every freed block with 0x10 (MALLOC_PERTURB_=16, with
+// its per-thread cache off so that every free is filled), which is exactly that state, so a relay
+// that upgrades inside cork loses every WebSocket and the test needs no load and no luck.
 import test from 'ava';
 import type WebSocket from 'ws';
 import { proxiedWebSocket, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';

@@ -1,8 +1,8 @@
 // Orders against the CA's replacement and rate-limit rules (test/fixtures/acme/replacement-ca.ts in
 // front of Pebble): a renewal whose first attempt failed after its order was made resumes that order,
-// also after a restart, instead of being refused alreadyReplaced for days (issue 22 item 1); an order
-// that cannot be resumed is made again without `replaces`; a slow validation is waited for and its
-// TXT record removed only once final (item 3); a rateLimited refusal carries its Retry-After of days (item 4).
+// also after a restart, instead of being refused alreadyReplaced for days; an order that cannot be
+// resumed is made again without `replaces`; a slow validation is waited for and its TXT record
+// removed only once final; a rateLimited refusal carries its Retry-After of days.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';

@@ -43,7 +43,7 @@ test('an A record over a CNAME is refused (81054) and the provider deletes the C
   t.true((await post({ type: 'CNAME', name, content: 'elsewhere.example.org', ttl: 120 })).success);
   t.is((await post({ type: 'A', name, content: '203.0.113.5', ttl: 120 })).errors[0]?.code, 81054);
   t.is((await post({ type: 'CNAME', name, content: 'other.example.org', ttl: 120 })).errors[0]?.code, 81053);
-  // The CNAME is someone else's: certhub replaces it only once adopted (issue 22 item 6).
+  // The CNAME is someone else's: certhub replaces it only once adopted.
   await provider.claimAddress(name, true);
   await provider.setAddress(name, '203.0.113.5');
   t.deepEqual(await powerdns.dig(name, 'CNAME'), []);
@@ -91,7 +91,7 @@ test('a target change is one batch request (no DELETE alone, no moment without a
   const name = `moved.${powerdns.zone}`;
   await provider.setAddress(name, '203.0.113.5');
   const [record] = cloudflare!.records().filter((stored) => stored.name === name);
-  // The admin's note goes beside certhub's mark (the comment says whose the record is, issue 22 item 6).
+  // The admin's note goes beside certhub's mark (the comment says whose the record is).
   const noted = `${ownerMark}; kept by the admin`;
   await cloudflareApi(cloudflare!, 'PATCH', `/dns_records/${record!.id}`, { comment: noted, tags: ['owner:ops'] });
   await provider.setAddress(name, '203.0.113.9');

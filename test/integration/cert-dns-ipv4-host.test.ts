@@ -1,4 +1,4 @@
-// The IPv4-only host of issue 22: the zone's nameserver name resolves to an IPv4 address that answers
+// An IPv4-only host: the zone's nameserver name resolves to an IPv4 address that answers
 // and an IPv6 address the host has no route to (Cloudflare's nameservers on Docker's default network).
 // Issuance must succeed there: one answer per nameserver name, an unreachable family skipped.
 import { execFile } from 'node:child_process';

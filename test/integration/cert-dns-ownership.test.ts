@@ -1,4 +1,4 @@
-// Issue 22 item 6: certhub replaces and deletes only the address records it created. A record someone
+// certhub replaces and deletes only the address records it created. A record someone
 // else made at the name is refused (409 naming it) until the admin adopts it, and outlives certhub's
 // own records: against real PowerDNS and the Cloudflare double (which writes into a real PowerDNS).
 import test from 'ava';

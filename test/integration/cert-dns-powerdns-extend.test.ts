@@ -1,4 +1,4 @@
-// EXTEND and PRUNE on the PowerDNS servers that take them (issue 22 item 8). Debian ships PowerDNS
+// EXTEND and PRUNE on the PowerDNS servers that take them. Debian ships PowerDNS
 // 4.7.3, which has neither, and no 4.9.12 or 5.0.2 is available here: so the request bodies certhub
 // sends to a newer server are checked against a small local HTTP recorder that answers as the API does
 // (the shape only), and the real 4.7.3 is checked to be recognised and written to with REPLACE.

@@ -1,4 +1,4 @@
-// The PowerDNS provider and what the zone holds besides certhub's own records (issue 22 item 8): a
+// The PowerDNS provider and what the zone holds besides certhub's own records: a
 // disabled TXT record stays disabled, a Producer zone's secondaries are sent a NOTIFY, and a primary
 // zone without soa_edit_api is reported before it makes propagation time out.
 import { createSocket } from 'node:dgram';

@@ -1,4 +1,4 @@
-// `certhub setup` tries each DNS provider's credentials before writing them (issue 25 item 10): the
+// `certhub setup` tries each DNS provider's credentials before writing them: the
 // real CLI over stdin, against a real PowerDNS and the Cloudflare double (which verifies tokens as
 // Cloudflare does). A refused credential is named; the wizard asks again, or stops writing nothing.
 import { readFile, stat } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Taking over a domain's records on a target change (issue 22 item 6, the upgrade case): records an
+// Taking over a domain's records on a target change, as after an upgrade: records an
 // earlier certhub wrote carry no mark and read as someone else's. A PATCH of the target is refused with
 // 409 naming them, the domain and the record left as they were; with "adopt": true certhub marks them,
 // replaces them with the new target, and deletes them with the domain. Against real PowerDNS, and the

@@ -1,4 +1,4 @@
-// What certhub-agent trusts (issue 23 item 8): material whose chain leads to no trusted root (here a
+// What certhub-agent trusts: material whose chain leads to no trusted root (here a
 // certhub --demo answering as a man in the middle would, with a key and certificate of its own) is not
 // written over good material; a remote http:// server is refused before any connection; with --pin the
 // agent connects over HTTPS trusting exactly the certificate of that fingerprint, and sends nothing

@@ -1,4 +1,4 @@
-// certhub-agent fetch when the disk refuses the material (issue 23 item 9): every write failure ends
+// certhub-agent fetch when the disk refuses the material: every write failure ends
 // the run with exit 1 and a message naming the path and the reason, and leaves nothing half-written.
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // A missing acme.ca_bundle is a config error found before any actor starts: exit 2 naming the option
-// (issue 25 item 10), not an acme actor crash-looping with stack traces.
+// as for every file a config names, not an acme actor crash-looping with stack traces.
 import test from 'ava';
 import { reservePort } from '../../src/http/port.js';
 import { certhubBin, certhubDataDir } from '../helpers/certhub.js';

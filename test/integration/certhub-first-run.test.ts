@@ -1,4 +1,4 @@
-// certhub's first run as README shows it (issue 25 item 10): `certhub run -d /tmp/try --demo` on a
+// certhub's first run as README shows it: `certhub run -d /tmp/try --demo` on a
 // folder that does not exist yet makes its demo config and starts; without --demo, a folder with no
 // config.json says to run `certhub setup` first. The panel's first answer says it is a demo.
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 // certhub bound to loopback answers only loopback Host values and the names of config.json's
-// allowed_hosts (issue 23 item 14): a DNS-rebinding page must not reach the panel's API.
+// allowed_hosts: a DNS-rebinding page must not reach the panel's API.
 import test from 'ava';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { pipelined } from '../helpers/raw-http.js';

@@ -1,4 +1,4 @@
-// Issue 23 item 6 through a real `certhub run --demo`: config.json's max_domains bounds the adds (409
+// certhub's limits through a real `certhub run --demo`: config.json's max_domains bounds the adds (409
 // naming the limit, a place freed by a removal taken again), CNAME loops between managed names are
 // refused on add and on a target change (409, the loop spelled out), and a bad max_domains stops the
 // start with exit 2 naming the option.

@@ -1,4 +1,4 @@
-// certhub secure by default (issue 23): what it refuses to start with, and what it serves off loopback.
+// certhub secure by default: what it refuses to start with, and what it serves off loopback.
 import { createHash, X509Certificate } from 'node:crypto';
 import { chmod, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -121,7 +121,7 @@ test('a tls pair that does not belong together, or a file that is missing, is re
   t.regex(missing.stderr, /tls\.cert_file: .*nothing\.pem cannot be read/);
 });
 
-test('tls from files: a pair caught half-written is refused, and the complete pair with the same certificate is then served (issue 22 item 12)', async (t) => {
+test('tls from files: a pair caught half-written is refused, and the complete pair with the same certificate is then served', async (t) => {
   const { certFile, keyFile, server } = await certhubOnTlsFiles(t, 'certhub-tls-half-');
   const second = await testChain('localhost', { notBefore, notAfter, ips: ['127.0.0.1'] });
   // The tool writes the certificate first: certhub reads it beside the old key and refuses the pair.
@@ -145,7 +145,7 @@ function call(url: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-test('tls.domain: its token is never shown and its certificate and key are refused to a token fetch (issue 22 item 11)', async (t) => {
+test('tls.domain: its token is never shown and its certificate and key are refused to a token fetch', async (t) => {
   const dataDir = await certhubDataDir(t, { tls: { domain: 'hub' } });
   const server = await startCerthub(t, dataDir);
   const admin = { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' };

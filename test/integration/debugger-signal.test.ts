@@ -1,4 +1,4 @@
-// SIGUSR1 opens Node's inspector unless the program listens for it (issue 23 item 13): a running
+// SIGUSR1 opens Node's inspector unless the program listens for it: a running
 // `outpost run`, `certhub run` and `certhub-agent fetch --watch` are signalled, and none opens a
 // debugger port or says "Debugger listening". How long to wait is measured first on a bare Node
 // process, which does open its inspector (on a free port: --inspect-port=0).

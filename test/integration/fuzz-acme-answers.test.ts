@@ -1,4 +1,4 @@
-// The answers certhub's ACME client reads, made garbage (issue 28 item 2): garbage-ca.ts, in front of
+// The answers certhub's ACME client reads, made garbage: garbage-ca.ts, in front of
 // Pebble, answers one step of the order (directory, nonce, account, order, authorization, challenge,
 // finalize, certificate, renewalInfo) with wrong JSON, missing fields, HTML, cut or endless bodies,
 // odd statuses and content types, odd nonces, bad chains. Property: every attempt ends, either with

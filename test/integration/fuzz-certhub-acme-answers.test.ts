@@ -1,4 +1,4 @@
-// certhub run against a CA answering garbage (issue 28 item 2): garbage-ca.ts in front of Pebble
+// certhub run against a CA answering garbage: garbage-ca.ts in front of Pebble
 // answers one step of each new domain's order with garbage. Property, over the real process: each
 // such domain settles; one in error shows a readable reason (no stack trace, no key) and a retry
 // time, and no certificate of it is in the data directory; one issued serves material that matches

@@ -1,4 +1,4 @@
-// The executables under mutated config files (issue 28 item 2): each refused file makes its program
+// The executables under mutated config files: each refused file makes its program
 // exit 2 with the problem named by option path on stderr, never a stack trace; the same mutations
 // as test/unit/fuzz-config.test.ts, a few per program (each run starts a process).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

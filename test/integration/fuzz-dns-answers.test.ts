@@ -1,4 +1,4 @@
-// The answers the propagation check reads, made garbage (issue 28 item 2): a nameserver on a loopback
+// The answers the propagation check reads, made garbage: a nameserver on a loopback
 // port answers each question with random bytes, a cut packet, the wrong id or question, a UDP answer
 // with TC then garbage over TCP, or an answer from another address, each carrying the value waited
 // for when it parses. Property: the wait never takes it as propagated, never throws anything but

@@ -1,4 +1,4 @@
-// The answers of the DNS providers' HTTP APIs, made garbage (issue 28 item 2): garbage-layer.ts, in
+// The answers of the DNS providers' HTTP APIs, made garbage: garbage-layer.ts, in
 // front of the Cloudflare double or of PowerDNS, replaces answers with text that is not JSON, JSON of
 // another shape, a value deep in the real answer retyped, HTML, a body cut short or without end, an
 // odd status. Property: each provider call either completes or fails with a DNS OutpostError whose
@@ -137,7 +137,8 @@ test('an answer without end is not read past the bound: the call fails with the 
   }
 });
 
-// Regressions (seed 2028 unless said), kept as examples checked on every run: each was a TypeError.
+// Cases the property found (seed 2028 unless said), kept as examples checked on every run: each is an
+// answer that ends in a TypeError unless the provider checks its shape.
 const refusedCall = test.macro(async (t, kind: 'cloudflare' | 'powerdns', operation: Operation, garbage: ApiGarbage, methods: readonly string[] | undefined, reason: RegExp) => {
   const api = await startApi(kind);
   try {
@@ -153,5 +154,5 @@ const refusedCall = test.macro(async (t, kind: 'cloudflare' | 'powerdns', operat
 });
 
 test('cloudflare: a record listing whose entries are not records is the provider\'s error (seed 2028)', refusedCall, 'cloudflare', 'setAddress', { kind: 'retyped', path: [142321133], value: [976493353, -1148004028] }, ['GET'], /^cloudflare: a record listing has entries that are not DNS records$/);
-test('cloudflare: a refusal whose errors are not a list is described, not a TypeError (found with the fix above)', refusedCall, 'cloudflare', 'list', { kind: 'json', json: { success: false, errors: 5 } }, undefined, /^cloudflare: the change was refused \(HTTP 200, \{"success":false,"errors":5\}\)$/);
+test('cloudflare: a refusal whose errors are not a list is described, not a TypeError (a neighbour of the case above)', refusedCall, 'cloudflare', 'list', { kind: 'json', json: { success: false, errors: 5 } }, undefined, /^cloudflare: the change was refused \(HTTP 200, \{"success":false,"errors":5\}\)$/);
 test('powerdns: a zone answer that is null is the provider\'s error (seed 2028)', refusedCall, 'powerdns', 'setAddress', { kind: 'retyped', path: [], value: null }, ['GET'], /^powerdns: the zone's answer is not a list of RRsets: null$/);

@@ -1,5 +1,5 @@
-// Hostile clients against certhub-agent proxy and certhub's front, over real sockets (issue 23, items
-// 10-12): request smuggling pairs, oversized and slowloris heads, slow uploads, a WebSocket that never
+// Hostile clients against certhub-agent proxy and certhub's front, over real sockets:
+// request smuggling pairs, oversized and slowloris heads, slow uploads, a WebSocket that never
 // reads, an upgrade naming another route, caps, a full backend queue and 10,000 idle connections.
 // Each gets a 4xx or a closed connection; the backend never sees a request it was not sent; the
 // proxy's memory stays bounded.

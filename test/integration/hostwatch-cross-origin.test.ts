@@ -1,5 +1,5 @@
 // hostwatch shows the process list and the listening ports of the machine: no other site's page may
-// read them (issue 23 item 14). Its answers carry no CORS header, so a browser keeps them from a page
+// read them. Its answers carry no CORS header, so a browser keeps them from a page
 // of another origin; the speed test API, which the spec opens to any origin, still sends one.
 import test from 'ava';
 import { startHostwatch } from '../helpers/hostwatch.js';

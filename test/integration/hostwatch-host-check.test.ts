@@ -1,5 +1,5 @@
 // A page on any site can point a name it owns at 127.0.0.1 (DNS rebinding) and then read, as its own
-// origin, what a loopback dashboard answers: the process list and listening ports (issue 23 item 14).
+// origin, what a loopback dashboard answers: the process list and listening ports.
 // hostwatch bound to loopback answers only loopback Host values and the names of --allowed-host.
 import { hostname, networkInterfaces } from 'node:os';
 import { isIPv6 } from 'node:net';

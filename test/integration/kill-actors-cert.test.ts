@@ -1,4 +1,4 @@
-// Actors killed, not the process (issue 28 item 3), for certhub's ACME and DNS actors: on Pebble +
+// Actors killed, not the process, for certhub's ACME and DNS actors: on Pebble +
 // PowerDNS, `cert/acme` and `cert/dns` are terminated together at random instants (OUTPOST_TEST_KILL_ACTOR
 // with both names, SIGUSR2) while domains are being issued. Each is restarted within its policy; every
 // domain ends issued with the token it was added with and a certificate that matches its key; no

@@ -1,4 +1,4 @@
-// Actors killed, not the process (issue 28 item 3), for the kinds `outpost demo` runs besides the pool
+// Actors killed, not the process, for the kinds `outpost demo` runs besides the pool
 // and the cert domains (kill-actors.test.ts): hostwatch's sampler, qpool's collector, diode sender and
 // diode receiver are terminated together at random instants (OUTPOST_TEST_KILL_ACTOR with several
 // names, SIGUSR2), three times, while a client watches the hostwatch stream, clients take qpool values

@@ -1,4 +1,4 @@
-// Actors killed, not the process (issue 28 item 3), for the proxy's cert-fetcher: `certhub-agent proxy`
+// Actors killed, not the process, for the proxy's cert-fetcher: `certhub-agent proxy`
 // fetches its route's material from a real `certhub run --demo` each second and relays to a real
 // backend, while `proxy/cert-fetcher` is terminated at random instants (OUTPOST_TEST_KILL_ACTOR,
 // SIGUSR2). Kept-alive requests, requests on fresh TLS connections, a WebSocket open through every kill

@@ -1,4 +1,4 @@
-// Actors killed, not the process (issue 28 item 3): under load, the pool actor of qpool serve (and
+// Actors killed, not the process: under load, the pool actor of qpool serve (and
 // certhub's domains actor) has its thread terminated at random instants by the supervisor's own hook (OUTPOST_TEST_KILL_ACTOR and
 // SIGUSR2, src/actor/test-kill.ts). The supervisor restarts it within its policy, every request gets
 // an answer or a closed connection before its deadline, no value is ever served twice and no

@@ -33,8 +33,8 @@ for (const mbit of [20, 100]) {
     };
     // iperf3 runs before and after the client, and the better reading of each direction is the
     // anchor: what else runs on the machine can only lower a reading (a starved sender or receiver
-    // never carries more than the link does), and one 5 s run read 18.11 on a 20 Mbit/s link where
-    // the client read 19.08 and iperf3 had read 18.79-19.15 in every earlier run (issue 28).
+    // never carries more than the link does), and a single 5 s run can read 18.11 on a 20 Mbit/s
+    // link where the client reads 19.08 and iperf3's other runs read 18.79-19.15.
     const before = { down: await iperf(true), up: await iperf(false) };
     const { stdout } = await run('ip', ['netns', 'exec', link.client.namespace, process.execPath, projectPath('dist/bin/netspeed.js'), `${link.server.address}:8080`, '--json'], { timeout: 120_000 });
     const after = { down: await iperf(true), up: await iperf(false) };

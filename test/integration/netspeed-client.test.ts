@@ -88,7 +88,7 @@ test('an unreachable server or one that is not netspeed is a clear error and exi
   t.regex(wrong.stderr, /is not a netspeed server/);
   t.is(wrong.stdout, '');
   const bad = await client('ftp://example.test', '-c');
-  // A usage error (issue 25 item 7).
+  // A usage error.
   t.is(bad.code, 2);
   t.regex(bad.stderr, /only http:\/\/ and https:\/\/ servers are supported/);
 });

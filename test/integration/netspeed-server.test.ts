@@ -77,7 +77,7 @@ test('CORS preflight, unknown paths and wrong methods', async (t) => {
   t.is(wrong.headers.get('allow'), 'POST');
 });
 
-test('requests are logged with --debug (issue 25: at debug, not info); with -q only warnings and errors are', async (t) => {
+test('requests are logged at debug, not info, so --debug shows them; with -q only warnings and errors are', async (t) => {
   const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '--debug']);
   await fetch(`${server.url}api/ping`);
   await server.waitFor(/\[speedtest\/http-front#\d\] GET \/api\/ping 200/);

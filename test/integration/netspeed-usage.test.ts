@@ -1,4 +1,4 @@
-// netspeed as a newcomer meets it (issue 25 item 7): usage errors exit 2, a server that is not
+// netspeed as a newcomer meets it: usage errors exit 2, a server that is not
 // netspeed is named for what it answered, and requests are logged at debug only.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// The proxy's certificate fetches and TLS connections on its /metrics (issue 26): a proxy of
+// The proxy's certificate fetches and TLS connections on its /metrics: a proxy of
 // `outpost run` fetching from a real `certhub run --demo` counts each route's fetches by outcome
 // (fetched, unchanged, failed: a route whose token certhub refuses), and its TLS port counts the
 // connections it accepted and the handshakes naming a server it has no certificate for.

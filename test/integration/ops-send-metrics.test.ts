@@ -1,4 +1,4 @@
-// The send role's figures (issue 26): it has no HTTP of its own, so `collect.metrics_port` opens a
+// The send role's figures: it has no HTTP of its own, so `collect.metrics_port` opens a
 // plain listener with /metrics, /healthz and /readyz (loopback unless collect.metrics_host says
 // otherwise). A send role of `outpost run` sending through the diode double, whose first three sends
 // are refused: values collected by source, send attempts by outcome, the batch given up, the send

@@ -1,4 +1,4 @@
-// The speedtest's and the monitor's own figures on their fronts' /metrics (issue 26), from real
+// The speedtest's and the monitor's own figures on their fronts' /metrics, from real
 // fronts of `outpost run`: tests by phase (started, completed) and their bytes; the sampler's
 // seconds per tick and the processes it read. promtool checks each text.
 import { get } from 'node:http';

@@ -1,5 +1,5 @@
 // `outpost check` refuses what `outpost run` refuses, binding nothing, and both name the file and the
-// full option path; `log.file` is checked like every option (issue 25 items 1, 2 and 9).
+// full option path; `log.file` is checked like every option.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

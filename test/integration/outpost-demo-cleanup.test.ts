@@ -1,5 +1,5 @@
 // `npm start` (outpost demo) makes a certhub data directory with an admin key and private keys under
-// the temp folder; it must be gone once the demo stops on Ctrl-C or SIGTERM (issue 23 item 15). The
+// the temp folder; it must be gone once the demo stops on Ctrl-C or SIGTERM. The
 // demo runs with TMPDIR set to a folder of the test's own, so what it leaves there is what it left.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// `outpost demo` as a newcomer meets it (issue 25 item 4): the printed proxy URL opens with the printed
+// `outpost demo` as a newcomer meets it: the printed proxy URL opens with the printed
 // curl command (the demo proxy routes netspeed.localhost to the demo's netspeed page with a demo
 // certificate whose file is printed), the admin key in the config file it names logs in to the cert
 // panel's API, and Ctrl-C removes everything the demo put in the temp folder (its certhub data and the proxy's

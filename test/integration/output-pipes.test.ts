@@ -39,7 +39,7 @@ test('a server whose stdout and stderr readers went away goes on serving and log
   const dir = await tempDir(t, 'outpost-pipes-');
   const logFile = join(dir, 'host.log');
   const config = join(dir, 'host.json');
-  // Requests are logged at debug (issue 25: 45 info lines per client run).
+  // Requests are logged at debug: at info, one client run would write some 45 lines.
   await writeFile(config, JSON.stringify({ roles: { speedtest: { host: '127.0.0.1', port: 0, threads: 2 } }, log: { file: logFile, level: 'debug' } }));
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', config]);
   const [, url] = await host.waitFor(/^speedtest +(http:\/\/127\.0\.0\.1:\d+\/)$/m);

@@ -1,7 +1,7 @@
 // The proxy's backend pool against a raw TCP backend on loopback: a kept-alive connection carries one
 // request after another; one the backend closes while idle is forgotten; one it closes just as a
-// request goes out is retried once on a new connection. The pool adds a connection's listeners once
-// (issue 27): these are the connection life cycles that change had to keep.
+// request goes out is retried once on a new connection. The pool adds a connection's listeners once,
+// when it is made: these are the connection life cycles that this design must keep working.
 import { createServer, type Server, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { BackendPool, type BackendError, type ExchangeHandler } from '../../actors/proxy/proxy-front/backend-pool.js';

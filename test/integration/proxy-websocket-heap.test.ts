@@ -1,4 +1,4 @@
-// What a relayed WebSocket leaves in a proxy front's heap once it is closed (issue 28 item 4): nothing
+// What a relayed WebSocket leaves in a proxy front's heap once it is closed: nothing
 // that stays. The front's heap is read through the proxy's inspector right after a full GC
 // (benchmarks/soak/inspector.ts), since its used heap without one counts garbage V8 has not collected
 // yet, about 8 KiB a relayed WebSocket until the next full GC (README, Soak).

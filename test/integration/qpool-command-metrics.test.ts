@@ -1,4 +1,4 @@
-// The diode commands on /metrics (issue 26): a running receive command's memory and CPU, read with
+// The diode commands on /metrics: a running receive command's memory and CPU, read with
 // pidusage, on a real front of `outpost run`; how each run of a command ended, by exit code.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

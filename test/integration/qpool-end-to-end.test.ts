@@ -93,7 +93,7 @@ test('values collected from ANU are served over HTTP in all four formats, byte-i
   t.regex(stats.stdout, /^pool +0 of 100000 values$/m);
   t.regex(stats.stdout, /^served +42 in total$/m);
   t.regex(stats.stdout, /^last ingest +\d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s ago\)$/m);
-  // For scripts: the server's own status, as JSON (issue 25 item 8).
+  // For scripts: the server's own status, as JSON.
   const json = await runToEnd(process.execPath, [qpoolBin, 'stats', '-c', config, '--json']);
   t.is(json.code, 0, json.stderr);
   t.like(JSON.parse(json.stdout) as object, { available: 0, capacity: 100000, served_total: 42 });
@@ -120,7 +120,7 @@ test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS
   // Behind a reverse proxy, the address the client used (its Host header).
   t.true((await getWithHost(`${serve.url}api/help`, 'qpool.example:8443')).includes('  curl -s http://qpool.example:8443/api/random\n'));
   t.true((await getWithHost(`${serve.url}api/help`, '[::1]:9000')).includes('  curl -s http://[::1]:9000/api/random\n'));
-  // A Host that is no loopback name nor in allowed_hosts is refused on loopback (issue 23 item 14),
+  // A Host that is no loopback name nor in allowed_hosts is refused on loopback,
   // so it is never echoed in the help.
   const oddHost = await getWithHost(`${serve.url}api/help`, 'x y<z>');
   t.regex(oddHost, /^\{"error":"this server does not answer requests for the host/, oddHost);

@@ -111,7 +111,7 @@ test('setup recv writes the answers, warns about a non-loopback address and re-a
   validateConfig(serveFileSchema, await readConfig(file));
 });
 
-// issue 25 item 8: the end of input is no answer; a config and a passphrase from defaults nobody chose are not written.
+// The end of input is no answer; a config and a passphrase from defaults nobody chose are not written.
 test('input that ends before the last question writes nothing and exits 1, for either side', async (t) => {
   const dir = await tempDir(t);
   for (const side of ['send', 'recv'] as const) {

@@ -1,6 +1,6 @@
 // /api/status `oldest` and `newest` are the collection times of the oldest and newest values in the
-// pool (the spec's status record), not of the values that came first and last (issue 25 item 8: a
-// trial saw `newest` earlier than `oldest` after a late batch). A late batch is what a spool replayed
+// pool (the spec's status record), not of the values that came first and last (which, after a late
+// batch, would make `newest` earlier than `oldest`). A late batch is what a spool replayed
 // after a diode outage brings: values collected earlier than some already in the pool.
 import { randomBytes } from 'node:crypto';
 import test from 'ava';

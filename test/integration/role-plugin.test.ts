@@ -1,4 +1,4 @@
-// Adding a role is one folder and one line (issue 24): the greeter fixture role lives in
+// Adding a role is one folder and one line: the greeter fixture role lives in
 // test/fixtures/roles/greeter/, and test/fixtures/roles/outpost-with-greeter.ts is bin/outpost.ts with
 // the greeter added to the role list. That program runs, checks and reports the greeter beside a real
 // role through the same supervisor, fronts and control socket, over real sockets.

@@ -24,8 +24,8 @@ async function testssl(t: ExecutionContext, name: string, port: number): Promise
     // At the usual priority, not `nice 19`: testssl's bash forks a few times between opening a
     // connection and sending its ClientHello (0.1 s of wall unloaded), and the servers checked drop a
     // connection that sends nothing for 10 s (uWS's idle timeout), as a server should. At nice 19
-    // on a loaded machine that gap grew past 10 s: the dropped 129-suite hello read as "128 cipher
-    // limit bug" (CI of stop 44), and beside 7 busy loops the file did not end in 15 minutes.
+    // on a loaded machine that gap grows past 10 s: the dropped 129-suite hello reads as "128 cipher
+    // limit bug", and beside 7 busy loops the file does not end in 15 minutes.
     execFile(
       '/usr/bin/testssl',
       ['--quiet', '--color', '0', '--warnings', 'off', '--fast', '--protocols', '--server-preference', '--fs', '--jsonfile', json, '--ip', '127.0.0.1', `${name}:${port}`],

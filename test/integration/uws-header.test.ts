@@ -1,6 +1,5 @@
 // No response names the server software: uWS adds `uWebSockets: 20` to every response unless its
-// thread's loop is told otherwise (src/http/uws-app.ts), on the generic fronts and the proxy alike
-// (issue 25 item 12).
+// thread's loop is told otherwise (src/http/uws-app.ts), on the generic fronts and the proxy alike.
 import { get, type IncomingMessage } from 'node:http';
 import test from 'ava';
 import { bodyText, proxiedRequest } from '../helpers/agent-proxy.js';

@@ -1,6 +1,6 @@
 // Every server answers GET /api/version with the same fields, product, version, api_version and the
-// commit the build was made from, and lists it in its /api/spec; `--version` prints the commit too
-// (issue 25 item 13). The build under test is made from this git work tree, so the commit is there.
+// commit the build was made from, and lists it in its /api/spec; `--version` prints the commit too.
+// The build under test is made from this git work tree, so the commit is there.
 import { readFile } from 'node:fs/promises';
 import test, { type ExecutionContext } from 'ava';
 import type { BuildInfo } from '../../src/version.js';

@@ -1,4 +1,4 @@
-// Benchmarks import nothing from test/ (issue 24): the tests may import any file, so what both need
+// Benchmarks import nothing from test/: the tests may import any file, so what both need
 // lives outside test/ (benchmarks/third-party/), and changing a test helper cannot break a benchmark.
 // Read from the TypeScript sources, as tsc resolves their relative specifiers.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,7 +1,6 @@
-// Key generation (a job of the shared pool) and the Retry-After reading behind the caller's backoff.
+// Key generation (a job of the shared pool).
 import { createPrivateKey } from 'node:crypto';
 import test from 'ava';
-import { parseRetryAfter } from '../../actors/cert/acme/ca-connection.js';
 import { JobPool } from '../../src/jobs/pool.js';
 import { keyTypes } from '../../src/jobs/key-types.js';
 import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
@@ -29,11 +28,3 @@ test('keys are made by the shared job pool', async (t) => {
   }
 });
 
-test('Retry-After is read as seconds or as an HTTP date', (t) => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-  t.is(parseRetryAfter('120', now), 120);
-  t.is(parseRetryAfter(' 0 ', now), 0);
-  t.is(parseRetryAfter('Thu, 01 Jan 2026 01:00:00 GMT', now), 3600);
-  t.is(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now), 0, 'a date in the past means now');
-  t.is(parseRetryAfter('soon', now), undefined);
-});

@@ -1,4 +1,4 @@
-// Issue 22 item 10: a domain removed while the book awaited something for it stays removed: no write
+// A domain removed while the book awaited something for it stays removed: no write
 // after the removal brings its file (and its token) back for the next restart. A refused record change
 // leaves an issued domain issued, as README's lifecycle table says.
 import { access } from 'node:fs/promises';
@@ -40,7 +40,7 @@ test('a domain removed while its expiry notice goes out is not written back: its
   t.false(loaded.domains.has('app.example.com'), 'a restart does not bring it back');
 });
 
-test('a refused record change leaves an issued domain issued, as the lifecycle table says (issue 22 item 10)', async (t) => {
+test('a refused record change leaves an issued domain issued, as the lifecycle table says', async (t) => {
   const clock = new ManualClock(start);
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day });
   await harness.book.add({ name: 'app', target: '203.0.113.5' });

@@ -51,8 +51,8 @@ test('issued while its file cannot be written: stays issued, the error names the
   t.regex(file.material?.cert_pem ?? '', /^-----BEGIN CERTIFICATE-----/);
 });
 
-// Found in a full run (session 17): the write after a target change's republish was left to its
-// promise, so a failure was an unhandled rejection, which ends the domains actor's thread.
+// The write after a target change's republish is awaited: left to its promise, a failure would be an
+// unhandled rejection, which ends the domains actor's thread.
 test('the record republished for a target change while the file cannot be written: the error names the write, nothing is left unhandled', async (t) => {
   const dataDir = await certDataDir(t);
   const harness = await startBook(t, { dataDir, clock: new ManualClock(now), lifetimeMs: 90 * day, scheduled: false });
@@ -79,8 +79,7 @@ test('the record republished for a target change while the file cannot be writte
   t.like(await harness.storedRecord('app'), { target: '192.0.2.2', published: { target: '192.0.2.2', record_type: 'A' } });
 });
 
-// The same hole in the flush of fetch times (session 17), which ran on a real interval and had no
-// test: it is now armed by a fetch on the book's clock.
+// The flush of fetch times, armed by a fetch on the book's clock, handles a write failure the same way.
 test('fetch times that cannot be written: the error is logged, nothing is left unhandled, the next flush writes them', async (t) => {
   const dataDir = await certDataDir(t);
   const clock = new ManualClock(now);

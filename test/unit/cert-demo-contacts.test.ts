@@ -1,4 +1,4 @@
-// Issue 22 item 9: `--demo` skips the renewal task and contacts no external service (the spec), so
+// `--demo` skips the renewal task and contacts no external service (the spec), so
 // neither a renewal falling due nor notify.webhook_url in config.json reaches anything.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

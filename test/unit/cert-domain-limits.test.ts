@@ -1,4 +1,4 @@
-// Issue 23 item 6: certhub refuses an add past max_domains, and a CNAME target that closes a loop
+// certhub refuses an add past max_domains, and a CNAME target that closes a loop
 // between its own names (a -> b -> a, or longer), on add and on a target change; 409 naming why.
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Which PowerDNS versions get EXTEND/PRUNE (issue 22 item 8): 4.9.12 and later 4.9.x, 5.0.2 and later
+// Which PowerDNS versions get EXTEND/PRUNE: 4.9.12 and later 4.9.x, 5.0.2 and later
 // 5.0.x, every release from 5.1 on; a pre-release counts as before its release, and whatever cannot
 // be read is answered with REPLACE, which every server takes.
 import test from 'ava';

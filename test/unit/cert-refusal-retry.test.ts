@@ -1,4 +1,4 @@
-// Issue 22 item 4: a refusal's Retry-After (the CA's, or a DNS provider's carried as
+// A refusal's Retry-After (the CA's, or a DNS provider's carried as
 // OutpostError.retryAfterMs) sets the next attempt, up to the CA's horizon of 7 days, not a day; the
 // domain's view says when and why.
 import test from 'ava';

@@ -55,6 +55,15 @@ test('array entries and ranges are named by index', (t) => {
   t.deepEqual(problemsOf(schema, { command: [], size: 1 }), ['command must have at least 1 entries']);
 });
 
+test('bind addresses and allowed hosts are IP addresses or host names, as src/net/host-names.ts checks names', (t) => {
+  const problems = problemsOf(hostConfigSchema, { roles: { monitor: { host: 'bad..name', allowed_hosts: ['-dash.example', 'a_b.example', 'ok.example', '::1'] } } });
+  t.true(problems.includes('roles.monitor.host must be an IP address or a host name'), problems.join('\n'));
+  t.true(problems.includes('roles.monitor.allowed_hosts[0] must be a host name or an IP address, without a port'), problems.join('\n'));
+  t.true(problems.includes('roles.monitor.allowed_hosts[1] must be a host name or an IP address, without a port'), problems.join('\n'));
+  t.is(problems.length, 3, problems.join('\n'));
+  t.notThrows(() => validateConfig(hostConfigSchema, { roles: { monitor: { host: 'localhost', allowed_hosts: ['Dash.Example.NET', '10.0.0.5'] } } }));
+});
+
 test('a config file may name its JSON Schema in "$schema": the loader drops it before the strict schema sees it', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-schema-key-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));

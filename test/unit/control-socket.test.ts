@@ -1,6 +1,6 @@
 // The control socket when several outposts start and stop at once on one path (the default one of a
-// user): stop 36's run of the suite lost an outpost to `chmod ENOENT` when another removed its
-// fresh socket file, taking it for a dead process's.
+// user): no outpost fails on `chmod ENOENT` when another removes its fresh socket file, taking it
+// for a dead process's.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';

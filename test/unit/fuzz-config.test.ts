@@ -1,4 +1,4 @@
-// Every config loader under JSON mutations (issue 28 item 2): a valid config with one value replaced
+// Every config loader under JSON mutations: a valid config with one value replaced
 // by any JSON, a key removed or an unknown key added is either accepted or refused with a
 // ConfigError whose every problem names an option path and a rule; never another error.
 import assert from 'node:assert/strict';

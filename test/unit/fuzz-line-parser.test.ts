@@ -1,4 +1,4 @@
-// Property tests of the diode stream parser (issue 28 item 2): whatever the transport does to the
+// Property tests of the diode stream parser: whatever the transport does to the
 // stream (chops it anywhere, mixes in binary noise and endless lines), each good line gives its
 // value, each damaged line costs that line alone, and nothing held grows past one line.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The pool file and its journal under damage (issue 28 item 2): every byte of either file flipped,
+// The pool file and its journal under damage: every byte of either file flipped,
 // and either file cut at every length, is refused with DecryptionError (what serve reports as "the
 // pool could not be decrypted ... the files are untouched"), never another error and never a
 // different pool; loading writes nothing.

@@ -1,4 +1,4 @@
-// Property tests of the proxy's backend response parser (issue 28 item 2): a response framed any way
+// Property tests of the proxy's backend response parser: a response framed any way
 // HTTP/1.1 allows (Content-Length, chunked with extensions and trailers, to the end of the
 // connection, after 1xx heads) reads the same however the socket cuts it; a response cut short
 // never ends; noise and malformed framing are refused with MalformedResponse, never another error.

@@ -1,4 +1,4 @@
-// Log and terminal injection (issue 23): text from a CA, a DNS provider or a request reaches the
+// Log and terminal injection: text from a CA, a DNS provider or a request reaches the
 // terminal, the log file and the panel's Logs tab escaped, in the message and in every field.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// What a thread pushes each interval and what a scrape renders of it (issue 26: a scrape every second
+// What a thread pushes each interval and what a scrape renders of it (a scrape every second
 // must cost a hot path under 2%): a family whose samples did not change is not pushed again, one that
 // goes away comes back empty, and the scraped text is the same as prom-client merging every thread's
 // families at once.

@@ -252,7 +252,7 @@ test('readyToStore: at once without a disk; after a failed write it tries the fi
   t.is(pool.status().available, 1);
 });
 
-// issue 25 item 8: oldest and newest by collection time, whatever the order values arrived in, kept
+// Oldest and newest by collection time, whatever the order values arrived in, kept
 // through adds (evicting at capacity), takes, values put back and keys removed.
 test('ageRange is the earliest and latest collection time in the pool, in any arrival order', (t) => {
   const operation = fc.oneof(

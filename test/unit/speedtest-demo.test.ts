@@ -1,4 +1,4 @@
-// `outpost demo` starts one speed test front (issue 27, cold start): every thread costs its own Node
+// `outpost demo` starts one speed test front, for a short cold start: every thread costs its own Node
 // start-up and module graph, and a demo's speed test is served well by one.
 import { availableParallelism } from 'node:os';
 import test from 'ava';

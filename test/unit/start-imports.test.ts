@@ -1,4 +1,4 @@
-// What a thread loads before it can answer (issue 27, cold start): ES modules imported statically are
+// What a thread loads before it can answer, which makes its cold start: ES modules imported statically are
 // all read, compiled and run before the thread's first line, on the ready path of every role; a package
 // only some later request needs is imported where it is used. Read from the TypeScript sources along
 // static imports (a dynamic `import()` is not followed), as tsc resolves their relative specifiers.
@@ -71,7 +71,7 @@ const threadEntries = [
   'actors/qpool/pool/index.ts',
 ];
 
-test('no thread loads the X.509 libraries at start, and only the ACME thread loads acme-client (issue 27: 260 and 370 ms of CPU a thread)', (t) => {
+test('no thread loads the X.509 libraries at start, and only the ACME thread loads acme-client (they cost 260 and 370 ms of CPU a thread)', (t) => {
   for (const entry of threadEntries) {
     const packages = packagesLoadedAtStart(entry);
     for (const heavy of ['@peculiar/x509', '@peculiar/asn1-schema', '@peculiar/asn1-x509']) t.false(packages.has(heavy), `${entry} loads ${heavy} at start`);

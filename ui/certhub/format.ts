@@ -12,7 +12,7 @@ export function dateTime(iso: string | null, none = '—'): string {
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** When a waiting domain tries again and why (issue 22 item 4): a refusal's Retry-After can be days away. */
+/** When a waiting domain tries again and why: a refusal's Retry-After can be days away. */
 export function nextAttemptText(nextAttemptAt: string | null, waitingFor: 'backoff' | 'retry_after' | 'budget' | null): string {
   if (nextAttemptAt === null) return 'none planned';
   const why = waitingFor === 'retry_after' ? 'the CA or DNS provider asked to wait (Retry-After)' : waitingFor === 'budget' ? "the next slot in the CA's certificate budget" : 'backoff after the failure';

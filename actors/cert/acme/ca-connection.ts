@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent } from 'node:https';
 import acme, { type Client } from 'acme-client';
+import { retryAfterMs } from '../../../src/http/retry-after.js';
 import { secureContextTrusting } from '../../../src/net/extra-ca.js';
 
 export interface CaCallState {
@@ -79,8 +80,8 @@ function installInterceptors(): void {
     }
     const header = response.headers['retry-after'];
     if (context !== undefined && response.status >= 400 && typeof header === 'string') {
-      const seconds = parseRetryAfter(header);
-      if (seconds !== undefined) context.state.retryAfterSeconds = seconds;
+      const delayMs = retryAfterMs(header);
+      if (delayMs !== undefined) context.state.retryAfterSeconds = Math.ceil(delayMs / 1000);
     }
     const problemType = (response as { data?: { type?: unknown } }).data?.type;
     if (context !== undefined && response.status >= 400 && typeof problemType === 'string') context.state.problemType = problemType;
@@ -138,13 +139,4 @@ export class CaConnection {
   close(): void {
     this.agent.destroy();
   }
-}
-
-/** Retry-After as seconds: delta-seconds or an HTTP date (RFC 9110 10.2.3). */
-export function parseRetryAfter(header: string, now = Date.now()): number | undefined {
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
 }

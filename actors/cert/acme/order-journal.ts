@@ -2,7 +2,7 @@
 // entry holds the certificate key once finalizing starts). An order that failed after it was created
 // (propagation timeout, a DNS provider error, a crash, the caller's deadline) stays pending at the CA,
 // and a CA enforcing ARI refuses a second order replacing the same certificate while it lives
-// (boulder's alreadyReplaced, issue 22 item 1): the next attempt resumes it instead, also after a restart.
+// (boulder's alreadyReplaced): the next attempt resumes it instead, also after a restart.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../../src/store/atomic.js';
 

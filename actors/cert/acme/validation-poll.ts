@@ -1,10 +1,10 @@
 // Waiting for the CA to validate an authorization (RFC 8555 §7.5.1): poll the authorization until it
 // is final (valid or invalid), as often as the CA's Retry-After says, else with a growing pause, and
-// give up only after a deadline of minutes. acme-client's waitForValidStatus gave up after 12 polls
-// (about 36 s) and ignored Retry-After; the challenge record was then removed while the CA still
-// validated (issue 22 item 3).
+// give up only after a deadline of minutes. acme-client's waitForValidStatus gives up after 12 polls
+// (about 36 s) and ignores Retry-After, which would remove the challenge record while the CA still
+// validates.
 import type { Client } from 'acme-client';
-import { parseRetryAfter } from './ca-connection.js';
+import { retryAfterMs } from '../../../src/http/retry-after.js';
 import { defaultValidationPolling, type ValidationPolling } from './validation-deadline.js';
 
 export { defaultValidationPolling, type ValidationPolling };
@@ -35,8 +35,8 @@ export async function pollUntilFinal(client: Client, url: string, settings: Part
       throw new Error(`the authorization is ${String(status)}${failed === undefined ? '' : `: ${failed.detail ?? failed.type ?? ''}`}`);
     }
     const header = answer.headers['retry-after'];
-    const askedSeconds = typeof header === 'string' ? parseRetryAfter(header) : undefined;
-    const wait = askedSeconds === undefined ? pause : Math.max(polling.minMs, askedSeconds * 1000);
+    const askedMs = typeof header === 'string' ? retryAfterMs(header, now()) : undefined;
+    const wait = askedMs === undefined ? pause : Math.max(polling.minMs, askedMs);
     if (now() + wait > deadline) throw new Error(`the authorization is still pending after ${polls} polls in ${Math.round(polling.deadlineMs / 1000)} s`);
     if (polls === 1 || polls % 10 === 0) log(`acme: the CA is validating ${url} (poll ${polls}); asking again in ${wait} ms`);
     await new Promise((resolve) => setTimeout(resolve, wait));

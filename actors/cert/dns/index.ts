@@ -12,7 +12,7 @@ runActor(dnsActor, {
     const { records, challenges: challengesConfig } = context.config;
     const provider = createDnsProvider(records);
     const challenges = isDeepStrictEqual(challengesConfig, records) ? provider : createDnsProvider(challengesConfig);
-    // Said at start, not found at the first propagation timeout (issue 22: a zone without soa_edit_api).
+    // Said at start, not found at the first propagation timeout (a zone without soa_edit_api, for one).
     for (const checked of new Set([provider, challenges])) {
       checked.warnings?.().then(
         (lines) => lines.forEach((line) => context.log.warn(line)),

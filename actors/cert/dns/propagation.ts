@@ -83,7 +83,7 @@ export class AuthoritativeDns {
   /**
    * Resolves once each authoritative nameserver, by name, answers `value` among the TXT values of
    * `name` over any one of its addresses. An address of a family the host cannot reach (no IPv6 route:
-   * Docker's default) is skipped; only a name none of whose addresses answer is waited on (issue 22).
+   * Docker's default) is skipped; only a name none of whose addresses answer is waited on.
    */
   async waitForTxt(name: string, value: string, wait: PropagationWait): Promise<void> {
     const deadline = Date.now() + wait.timeoutMs;
@@ -154,7 +154,7 @@ export class AuthoritativeDns {
    * The CNAME target at `name`, asked of its servers until one answers with authority (AA set,
    * NOERROR or NXDOMAIN). A REFUSED, SERVFAIL or lame (non-authoritative) reply says nothing about the
    * name: it is not read as "no CNAME" (the TXT would go to the wrong name), and when no server answers
-   * with authority the order fails and is retried (issue 22 item 5).
+   * with authority the order fails and is retried.
    */
   private async cnameAt(name: string): Promise<string | undefined> {
     const servers = (await this.nameserversFor(name)).flatMap((named) => named.addresses);
@@ -189,10 +189,10 @@ export class AuthoritativeDns {
   }
 
   /**
-   * The zone `name` is in, with its NS records. Its apex comes from an SOA (issue 22 item 5): the SOA
+   * The zone `name` is in, with its NS records. Its apex comes from an SOA: the SOA
    * answered for `name`, or the one in the authority section of a reply without it, names the zone.
    * An NS question is not enough: for a name that is a CNAME, a resolver follows it and answers the NS
-   * of the zone the CNAME points into, which made the alias look like an apex of that other zone.
+   * of the zone the CNAME points into, which would make the alias look like an apex of that other zone.
    */
   async zoneOf(name: string): Promise<{ apex: string; nameservers: string[] }> {
     const apex = await this.apexOf(name.replace(/\.$/, '').toLowerCase());

@@ -126,7 +126,7 @@ export class DomainBook {
 
   /**
    * Asked before the domain exists or its target changes, so a refusal (409: records certhub did not
-   * create) leaves nothing behind (issue 22 item 6). A provider that cannot answer now (a 429, an outage) does not block a
+   * create) leaves nothing behind. A provider that cannot answer now (a 429, an outage) does not block a
    * plain add: publishing refuses foreign records too, and retries. An adoption must be done now.
    */
   private async claimRecord(name: string, adopt: boolean): Promise<void> {

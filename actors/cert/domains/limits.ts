@@ -1,4 +1,4 @@
-// What certhub refuses to grow into, whatever the request's own form (issue 23 item 6): more domains
+// What certhub refuses to grow into, whatever the request's own form: more domains
 // than the benchmarks prove it serves, and CNAME records that chase each other between its own names.
 // Both depend on the domains already there, not on the request alone, so both are ERR_CONFLICT (409,
 // "the resource is in a state that forbids this change"), as a duplicate name is; a request that is

@@ -11,6 +11,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hostNameProblem } from '../../../src/net/host-names.js';
 import { syncDirectory } from '../../../src/store/atomic.js';
 import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
 import { normalizeMaterial, type Material } from './material.js';
@@ -117,7 +118,7 @@ export class DomainStore {
 
   private domainPath(name: string): string {
     // Names reach here validated (parseDomainName); this keeps any other string out of the path.
-    if (!/^[a-z0-9][a-z0-9.-]*$/.test(name) || name.includes('..')) throw new Error(`not a domain name: ${JSON.stringify(name)}`);
+    if (hostNameProblem(name) !== undefined) throw new Error(`not a domain name: ${JSON.stringify(name)}`);
     return join(this.domainsDir, `${name}${fileSuffix}`);
   }
 

@@ -1,7 +1,8 @@
 // ACME Renewal Information (RFC 9773): the CA says when each certificate should be renewed. The
 // client asks `<renewalInfo>/<CertID>`, renews at a random instant inside the suggested window, asks
 // again after Retry-After, and names the certificate it replaces on the renewal order.
-import { clampRetryAfter, parseRetryAfter } from './retry-after.js';
+import { retryAfterMs } from '../../../src/http/retry-after.js';
+import { clampRetryAfter } from './retry-after.js';
 import type { CertificateFacts } from './certificate-facts.js';
 
 /** How long to wait before asking again when the CA sends no Retry-After (RFC 9773 §4.3: at least twice a day). */
@@ -36,7 +37,7 @@ export type RenewalInfoAnswer =
  * its start is a failure (RFC 9773 §4.2); the caller keeps its previous plan or the lifetime rule.
  */
 export function parseRenewalInfo(body: unknown, retryAfter: string | null | undefined, now: number): RenewalInfoAnswer {
-  const delay = parseRetryAfter(retryAfter, now);
+  const delay = retryAfterMs(retryAfter, now);
   const nextCheckAt = now + (delay === undefined ? defaultAriCheckIntervalMs : clampRetryAfter(delay));
   const fail = (reason: string): RenewalInfoAnswer => ({ ok: false, reason: `renewalInfo answer ${reason}`, nextCheckAt });
   if (typeof body !== 'object' || body === null) return fail('is not a JSON object');

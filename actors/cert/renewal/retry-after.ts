@@ -1,5 +1,5 @@
-// Retry-After (RFC 9110 §10.2.3) as a CA sends it on renewalInfo answers and refusals: a number of
-// seconds or an HTTP date. certhub clamps it: a CA asking for a retry within seconds would have
+// How far certhub follows a Retry-After (read by src/http/retry-after.ts) from a CA's renewalInfo answers
+// and refusals. certhub clamps it: a CA asking for a retry within seconds would have
 // certhub hammer it. A renewalInfo answer asking for a week would leave a moved window unseen too
 // long (a day at most); a refusal's Retry-After is followed up to the CA's own horizon (below).
 
@@ -12,15 +12,6 @@ export const maxRetryAfterMs = 86_400_000;
  * not believed past it: certhub asks again then, and the CA answers with the wait that is left.
  */
 export const maxRefusalRetryAfterMs = 7 * 86_400_000;
-
-/** The delay the header asks for, in milliseconds (never negative); undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | null | undefined, now: number): number | undefined {
-  if (header === null || header === undefined) return undefined;
-  const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) || !/[a-z]/i.test(text) ? undefined : Math.max(0, at - now);
-}
 
 /** A renewalInfo Retry-After delay held between a minute and a day. */
 export function clampRetryAfter(delayMs: number): number {

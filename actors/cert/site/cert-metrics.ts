@@ -3,8 +3,8 @@
 // domain. The expiry is a timestamp, as blackbox_exporter's probe_ssl_earliest_cert_expiry is, so
 // that an alert reads `outpost_certificate_expiry_timestamp_seconds - time() < 7 * 86400` and no
 // figure goes stale between pushes. The replica's families are made again only when the replica
-// changes: with thousands of domains, making them each second cost the front thread that serves
-// the fetches a share of its time (issue 26), and the same objects are not pushed again.
+// changes: with thousands of domains, making them each second would cost the front thread that
+// serves the fetches a share of its time, and the same objects are not pushed again.
 import { family, type MetricFamily } from '../../../src/metrics/family.js';
 import type { FigureSource } from '../../../src/metrics/thread-metrics.js';
 import type { FetchCounts } from './fetch-counts.js';

@@ -1,4 +1,4 @@
-// Certificate fetches by domain and outcome, for /metrics (issue 26): counted in a Map on the fetch
+// Certificate fetches by domain and outcome, for /metrics: counted in a Map on the fetch
 // path (one lookup and one add, not prom-client's label hashing per request) and turned into series
 // at each push of the thread's metrics. A refused token check is counted under no domain: the name
 // asked for is the client's, and one series per made-up name would let anyone grow the scrape.

@@ -87,7 +87,7 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
     })
     .get('/api/cert/:domain', (request, reply) => {
       const { domain } = request.auth;
-      // The key certhub serves with: whoever holds it could pose as certhub (issue 22 item 11).
+      // The key certhub serves with: whoever holds it could pose as certhub.
       if (replica.isOwnDomain(domain.name)) {
         fetchCounts.count(domain.name, 'forbidden');
         throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: its certificate and key are not given out for a token`);

@@ -1,6 +1,7 @@
 // Why a certificate fetch failed, in words a user can act on, with a kind that decides what the
 // caller does next (a watch backs off; a 429 waits at least as long as the server asked).
 import { OutpostError, type ErrorCode } from '../../../src/errors.js';
+import { retryAfterMs } from '../../../src/http/retry-after.js';
 
 export type FetchFailureKind =
   /** No connection: refused, no such host, no route, or no connection within the deadline. */
@@ -80,9 +81,8 @@ export function statusFailure(status: number, body: string, retryAfter: string |
     case 409:
       return new CertificateFetchError('not-issued', `the certificate of ${domain} is not issued yet (HTTP 409${reason === undefined ? '' : `: ${reason}`})`);
     case 429: {
-      const seconds = Number(retryAfter);
-      const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-      return new CertificateFetchError('rate-limited', `${server} is limiting this address after too many failed fetches (HTTP 429${retryAfterMs === undefined ? '' : `, retry after ${seconds} s`})`, retryAfterMs);
+      const delayMs = retryAfterMs(retryAfter);
+      return new CertificateFetchError('rate-limited', `${server} is limiting this address after too many failed fetches (HTTP 429${delayMs === undefined ? '' : `, retry after ${Math.ceil(delayMs / 1000)} s`})`, delayMs);
     }
     default: {
       const redirect = status >= 300 && status < 400 ? '; certhub-agent follows no redirects: is the server URL right?' : '';

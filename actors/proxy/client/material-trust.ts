@@ -1,4 +1,4 @@
-// Whether the material certhub answered was issued by a CA this machine trusts (issue 23 item 8): the
+// Whether the material certhub answered was issued by a CA this machine trusts: the
 // leaf and the chain must lead, signature by signature, to one of the system's roots or of a
 // configured CA bundle (a private CA, Pebble in tests). Without this, whoever answers in certhub's
 // place (a man in the middle of a plain or mis-pinned connection, a server gone wrong) could replace

@@ -7,7 +7,7 @@ import { isToken, peerValueVerdict, withoutBlanks } from './http-grammar.js';
 /**
  * A response head as the backend sent it. The fields stay a flat list, read once: the proxy walks them
  * in order to pass them on, and a record keyed by name (each name made a property, a repeated one an
- * array) cost a string-table lookup per field on every response (issue 27).
+ * array) would cost a string-table lookup per field on every response.
  */
 export class ResponseHead {
   private record: Record<string, string | string[]> | undefined;

@@ -3,14 +3,14 @@
 //
 // uWS can swap a name's certificate only by removing the name and adding it again, and removing it
 // deletes the name's router while connections made under the old certificate still point at it: their
-// next request reads freed memory (a kept-alive client after a renewal crashed the proxy, `trap stack
+// next request reads freed memory (a kept-alive client after a renewal crashes the proxy, `trap stack
 // segment` in the HTTP data handler). So names are never removed from a live app: a change builds a
 // new app with every served name.
 //
 // The new app does not listen itself. Closing a listen socket resets the connections waiting in its
 // accept queue (SO_REUSEPORT gives each socket of the port its own queue, unless the host set
 // net.ipv4.tcp_migrate_req), and under load the queue is never empty: handing the port from one
-// listen socket to the next dropped handshakes. The acceptor accepts every connection and hands it
+// listen socket to the next drops handshakes. The acceptor accepts every connection and hands it
 // to its child app (uWS's addChildApp, App.h), which does the TLS handshake by SNI; a swap makes the
 // new app the child and takes the old one out, with no socket closed. The old app keeps serving the
 // connections it has, and is closed when the last of them ends.

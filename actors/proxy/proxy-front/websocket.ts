@@ -227,8 +227,8 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     // callback returns, reads the HTTP state of a socket that the upgrade inside has turned into a
     // WebSocket in place (its memory shrunk and the rest freed). When that freed memory reads as
     // "Connection: close, response done", it shuts the new WebSocket down with no close frame: the
-    // client saw 1006 right after its open, about 1 in 200 under load (uNetworking/uWebSockets#1928,
-    // fixed upstream by #1929, not in this binary). Uncorked, the 101's lines go out in small TLS
+    // client sees 1006 right after its open, about 1 in 200 under load (uNetworking/uWebSockets#1928,
+    // fixed upstream by uNetworking/uWebSockets#1929, not in this binary). Uncorked, the 101's lines go out in small TLS
     // records and uWebSockets.js prints a warning on standard error for each upgrade (README).
     // No extension is offered back: messages are relayed as they come, uncompressed.
     res.upgrade<RelayData>({ relay }, key, socket.protocol, '', context);

@@ -21,7 +21,7 @@ type Complete<V> = V extends readonly unknown[] ? V : V extends object ? Every<V
 type EveryOption = Every<z.input<typeof sendSchema> & z.input<typeof recvSchema>>;
 /**
  * Options accepted only so that configs written for the original tool still load: they change
- * nothing, so the sample does not offer them (issue 25 item 8).
+ * nothing, so the sample does not offer them.
  */
 type ObsoleteServerOption = 'hot_entries';
 /** A listener the sample does not open: the send role's metrics are off unless a port is given. */

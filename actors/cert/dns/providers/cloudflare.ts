@@ -3,7 +3,7 @@
 // normalised when comparing TXT, 81057/81058 (already there) taken as success when the content is
 // ours, address changes made in one batch request (deletes before posts, so no A/CNAME conflict).
 import { OutpostError } from '../../../../src/errors.js';
-import { parseRetryAfter } from '../../renewal/retry-after.js';
+import { retryAfterMs } from '../../../../src/http/retry-after.js';
 import { excerpt, providerFetch, type ProviderRequest } from './http.js';
 import {
   KeyedSerializer,
@@ -217,7 +217,7 @@ export class CloudflareProvider implements DnsProvider {
     const codes = errors.flatMap((error) => [error.code, ...chainOf(error).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
     const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
     const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
-    throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, parseRetryAfter(retryAfter, Date.now()));
+    throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, retryAfterMs(retryAfter));
   }
 
   private failure(status: number, codes: readonly number[], described: string, retryAfter: string | null): string {

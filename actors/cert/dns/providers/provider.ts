@@ -48,7 +48,7 @@ export interface DnsProvider {
 }
 
 /**
- * How certhub recognises the address records it created (issue 22 item 6): the provider keeps the mark
+ * How certhub recognises the address records it created: the provider keeps the mark
  * with the record itself (a Cloudflare record's comment, a PowerDNS RRset's comment), so it survives
  * restarts, a lost answer and a record changed by hand, and nothing else needs to be kept in step.
  */

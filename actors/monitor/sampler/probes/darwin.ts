@@ -46,7 +46,7 @@ export class DarwinProbe implements SystemProbe {
   async processes(): Promise<ProcessReading[]> {
     const total = totalmem();
     // Loaded here, not at the top: the sampler imports this file on every platform, and Linux never
-    // runs `ps` (see issue 27, cold start: a thread loads only what its first request needs).
+    // runs `ps` (a thread loads at start only what its first request needs, for a short cold start).
     const { default: psList } = await import('ps-list');
     const list = await psList({ all: true });
     return list.map((entry) => ({
