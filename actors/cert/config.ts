@@ -35,26 +35,23 @@ const domainName = z.string().transform((value, context) => {
 });
 
 const cloudflareSchema = z.strictObject({
-  provider: z.literal('cloudflare'),
-  /** An API token with Zone.DNS edit permission on the zone (not the global API key). */
-  api_token: secretText,
+  provider: z.literal('cloudflare').describe('Cloudflare DNS.'),
+  api_token: secretText.describe('An API token with Zone.DNS edit permission on the zone (not the global API key).'),
   zone_id: z
     .string()
     .min(1)
-    .refine((id) => !id.includes('.'), { message: 'must be the zone id (32 hexadecimal characters, on the zone\'s overview page in the dashboard), not the zone name' }),
-  /** The API's base; only a test double changes it. */
-  api_url: httpUrl.default(cloudflareApiUrl),
+    .refine((id) => !id.includes('.'), { message: 'must be the zone id (32 hexadecimal characters, on the zone\'s overview page in the dashboard), not the zone name' })
+    .describe("The zone id: 32 hexadecimal characters, on the zone's overview page in the dashboard (not the zone name)."),
+  api_url: httpUrl.default(cloudflareApiUrl).describe("The API's base; only a test double changes it."),
 });
 
 const powerdnsSchema = z
   .strictObject({
-    provider: z.literal('powerdns'),
-    /** The PowerDNS webserver, e.g. http://127.0.0.1:8081 (the API lives under /api/v1). */
-    server_url: httpUrl,
-    api_token: secretText,
-    zone: domainName,
-    /** Allow an http:// server_url off loopback, where the API key travels in clear. */
-    insecure_http: z.boolean().default(false),
+    provider: z.literal('powerdns').describe('A PowerDNS authoritative server, through its HTTP API.'),
+    server_url: httpUrl.describe('The PowerDNS webserver, e.g. http://127.0.0.1:8081 (the API lives under /api/v1).'),
+    api_token: secretText.describe("The API key (PowerDNS's api-key setting)."),
+    zone: domainName.describe('The zone holding base_domain, e.g. example.net.'),
+    insecure_http: z.boolean().default(false).describe('Allow an http:// server_url off loopback, where the API key travels in clear.'),
   })
   .superRefine((powerdns, context) => {
     if (!URL.canParse(powerdns.server_url)) return;
@@ -91,26 +88,28 @@ export const directoryUrl = z.string().transform((value, context) => {
   return z.NEVER;
 });
 
-const budgetSchema = z.strictObject({
-  /** New certificates (renewals exempt) for names under base_domain per window: Let's Encrypt allows 50 a week. */
-  certificates: positiveInteger.max(1_000_000).default(50),
-  window_hours: positiveInteger.max(24 * 366).default(168),
-});
+const budgetSchema = z
+  .strictObject({
+    certificates: positiveInteger.max(1_000_000).default(50).describe("New certificates (renewals exempt) for names under base_domain per window: Let's Encrypt allows 50 a week."),
+    window_hours: positiveInteger.max(24 * 366).default(168).describe('The window certificates are counted in.'),
+  })
+  .describe('How many new certificates certhub orders in a window; an add past it waits for the next slot.');
 
-const acmeSchema = z.strictObject({
-  directory_url: directoryUrl.default(letsEncryptDirectories.letsencrypt),
-  email: z.email().optional(),
-  /** Extra CA certificates (PEM) to trust for the directory's TLS, e.g. Pebble's. */
-  ca_bundle: absolutePath.optional(),
-  key_type: z.enum(keyTypes).default('ecdsa-p256'),
-  certificate_budget: budgetSchema.prefault({}),
-  /**
-   * The delay before the first retry after a failed order, doubled per failure in a row up to 6 h
-   * (domains/backoff.ts). Below 2 minutes only for a CA without Let's Encrypt's limit of 5 failed
-   * validations per hostname an hour (a private CA, Pebble in tests).
-   */
-  retry_backoff_seconds: positiveInteger.max(3600).default(defaultBackoff.baseMs / 1000),
-});
+const acmeSchema = z
+  .strictObject({
+    directory_url: directoryUrl.prefault(letsEncryptDirectories.letsencrypt).describe('The ACME directory: an https:// URL, or "letsencrypt" or "letsencrypt-staging".'),
+    email: z.email().optional().describe("The ACME account's contact address (the CA's expiry and policy mail)."),
+    ca_bundle: absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's."),
+    key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type."),
+    certificate_budget: budgetSchema.prefault({}),
+    retry_backoff_seconds: positiveInteger
+      .max(3600)
+      .default(defaultBackoff.baseMs / 1000)
+      .describe(
+        "The delay before the first retry after a failed order, doubled per failure in a row up to 6 hours. Below 120 only for a CA without Let's Encrypt's limit of 5 failed validations per hostname an hour (a private CA, Pebble).",
+      ),
+  })
+  .describe('The ACME CA that issues the certificates.');
 
 /** Let's Encrypt's limit on failed validations: the default backoff keeps a failing domain under it. */
 function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, context: z.RefinementCtx): void {
@@ -121,19 +120,20 @@ function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, conte
   }
 }
 
-const propagationSchema = z.strictObject({
-  /** Where to check that challenge records are visible; default: the zone's authoritative nameservers. */
-  nameservers: z.array(nameserver).min(1).optional(),
-  timeout_seconds: positiveInteger.max(3600).default(120),
-});
+const propagationSchema = z
+  .strictObject({
+    nameservers: z.array(nameserver).min(1).optional().describe("Where to check that challenge records are visible (host:port, [v6]:port or a bare address); default: the zone's authoritative nameservers."),
+    timeout_seconds: positiveInteger.max(3600).default(120).describe('How long to wait for a challenge record to be visible before the order fails.'),
+  })
+  .describe('How certhub waits for DNS-01 challenge records to be visible before asking the CA to validate.');
 
 const tlsSchema = z
   .strictObject({
-    cert_file: absolutePath.optional(),
-    key_file: absolutePath.optional(),
-    /** One of certhub's own domains: served with its managed certificate, renewed in place. */
-    domain: z.string().min(1).optional(),
+    cert_file: absolutePath.optional().describe("certhub's own certificate chain (PEM file, absolute path), with key_file."),
+    key_file: absolutePath.optional().describe('Its private key (PEM file, absolute path), with cert_file.'),
+    domain: z.string().min(1).optional().describe("One of certhub's own domains, instead of the files: served with its managed certificate, renewed in place."),
   })
+  .describe("How certhub serves HTTPS: its own certificate files, or one of its domains. Without it, off loopback, certhub serves HTTPS with a self-signed certificate and prints its fingerprint.")
   .superRefine((tls, context) => {
     const files = tls.cert_file !== undefined || tls.key_file !== undefined;
     if (files && tls.domain !== undefined) context.addIssue({ code: 'custom', message: 'takes either cert_file and key_file or domain, not both' });
@@ -142,10 +142,11 @@ const tlsSchema = z
     else if (files && tls.key_file === undefined) context.addIssue({ code: 'custom', path: ['key_file'], message: 'is required with tls.cert_file' });
   });
 
-const notifySchema = z.strictObject({
-  /** Receives a JSON POST on a failure and when a certificate is within 7 days of expiry. */
-  webhook_url: httpUrl.optional(),
-});
+const notifySchema = z
+  .strictObject({
+    webhook_url: httpUrl.optional().describe('Receives a JSON POST on a failure and when a certificate is within 7 days of expiry.'),
+  })
+  .describe('Where certhub reports failures and certificates close to expiry.');
 
 export interface CertSchemaOptions {
   /** `certhub run --demo`: no DNS provider is needed (none is contacted). */
@@ -167,27 +168,22 @@ const strongSecret = z.string().superRefine((secret, context) => {
 export function certConfigSchema(options: CertSchemaOptions) {
   return z
     .strictObject({
-      base_domain: domainName,
-      admin_key: strongSecret,
-      /** A bearer token that reads /metrics and nothing else, for Prometheus (docs/operations.md, Metrics). */
-      metrics_token: strongSecret.optional(),
-      bind: bindAddress.default('0.0.0.0'),
-      port: port.default(8443),
-      dns: dnsProviderSchema.optional(),
-      dns_acme: dnsProviderSchema.optional(),
-      dns_records: dnsProviderSchema.optional(),
+      base_domain: domainName.describe('The domain whose subdomains certhub manages, e.g. certs.example.net: app adds app.certs.example.net.'),
+      admin_key: strongSecret.describe('The key of the admin panel and API (at least 128 bits; certhub setup generates one).'),
+      metrics_token: strongSecret.optional().describe('A bearer token that reads /metrics and nothing else, for Prometheus (at least 128 bits; docs/operations.md, Metrics).'),
+      bind: bindAddress.default('0.0.0.0').describe('The address to bind (certhub run -H overrides it).'),
+      port: port.default(8443).describe('The port (certhub run -p overrides it).'),
+      dns: dnsProviderSchema.optional().describe('The DNS provider for every record: the domains\' A, AAAA and CNAME records and the ACME challenge records. Required, unless dns_acme and dns_records split the two jobs (or certhub run --demo).'),
+      dns_acme: dnsProviderSchema.optional().describe('With dns_records, instead of dns: the provider that writes the _acme-challenge TXT records.'),
+      dns_records: dnsProviderSchema.optional().describe("With dns_acme, instead of dns: the provider that writes the domains' A, AAAA and CNAME records."),
       acme: acmeSchema.prefault({}),
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
-      /** Reverse proxies (IP addresses) whose `X-Forwarded-For` says who the client is, for failure limits and logs. */
-      trusted_proxies: trustedProxies,
-      /** Plain HTTP off loopback without `tls` (else certhub serves HTTPS with a self-signed certificate). */
-      insecure_http: z.boolean().default(false),
-      /** Host names the server answers besides loopback ones (docs/certhub.md). */
-      allowed_hosts: allowedHosts,
+      trusted_proxies: trustedProxies.describe('Reverse proxies (IP addresses) whose X-Forwarded-For says who the client is, for failure limits and logs.'),
+      insecure_http: z.boolean().default(false).describe('Serve plain HTTP off loopback without tls (else certhub serves HTTPS with a self-signed certificate).'),
+      allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
       notify: notifySchema.prefault({}),
-      /** Adds past this many domains are refused (409); the default is the count the benchmarks measure. */
-      max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains),
+      max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains).describe('Adds past this many domains are refused (409); the default is the count the benchmarks measure.'),
     })
     .superRefine((config, context) => {
       const split = config.dns_acme !== undefined || config.dns_records !== undefined;

@@ -25,13 +25,10 @@ import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
 
 export const certSchema = z.strictObject({
-  /** The data directory: config.json, domains/, prefs.json. Left out only by `outpost demo`. */
-  data_dir: z.string().min(1).optional(),
-  /** Self-signed demo certificates, no DNS provider or CA contacted (beta builds only). */
-  demo: z.boolean().default(false),
-  /** Override config.json's bind and port (certhub run -H, -p). */
-  bind: bindAddress.optional(),
-  port: port.optional(),
+  data_dir: z.string().min(1).optional().describe("The data directory: config.json, domains/, prefs.json (certhub setup -d DIR makes one). Left out only by `outpost demo`."),
+  demo: z.boolean().default(false).describe('Self-signed demo certificates, no DNS provider or CA contacted (beta builds only).'),
+  bind: bindAddress.optional().describe("The address to bind, instead of config.json's bind (certhub run -H)."),
+  port: port.optional().describe("The port, instead of config.json's port (certhub run -p); 0 picks a free one."),
 }).refine((settings) => settings.demo || settings.data_dir !== undefined, {
   path: ['data_dir'],
   message: "is required: the folder holding certhub's config.json (certhub setup -d DIR writes one)",

@@ -10,18 +10,15 @@ import { siteRef } from '../../src/http/site.js';
 import { monitorSite } from './site/kind.js';
 
 export const monitorSchema = z.strictObject({
-  host: bindAddress.default('0.0.0.0'),
-  port: port.default(8080),
-  interval_seconds: z.number().min(0.5).max(60).default(2),
-  history_seconds: positiveInteger.max(3600).default(120),
-  top_processes: positiveInteger.max(1000).default(40),
-  containers: z.boolean().default(true),
-  /** Container command lines with their arguments, which often carry passwords; off, the program alone. */
-  show_container_args: z.boolean().default(false),
-  /** Front threads sharing the port; one serves a dashboard's few viewers easily. */
-  threads: positiveInteger.max(16).default(1),
-  /** Host names the dashboard answers besides loopback ones (docs/hostwatch.md). */
-  allowed_hosts: allowedHosts,
+  host: bindAddress.default('0.0.0.0').describe('The address to bind.'),
+  port: port.default(8080).describe('The port; 0 picks a free one.'),
+  interval_seconds: z.number().min(0.5).max(60).default(2).describe('Time between two samples of the machine.'),
+  history_seconds: positiveInteger.max(3600).default(120).describe('How far back the charts go.'),
+  top_processes: positiveInteger.max(1000).default(40).describe('Processes listed, the busiest first.'),
+  containers: z.boolean().default(true).describe('List the processes of containers too.'),
+  show_container_args: z.boolean().default(false).describe('Show container command lines with their arguments, which often carry passwords; off, the program alone.'),
+  threads: positiveInteger.max(16).default(1).describe("Front threads sharing the port; one serves a dashboard's few viewers easily."),
+  allowed_hosts: allowedHosts.describe("Host names (or IP addresses) the dashboard answers besides loopback ones and this machine's own, on any bind; other names get 421."),
 });
 
 export const monitorRole: RoleDefinition<typeof monitorSchema> = {

@@ -3,41 +3,47 @@
 // agent validates files with the schemas. Browser-safe: no Node module may be imported here.
 import { z } from 'zod';
 
-const serverUrl = z.url({ protocol: /^https?$/ }).max(2048);
-const token = z.string().min(1).max(256);
+const serverUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .describe("certhub's address: https://, or http:// on loopback (another machine only with insecure_http or --insecure-http).");
+const token = z.string().min(1).max(256).describe("The domain's token, from the certhub panel.");
 /**
  * The SHA-256 fingerprint of the certificate certhub serves with while it has no `tls` of its own (its
  * self-signed one): `sha256:` and 64 lower-case hex digits. An agent given it trusts that certificate
  * and no other, as ssh trusts a known host key.
  */
-export const serverPin = z.string().regex(/^sha256:[0-9a-f]{64}$/, { message: 'must be sha256: and 64 lower-case hex digits' });
+export const serverPin = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/, { message: 'must be sha256: and 64 lower-case hex digits' })
+  .describe("The SHA-256 fingerprint (sha256: and 64 lower-case hex digits) of certhub's self-signed certificate, as its start line and panel show it: that certificate is trusted, and no CA.");
 /** `host:port` of a backend; IPv6 in brackets: `[::1]:8080`. */
 const backend = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'must be host:port' });
+const domainName = z.string().min(1).max(253);
+const combinedPem = z.boolean().optional().describe('Also write <domain>/combined.pem: full chain and key in one file (0600), as HAProxy takes them.');
 
 /** Fetch (JSON), one domain: the flat form. */
 export const fetchOneSchema = z.strictObject({
   server: serverUrl,
   pin: serverPin.optional(),
-  domain: z.string().min(1).max(253),
+  domain: domainName.describe("The domain's full name, e.g. app.example.net."),
   token,
-  /** certhub-agent fetch: also write `<domain>/combined.pem` (full chain and key, 0600) for HAProxy. */
-  combined_pem: z.boolean().optional(),
+  combined_pem: combinedPem,
 });
 
 /** Fetch (JSON), several domains: a `domains` map from the full name to its token. */
 export const fetchManySchema = z.strictObject({
   server: serverUrl,
   pin: serverPin.optional(),
-  domains: z.record(z.string().min(1).max(253), z.strictObject({ token })),
-  /** certhub-agent fetch: also write `<domain>/combined.pem` (full chain and key, 0600) for HAProxy. */
-  combined_pem: z.boolean().optional(),
+  domains: z.record(domainName, z.strictObject({ token })).describe('Each domain, by its full name, with its token.'),
+  combined_pem: combinedPem,
 });
 
 /** Proxy (JSON): a `routes` map from the full name to its backend and the token that fetches its certificate. */
 export const proxyRoutesSchema = z.strictObject({
   server: serverUrl,
   pin: serverPin.optional(),
-  routes: z.record(z.string().min(1).max(253), z.strictObject({ backend, token })),
+  routes: z.record(domainName, z.strictObject({ backend, token })),
 });
 
 export type FetchOneExport = z.infer<typeof fetchOneSchema>;

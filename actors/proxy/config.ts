@@ -11,118 +11,93 @@ import { parseBackendTarget } from './proxy-front/backend-target.js';
 /** Where `certhub-agent fetch` keeps material unless told otherwise; the proxy reads the same folders. */
 export const defaultMaterialDir = '/var/lib/certhub-agent';
 
-/** Strict-Transport-Security for one route: browsers then refuse plain HTTP for the name (RFC 6797). */
-const hstsSchema = z.strictObject({
-  /** Seconds the browser remembers; two years, Mozilla's recommendation, by default. */
-  max_age_seconds: z.int().min(0).max(2 ** 31 - 1).default(63_072_000),
-  include_subdomains: z.boolean().default(false),
-});
+const hstsSchema = z
+  .strictObject({
+    max_age_seconds: z.int().min(0).max(2 ** 31 - 1).default(63_072_000).describe("How long the browser remembers; two years, Mozilla's recommendation, by default."),
+    include_subdomains: z.boolean().default(false).describe('The rule covers every name under the route\'s too (includeSubDomains).'),
+  })
+  .describe('Strict-Transport-Security for the route: browsers then refuse plain HTTP for the name (RFC 6797). None when absent.');
 
 /** A backend: `host:port` (plain HTTP/1.1), `http://host:port` or `https://host:port`; IPv6 in brackets. */
 const backendTarget = z.string().refine((text) => parseBackendTarget(text) !== undefined, { message: 'must be host:port, http://host:port or https://host:port' });
 
-/** Active health checks: each front asks every backend for `path` on a connection of its own. */
-const healthCheckSchema = z.strictObject({
-  path: z.string().regex(/^\/[\x21-\x7e]*$/, { message: 'must be a path starting with /' }).default('/'),
-  interval_seconds: positiveInteger.max(3600).default(5),
-  timeout_seconds: positiveInteger.max(60).default(2),
-  /** Passed checks in a row that bring a backend marked down back into use. */
-  healthy_threshold: positiveInteger.max(100).default(2),
-  /** Failed checks in a row (an error, a timeout, a status outside 200-399) that take a backend out of use. */
-  unhealthy_threshold: positiveInteger.max(100).default(3),
-});
+const healthCheckSchema = z
+  .strictObject({
+    path: z.string().regex(/^\/[\x21-\x7e]*$/, { message: 'must be a path starting with /' }).default('/').describe('The path asked for.'),
+    interval_seconds: positiveInteger.max(3600).default(5).describe('Time between two checks of a backend.'),
+    timeout_seconds: positiveInteger.max(60).default(2).describe('A check not answered in this time failed.'),
+    healthy_threshold: positiveInteger.max(100).default(2).describe('Passed checks in a row that bring a backend marked down back into use.'),
+    unhealthy_threshold: positiveInteger.max(100).default(3).describe('Failed checks in a row (an error, a timeout, a status outside 200-399) that take a backend out of use.'),
+  })
+  .describe('Active health checks: each front asks every backend for path on a connection of its own. None when absent.');
 
-/** Passive health checks, from the requests themselves; only with two backends or more, as nginx's max_fails. */
-const passiveHealthSchema = z.strictObject({
-  /** Failures (unreachable, reset, malformed, no answer in time) within fail_window_seconds that rest a backend. */
-  max_failures: positiveInteger.max(1000).default(3),
-  fail_window_seconds: positiveInteger.max(3600).default(10),
-  /** How long a backend that failed rests before requests try it again. */
-  rest_seconds: positiveInteger.max(3600).default(30),
-});
+const passiveHealthSchema = z
+  .strictObject({
+    max_failures: positiveInteger.max(1000).default(3).describe('Failures (unreachable, reset, malformed, no answer in time) within fail_window_seconds that rest a backend.'),
+    fail_window_seconds: positiveInteger.max(3600).default(10).describe('The window max_failures counts failures in.'),
+    rest_seconds: positiveInteger.max(3600).default(30).describe('How long a backend that failed rests before requests try it again.'),
+  })
+  .describe("Passive health checks, from the requests themselves; only with two backends or more, as nginx's max_fails.");
 
-/** How an https:// backend is verified. */
-const backendTlsSchema = z.strictObject({
-  /** CAs (PEM file) the backend's certificate may chain to, instead of the system's roots. */
-  ca_file: z.string().min(1).optional(),
-  /** The name the backend's certificate must carry, and the SNI sent; the backend's host by default. */
-  servername: z.string().min(1).max(253).optional(),
-  /** false accepts any certificate (a backend's self-signed one): the link is then encrypted but not authenticated. */
-  verify: z.boolean().default(true),
-});
+const backendTlsSchema = z
+  .strictObject({
+    ca_file: z.string().min(1).optional().describe("CAs (PEM file) the backend's certificate may chain to, instead of the system's roots."),
+    servername: z.string().min(1).max(253).optional().describe("The name the backend's certificate must carry, and the SNI sent; the backend's host by default."),
+    verify: z.boolean().default(true).describe("false accepts any certificate (a backend's self-signed one): the link is then encrypted but not authenticated."),
+  })
+  .describe('How an https:// (or wss) backend is verified.');
 
 /** A route as exported by the panel, plus the proxy's own optional keys. */
-export const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType.extend({
-  /** The one backend, as the panel exports it; or `backends` for several. */
-  backend: backendTarget.optional(),
-  backends: z.array(backendTarget).min(1).max(64).optional(),
-  /** How a request picks among `backends` that are up. */
-  policy: z.enum(['round_robin', 'least_connections', 'first_available']).default('round_robin'),
-  health_check: healthCheckSchema.optional(),
-  passive_health: passiveHealthSchema.prefault({}),
-  backend_tls: backendTlsSchema.prefault({}),
-  hsts: hstsSchema.optional(),
-});
+export const proxyRouteSchema = proxyRoutesSchema.shape.routes.valueType
+  .extend({
+    backend: backendTarget.optional().describe('The one backend, as the panel exports it: host:port (plain HTTP/1.1), http://host:port or https://host:port, IPv6 in brackets; or backends for several.'),
+    token: proxyRoutesSchema.shape.routes.valueType.shape.token.describe("The route's token, which fetches its certificate from server."),
+    backends: z.array(backendTarget).min(1).max(64).optional().describe('Several backends, each as backend; instead of backend.'),
+    policy: z.enum(['round_robin', 'least_connections', 'first_available']).default('round_robin').describe('How a request picks among backends that are up.'),
+    health_check: healthCheckSchema.optional(),
+    passive_health: passiveHealthSchema.prefault({}),
+    backend_tls: backendTlsSchema.prefault({}),
+    hsts: hstsSchema.optional(),
+  })
+  .describe('A route: the name clients ask for (by SNI and Host), the backends it goes to, and the token that fetches its certificate.');
 
 export const proxyConfigSchema = proxyRoutesSchema.extend({
-  routes: z.record(z.string().min(1).max(253), proxyRouteSchema),
-  /** Address the TLS listener binds. */
-  host: bindAddress.default('0.0.0.0'),
-  /** TLS port. */
-  port: port.default(443),
-  /** A plain HTTP port that redirects every route's requests to HTTPS; none when absent. */
-  redirect_port: port.optional(),
-  /**
-   * The plain HTTP listener of /metrics, /healthz and /readyz (the TLS port serves routed names only):
-   * none unless metrics_port is set; loopback unless metrics_host says otherwise.
-   */
-  metrics_host: bindAddress.default('127.0.0.1'),
-  metrics_port: port.optional(),
-  /** Folder of `<domain>/{fullchain,privkey}.pem`, as certhub-agent fetch writes it. */
-  material_dir: z.string().min(1).default(defaultMaterialDir),
-  /** How often the material files are checked for a renewal (a reload(domain) call is immediate). */
-  material_check_ms: positiveInteger.max(3_600_000).default(2_000),
-  /** Front threads sharing the port. */
-  threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
-  /** Open connections kept to each backend, per front thread. */
-  backend_connections: positiveInteger.max(1024).default(64),
-  /** Seconds from a request's arrival (its wait for a connection included) to the backend's response head; past it, 504. */
-  backend_timeout_seconds: positiveInteger.max(3600).default(60),
-  /** Requests per route and thread that may wait for a backend connection; more get 503 with Retry-After. */
-  backend_queue: positiveInteger.max(100_000).default(256),
-  /** An upload slower than this (averaged over upload_window_seconds) is dropped with 408. */
-  upload_min_bytes_per_second: positiveInteger.max(1 << 30).default(1024),
-  upload_window_seconds: positiveInteger.max(3600).default(10),
-  /**
-   * Proxies in front of this one (IP addresses): from them, a client's X-Forwarded-For is extended and
-   * its X-Real-IP, True-Client-IP and Forwarded are kept; from anyone else they are dropped.
-   */
-  trusted_proxies: trustedProxies,
-  /** A line per request a route answered: JSON lines or the combined format, to a file (appended) or `-` for standard output; none when absent. */
-  access_log: z.strictObject({ path: z.string().min(1), format: z.enum(['json', 'combined']).default('json') }).optional(),
-  /** Relayed WebSockets one client address may hold, per thread. */
-  websocket_max_per_client: positiveInteger.max(100_000).default(64),
-  /** Relayed WebSockets per thread (each holds a backend connection too). */
-  websocket_max_total: positiveInteger.max(1_000_000).default(10_000),
-  /** Seconds a relayed WebSocket may stay silent both ways before it is closed (1001). */
-  websocket_idle_seconds: positiveInteger.max(86_400).default(300),
-  /** Bytes waiting for a slow side of a relayed WebSocket before it is closed (1013). */
-  websocket_max_buffered_bytes: positiveInteger.max(1 << 30).default(1 << 20),
-  /**
-   * The proxy fetches its routes' material from `server` itself (with each route's token), as
-   * `certhub-agent fetch --watch` would. false: something else keeps material_dir current.
-   */
-  fetch: z.boolean().default(true),
-  /** Seconds between two fetches of a domain (sooner when half its lifetime has passed). */
-  fetch_interval_seconds: positiveInteger.max(604_800).default(3600),
-  /** A private CA (PEM file) trusted for `server` besides the system's roots. */
-  ca_file: z.string().min(1).optional(),
-  /** The CAs (PEM file) the fetched certificates may chain to besides the system's roots. */
-  ca_bundle: z.string().min(1).optional(),
-  /** Write material whose chain leads to no trusted root (certhub --demo certificates). */
-  allow_untrusted: z.boolean().default(false),
-  /** Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear). */
-  insecure_http: z.boolean().default(false),
+  routes: z.record(z.string().min(1).max(253), proxyRouteSchema).describe('Each route, by the full name it serves (lower case, no trailing dot).'),
+  host: bindAddress.default('0.0.0.0').describe('The address the TLS listener binds.'),
+  port: port.default(443).describe('The TLS port.'),
+  redirect_port: port.optional().describe("A plain HTTP port that redirects every route's requests to HTTPS; none when absent."),
+  metrics_host: bindAddress.default('127.0.0.1').describe('The address of the plain HTTP listener of /metrics, /healthz and /readyz (with metrics_port).'),
+  metrics_port: port.optional().describe('The port of that listener (the TLS port serves routed names only); none when absent.'),
+  material_dir: z.string().min(1).default(defaultMaterialDir).describe('Folder of <domain>/{fullchain,privkey}.pem, as certhub-agent fetch writes it.'),
+  material_check_ms: positiveInteger.max(3_600_000).default(2_000).describe('How often the material files are checked for a renewal.'),
+  threads: positiveInteger
+    .max(64)
+    .default(Math.min(2, availableParallelism()))
+    .describe('Front threads sharing the port.')
+    .meta({ 'x-default': 'the smaller of 2 and the number of CPUs' }),
+  backend_connections: positiveInteger.max(1024).default(64).describe('Open connections kept to each backend, per front thread.'),
+  backend_timeout_seconds: positiveInteger.max(3600).default(60).describe("From a request's arrival (its wait for a connection included) to the backend's response head; past it, 504."),
+  backend_queue: positiveInteger.max(100_000).default(256).describe('Requests per route and thread that may wait for a backend connection; more get 503 with Retry-After.'),
+  upload_min_bytes_per_second: positiveInteger.max(1 << 30).default(1024).describe('An upload slower than this (averaged over upload_window_seconds) is dropped with 408.'),
+  upload_window_seconds: positiveInteger.max(3600).default(10).describe('The window upload_min_bytes_per_second is averaged over.'),
+  trusted_proxies: trustedProxies.describe("Proxies in front of this one (IP addresses): from them, a client's X-Forwarded-For is extended and its X-Real-IP, True-Client-IP and Forwarded are kept; from anyone else they are dropped."),
+  access_log: z
+    .strictObject({
+      path: z.string().min(1).describe('The file, appended to; - for standard output.'),
+      format: z.enum(['json', 'combined']).default('json').describe('JSON lines, or the combined format of nginx and Apache.'),
+    })
+    .optional()
+    .describe('A line per request a route answered. None when absent.'),
+  websocket_max_per_client: positiveInteger.max(100_000).default(64).describe('Relayed WebSockets one client address may hold, per thread.'),
+  websocket_max_total: positiveInteger.max(1_000_000).default(10_000).describe('Relayed WebSockets per thread (each holds a backend connection too).'),
+  websocket_idle_seconds: positiveInteger.max(86_400).default(300).describe('How long a relayed WebSocket may stay silent both ways before it is closed (1001).'),
+  websocket_max_buffered_bytes: positiveInteger.max(1 << 30).default(1 << 20).describe('Bytes waiting for a slow side of a relayed WebSocket before it is closed (1013).'),
+  fetch: z.boolean().default(true).describe("The proxy fetches its routes' material from server itself (with each route's token), as certhub-agent fetch --watch would; false: something else keeps material_dir current."),
+  fetch_interval_seconds: positiveInteger.max(604_800).default(3600).describe('Time between two fetches of a domain (sooner when half its lifetime has passed).'),
+  ca_file: z.string().min(1).optional().describe("A private CA (PEM file) trusted for server besides the system's roots."),
+  ca_bundle: z.string().min(1).optional().describe("The CAs (PEM file) the fetched certificates may chain to besides the system's roots."),
+  allow_untrusted: z.boolean().default(false).describe('Write material whose chain leads to no trusted root (certhub --demo certificates).'),
+  insecure_http: z.boolean().default(false).describe('Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear).'),
 }).superRefine((config, context) => {
   // A route is served under its name by SNI and its material read from material_dir/<name>/: a name
   // no client can send (`under_score`, `App.Example`, `localhost`) would be a route that never answers.

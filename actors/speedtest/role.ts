@@ -11,16 +11,18 @@ import { speedtestSite } from './site/kind.js';
 export const megabyte = 1_000_000;
 
 export const speedtestSchema = z.strictObject({
-  host: bindAddress.default('0.0.0.0'),
-  port: port.default(8080),
-  name: z.string().min(1).max(100).default('Speed Test'),
-  duration_seconds: positiveInteger.max(120).default(8),
-  quiet: z.boolean().default(false),
-  /** Front threads sharing the port; each can fill a fast link on its own, more spread the load. */
-  threads: positiveInteger.max(64).default(Math.min(2, availableParallelism())),
-  max_upload_mb: positiveInteger.max(10_000).default(100),
-  /** Host names the server answers besides loopback ones (docs/netspeed.md). */
-  allowed_hosts: allowedHosts,
+  host: bindAddress.default('0.0.0.0').describe('The address to bind.'),
+  port: port.default(8080).describe('The port; 0 picks a free one.'),
+  name: z.string().min(1).max(100).default('Speed Test').describe('The server name the page shows.'),
+  duration_seconds: positiveInteger.max(120).default(8).describe("How long each phase (download, upload) of the page's test lasts."),
+  quiet: z.boolean().default(false).describe('Log no line per request.'),
+  threads: positiveInteger
+    .max(64)
+    .default(Math.min(2, availableParallelism()))
+    .describe('Front threads sharing the port; each can fill a fast link on its own, more spread the load.')
+    .meta({ 'x-default': 'the smaller of 2 and the number of CPUs' }),
+  max_upload_mb: positiveInteger.max(10_000).default(100).describe('The largest upload a test may send; MB is decimal, as in Mbps.'),
+  allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
 });
 
 export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {

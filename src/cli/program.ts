@@ -1,12 +1,13 @@
 // The commander setup every executable shares: `--version` as `<name> <version> (commit <hash>)`, `--license`,
 // suggestions after a typo, exit code 2 for any usage error (commander's own default is 1), and no
-// debugger on SIGUSR1 (debugger-signal.ts).
+// debugger on SIGUSR1 (debugger-signal.ts), and a last help line naming the executable's manual.
 //
 // Commander's exits (after --version, --help, a usage error) and --license throw a CommanderError
 // instead of exiting, so that runProgram exits once the output has reached a pipe (see output.ts).
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { exitCodes } from '../errors.js';
-import { versionLine } from '../version.js';
+import { packageRoot, versionLine } from '../version.js';
 import { ignoreDebuggerSignal } from './debugger-signal.js';
 import { exitWithError } from './fail.js';
 import { licenseText } from './license.js';
@@ -30,10 +31,17 @@ export function createProgram(name: string, description: string): Command {
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, `${name}: `)) })
     .showSuggestionAfterError(true)
     .showHelpAfterError(`(run "${name} --help" for usage)`)
+    // 'afterAll': the help of every command ends with it too (`certhub run --help`).
+    .addHelpText('afterAll', `\nManual: ${manualPath(name)}`)
     .exitOverride((error: CommanderError) => {
       throw error;
     });
   return program;
+}
+
+/** The manual of executable `name` where the package is installed: docs/<name>.md. */
+export function manualPath(name: string): string {
+  return fileURLToPath(new URL(`docs/${name}.md`, packageRoot));
 }
 
 /** Adds the logging options of every command that runs a supervisor. */

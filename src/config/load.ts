@@ -19,7 +19,11 @@ export function configName(path: string): string {
   return path === stdinName ? '<stdin>' : path;
 }
 
-/** Reads a JSON config file (`-`: standard input) as it is, before any validation. */
+/**
+ * Reads a JSON config file (`-`: standard input) before any validation. A top-level `"$schema"` string
+ * is an editor's pointer to the file's JSON Schema (docs/reference/schema/): it is dropped here, so
+ * the strict schemas, which refuse any key they do not know, never see it.
+ */
 export async function readConfigInput(path: string): Promise<unknown> {
   let text: string;
   try {
@@ -27,7 +31,14 @@ export async function readConfigInput(path: string): Promise<unknown> {
   } catch (error) {
     throw new ConfigError([`cannot read config file ${configName(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
   }
-  return parseConfigJson(text, configName(path));
+  return withoutSchemaKey(parseConfigJson(text, configName(path)));
+}
+
+/** `input` without its top-level `"$schema"` string, when it is an object that has one. */
+export function withoutSchemaKey(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const { $schema, ...rest } = input as Record<string, unknown>;
+  return typeof $schema === 'string' ? rest : input;
 }
 
 /** Validates a config read by readConfigInput; each problem starts with the file's name. */

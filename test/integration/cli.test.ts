@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -23,7 +23,22 @@ for (const name of executables) {
     t.is(help.code, 0);
     t.regex(help.stdout, new RegExp(`^Usage: ${name} `));
     t.regex(help.stdout, /--license/);
+    const manual = projectPath(`docs/${name}.md`);
+    t.true(help.stdout.endsWith(`\nManual: ${manual}\n`), help.stdout);
+    const command = await run(name, ...(commandOf[name] ?? []), '--help');
+    t.true(command.stdout.endsWith(`\nManual: ${manual}\n`), command.stdout);
+    if (!(await exists(manual))) t.log(`${manual} is not written yet`);
   });
+}
+
+/** A command of each executable, whose --help ends with the manual too. */
+const commandOf: Record<string, string[]> = { outpost: ['run'], certhub: ['setup'], 'certhub-agent': ['fetch'], netspeed: ['server'], qpool: ['serve'] };
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 test('an unknown command or option exits 2 with a hint', async (t) => {

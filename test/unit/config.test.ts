@@ -1,10 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { z } from 'zod';
 import { roles } from '../../actors/registry.js';
 import { hostConfigSchema as hostConfigSchemaFor } from '../../src/config/host.js';
 
 const hostConfigSchema = hostConfigSchemaFor(roles);
-import { validateConfig } from '../../src/config/load.js';
+import { loadConfigFile, validateConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 
 function problemsOf(schema: z.ZodType, input: unknown): readonly string[] {
@@ -59,4 +62,19 @@ test('bind addresses and allowed hosts are IP addresses or host names, as src/ne
   t.true(problems.includes('roles.monitor.allowed_hosts[1] must be a host name or an IP address, without a port'), problems.join('\n'));
   t.is(problems.length, 3, problems.join('\n'));
   t.notThrows(() => validateConfig(hostConfigSchema, { roles: { monitor: { host: 'localhost', allowed_hosts: ['Dash.Example.NET', '10.0.0.5'] } } }));
+});
+
+test('a config file may name its JSON Schema in "$schema": the loader drops it before the strict schema sees it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'outpost-schema-key-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'host.json');
+  await writeFile(file, JSON.stringify({ $schema: './config-host.schema.json', roles: { monitor: {} } }));
+  const config = await loadConfigFile(hostConfigSchema, file);
+  t.false('$schema' in config);
+  t.deepEqual(Object.keys(config.roles), ['monitor']);
+  // Only the top level, and only a string: anywhere else it is an unknown key as any other.
+  await writeFile(file, JSON.stringify({ roles: { monitor: { $schema: 'x' } } }));
+  await t.throwsAsync(loadConfigFile(hostConfigSchema, file), { message: /roles\.monitor\["\$schema"\] is not a known option/ });
+  await writeFile(file, JSON.stringify({ $schema: 1, roles: { monitor: {} } }));
+  await t.throwsAsync(loadConfigFile(hostConfigSchema, file), { message: /: \["\$schema"\] is not a known option/ });
 });

@@ -32,3 +32,9 @@ test('export-from and dynamic import are checked like import', async (t) => {
   const found = await problems('src/config/example.ts', "export { certRole } from '../../actors/cert/index.js';\nexport const load = () => import('../../actors/qpool/index.js');\n");
   t.is(found.length, 2);
 });
+
+test('the reference docs generator, a build step, reads every role; src/build/ beside it does not', async (t) => {
+  const source = "import { certhubProgram } from '../../actors/cert/cli/program.js';\nexport const program = certhubProgram;\n";
+  t.deepEqual(await problems('src/build/reference-docs.ts', source), []);
+  t.is((await problems('src/build/example.ts', source)).length, 1);
+});
