@@ -18,7 +18,7 @@ import { makeTemporaryDir } from '../../src/store/temporary-dirs.js';
 import { isBetaBuild, version } from '../../src/version.js';
 import { domainReplicaTopic, domainsActor } from './domains/kind.js';
 import { certhubServing } from './tls.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { certhubSite } from './site/kind.js';

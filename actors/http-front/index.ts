@@ -2,11 +2,11 @@
 // module, src/http/site.ts), with the operations routes every front has (/healthz, /readyz,
 // /metrics: src/http/operations.ts).
 import { runActor } from '../../src/actor/worker-entry.js';
-import { httpFrontActor } from '../../src/http/front-actor.js';
 import { startFront } from '../../src/http/front.js';
 import { mountOperations } from '../../src/http/operations.js';
 import { loadSite } from '../../src/http/site.js';
 import { HttpFigures } from '../../src/metrics/http-figures.js';
+import { httpFrontActor } from './kind.js';
 
 runActor(httpFrontActor, {
   async start(context) {

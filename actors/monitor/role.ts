@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { actorRef, actorSpec } from '../../src/actor/kind.js';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
 import { samplerActor, snapshotTopic } from './sampler/kind.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { monitorSite } from './site/kind.js';

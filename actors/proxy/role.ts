@@ -14,7 +14,7 @@ import { proxyFrontActor, proxyRoutesTopic } from './proxy-front/kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './proxy-front/protocol.js';
 import type { LivePublication } from '../../src/config/role.js';
 import type { RoleDefinition } from '../../src/config/role.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import { siteRef } from '../../src/http/site.js';
 import { operationsOnlySite } from '../../src/http/operations-site-kind.js';
 import { proxyDemo, proxyDemoConfig } from './demo.js';

@@ -8,7 +8,7 @@ import type { DiodeReceiverConfig } from './diode-receiver/protocol.js';
 import { poolActor, poolStatusTopic } from './pool/kind.js';
 import { takePoolKey } from './pool-key.js';
 import type { PoolConfig } from './pool/protocol.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { qpoolSite } from './site/kind.js';

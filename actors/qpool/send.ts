@@ -9,7 +9,7 @@ import { diodeSenderActor } from './diode-sender/kind.js';
 import type { DiodeSenderConfig } from './diode-sender/protocol.js';
 import { recvReceiver } from './recv.js';
 import type { RoleDefinition } from '../../src/config/role.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import { operationsOnlySite } from '../../src/http/operations-site-kind.js';
 import { siteRef } from '../../src/http/site.js';
 

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { allowedHosts, bindAddress, port, positiveInteger } from '../../src/config/rules.js';
-import { frontSpecs } from '../../src/http/front-specs.js';
+import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { speedtestSite } from './site/kind.js';

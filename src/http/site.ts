@@ -8,7 +8,7 @@ import type { Logger } from '../log/record.js';
 import type { MetricsAccess } from './operations.js';
 import type { Router } from './router.js';
 import type { HttpServer } from './server.js';
-import type { HttpFrontConfig } from './front-actor.js';
+import type { HttpFrontConfig } from './front-config.js';
 
 declare const configType: unique symbol;
 

@@ -18,7 +18,7 @@ function isBundle(file: string): boolean {
 function declarationModules(): string[] {
   const dist = projectPath('dist');
   return readdirSync(dist, { recursive: true, encoding: 'utf8' })
-    .filter((file) => !file.startsWith('test/') && !file.startsWith('_chunks/') && /(^|\/)(kind|front-actor|operations-site-kind)\.js$/.test(file))
+    .filter((file) => !file.startsWith('test/') && !file.startsWith('_chunks/') && /(^|\/)(kind|operations-site-kind)\.js$/.test(file))
     .map((file) => join(dist, file));
 }
 

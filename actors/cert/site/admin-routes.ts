@@ -15,7 +15,7 @@ import type { HttpServer } from '../../../src/http/server.js';
 import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
-import type { HttpFrontConfig } from '../../../src/http/front-actor.js';
+import type { HttpFrontConfig } from '../../../src/http/front-config.js';
 import type { CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';

@@ -6,7 +6,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import type { ActorContext } from '../../../src/actor/actor.js';
 import type { HttpServer } from '../../../src/http/server.js';
 import type { TlsMaterial } from '../../../src/http/tls-material.js';
-import type { HttpFrontConfig } from '../../../src/http/front-actor.js';
+import type { HttpFrontConfig } from '../../../src/http/front-config.js';
 import type { CerthubTls } from './protocol.js';
 import type { DomainReplica } from './replica.js';
 

@@ -1,7 +1,5 @@
-// The http-front actor: one uWS app in its own thread, serving the one site its config names
-// (src/http/site.ts). Roles ask for fronts through front-specs.ts; the thread entry is
-// actors/http-front/index.ts, which knows no site.
-import { declareActor, type NoApi } from '../actor/kind.js';
+// What an http-front actor is handed: where to listen and the one site it serves (site.ts). The actor
+// kind, its thread entry and the specs a role asks for are under actors/http-front/, which knows no site.
 import type { SiteRef } from './site.js';
 import type { FrontTls } from './tls-material.js';
 
@@ -16,5 +14,3 @@ export interface HttpFrontConfig {
   /** HTTPS with this certificate; plain HTTP without. */
   tls?: FrontTls;
 }
-
-export const httpFrontActor = declareActor<NoApi, HttpFrontConfig>('http-front', new URL('../../actors/http-front/index.js', import.meta.url));

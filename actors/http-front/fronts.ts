@@ -1,11 +1,11 @@
 // The fronts of a role: one http-front actor per thread, all on one port. Threads share the port
 // through SO_REUSEPORT, which needs a concrete port for all of them: a port left at 0 is picked here.
 // So does a TLS front on its own, which listens a second time on its port for a new certificate.
-import { actorSpec, type ActorApi, type ActorRef } from '../actor/kind.js';
-import type { ActorSpec } from '../actor/spec.js';
-import { concretePort } from './port.js';
-import { httpFrontActor } from './front-actor.js';
-import type { HttpFrontConfig } from './front-actor.js';
+import { actorSpec, type ActorApi, type ActorRef } from '../../src/actor/kind.js';
+import type { ActorSpec } from '../../src/actor/spec.js';
+import type { HttpFrontConfig } from '../../src/http/front-config.js';
+import { concretePort } from '../../src/http/port.js';
+import { httpFrontActor } from './kind.js';
 
 export interface FrontsOptions {
   role: string;
