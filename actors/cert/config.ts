@@ -17,7 +17,7 @@ export const letsEncryptDirectories = {
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
 import { estimatedSecretBits, minimumSecretBits } from '../../src/crypto/secret-strength.js';
-import { keyTypes } from '../../src/jobs/key-types.js';
+import { keyTypes } from './key-types.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 

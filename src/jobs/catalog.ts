@@ -1,7 +1,7 @@
 // CPU-heavy one-off work that must never run on an actor's event loop. Each job is a pure, synchronous
 // function of structured-cloneable input; the shared piscina pool runs them (see pool.ts).
 import { pbkdf2Sync } from 'node:crypto';
-import { generatePrivateKeyPem } from './private-key.js';
+import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 
 export interface Pbkdf2Input {
   password: string;

@@ -11,7 +11,7 @@ import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
 import { JobPool } from '../../src/jobs/pool.js';
-import type { KeyType } from '../../src/jobs/key-types.js';
+import type { KeyType } from '../../actors/cert/key-types.js';
 import { startCertStack, stopCertStack, type CertStack } from './cert-stack.js';
 
 export interface AcmeFixture extends CertStack {

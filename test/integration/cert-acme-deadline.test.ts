@@ -4,7 +4,7 @@
 import { createServer, type Socket } from 'node:net';
 import test from 'ava';
 import { openAcmeAccount } from '../../actors/cert/acme/account.js';
-import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
+import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 import { tempDir } from '../helpers/qpool.js';
 
 test('a CA that never answers: the request ends at its deadline, naming the CA and the timeout', async (t) => {

@@ -10,7 +10,7 @@ import { issueCertificate } from '../../actors/cert/acme/order.js';
 import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { reservePort } from '../../src/http/port.js';
-import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
+import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 import { startRefusingCa } from '../fixtures/acme/refusing-ca.js';
 import { withAcme } from '../helpers/acme.js';
 import { freeDnsPort } from '../../benchmarks/third-party/daemon.js';

@@ -17,7 +17,7 @@ import { fetchRenewalInfo } from '../../actors/cert/acme/renewal-info.js';
 import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { OutpostError } from '../../src/errors.js';
-import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
+import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 import { startGarbageCa, type AcmeGarbage, type AcmeStep, type GarbageCa } from '../fixtures/acme/garbage-ca.js';
 import { testCertificate } from '../helpers/certificates.js';
 import { startCertStack, stopCertStack, type CertStack } from '../helpers/cert-stack.js';

@@ -9,7 +9,7 @@ import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import { PoolFiles } from '../../actors/qpool/pool/pool-files.js';
 import { restorePool } from '../../actors/qpool/pool/restore.js';
 import { entryBytes, entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
-import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js';
+import { DecryptionError, type DeriveMasterKey } from '../../actors/qpool/sealed/sealed.js';
 import { tempDir } from '../helpers/qpool.js';
 
 /** The passphrase derivation is not what is tested here: a fast stand-in, the same on every load. */

@@ -5,9 +5,9 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { journalCountBytes } from '../../src/store/journal-count.js';
-import { decodeJournal, JournalWriter } from '../../src/store/sealed-file.js';
-import { DecryptionError, encodeHeader, fileKey, headerBytes, newFileSalt, newKdfParams, seal, sequenceNonce } from '../../src/store/sealed.js';
+import { journalCountBytes } from '../../actors/qpool/sealed/journal-count.js';
+import { decodeJournal, JournalWriter } from '../../actors/qpool/sealed/sealed-file.js';
+import { DecryptionError, encodeHeader, fileKey, headerBytes, newFileSalt, newKdfParams, seal, sequenceNonce } from '../../actors/qpool/sealed/sealed.js';
 import { tempDir } from '../helpers/qpool.js';
 
 const magic = 'QPOOLJN2';

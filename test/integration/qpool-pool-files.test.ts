@@ -7,13 +7,13 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { PoolStatus } from '../../actors/qpool/pool/protocol.js';
-import { journalCountBytes } from '../../src/store/journal-count.js';
+import { journalCountBytes } from '../../actors/qpool/sealed/journal-count.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { startProcess } from '../helpers/process.js';
 import { freeListen, modeOf, poolStatus, qpoolBin, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../helpers/qpool.js';
 
 const passphrase = 'correct horse battery staple';
-/** Magic, passphrase salt, iterations, file salt (src/store/sealed.ts). */
+/** Magic, passphrase salt, iterations, file salt (actors/qpool/sealed/sealed.ts). */
 const headerBytes = 8 + 16 + 4 + 32;
 /** A journal's records follow its header and its record count. */
 const journalRecordsStart = headerBytes + journalCountBytes;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { batched } from '../../src/actor/batch.js';
+import { batched } from '../../actors/qpool/site/batch.js';
 
 test('calls made in one turn travel as one batch and get their own answers', async (t) => {
   const batches: number[][] = [];

@@ -2,8 +2,8 @@
 import { createPrivateKey } from 'node:crypto';
 import test from 'ava';
 import { JobPool } from '../../src/jobs/pool.js';
-import { keyTypes } from '../../src/jobs/key-types.js';
-import { generatePrivateKeyPem } from '../../src/jobs/private-key.js';
+import { keyTypes } from '../../actors/cert/key-types.js';
+import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 
 test('each key type gives a PKCS#8 key of that type and size', (t) => {
   const expected = { 'ecdsa-p256': { type: 'ec', namedCurve: 'prime256v1' }, 'rsa-2048': { type: 'rsa', modulusLength: 2048 }, 'rsa-4096': { type: 'rsa', modulusLength: 4096 } } as const;

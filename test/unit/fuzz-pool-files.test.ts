@@ -12,9 +12,9 @@ import { PoolFiles } from '../../actors/qpool/pool/pool-files.js';
 import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import { restorePool } from '../../actors/qpool/pool/restore.js';
 import { entryBytes, entryKey, ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
-import { headerBytes } from '../../src/store/sealed.js';
-import { DecryptionError, type DeriveMasterKey } from '../../src/store/sealed.js';
-import { journalCountBytes } from '../../src/store/journal-count.js';
+import { headerBytes } from '../../actors/qpool/sealed/sealed.js';
+import { DecryptionError, type DeriveMasterKey } from '../../actors/qpool/sealed/sealed.js';
+import { journalCountBytes } from '../../actors/qpool/sealed/journal-count.js';
 import { checkAsyncProperty } from '../helpers/fuzz.js';
 import { tempDir } from '../helpers/qpool.js';
 

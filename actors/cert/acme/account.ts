@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import acme, { type Client } from 'acme-client';
 import { writeFileAtomic } from '../../../src/store/atomic.js';
 import { ensureSecretDirectory, readSecretFile, writeSecretFile } from '../../../src/store/secret.js';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import { CaConnection } from './ca-connection.js';
 import { AcmeOrderError } from './errors.js';
 

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runActor } from '../../../src/actor/worker-entry.js';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import { AuthoritativeDns } from '../dns/propagation.js';
 import { openAcmeAccount, type AcmeAccount } from './account.js';
 import { ChallengeJournal } from './challenge-journal.js';

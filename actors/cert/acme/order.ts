@@ -6,7 +6,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import acme, { type Authorization, type Order } from 'acme-client';
 import { OutpostError } from '../../../src/errors.js';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import type { AuthoritativeDns, PropagationWait } from '../dns/propagation.js';
 import type { DnsProvider } from '../dns/providers/provider.js';
 import { messageOf, type AcmeAccount } from './account.js';

@@ -1,7 +1,7 @@
 // The acme actor: holds the ACME account and runs DNS-01 orders, writing challenge records through
 // the dns actor (its dns_acme provider) and checking them at the authoritative nameservers first.
 import type { ActorRef } from '../../../src/actor/kind.js';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import type { DnsApi } from '../dns/protocol.js';
 import type { Material } from '../domains/material.js';
 

@@ -5,7 +5,7 @@
 // tree as a dependency of acme-client.
 import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import type { Material } from './material.js';
 
 export const demoIssuerName = 'certhub demo certificate - not trusted';

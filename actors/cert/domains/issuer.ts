@@ -1,7 +1,7 @@
 // What the domains actor needs done outside itself to give a domain a certificate: its address
 // record published, a certificate issued: by the dns and acme actors, or, in demo mode, by nothing
 // that leaves the process.
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';

@@ -1,7 +1,7 @@
 // The domains actor: the one owner of certhub's state (domains, tokens, material, preferences). The
 // fronts read a replica it publishes (kind.ts) and ask it for every change through DomainsApi.
 import type { ActorRef } from '../../../src/actor/kind.js';
-import type { KeyType } from '../../../src/jobs/key-types.js';
+import type { KeyType } from '../key-types.js';
 import type { AcmeApi } from '../acme/protocol.js';
 import type { DnsApi } from '../dns/protocol.js';
 import type { Material } from './material.js';

@@ -2,7 +2,7 @@
 // the served history; the journal (`<pool_file>.hot`) carries what happened since: values served
 // (their keys), values that arrived, and values a front held and gave back unserved. Replaying the
 // journal over the snapshot gives the pool back.
-import { DecryptionError } from '../../../src/store/sealed.js';
+import { DecryptionError } from '../sealed/sealed.js';
 import { valueSources } from './protocol.js';
 import { entryBytes, entryCount, valueBytes } from './value-batch.js';
 

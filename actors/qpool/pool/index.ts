@@ -2,7 +2,7 @@
 import { FatalActorError } from '../../../src/actor/actor.js';
 import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
-import { DecryptionError, type DeriveMasterKey } from '../../../src/store/sealed.js';
+import { DecryptionError, type DeriveMasterKey } from '../sealed/sealed.js';
 import { PoolService } from './logic.js';
 import { ValuePool } from './memory.js';
 import { PoolFiles, poolFilePaths } from './pool-files.js';

@@ -14,13 +14,13 @@
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { syncDirectory } from '../../../src/store/atomic.js';
-import { DecryptionError, newFileSalt, newKdfParams, type DeriveMasterKey, type KdfParams } from '../../../src/store/sealed.js';
-import { decodeJournal, decodeSnapshot, encodeSnapshot, JournalWriter, readHeader } from '../../../src/store/sealed-file.js';
+import { DecryptionError, newFileSalt, newKdfParams, type DeriveMasterKey, type KdfParams } from '../sealed/sealed.js';
+import { decodeJournal, decodeSnapshot, encodeSnapshot, JournalWriter, readHeader } from '../sealed/sealed-file.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
 import { decodeJournalRecord, decodeSnapshotContent, encodeJournalRecord, encodeSnapshotContent, type JournalRecord, type SnapshotContent } from './codec.js';
 
 const snapshotMagic = 'QPOOLSN1';
-/** A journal whose head counts its records (src/store/journal-count.ts). */
+/** A journal whose head counts its records (../sealed/journal-count.ts). */
 const journalMagic = 'QPOOLJN2';
 /** The journals of qpool 0.1.0-beta.1, without that count: still read, never written. */
 const uncountedJournalMagic = 'QPOOLJN1';

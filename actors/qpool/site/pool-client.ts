@@ -3,7 +3,7 @@
 // the next requests at once (held-values.ts); /api/status answers from the status the pool
 // publishes once it includes every value this front answered.
 import { randomUUID } from 'node:crypto';
-import { batched } from '../../../src/actor/batch.js';
+import { batched } from './batch.js';
 import type { ActorContext } from '../../../src/actor/actor.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import { poolStatusTopic } from '../pool/kind.js';

@@ -1,7 +1,7 @@
 // Two routes that differ only in where the answer is made: /direct in this thread, /hop in the
 // hop-echo actor, reached through a batched cross-thread call. /value answers a constant value the
 // way qpool answers /api/random/hex, headers and all: what a value costs the front without a take.
-import { batched } from '../../../src/actor/batch.js';
+import { batched } from '../../../actors/qpool/site/batch.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { startFront } from '../../../src/http/front.js';
 import { ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';

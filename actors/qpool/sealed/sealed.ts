@@ -1,9 +1,9 @@
-// Encryption of the stores that hold secrets at rest (the qpool pool): AES-256-GCM under a key derived
+// Encryption of the pool's files at rest (the snapshot and its journal): AES-256-GCM under a key derived
 // from a passphrase with PBKDF2-HMAC-SHA256. The slow derivation runs once per process; each file then
 // gets its own subkey (HKDF with a random per-file salt), so a file's records can number their nonces
 // 0, 1, 2, ... without a nonce ever repeating under one key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { OutpostError } from '../errors.js';
+import { OutpostError } from '../../../src/errors.js';
 
 /** OWASP's Password Storage Cheat Sheet figure for PBKDF2-HMAC-SHA256 (2023, current in 2026). */
 export const pbkdf2Iterations = 600_000;

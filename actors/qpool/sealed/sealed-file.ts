@@ -7,7 +7,7 @@
 // after it (values recorded as served) would be dropped.
 import { closeSync, fdatasyncSync, openSync, writeSync, writevSync } from 'node:fs';
 import { countKey, countSlotWrite, decodeCount, encodeCountSlots, journalCountBytes } from './journal-count.js';
-import { writeSecretFile } from './secret.js';
+import { writeSecretFile } from '../../../src/store/secret.js';
 import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
 
 /** The record's length, then its bitwise complement. */
