@@ -1,5 +1,5 @@
-// Private key generation for ACME accounts and certificates: an RSA-4096 key takes a second or more of
-// CPU, so it runs as a job in the shared pool, never on an actor's event loop.
+// Private key generation for ACME accounts and certificates: the module the key job (jobs.ts) runs in
+// a thread of the shared pool, never on an actor's event loop.
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyType } from './key-types.js';
 

@@ -1,6 +1,7 @@
 // What the supervisor offers every actor over comlink (the `supervisorPort` of ActorWorkerData).
-import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
+import type { JobRef } from '../jobs/job.js';
 
 export interface SupervisorApi {
-  runJob<Name extends JobName>(name: Name, input: JobInput<Name>): Promise<JobOutput<Name>>;
+  /** Runs a job a role declared (src/jobs/job.ts) on the shared pool. */
+  runJob(job: JobRef, input: unknown): Promise<unknown>;
 }

@@ -8,7 +8,7 @@
 // used on actors that are not fronts, and the caller gets the names of any front that would not stop.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { OutpostError } from '../errors.js';
-import type { JobRunner } from '../jobs/pool.js';
+import type { JobPool } from '../jobs/pool.js';
 import { LogFanout } from '../log/log-fanout.js';
 import type { Logger } from '../log/record.js';
 import type { SupervisorLog } from '../log/supervisor-log.js';
@@ -35,7 +35,7 @@ export interface SupervisorOptions {
   /** How long fronts get to finish in-flight requests, and actors to flush, on stop. */
   shutdownGraceMs: number;
   log: SupervisorLog;
-  jobs: JobRunner;
+  jobs: Pick<JobPool, 'runRef'>;
   /** How often every thread, and the supervisor, push metrics to the fronts; 0 turns metrics off. */
   metricsIntervalMs?: number;
 }
@@ -251,7 +251,7 @@ export class Supervisor {
   private spawn(slot: ActorSlot): void {
     const { spec } = slot;
     const channel = new MessageChannel();
-    const supervisorApi: SupervisorApi = { runJob: (name, input) => this.options.jobs.run(name, input) };
+    const supervisorApi: SupervisorApi = { runJob: (job, input) => this.options.jobs.runRef(job, input) };
     exposeApi(supervisorApi, channel.port1);
     const workerData: ActorWorkerData = {
       name: spec.name,

@@ -2,7 +2,7 @@
 // reports `ready`, serves links, and turns any uncaught failure into an `error` message and exit 1
 // so the supervisor's restart policy applies (thread-stream's lib/worker.js does the same).
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { JobInput, JobName, JobOutput } from '../jobs/catalog.js';
+import { jobRef, type JobKind } from '../jobs/job.js';
 import { loggerFrom } from '../log/record.js';
 import { ThreadMetricsPusher } from '../metrics/thread-metrics.js';
 import { figuresKey, metricsTopic } from '../metrics/topic.js';
@@ -96,7 +96,7 @@ export function runActor<Api extends ActorApi, Config>(kind: ActorKind<Api, Conf
     metrics,
     setReadiness: (ready, reason) => system.post({ type: 'readiness', ready, ...(reason === undefined ? {} : { reason }) }),
     log,
-    jobs: { run: <Name extends JobName>(name: Name, input: JobInput<Name>) => supervisor.runJob(name, input) as Promise<JobOutput<Name>> },
+    jobs: { run: <Input, Output>(job: JobKind<Input, Output>, input: Input) => supervisor.runJob(jobRef(job), input) as Promise<Output> },
     peer,
     publish: (topic, message, options) => events.publish(topic, message, options),
     subscribe: (topic, listener, options) => events.subscribe(topic, listener, options),

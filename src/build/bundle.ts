@@ -8,9 +8,9 @@
 //
 // What is bundled: the executables (bin/), the benchmark hosts, and every module the code (benchmarks
 // included) loads by URL at run time (`new URL('./index.js', import.meta.url)`: an actor kind's
-// thread, a site, piscina's worker, an executable a benchmark starts). Each is written where tsc
-// wrote it, so every path stays as it was; the modules they import stay in dist/ unbundled, for the
-// tests that import them.
+// thread, a site, piscina's worker, a job's module, an executable a benchmark starts). Each is written
+// where tsc wrote it, so every path stays as it was; the modules they import stay in dist/ unbundled,
+// for the tests that import them.
 //
 // `import.meta.url` in a bundled module would name the bundle, not the module: it is replaced by the
 // module's own URL in dist/, computed from the bundle's (`outpostDist` in the banner).

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import type { JobInput, JobName, JobOutput, JobRequest } from './catalog.js';
+import { jobRef, type JobKind, type JobRef, type JobRequest } from './job.js';
 
-/** Runs catalog jobs; the supervisor owns one and actors reach it through SupervisorApi.runJob. */
+/** Runs the jobs roles declare (job.ts); the supervisor owns one and actors reach it through SupervisorApi.runJob. */
 export interface JobRunner {
-  run<Name extends JobName>(name: Name, input: JobInput<Name>): Promise<JobOutput<Name>>;
+  run<Input, Output>(job: JobKind<Input, Output>, input: Input): Promise<Output>;
 }
 
 /**
@@ -25,10 +25,15 @@ export class JobPool implements JobRunner {
     });
   }
 
-  async run<Name extends JobName>(name: Name, input: JobInput<Name>): Promise<JobOutput<Name>> {
+  async run<Input, Output>(job: JobKind<Input, Output>, input: Input): Promise<Output> {
+    return (await this.runRef(jobRef(job), input)) as Output;
+  }
+
+  /** A job named by reference, as an actor's request to the supervisor carries it. */
+  async runRef(job: JobRef, input: unknown): Promise<unknown> {
     this.pool ??= this.createPool();
-    const request: JobRequest<Name> = { name, input };
-    return (await (await this.pool).run(request)) as JobOutput<Name>;
+    const request: JobRequest = { job, input };
+    return await (await this.pool).run(request);
   }
 
   async close(): Promise<void> {

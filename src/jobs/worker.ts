@@ -1,8 +1,9 @@
-// piscina's task entry: runs one job from the catalog.
-import { isJobName, jobCatalog, type JobRequest } from './catalog.js';
+// piscina's task entry: runs one job, imported from the module its declaration names (job.ts).
+import type { JobRequest } from './job.js';
 
-export default function runJob(request: JobRequest): unknown {
-  if (!isJobName(request.name)) throw new Error(`unknown job ${String(request.name)}`);
-  const job = jobCatalog[request.name] as (input: unknown) => unknown;
-  return job(request.input);
+export default async function runJob({ job, input }: JobRequest): Promise<unknown> {
+  const module = (await import(job.entry)) as Record<string, unknown>;
+  const run = module[job.name];
+  if (typeof run !== 'function') throw new Error(`${job.entry} exports no job ${job.name}`);
+  return (run as (input: unknown) => unknown)(input);
 }

@@ -13,6 +13,7 @@ import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
 import { JobPool } from '../../src/jobs/pool.js';
 import type { KeyType } from '../../actors/cert/key-types.js';
 import { startCertStack, stopCertStack, type CertStack } from './cert-stack.js';
+import { generatePrivateKeyJob } from '../../actors/cert/jobs.js';
 
 export interface AcmeFixture extends CertStack {
   account: AcmeAccount;
@@ -33,7 +34,7 @@ export const withAcme = test.macro(async (t, body: (t: ExecutionContext, fixture
   const jobs = new JobPool();
   let account: AcmeAccount | undefined;
   try {
-    const generateKey = (keyType: KeyType) => jobs.run('generatePrivateKey', { keyType });
+    const generateKey = (keyType: KeyType) => jobs.run(generatePrivateKeyJob, { keyType });
     account = await openAcmeAccount({ directoryUrl: stack.pebble.directoryUrl, caBundlePem: await readFile(stack.pebble.caFile, 'utf8'), dir: join(dir, 'acme'), generateKey });
     const { powerdns } = stack;
     const opened = account;

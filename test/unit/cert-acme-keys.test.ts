@@ -4,6 +4,7 @@ import test from 'ava';
 import { JobPool } from '../../src/jobs/pool.js';
 import { keyTypes } from '../../actors/cert/key-types.js';
 import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
+import { generatePrivateKeyJob } from '../../actors/cert/jobs.js';
 
 test('each key type gives a PKCS#8 key of that type and size', (t) => {
   const expected = { 'ecdsa-p256': { type: 'ec', namedCurve: 'prime256v1' }, 'rsa-2048': { type: 'rsa', modulusLength: 2048 }, 'rsa-4096': { type: 'rsa', modulusLength: 4096 } } as const;
@@ -20,7 +21,7 @@ test('each key type gives a PKCS#8 key of that type and size', (t) => {
 test('keys are made by the shared job pool', async (t) => {
   const jobs = new JobPool();
   try {
-    const [first, second] = await Promise.all([jobs.run('generatePrivateKey', { keyType: 'ecdsa-p256' }), jobs.run('generatePrivateKey', { keyType: 'ecdsa-p256' })]);
+    const [first, second] = await Promise.all([jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' }), jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' })]);
     t.is(createPrivateKey(first).asymmetricKeyType, 'ec');
     t.not(first, second);
   } finally {

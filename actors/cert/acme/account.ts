@@ -39,7 +39,7 @@ export interface AcmeAccountSettings {
   dir: string;
   /** Type of a new account key; default ecdsa-p256. */
   keyType?: KeyType;
-  /** Makes a private key (the shared job pool's `generatePrivateKey`). */
+  /** Makes a private key (the shared pool's key job, actors/cert/jobs.ts). */
   generateKey: (keyType: KeyType) => Promise<string>;
   polling?: Partial<StatusPolling>;
   /** Registers the key again even when account.json names an account: the CA said it does not know it. */

@@ -16,6 +16,7 @@ import { issueCertificate, type ChallengeRecords } from './order.js';
 import type { AcmeApi } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
 import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
+import { generatePrivateKeyJob } from '../jobs.js';
 
 /** The first wait before the account is tried again after the CA could not be reached at start, and the longest. */
 const firstRetryMs = 5000;
@@ -25,7 +26,7 @@ runActor(acmeActor, {
   async start(context) {
     const { config, log } = context;
     const figures = context.metrics.enabled ? registerAcmeMetrics(context.metrics.registry) : noAcmeFigures;
-    const generateKey = (keyType: KeyType) => context.jobs.run('generatePrivateKey', { keyType });
+    const generateKey = (keyType: KeyType) => context.jobs.run(generatePrivateKeyJob, { keyType });
     const caBundlePem = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const open = (registerAgain: boolean) =>
       openAcmeAccount({

@@ -10,6 +10,7 @@ import { poolActor, poolStatusTopic } from './kind.js';
 import { restorePool } from './restore.js';
 import { poolApi } from './api.js';
 import { registerPoolMetrics } from './pool-metrics.js';
+import { pbkdf2Job } from '../sealed/jobs.js';
 
 /** The longest a published status lags the pool. */
 const statusIntervalMs = 50;
@@ -25,7 +26,7 @@ runActor(poolActor, {
     } else {
       const path = config.poolFile;
       const derive: DeriveMasterKey = async (passphrase, kdf) =>
-        Buffer.from(await context.jobs.run('pbkdf2Sha256', { password: passphrase, salt: kdf.salt, iterations: kdf.iterations, keyLength: 32 }));
+        Buffer.from(await context.jobs.run(pbkdf2Job, { password: passphrase, salt: kdf.salt, iterations: kdf.iterations, keyLength: 32 }));
       let loaded;
       try {
         ({ files, loaded } = await PoolFiles.load(path, config.passphrase ?? '', derive));
