@@ -1,6 +1,18 @@
-// Every error that crosses a thread or reaches a client has a stable code listed here, with the HTTP
-// status a front answers for it. Errors travel between threads as `{ code, message }` (WireError) and
-// are rebuilt by code on the other side, so `instanceof` and `code` checks work everywhere.
+// Every error that crosses a thread or reaches a client has a stable code, with the HTTP status a front
+// answers for it. The codes every role may throw are listed here; a role declares its own beside its
+// code (declareErrors, as it declares its actor kinds, sites and jobs) and lists them in its
+// RoleDefinition, so src/ names no role's error. Errors travel between threads as `{ code, message,
+// status }` (WireError) and are rebuilt by code on the other side, so `instanceof` and `code` checks
+// work everywhere, and a role's code keeps its status in a thread that never loaded the role's table.
+
+/** What a code means to a client: the HTTP status a front answers with, and a line for the docs. */
+export interface ErrorDeclaration {
+  status: number;
+  summary: string;
+}
+
+/** Codes with their declarations: this file's, or a role's. */
+export type ErrorTable = Readonly<Record<string, ErrorDeclaration>>;
 
 export const errorCodes = {
   ERR_BAD_REQUEST: { status: 400, summary: 'the request is malformed or a parameter is out of range' },
@@ -16,20 +28,49 @@ export const errorCodes = {
   ERR_ACTOR_UNAVAILABLE: { status: 503, summary: 'the actor that owns this state is restarting or stopped' },
   ERR_UNAVAILABLE: { status: 503, summary: 'the service cannot answer now (empty pool, disk failure, shutting down)' },
   ERR_TIMEOUT: { status: 504, summary: 'an internal call took longer than its deadline' },
-  ERR_DNS_PROVIDER: { status: 502, summary: 'the DNS provider refused or failed a change (credentials, zone, provider down)' },
-  ERR_DNS_PROPAGATION: { status: 504, summary: 'the authoritative nameservers did not all answer the challenge record in time' },
-  ERR_ACME_ORDER: { status: 502, summary: 'the certificate authority refused or failed the order' },
   ERR_BAD_GATEWAY: { status: 502, summary: 'a backend or upstream server answered with something unusable, or not at all' },
-  ERR_SEALED_FILE: { status: 500, summary: 'an encrypted file cannot be opened: wrong key, or the file is damaged' },
   ERR_CONFIG: { status: 500, summary: 'the configuration is invalid; an executable prints every problem and exits 2' },
-} as const satisfies Record<string, { status: number; summary: string }>;
+} as const satisfies ErrorTable;
 
-export type ErrorCode = keyof typeof errorCodes;
+declare const declaredCode: unique symbol;
+
+/**
+ * A code a role declares: a string only declareErrors makes, so a thread that throws one has loaded
+ * the table that gives its status.
+ */
+export type DeclaredCode<Code extends string = string> = Code & { readonly [declaredCode]: true };
+
+export type ErrorCode = keyof typeof errorCodes | DeclaredCode;
+
+/** The roles' codes this thread has loaded, with their declarations. */
+const declaredCodes = new Map<string, ErrorDeclaration>();
+
+/**
+ * Declares a role's codes and gives them back as values to throw: `new OutpostError(codes.ERR_X, ...)`.
+ * A code of this file, or one declared elsewhere with another meaning, is refused.
+ */
+export function declareErrors<Table extends ErrorTable>(table: Table): { readonly [Code in keyof Table & string]: DeclaredCode<Code> } {
+  for (const [code, declaration] of Object.entries(table)) {
+    const known = Object.hasOwn(errorCodes, code) ? undefined : declaredCodes.get(code);
+    if (Object.hasOwn(errorCodes, code) || (known !== undefined && (known.status !== declaration.status || known.summary !== declaration.summary))) {
+      throw new Error(`${code} is declared twice`);
+    }
+    declaredCodes.set(code, declaration);
+  }
+  return Object.fromEntries(Object.keys(table).map((code) => [code, code])) as { readonly [Code in keyof Table & string]: DeclaredCode<Code> };
+}
+
+/** The status of a code of this file or one this thread has loaded a declaration of. */
+function statusOf(code: string): number | undefined {
+  return Object.hasOwn(errorCodes, code) ? errorCodes[code as keyof typeof errorCodes].status : declaredCodes.get(code)?.status;
+}
 
 /** The form an error takes on the wire between threads. */
 export interface WireError {
   code: ErrorCode;
   message: string;
+  /** The code's HTTP status, for a thread that has not loaded the table of a role's code. */
+  status: number;
   /** How long the service that refused asked to be left alone (its Retry-After), for the caller's backoff. */
   retryAfterMs?: number;
 }
@@ -47,22 +88,35 @@ export class OutpostError extends Error {
     super(message, options);
   }
 
+  /** The status a wire error brought for a code this thread has no declaration of. */
+  private statusFromWire: number | undefined;
+
   get status(): number {
-    return errorCodes[this.code].status;
+    return statusOf(this.code) ?? this.statusFromWire ?? errorCodes.ERR_INTERNAL.status;
   }
 
   toWire(): WireError {
-    return { code: this.code, message: this.message, ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }) };
+    return { code: this.code, message: this.message, status: this.status, ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }) };
   }
 
   static fromWire(wire: WireError): OutpostError {
     const retryAfterMs = typeof wire.retryAfterMs === 'number' && Number.isFinite(wire.retryAfterMs) ? wire.retryAfterMs : undefined;
-    return new OutpostError(isErrorCode(wire.code) ? wire.code : 'ERR_INTERNAL', wire.message, retryAfterMs);
+    if (!isWireCode(wire)) return new OutpostError('ERR_INTERNAL', wire.message, retryAfterMs);
+    const error = new OutpostError(wire.code, wire.message, retryAfterMs);
+    if (statusOf(wire.code) === undefined) error.statusFromWire = wire.status;
+    return error;
   }
 }
 
+/** A code of this file, or one this thread has loaded a role's declaration of. */
 export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(errorCodes, code);
+  return typeof code === 'string' && statusOf(code) !== undefined;
+}
+
+/** A wire error's code is one known here, or a role's code arriving with the status it declares. */
+function isWireCode(wire: { code?: unknown; status?: unknown }): boolean {
+  if (isErrorCode(wire.code)) return true;
+  return typeof wire.code === 'string' && /^ERR_[A-Z0-9_]+$/.test(wire.code) && Number.isInteger(wire.status) && (wire.status as number) >= 400 && (wire.status as number) <= 599;
 }
 
 /** Any thrown value as an OutpostError; unknown failures become ERR_INTERNAL with their message kept. */
@@ -73,7 +127,7 @@ export function toOutpostError(error: unknown): OutpostError {
 }
 
 function isWireError(value: unknown): value is WireError {
-  return typeof value === 'object' && value !== null && isErrorCode((value as { code?: unknown }).code)
+  return typeof value === 'object' && value !== null && isWireCode(value)
     && typeof (value as { message?: unknown }).message === 'string';
 }
 

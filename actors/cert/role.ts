@@ -23,6 +23,7 @@ import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
+import { certErrorTable } from './error-codes.js';
 
 export const certSchema = z.strictObject({
   data_dir: z.string().min(1).optional().describe("The data directory: config.json, domains/, prefs.json (certhub setup -d DIR makes one). Left out only by `outpost demo`."),
@@ -37,6 +38,7 @@ export const certSchema = z.strictObject({
 export const certRole: RoleDefinition<typeof certSchema> = {
   name: 'cert',
   summary: 'certificate distribution server (certhub)',
+  errors: certErrorTable,
   schema: certSchema,
   demoConfig: { demo: true, bind: '127.0.0.1', port: 0 },
   demo: {

@@ -12,6 +12,7 @@ import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { qpoolSite } from './site/kind.js';
+import { qpoolErrorTable } from './error-codes.js';
 
 /** The recv role's diode receiver, which a loopback diode in the same process hands batches to. */
 export const recvReceiver = actorRef(diodeReceiverActor, 'recv/diode-receiver');
@@ -20,6 +21,7 @@ const recvPool = actorRef(poolActor, 'recv/pool');
 export const recvRole: RoleDefinition<typeof recvSchema> = {
   name: 'recv',
   summary: 'quantum random pool server (qpool serve)',
+  errors: qpoolErrorTable,
   schema: recvSchema,
   demoConfig: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true, max_entries: 10_000 } },
   claims: ({ server }) => ({

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { RoleClaims } from '../actor/claims.js';
 import type { ActorSpec } from '../actor/spec.js';
 import type { Topic } from '../actor/topic.js';
+import type { ErrorTable } from '../errors.js';
 
 /** A message that hands a role's actors settings changed by a reload; a restarted actor gets the latest too. */
 export interface LivePublication {
@@ -54,6 +55,8 @@ export interface RoleDefinition<Schema extends z.ZodType = z.ZodType> {
   demoConfig: z.input<Schema>;
   demo?: DemoHooks<z.input<Schema>, z.output<Schema>>;
   actors(config: z.output<Schema>): Promise<ActorSpec[]>;
+  /** The error codes the role declares (declareErrors in src/errors.ts), with their statuses: the docs list each. */
+  errors?: ErrorTable;
   /** The ports and stores this role owns: a second process asking for one refuses to start (src/actor/claims.ts). */
   claims?(config: z.output<Schema>): RoleClaims;
   /**

@@ -11,6 +11,7 @@ import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
 import { OutpostError } from '../../src/errors.js';
 import { startGarbageNameserver, type Garbage, type TcpGarbage } from '../fixtures/dns/garbage-nameserver.js';
 import { checkAsyncProperty, fuzzSeed } from '../helpers/fuzz.js';
+import { certErrors } from '../../actors/cert/error-codes.js';
 
 const name = '_acme-challenge.app.example.test';
 /** Short: every run waits for its deadline, a garbage answer being never taken. */
@@ -89,7 +90,7 @@ const neverTaken = test.macro(async (t, garbage: Garbage) => {
     server.value = 'forged-value';
     const dns = new AuthoritativeDns({ nameservers: [server.nameserver], queryTimeoutMs });
     const error = await t.throwsAsync(dns.waitForTxt(name, server.value, wait), { instanceOf: OutpostError });
-    t.is(error?.code, 'ERR_DNS_PROPAGATION');
+    t.is(error?.code, certErrors.ERR_DNS_PROPAGATION);
   } finally {
     await server.close();
   }

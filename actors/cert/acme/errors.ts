@@ -1,5 +1,6 @@
 // The failure of an ACME step, with what the CA asked of the caller's backoff.
 import { OutpostError } from '../../../src/errors.js';
+import { certErrors } from '../error-codes.js';
 
 /** The CA does not know the account that signed the request (RFC 8555 §7.3.1): a CA that lost its state, such as a restarted Pebble. */
 export const accountDoesNotExist = 'urn:ietf:params:acme:error:accountDoesNotExist';
@@ -15,6 +16,6 @@ export class AcmeOrderError extends OutpostError {
     /** The CA's RFC 8555 problem type, when the step was refused with one. */
     readonly problemType?: string,
   ) {
-    super('ERR_ACME_ORDER', retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
+    super(certErrors.ERR_ACME_ORDER, retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
   }
 }

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { OutpostError } from '../../../src/errors.js';
 import { describeNameserver, queryNameserver, txtValue, type DnsReply, type Nameserver } from './dns-query.js';
+import { certErrors } from '../error-codes.js';
 
 export interface AuthoritativeDnsOptions {
   /** `host:port` (or `[v6]:port`, or a host alone for port 53) of the servers to ask; default the zone's NS records, resolved. */
@@ -71,13 +72,13 @@ export class AuthoritativeDns {
     const seen = new Set<string>();
     let current = `_acme-challenge.${name.replace(/\.$/, '').toLowerCase()}`;
     for (let hop = 0; hop <= maxCnameHops; hop += 1) {
-      if (seen.has(current)) throw new OutpostError('ERR_DNS_PROPAGATION', `the CNAME chain from _acme-challenge.${name} loops at ${current}`);
+      if (seen.has(current)) throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the CNAME chain from _acme-challenge.${name} loops at ${current}`);
       seen.add(current);
       const target = await this.cnameAt(current);
       if (target === undefined) return current;
       current = target;
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `the CNAME chain from _acme-challenge.${name} is longer than ${maxCnameHops} hops`);
+    throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the CNAME chain from _acme-challenge.${name} is longer than ${maxCnameHops} hops`);
   }
 
   /**
@@ -89,7 +90,7 @@ export class AuthoritativeDns {
     const deadline = Date.now() + wait.timeoutMs;
     const intervalMs = wait.intervalMs ?? 500;
     const servers = await this.nameserversFor(name);
-    if (servers.length === 0) throw new OutpostError('ERR_DNS_PROPAGATION', `no authoritative nameserver found for ${name}`);
+    if (servers.length === 0) throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `no authoritative nameserver found for ${name}`);
     const lastSeen = new Map<NamedNameserver, string>(servers.map((server) => [server, 'not asked yet']));
     for (;;) {
       wait.signal?.throwIfAborted();
@@ -103,7 +104,7 @@ export class AuthoritativeDns {
       if (lastSeen.size === 0) return;
       if (Date.now() + intervalMs > deadline) {
         const missing = [...lastSeen].map(([server, seen]) => `${server.name} (${seen})`).join(', ');
-        throw new OutpostError('ERR_DNS_PROPAGATION', `TXT ${name} = "${value}" was not answered within ${wait.timeoutMs} ms by ${missing}`);
+        throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `TXT ${name} = "${value}" was not answered within ${wait.timeoutMs} ms by ${missing}`);
       }
       await delay(intervalMs, undefined, { signal: wait.signal });
     }
@@ -167,7 +168,7 @@ export class AuthoritativeDns {
       const answer = await this.askCname(servers, name, failures);
       if (answer !== noAuthoritativeAnswer) return answer;
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
+    throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
   }
 
   /** One pass over `servers`: the CNAME target, undefined for none, or noAuthoritativeAnswer with each server's failure in `failures`. */
@@ -197,9 +198,9 @@ export class AuthoritativeDns {
   async zoneOf(name: string): Promise<{ apex: string; nameservers: string[] }> {
     const apex = await this.apexOf(name.replace(/\.$/, '').toLowerCase());
     const nameservers = await this.system.resolveNs(apex).catch((error: unknown) => {
-      throw new OutpostError('ERR_DNS_PROPAGATION', `the NS records of ${apex} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the NS records of ${apex} could not be read: ${error instanceof Error ? error.message : String(error)}`);
     });
-    if (nameservers.length === 0) throw new OutpostError('ERR_DNS_PROPAGATION', `the zone ${apex} has no NS records; set propagation.nameservers`);
+    if (nameservers.length === 0) throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the zone ${apex} has no NS records; set propagation.nameservers`);
     return { apex, nameservers };
   }
 
@@ -214,7 +215,7 @@ export class AuthoritativeDns {
       const owner = soa?.name.replace(/\.$/, '').toLowerCase();
       if (owner !== undefined && (owner === candidate || candidate.endsWith(`.${owner}`))) return owner;
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no zone with an SOA encloses ${name}; set propagation.nameservers`);
+    throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `no zone with an SOA encloses ${name}; set propagation.nameservers`);
   }
 
   /** The first resolver's reply that says something about the name (NOERROR or NXDOMAIN); none is a failure to retry. */
@@ -229,7 +230,7 @@ export class AuthoritativeDns {
         failures.push(`${describeNameserver(resolver)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    throw new OutpostError('ERR_DNS_PROPAGATION', `no resolver answered the ${type} of ${name}: ${failures.join('; ') || 'none configured'}`);
+    throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `no resolver answered the ${type} of ${name}: ${failures.join('; ') || 'none configured'}`);
   }
 }
 

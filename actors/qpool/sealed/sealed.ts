@@ -4,6 +4,7 @@
 // 0, 1, 2, ... without a nonce ever repeating under one key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { OutpostError } from '../../../src/errors.js';
+import { qpoolErrors } from '../error-codes.js';
 
 /** OWASP's Password Storage Cheat Sheet figure for PBKDF2-HMAC-SHA256 (2023, current in 2026). */
 export const pbkdf2Iterations = 600_000;
@@ -26,7 +27,7 @@ export type DeriveMasterKey = (passphrase: string, params: KdfParams) => Promise
 export class DecryptionError extends OutpostError {
   override readonly name: string = 'DecryptionError';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_SEALED_FILE', message, undefined, options);
+    super(qpoolErrors.ERR_SEALED_FILE, message, undefined, options);
   }
 }
 

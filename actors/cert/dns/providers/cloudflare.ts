@@ -20,6 +20,7 @@ import {
   type DnsRecordType,
 } from './provider.js';
 import type { RecordType } from '../../domains/names.js';
+import { certErrors } from '../../error-codes.js';
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
 
@@ -58,7 +59,7 @@ class CloudflareRefusal extends OutpostError {
     retryAfterMs?: number,
   ) {
     // The Retry-After of a 429 travels with the error to the domain's next attempt (actors/cert/domains/backoff.ts).
-    super('ERR_DNS_PROVIDER', message, retryAfterMs);
+    super(certErrors.ERR_DNS_PROVIDER, message, retryAfterMs);
   }
 }
 
@@ -89,7 +90,7 @@ export class CloudflareProvider implements DnsProvider {
 
   zoneName(): Promise<string> {
     this.zone ??= this.call<{ name?: unknown }>({ method: 'GET', headers: this.headers }, '').then(({ result }) => {
-      if (typeof result?.name !== 'string') throw new OutpostError('ERR_DNS_PROVIDER', `cloudflare: zone ${this.settings.zoneId} has no name in the answer`);
+      if (typeof result?.name !== 'string') throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `cloudflare: zone ${this.settings.zoneId} has no name in the answer`);
       return canonicalName(result.name);
     });
     // A failure is not remembered: the next call asks again.
@@ -189,9 +190,9 @@ export class CloudflareProvider implements DnsProvider {
       const query = new URLSearchParams({ name: fqdn, per_page: String(pageSize), page: String(page) });
       if (type !== undefined) query.set('type', type);
       const { result, result_info: info } = await this.call<CloudflareRecord[]>({ method: 'GET', headers: this.headers }, `/dns_records?${query.toString()}`);
-      if (!Array.isArray(result)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has no result array');
+      if (!Array.isArray(result)) throw new OutpostError(certErrors.ERR_DNS_PROVIDER, 'cloudflare: a record listing has no result array');
       // Read, not trusted: a listing of another shape is the provider's error, not a TypeError further on.
-      if (!result.every(isRecord)) throw new OutpostError('ERR_DNS_PROVIDER', 'cloudflare: a record listing has entries that are not DNS records');
+      if (!result.every(isRecord)) throw new OutpostError(certErrors.ERR_DNS_PROVIDER, 'cloudflare: a record listing has entries that are not DNS records');
       found.push(...result.filter((record) => record.name.toLowerCase() === fqdn));
       const totalPages = typeof info?.total_pages === 'number' ? info.total_pages : 1;
       // An empty page ends the walk whatever total_pages says: a wrong count cannot keep it asking.

@@ -3,6 +3,7 @@
 import { OutpostError } from '../../../../src/errors.js';
 import { readBoundedText } from '../../../../src/http/bounded-response.js';
 import type { ProviderKind } from './provider.js';
+import { certErrors } from '../../error-codes.js';
 
 /** A zone listing of 10,000 records is a few MB; anything far larger is not a DNS API. */
 const maxResponseBytes = 16 * 1024 * 1024;
@@ -35,9 +36,9 @@ export async function providerFetch(provider: ProviderKind, url: string, request
       redirect: 'error',
     });
   } catch (error) {
-    throw new OutpostError('ERR_DNS_PROVIDER', `${provider}: cannot reach ${new URL(url).origin} (${failureCause(error, timeoutMs)}); is the provider up?`);
+    throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `${provider}: cannot reach ${new URL(url).origin} (${failureCause(error, timeoutMs)}); is the provider up?`);
   }
-  return { status: response.status, headers: response.headers, body: await readBoundedText(response, maxResponseBytes, () => new OutpostError('ERR_DNS_PROVIDER', `${provider}: the answer is larger than ${maxResponseBytes} bytes`)) };
+  return { status: response.status, headers: response.headers, body: await readBoundedText(response, maxResponseBytes, () => new OutpostError(certErrors.ERR_DNS_PROVIDER, `${provider}: the answer is larger than ${maxResponseBytes} bytes`)) };
 }
 
 function failureCause(error: unknown, timeoutMs: number): string {

@@ -2,6 +2,7 @@
 // that name the setting to check, the answer parsed as JSON.
 import { OutpostError } from '../../../../src/errors.js';
 import { excerpt, providerFetch, type ProviderResponse } from './http.js';
+import { certErrors } from '../../error-codes.js';
 
 /** A failure answered by the API, with its HTTP status (422: the change itself was refused). */
 class PowerDnsRefusal extends OutpostError {
@@ -9,7 +10,7 @@ class PowerDnsRefusal extends OutpostError {
     message: string,
     readonly httpStatus: number,
   ) {
-    super('ERR_DNS_PROVIDER', message);
+    super(certErrors.ERR_DNS_PROVIDER, message);
   }
 }
 
@@ -46,7 +47,7 @@ export class PowerDnsHttp {
     try {
       return JSON.parse(response.body) as T;
     } catch {
-      throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
+      throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `powerdns: the answer is not JSON: ${excerpt(response.body)}`);
     }
   }
 

@@ -24,6 +24,7 @@ import {
   type DnsRecordType,
 } from './provider.js';
 import type { RecordType } from '../../domains/names.js';
+import { certErrors } from '../../error-codes.js';
 
 export interface PowerDnsSettings {
   /** Where the API is served, e.g. `http://127.0.0.1:8081` (the API paths are added). */
@@ -199,7 +200,7 @@ export class PowerDnsProvider implements DnsProvider {
     const zone = await this.http.read<unknown>(`${this.zoneUrl}${query}`);
     const rrsets = typeof zone === 'object' && zone !== null ? ((zone as { rrsets?: unknown }).rrsets ?? []) : undefined;
     // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further on.
-    if (!Array.isArray(rrsets) || !rrsets.every(isRrset)) throw new OutpostError('ERR_DNS_PROVIDER', `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
+    if (!Array.isArray(rrsets) || !rrsets.every(isRrset)) throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
     return rrsets.filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
