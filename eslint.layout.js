@@ -10,7 +10,7 @@ const sharedActorFolders = new Set(['http-front']);
  * The build step that writes docs/reference/ from every role's schemas, programs and OpenAPI
  * documents: it runs at build time only, and nothing imports it.
  */
-const readsEveryRole = new Set(['src/build/reference-docs.ts']);
+const readsEveryRole = new Set(['actors/reference-docs.ts']);
 
 function check(root, file, specifier) {
   if (!specifier.startsWith('.')) return undefined;

@@ -15,7 +15,7 @@ export function outpostProgram(known: RoleList): Command {
   const program = createProgram('outpost', `Run any set of outpost roles (${names.join(', ')}) in one supervisor process.`);
 
   withLogOptions(program.command('run').description('run the roles a host config names'))
-    .addOption(configFileOption('host config file (JSON): {"roles": {"monitor": {...}}}; - reads standard input').makeOptionMandatory())
+    .addOption(configFileOption('host config file (JSON): {"roles": {"<role>": {...}}}; - reads standard input').makeOptionMandatory())
     .action(async (options: LogFlags & { config: string }) => {
       const { config, roles } = await loadHostConfig(options.config, known);
       await runHost(config, { ...options, known, file: options.config, configPath: options.config, order: roles, onStarted: ({ endpoints }) => printEndpoints(endpoints, roles) });

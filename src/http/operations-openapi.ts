@@ -5,7 +5,7 @@ const status = (value: string) => ({ type: 'object', required: ['status'], prope
 const notReady = {
   type: 'object',
   required: ['error', 'reasons'],
-  properties: { error: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' }, description: 'one line per actor that is not ready: `recv/pool: the pool files cannot be written`' } },
+  properties: { error: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' }, description: 'one line per actor that is not ready: its name and why (`<role>/<actor>: <reason>`)' } },
 };
 
 export interface OperationsDocOptions {

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { referenceDir, referenceFiles, referencePages, staleReference } from '../../src/build/reference-docs.js';
+import { referenceDir, referenceFiles, referencePages, staleReference } from '../../actors/reference-docs.js';
 import { writeReference } from '../../src/build/reference/write.js';
 import { projectPath } from '../helpers/process.js';
 

@@ -1,28 +1,29 @@
 // `npm run docs`: writes docs/reference/ from the code, so it cannot drift: every config file's
 // options from its zod schema (and its JSON Schema), every executable's commands from its commander
-// program, every HTTP API from its OpenAPI document. The one module of src/ that reads the roles
-// (eslint.layout.js): it runs at build time, and nothing imports it but the test that checks
-// docs/reference/ is current. `node dist/src/build/reference-docs.js [dir]` writes another folder.
+// program, every HTTP API from its OpenAPI document, with the renderers of src/build/reference/. The
+// one module that reads inside every role (eslint.layout.js): it runs at build time, and nothing
+// imports it but the test that checks docs/reference/ is current. `node dist/actors/reference-docs.js
+// [dir]` writes another folder.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { roles } from '../../actors/registry.js';
-import { certhubProgram } from '../../actors/cert/cli/program.js';
-import { certConfigSchema } from '../../actors/cert/config.js';
-import { certhubOpenApi } from '../../actors/cert/site/openapi.js';
-import { hostwatchProgram } from '../../actors/monitor/cli/program.js';
-import { monitorOpenApi } from '../../actors/monitor/site/openapi.js';
-import { fetchManySchema, fetchOneSchema } from '../../actors/proxy/agent-exports.js';
-import { certhubAgentProgram } from '../../actors/proxy/cli/program.js';
-import { proxyConfigSchema } from '../../actors/proxy/config.js';
-import { qpoolProgram } from '../../actors/qpool/cli/program.js';
-import { recvSchema, sendSchema } from '../../actors/qpool/config.js';
-import { qpoolOpenApi } from '../../actors/qpool/site/openapi.js';
-import { netspeedProgram } from '../../actors/speedtest/cli/program.js';
-import { outpostProgram } from '../cli/outpost-program.js';
-import { hostConfigSchema } from '../config/host.js';
-import { packageRoot, version } from '../version.js';
-import { referenceFiles, staleReference, writeReference, type ReferencePages } from './reference/write.js';
+import { roles } from './registry.js';
+import { certhubProgram } from './cert/cli/program.js';
+import { certConfigSchema } from './cert/config.js';
+import { certhubOpenApi } from './cert/site/openapi.js';
+import { hostwatchProgram } from './monitor/cli/program.js';
+import { monitorOpenApi } from './monitor/site/openapi.js';
+import { fetchManySchema, fetchOneSchema } from './proxy/agent-exports.js';
+import { certhubAgentProgram } from './proxy/cli/program.js';
+import { proxyConfigSchema } from './proxy/config.js';
+import { qpoolProgram } from './qpool/cli/program.js';
+import { recvSchema, sendSchema } from './qpool/config.js';
+import { qpoolOpenApi } from './qpool/site/openapi.js';
+import { netspeedProgram } from './speedtest/cli/program.js';
+import { outpostProgram } from '../src/cli/outpost-program.js';
+import { hostConfigSchema } from '../src/config/host.js';
+import { packageRoot, version } from '../src/version.js';
+import { referenceFiles, staleReference, writeReference, type ReferencePages } from '../src/build/reference/write.js';
 
 /** The qpool file as a whole: each command requires the sections it reads (collectFileSchema, serveFileSchema). */
 const qpoolFileSchema = sendSchema.extend(recvSchema.shape).partial();
@@ -31,7 +32,7 @@ const qpoolFileSchema = sendSchema.extend(recvSchema.shape).partial();
 const fetchFileSchema = z.union([fetchOneSchema.meta({ title: 'One domain' }), fetchManySchema.meta({ title: 'Several domains' })]);
 
 export const referencePages: ReferencePages = {
-  listedIn: 'src/build/reference-docs.ts',
+  listedIn: 'actors/reference-docs.ts',
   configs: [
     {
       file: 'config-host.md',
