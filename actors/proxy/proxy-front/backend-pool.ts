@@ -76,7 +76,8 @@ interface Queued {
 /** For the failures reported before a request has a connection: nothing to pause or abort yet. */
 const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
 
-const nothingToWithdraw = (): void => {};
+/** What `dispatch` returns for a request that is not queued. */
+export function nothingToWithdraw(): void {}
 
 /**
  * How often the pool looks for requests past their deadline: a fiftieth of the timeout, between 10 ms
@@ -170,20 +171,22 @@ export class BackendPool {
   private start(request: BackendRequest, handler: ExchangeHandler, fresh: boolean, deadline: number): void {
     const reused = fresh ? undefined : this.idle.pop();
     const connection = reused ?? this.connect();
-    connection.carry(
-      new BackendExchange(connection, request, handler, deadline, reused !== undefined, (outcome) => {
-        if (outcome === 'reusable' && !this.closed) this.release(connection);
-        else {
-          this.discard(connection);
-          this.open--;
-          this.next();
-          this.closeIfDrained();
-        }
-        // A kept-alive connection the backend closed just before this request went out: one try on a
-        // new connection (only a reused connection is found stale, and only before any body was read).
-        if (outcome === 'stale') this.start(request, handler, true, deadline);
-      }, this.options.label),
-    );
+    connection.carry(new BackendExchange(this, connection, request, handler, deadline, reused !== undefined, this.options.label));
+  }
+
+  /** An exchange is over: its connection goes back to the idle list or is closed. */
+  exchangeFinished(exchange: BackendExchange, outcome: Outcome): void {
+    const { connection } = exchange;
+    if (outcome === 'reusable' && !this.closed) this.release(connection);
+    else {
+      this.discard(connection);
+      this.open--;
+      this.next();
+      this.closeIfDrained();
+    }
+    // A kept-alive connection the backend closed just before this request went out: one try on a
+    // new connection (only a reused connection is found stale, and only before any body was read).
+    if (outcome === 'stale') this.start(exchange.request, exchange.handler, true, exchange.deadline);
   }
 
   private connect(): BackendConnection {
@@ -202,7 +205,7 @@ export class BackendPool {
           });
     if (tls !== undefined) socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
-    const connection = new BackendConnection(socket, tls === undefined ? 'connect' : 'secureConnect');
+    const connection = new BackendConnection(this, socket, tls === undefined ? 'connect' : 'secureConnect');
     this.connections.add(connection);
     return connection;
   }
@@ -212,14 +215,17 @@ export class BackendPool {
     connection.discard();
   }
 
+  /** An idle connection the backend closed, or sent something unasked on. */
+  idleConnectionLost(connection: BackendConnection): void {
+    const index = this.idle.indexOf(connection);
+    if (index !== -1) this.idle.splice(index, 1);
+    this.discard(connection);
+    this.open--;
+    this.next();
+  }
+
   private release(connection: BackendConnection): void {
-    connection.rest(() => {
-      const index = this.idle.indexOf(connection);
-      if (index !== -1) this.idle.splice(index, 1);
-      this.discard(connection);
-      this.open--;
-      this.next();
-    });
+    connection.rest();
     this.idle.push(connection);
     this.next();
     this.closeIfDrained();
@@ -242,7 +248,8 @@ export class BackendPool {
  */
 class BackendConnection {
   private exchange: BackendExchange | undefined;
-  private idleWatcher: (() => void) | undefined;
+  /** Idle in the pool: an event on the socket means the connection is lost. */
+  private resting = false;
   /** Destroyed: whatever the socket still reports concerns nobody. */
   private discarded = false;
   /** Connected (and, to an https:// backend, its certificate verified): a request may have been delivered. */
@@ -250,6 +257,7 @@ class BackendConnection {
 
   /** `reachedOn`: the event after which bytes written reach the backend. */
   constructor(
+    private readonly pool: BackendPool,
     readonly socket: Socket,
     reachedOn: 'connect' | 'secureConnect',
   ) {
@@ -265,7 +273,7 @@ class BackendConnection {
   }
 
   carry(exchange: BackendExchange): void {
-    this.idleWatcher = undefined;
+    this.resting = false;
     this.exchange = exchange;
     exchange.send();
   }
@@ -280,17 +288,17 @@ class BackendConnection {
     if (this.exchange === exchange) this.exchange = undefined;
   }
 
-  /** Idle in the pool; `lost` runs once if the backend closes it or sends something meanwhile. */
-  rest(lost: () => void): void {
+  /** Idle in the pool, which is told once if the backend closes it or sends something meanwhile. */
+  rest(): void {
     // Paused by the last exchange for a slow client; nothing more of that response is coming.
     this.socket.resume();
-    this.idleWatcher = lost;
+    this.resting = true;
   }
 
   discard(): void {
     this.discarded = true;
     this.exchange = undefined;
-    this.idleWatcher = undefined;
+    this.resting = false;
     this.socket.destroy();
   }
 
@@ -300,9 +308,9 @@ class BackendConnection {
   }
 
   private idleEvent(): void {
-    const lost = this.idleWatcher;
-    this.idleWatcher = undefined;
-    if (!this.discarded) lost?.();
+    if (!this.resting) return;
+    this.resting = false;
+    if (!this.discarded) this.pool.idleConnectionLost(this);
   }
 }
 
@@ -321,14 +329,15 @@ class BackendExchange implements ExchangeController, ResponseEvents {
   private readonly socket: Socket;
 
   constructor(
-    private readonly connection: BackendConnection,
-    private readonly request: BackendRequest,
-    private readonly handler: ExchangeHandler,
+    /** Told when the exchange is over, with what may become of its connection. */
+    private readonly pool: BackendPool,
+    readonly connection: BackendConnection,
+    readonly request: BackendRequest,
+    readonly handler: ExchangeHandler,
     /** Date.now() by which the response head must have come. */
-    private readonly deadline: number,
+    readonly deadline: number,
     /** On a connection an earlier exchange used: it may have gone stale meanwhile. */
     private readonly reused: boolean,
-    private readonly finished: (outcome: Outcome) => void,
     /** The backend's label, for the handler and the errors. */
     private readonly label: string,
   ) {
@@ -413,7 +422,7 @@ class BackendExchange implements ExchangeController, ResponseEvents {
   private settle(outcome: Outcome): void {
     this.settled = true;
     this.connection.released(this);
-    this.finished(outcome);
+    this.pool.exchangeFinished(this, outcome);
   }
 
   pause(): void {

@@ -5,8 +5,8 @@
 import { Readable } from 'node:stream';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
-import type { BackendError, ExchangeController, ExchangeHandler } from './backend-pool.js';
-import type { Upstream } from './upstream.js';
+import { nothingToWithdraw, type BackendError, type ExchangeController, type ExchangeHandler } from './backend-pool.js';
+import type { Upstream, Withdrawable } from './upstream.js';
 import type { ResponseHead } from './response-parser.js';
 import type { RouteFigures } from './figures.js';
 import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery, type ClientSide } from './logic.js';
@@ -79,7 +79,7 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   const access = accessLog === undefined ? undefined : { log: accessLog, record: accessRecord(incoming, { client, method, path, requestId: requestId! }) };
   const exchange = new Exchange(res, { route, method, log: context.log, requestedHost: hostName(client.host), settled, arrivedAt, ...(access === undefined ? {} : { access }) });
   const body = hasBody ? exchange.readUpload() : null;
-  exchange.withdraw = route.upstream.dispatch({ method, path, headers, body }, exchange);
+  exchange.dispatched = route.upstream.dispatch({ method, path, headers, body }, exchange);
 }
 
 /** A trusted proxy's X-Request-Id (a visible-ASCII value of at most 200 characters) is kept; any other request gets a new one. */
@@ -122,6 +122,8 @@ interface ExchangeOptions {
   access?: { log: AccessLog; record: AccessRecord };
 }
 
+const notDispatched: Withdrawable = { withdraw: nothingToWithdraw };
+
 /** The response side: writes what the backend sends to the uWS response. */
 class Exchange implements ExchangeHandler {
   private aborted = false;
@@ -137,7 +139,7 @@ class Exchange implements ExchangeHandler {
   /** A chunk uWS could not take whole, and the write offset where it started. */
   private pending: { chunk: Buffer; offset: number } | undefined;
   /** Takes the request out of the pool's queue while it waits for a connection. */
-  withdraw: () => void = () => {};
+  dispatched: Withdrawable = notDispatched;
   /** Checks the upload's rate once per window while it lasts. */
   private floorCheck: NodeJS.Timeout | undefined;
 
@@ -166,7 +168,7 @@ class Exchange implements ExchangeHandler {
       if (!this.finished) this.logAccess(this.status === 0 || this.headWritten ? 499 : this.status);
       this.aborted = true;
       clearInterval(this.floorCheck);
-      this.withdraw();
+      this.dispatched.withdraw();
       this.settled();
       this.upload?.destroy();
       this.controller?.abort();
@@ -223,7 +225,7 @@ class Exchange implements ExchangeHandler {
     clearInterval(this.floorCheck);
     if (this.aborted || this.finished) return;
     this.log.warn('upload slower than the floor dropped', { domain: this.route.domain, host: this.requestedHost, floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond });
-    this.withdraw();
+    this.dispatched.withdraw();
     this.upload?.destroy();
     this.controller?.abort();
     this.status = this.headWritten ? 499 : 408;
