@@ -82,7 +82,7 @@ export function nothingToWithdraw(): void {}
 /**
  * How often the pool looks for requests past their deadline: a fiftieth of the timeout, between 10 ms
  * and 1 s, so a 504 comes at most that late. One watch per pool instead of a timer armed and cleared
- * per request (issue 27: the timers were a measurable part of a proxied request's CPU time).
+ * per request: the timers were a measurable part of a proxied request's CPU time.
  */
 function deadlineSweepMs(headersTimeoutMs: number): number {
   return Math.min(1000, Math.max(10, Math.floor(headersTimeoutMs / 50)));
@@ -244,7 +244,7 @@ export class BackendPool {
  * A kept-alive socket to the backend with its listeners added once, when it is made: each event goes
  * to the exchange it carries, or to the pool's watcher while it is idle (the backend closed it or sent
  * something unasked). Adding and removing eight listeners a request was a measurable part of a
- * proxied request's CPU time (issue 27).
+ * proxied request's CPU time.
  */
 class BackendConnection {
   private exchange: BackendExchange | undefined;
