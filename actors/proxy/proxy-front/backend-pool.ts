@@ -26,6 +26,7 @@ export interface ExchangeHandler {
   /** `backend`: the label of the backend the request went to (its pool's). */
   onRequestStart(controller: ExchangeController, backend: string): void;
   onResponseStart(controller: ExchangeController, head: ResponseHead): void;
+  /** `chunk` is valid during the call only (it may lie in a read buffer used again): a handler that keeps it copies it. */
   onResponseData(controller: ExchangeController, chunk: Buffer): void;
   onResponseEnd(controller: ExchangeController): void;
   onResponseError(controller: ExchangeController, error: BackendError): void;
@@ -72,6 +73,9 @@ interface Queued {
   /** Date.now() by which it must have its response head. */
   deadline: number;
 }
+
+/** Where every plain backend connection of the thread reads into; what is read is used before the next read. */
+const readBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /** For the failures reported before a request has a connection: nothing to pause or abort yet. */
 const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
@@ -192,9 +196,12 @@ export class BackendPool {
   private connect(): BackendConnection {
     this.open++;
     const { host, port, tls } = this.options;
-    const socket =
+    // A plain connection's reads land in the thread's one read buffer, handed straight to the exchange
+    // (net's `onread`): no buffer allocated per read, no stream machinery between the socket and the
+    // parser. A TLS connection's reads come as 'data' events.
+    const socket: Socket =
       tls === undefined
-        ? connect({ host, port, noDelay: true })
+        ? connect({ host, port, noDelay: true, onread: { buffer: readBuffer, callback: (length): boolean => connection.delivered(readBuffer.subarray(0, length)) } })
         : connectTls({
             host,
             port,
@@ -206,6 +213,7 @@ export class BackendPool {
     if (tls !== undefined) socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
     const connection = new BackendConnection(this, socket, tls === undefined ? 'connect' : 'secureConnect');
+    if (tls !== undefined) socket.on('data', (bytes: Buffer) => connection.delivered(bytes));
     this.connections.add(connection);
     return connection;
   }
@@ -262,14 +270,20 @@ class BackendConnection {
     reachedOn: 'connect' | 'secureConnect',
   ) {
     socket.once(reachedOn, () => (this.reached = true));
-    socket.on('data', (bytes: Buffer) => {
-      if (this.exchange !== undefined) this.exchange.received(bytes);
-      else this.idleEvent();
-    });
     // Also keeps a late error on a connection being discarded from ending the thread.
     socket.on('error', (error: Error) => this.ended(error.message));
     socket.on('close', () => this.ended('the backend closed the connection'));
     socket.on('end', () => this.ended('the backend closed the connection'));
+  }
+
+  /**
+   * Bytes the backend sent. They may lie in the thread's read buffer, which the next read overwrites:
+   * whatever keeps them past this call copies them (the parser's leftover, a chunk uWS could not take).
+   */
+  delivered(bytes: Buffer): boolean {
+    if (this.exchange !== undefined) this.exchange.received(bytes);
+    else this.idleEvent();
+    return true;
   }
 
   carry(exchange: BackendExchange): void {

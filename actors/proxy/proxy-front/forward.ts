@@ -297,7 +297,8 @@ class Exchange implements ExchangeHandler {
     const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
     if (done) this.finish();
     else if (!ok) {
-      this.pending = { chunk, offset };
+      // The chunk may lie in the backend connection's read buffer, used again at the next read.
+      this.pending = { chunk: Buffer.from(chunk), offset };
       this.watchDrain();
       this.controller?.pause();
     }

@@ -94,10 +94,17 @@ export class ResponseParser {
     return this.state.kind === 'until-close';
   }
 
-  /** Parses `bytes`; throws MalformedResponse on a response that cannot be read. */
+  /**
+   * Parses `bytes`; throws MalformedResponse on a response that cannot be read. `bytes` is used during
+   * the call only (it may be a read buffer used again): what is left of it unparsed is copied.
+   */
   feed(bytes: Buffer): void {
     this.buffered = this.buffered.length === 0 ? bytes : Buffer.concat([this.buffered, bytes]);
-    this.run();
+    try {
+      this.run();
+    } finally {
+      if (this.buffered.length > 0 && this.buffered.buffer === bytes.buffer) this.buffered = Buffer.from(this.buffered);
+    }
   }
 
   /** Goes on after a data event returned false. */
