@@ -9,6 +9,8 @@
 export type Expectation = ({ exit: number; prints?: RegExp } | { starts: RegExp } | { notRun: string }) & {
   /** Files written into the command's folder before it runs, beyond those the document declares. */
   files?: Record<string, string>;
+  /** A server the command talks to, started first in the same network namespace and awaited at `ready` (a URL curl must fetch). */
+  beside?: { command: string; ready: string };
 };
 
 /** One document's commands, keyed by the command line as the test reads it (continuations joined). */

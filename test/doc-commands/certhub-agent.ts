@@ -1,0 +1,11 @@
+// docs/certhub-agent.md's commands outside its walkthroughs (fetch and proxy run as scripts of their own).
+import type { DocExpectations } from './expectation.js';
+
+export const expectations: DocExpectations = {
+  'certhub-agent fetch -c fetch.json -o /etc/ssl/certhub --watch --reload-cmd \'["systemctl", "reload", "nginx"]\'': {
+    notRun: 'writes into /etc and reloads the system nginx; the fetch walkthrough runs --watch with a reload command',
+  },
+  'certhub-agent --help': { exit: 0, prints: /^ {2}proxy \[options\] +run a TLS reverse proxy/m },
+  'certhub-agent fetch --help': { exit: 0, prints: /^ {2}3 {2}material written, but the reload command failed$/m },
+  'certhub-agent proxy --help': { exit: 0, prints: /^ {2}-c, --config <file> +proxy config \(JSON\)/m },
+};
