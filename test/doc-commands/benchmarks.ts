@@ -1,10 +1,10 @@
-// docs/benchmarks.md's commands: what each does when the documents test runs it from the package's folder.
+// docs/benchmarks.md's commands: what each does when the documents test runs it (in the package's folder, where a contributor types them).
 import type { DocExpectations } from './expectation.js';
 
 const minutes = 'a benchmark takes minutes';
 
 export const expectations: DocExpectations = {
-  'npm run bench -- --help': { exit: 0, prints: /benchmark to run: actor-hop[\s\S]*--markdown/ },
+  'npm run bench -- --help': { exit: 0, prints: /benchmark to run: actor-hop[\s\S]*--markdown/, inPackage: true },
   'npm run bench -- actor-hop': { notRun: minutes },
   'npm run bench -- agent-proxy --seconds 4 --rounds 5': { notRun: minutes },
   'npm run bench -- all': { notRun: 'every benchmark: about half an hour' },
