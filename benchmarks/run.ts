@@ -73,7 +73,13 @@ const program = new Command('bench')
       return;
     }
     const failed: { name: string; reason: string }[] = [];
-    for (const benchmark of selected) {
+    const command = process.argv.slice(2).filter((argument, index, all) => argument !== '--write' && all[index - 1] !== '--write').join(' ');
+    const document = (pending: string[]) => summaryDocument({ command, startedAt, loadAtStart, failed, pending });
+    // Written after each benchmark, so that a run stopped midway leaves the figures of those that finished.
+    const write = async (pending: string[]) => {
+      if (options.write !== undefined) await writeFile(options.write, replaceTable(await readFile(options.write, 'utf8'), document(pending)));
+    };
+    for (const [index, benchmark] of selected.entries()) {
       const run = benchmarks[benchmark];
       if (run === undefined) {
         program.error(`unknown benchmark ${benchmark}; known: ${Object.keys(benchmarks).join(', ')}`, { exitCode: 2 });
@@ -88,15 +94,12 @@ const program = new Command('bench')
         console.error(`\n${benchmark}: did not finish: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         failed.push({ name: benchmark, reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]! });
       }
+      if (options.markdown === true) await write(selected.slice(index + 1));
     }
     if (failed.length > 0) {
       console.error(`\nbenchmarks that did not finish: ${failed.map((entry) => entry.name).join(', ')}`);
       process.exitCode = 1;
     }
-    if (options.markdown !== true) return;
-    const command = process.argv.slice(2).filter((argument, index, all) => argument !== '--write' && all[index - 1] !== '--write').join(' ');
-    const document = summaryDocument({ command, startedAt, loadAtStart, failed });
-    if (options.write === undefined) process.stdout.write(document);
-    else await writeFile(options.write, replaceTable(await readFile(options.write, 'utf8'), document));
+    if (options.markdown === true && options.write === undefined) process.stdout.write(document([]));
   });
 await program.parseAsync();

@@ -45,6 +45,8 @@ export interface RunSettings {
   loadAtStart: number;
   /** Benchmarks that did not finish, with the first line of their error. */
   failed: { name: string; reason: string }[];
+  /** Benchmarks not run yet: the document is written after each benchmark, and a run may be stopped. */
+  pending: string[];
 }
 
 /** The Markdown document: how the table was made, then the table. */
@@ -59,6 +61,7 @@ export function summaryDocument(settings: RunSettings): string {
     ...rows.map((row) => `| ${[row.benchmark, row.ours, row.anchor, row.anchorFigure, row.ratio].map(cell).join(' | ')} |`),
   ];
   if (settings.failed.length > 0) lines.push('', 'Did not finish:', '', ...settings.failed.map(({ name, reason }) => `- ${name}: ${reason}`));
+  if (settings.pending.length > 0) lines.push('', `Not measured in this run: ${settings.pending.join(', ')}.`);
   return `${lines.join('\n')}\n`;
 }
 
