@@ -17,6 +17,7 @@ import { materialPaths } from '../actors/proxy/client/material-files.js';
 import { reservePort } from '../src/http/port.js';
 import { cpuSeconds, processTreeCpuSeconds } from './measure/proc-stat.js';
 import { ensureTools, median, printTable, projectRoot, wrk, type LoadResult } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 
 const run = promisify(execFile);
 const connections = 64;
@@ -93,6 +94,14 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
         const cpu = (index: number) => median(results[index]!.map(({ cpuMicrosPerRequest }) => cpuMicrosPerRequest));
         const errors = (index: number) => results[index]!.reduce((sum, { load }) => sum + load.errors, 0);
         const nginxProxy = 1;
+        const [ours, nginxFigures] = [2, nginxProxy].map((index) => `${figure(rate(index))} req/s, p99 ${figure(p99(index))} ms, ${figure(cpu(index))} µs CPU a request`);
+        summaryRow({
+          benchmark: `agent-proxy, ${plural(threads, 'thread')}: wrk -t1 -c${connections} over TLS through the proxy to an nginx backend answering \`ok\` (median of ${options.rounds} x ${options.seconds} s)`,
+          ours: ours!,
+          anchor: `nginx as proxy, ${plural(threads, 'worker')}, the same backend and certificate (nginx answering over TLS itself: ${figure(rate(0))} req/s)`,
+          anchorFigure: nginxFigures!,
+          ratio: `${ratio(rate(2), rate(nginxProxy))} (p99 ${ratio(p99(2), p99(nginxProxy))}, CPU ${ratio(cpu(2), cpu(nginxProxy))})`,
+        });
         servers.forEach(({ label }, index) => rows.push([label, rate(index), (rate(index) / rate(nginxProxy)).toFixed(2), p99(index), (p99(index) / p99(nginxProxy)).toFixed(2), cpu(index), (cpu(index) / cpu(nginxProxy)).toFixed(2), errors(index)]));
       } finally {
         for (const { listener } of servers) await listener.stop();
