@@ -16,7 +16,7 @@
 //               (ui/tsconfig.json compiles every browser.ts for the browser: DOM, no Node types)
 //
 // Who may import what under actors/:
-//   src/                mechanism two or more roles use: nothing under actors/
+//   src/                mechanism two or more roles use: nothing under actors/ (two files are named below)
 //   actors/<role>/      its own folder; another role through index.ts; actors/http-front/
 //   actors/registry.ts  each role's index.ts (it is the list of roles `outpost` runs)
 //   actors/http-front/  the generic front thread: nothing of a role (it loads sites by their URL at run time)
