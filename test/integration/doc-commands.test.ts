@@ -80,15 +80,16 @@ for (const document of documents) {
     test(`${document.path}: ${command}`, async (t) => {
       const { dir, env } = await linkedBin(t);
       for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
+      const folder = expectation.inPackage === true ? projectPath('') : dir;
       if ('exit' in expectation) {
         const beside = expectation.beside === undefined ? '' : `${startedBeside(expectation.beside)} && `;
         const script = `${ownLoopback} && cd "$0" && ${beside}${command}; code=$?; kill $(jobs -p) 2> /dev/null; exit $code`;
-        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, dir], env);
+        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, folder], env);
         t.is(result.code, expectation.exit, `${result.stderr}${expectation.beside === undefined ? '' : await readFile(join(dir, 'beside.log'), 'utf8').catch(() => '')}`);
         if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
         return;
       }
-      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, dir], env);
+      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, folder], env);
       await started.waitFor(expectation.starts, 60_000);
       started.child.kill('SIGTERM');
       t.is(await started.exited, 0);
