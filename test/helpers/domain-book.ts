@@ -8,7 +8,7 @@ import type { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
 import type { IssuedMaterial, RenewalInfoAnswer } from '../../actors/cert/acme/protocol.js';
 import { DomainBook } from '../../actors/cert/domains/book.js';
-import { unlimitedBudget, type BudgetGate } from '../../actors/cert/domains/budget-gate.js';
+import { unlimitedBudget, type BudgetGate } from '../../actors/cert/domains/budget.js';
 import { createDemoCertificate } from '../../actors/cert/domains/demo-certificate.js';
 import { defaultMaxDomains } from '../../actors/cert/domains/limits.js';
 import type { Issuer } from '../../actors/cert/domains/issuer.js';
