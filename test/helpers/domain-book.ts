@@ -14,7 +14,7 @@ import { defaultMaxDomains } from '../../actors/cert/domains/limits.js';
 import type { Issuer } from '../../actors/cert/domains/issuer.js';
 import type { DomainChange, DomainView } from '../../actors/cert/domains/protocol.js';
 import type { Notify } from '../../actors/cert/domains/notices.js';
-import type { Material } from '../../actors/cert/domains/material.js';
+import type { Material } from '../../actors/cert/acme/protocol.js';
 import type { DomainRecord } from '../../actors/cert/domains/record.js';
 import { DomainStore } from '../../actors/cert/domains/store.js';
 
