@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createDemoCertificate } from '../actors/cert/domains/demo-certificate.js';
-import type { Material } from '../actors/cert/domains/material.js';
+import type { Material } from '../actors/cert/acme/protocol.js';
 import { newDomainRecord } from '../actors/cert/domains/record.js';
 import { withRenewalPlanned } from '../actors/cert/domains/renewal-plan.js';
 import { DomainStore } from '../actors/cert/domains/store.js';

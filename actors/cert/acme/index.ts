@@ -6,14 +6,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import type { KeyType } from '../../../src/jobs/key-types.js';
-import { AuthoritativeDns } from '../dns/propagation.js';
 import { openAcmeAccount, type AcmeAccount } from './account.js';
 import { ChallengeJournal } from './challenge-journal.js';
 import { OrderJournal } from './order-journal.js';
 import { accountDoesNotExist, AcmeOrderError } from './errors.js';
 import { acmeActor } from './kind.js';
-import { issueCertificate, type ChallengeRecords } from './order.js';
-import type { AcmeApi } from './protocol.js';
+import { issueCertificate } from './order.js';
+import { AuthoritativeDns } from './propagation.js';
+import type { AcmeApi, ChallengeRecords } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
 import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
 

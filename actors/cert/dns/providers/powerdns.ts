@@ -23,7 +23,7 @@ import {
   type DnsRecord,
   type DnsRecordType,
 } from './provider.js';
-import type { RecordType } from '../../domains/names.js';
+import type { RecordType } from '../protocol.js';
 
 export interface PowerDnsSettings {
   /** Where the API is served, e.g. `http://127.0.0.1:8081` (the API paths are added). */
