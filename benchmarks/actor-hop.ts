@@ -2,6 +2,7 @@
 // Target: the hop costs at most 10% of the front-thread request rate. Both routes run in the same
 // process, alternately, under the same wrk load (64 connections, keep-alive).
 import { ensureTools, median, printTable, startServer, verdict, wrk } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 
 export async function actorHop(options: { seconds: number; rounds: number }): Promise<void> {
   await ensureTools(['wrk']);
@@ -22,6 +23,13 @@ export async function actorHop(options: { seconds: number; rounds: number }): Pr
       ['front thread (anchor)', directRate, median(direct.map((r) => r.latencyP50Ms)), median(direct.map((r) => r.latencyP99Ms)), direct.reduce((s, r) => s + r.errors, 0), 1],
       ['through actor, batched', hopRate, median(hop.map((r) => r.latencyP50Ms)), median(hop.map((r) => r.latencyP99Ms)), hop.reduce((s, r) => s + r.errors, 0), hopRate / directRate],
     ]);
+    summaryRow({
+      benchmark: `actor-hop: req/s of a route answered through another actor (wrk -t1 -c64, median of ${options.rounds} x ${options.seconds} s)`,
+      ours: `${figure(hopRate)} req/s`,
+      anchor: 'the same process answering in the front thread',
+      anchorFigure: `${figure(directRate)} req/s`,
+      ratio: ratio(hopRate, directRate),
+    });
     const cost = 1 - hopRate / directRate;
     console.log(`hop cost: ${(cost * 100).toFixed(1)}% of the front-thread rate (target: at most 10%) -> ${verdict(cost <= 0.1)}`);
   } finally {

@@ -18,6 +18,7 @@ import type { PebbleServer } from './third-party/pebble.js';
 import type { PowerDnsServer } from './third-party/powerdns.js';
 import { addDomain, listDomains, startCertStack, type CertStack, type CerthubServer, type DomainView } from './certhub-server.js';
 import { ensureTools, median, printTable, verdict } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 
 const run = promisify(execFile);
 const batchSize = 50;
@@ -65,6 +66,20 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
         ],
       ],
     );
+    summaryRow({
+      benchmark: `cert-issue: one domain, POST to issued, on Pebble + PowerDNS (median of ${options.rounds})`,
+      ours: `${figure(oursMs)} ms`,
+      anchor: 'lego `run --dns pdns` for one name on the same stack',
+      anchorFigure: `${figure(legoMs)} ms`,
+      ratio: ratio(oursMs, legoMs),
+    });
+    summaryRow({
+      benchmark: `cert-issue: ${batchSize} domains added at once, first POST to all issued`,
+      ours: unsettled.length === 0 ? `${figure(batchMs)} ms` : `${batchSize - unsettled.length} of ${batchSize} issued after ${figure(batchMs)} ms`,
+      anchor: 'lego for one name (above)',
+      anchorFigure: `${figure(legoMs)} ms`,
+      ratio: unsettled.length === 0 ? ratio(batchMs, legoMs) : '-',
+    });
     console.log(`one domain: median ${oursMs.toFixed(0)} ms (target: under 1,500 ms) -> ${verdict(oursMs < 1500)}; lego ${legoMs.toFixed(0)} ms`);
     if (errorsSeen.size > 0) console.log(`${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`);
     const batchFigure = unsettled.length === 0 ? `${batchMs.toFixed(0)} ms` : `not all issued after ${batchMs.toFixed(0)} ms: ${describe(unsettled)}`;

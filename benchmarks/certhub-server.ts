@@ -3,6 +3,7 @@
 // (10,000 adds would flood the table), and shown when it fails.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from './harness.js';
@@ -84,8 +85,9 @@ export function startCerthub(dataDir: string, args: string[] = [], nodeArguments
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
       const url = /^(http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(stdout)?.[1];
-      const adminKey = /^admin key: (\S+)$/m.exec(stdout)?.[1];
-      if (url === undefined || adminKey === undefined) return;
+      if (url === undefined || !/^admin key: /m.test(stdout)) return;
+      // certhub names the file that holds the admin key, not the key: it is read from there.
+      const adminKey = (JSON.parse(readFileSync(join(dataDir, 'config.json'), 'utf8')) as { admin_key: string }).admin_key;
       resolve({
         child,
         pid: child.pid!,

@@ -5,6 +5,7 @@
 // `--before DIST` starts an earlier build's demo in the same rounds, alternating.
 import { cpuSeconds } from './measure/proc-stat.js';
 import { median, printTable, startServer, verdict } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 
 interface DemoStart {
   wallMs: number;
@@ -42,5 +43,13 @@ export async function coldStart(options: { rounds: number; before?: string }): P
   }
   printTable(`cold-start: spawn to listening, ${options.rounds} rounds, median (Node ${process.versions.node})`, ['process', 'ms', 'CPU ms to listening', 'ratio'], rows);
   const oursMedian = median(starts[0]!.map((run) => run.wallMs));
+  const oursCpu = median(starts[0]!.map((run) => run.cpuMs));
+  summaryRow({
+    benchmark: `cold-start: \`outpost demo\`, spawn to every front listening, and the CPU used until then (median of ${options.rounds})`,
+    ours: `${figure(oursMedian)} ms, ${figure(oursCpu)} ms CPU`,
+    anchor: 'a bare Node.js process listening with node:http',
+    anchorFigure: `${figure(anchorMs)} ms, ${figure(median(anchorCpu))} ms CPU`,
+    ratio: `${ratio(oursMedian, anchorMs)} (CPU ${ratio(oursCpu, median(anchorCpu))})`,
+  });
   console.log(`cold start: ${oursMedian.toFixed(0)}ms (target: under 500ms) -> ${verdict(oursMedian < 500)}`);
 }

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { median, printTable, startServer, verdict } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 
 const run = promisify(execFile);
 const target = 100_000;
@@ -35,5 +36,12 @@ export async function eventsBenchmark(options: { rounds: number }): Promise<void
     ['direct MessagePorts, no supervisor (anchor)', Math.round(anchorRate), 1],
     ['event channel through the supervisor', Math.round(oursRate), oursRate / anchorRate],
   ]);
+  summaryRow({
+    benchmark: `events: ${figure(count)} events from one publisher to 4 subscribers through the supervisor's event channel (median of ${options.rounds})`,
+    ours: `${figure(oursRate)} events/s`,
+    anchor: 'the same batches posted straight between threads on MessagePorts',
+    anchorFigure: `${figure(anchorRate)} events/s`,
+    ratio: ratio(oursRate, anchorRate),
+  });
   console.log(`event channel: ${Math.round(oursRate)} events/s to 4 subscribers (target: at least ${target}) -> ${verdict(oursRate >= target)}`);
 }

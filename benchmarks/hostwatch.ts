@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { reservePort } from '../src/http/port.js';
 import { ensureTools, printTable, startServer, verdict, wrk } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 import { cpuSeconds, processCount, residentBytes } from './measure/proc-stat.js';
 
 const pollIntervalMs = 2000;
@@ -53,6 +54,13 @@ export async function hostwatchBenchmark(options: { seconds: number; rounds: num
       ['Glances 3 (anchor)', glancesCpu, glancesLatency.latencyP50Ms, glancesLatency.latencyP99Ms, 1, 1],
       ['hostwatch', ourCpu, ourLatency.latencyP50Ms, ourLatency.latencyP99Ms, ourCpu / glancesCpu, ourLatency.latencyP99Ms / glancesLatency.latencyP99Ms],
     ]);
+    summaryRow({
+      benchmark: `hostwatch: CPU over ${elapsed.toFixed(0)} s polled every 2 s with ${processes} processes, and a snapshot's p99 (wrk -c1)`,
+      ours: `${figure(ourCpu)}% of a core, p99 ${figure(ourLatency.latencyP99Ms)} ms`,
+      anchor: 'Glances 3, the same polls of its web API',
+      anchorFigure: `${figure(glancesCpu)}% of a core, p99 ${figure(glancesLatency.latencyP99Ms)} ms`,
+      ratio: `${ratio(ourCpu, glancesCpu)} (p99 ${ratio(ourLatency.latencyP99Ms, glancesLatency.latencyP99Ms)})`,
+    });
     console.log(`memory: hostwatch RSS ${(rssGrowth / 1024).toFixed(0)} KiB different at the end of the window than at its start`);
     console.log(`CPU at most 1% of a core: ${verdict(ourCpu <= 1)}; at most a fifth of Glances': ${verdict(ourCpu <= glancesCpu / 5)}`);
     console.log(`snapshot p99 under 5 ms: ${verdict(ourLatency.latencyP99Ms < 5)}; lower than Glances': ${verdict(ourLatency.latencyP99Ms < glancesLatency.latencyP99Ms)}`);

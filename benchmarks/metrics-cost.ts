@@ -31,6 +31,7 @@ import { httpFrontCountingNanos, proxyCountingNanos } from './measure/counting-c
 import { cpuSeconds } from './measure/proc-stat.js';
 import { ValueFeed } from './qpool-serve/value-feed.js';
 import { defaultMetricsIntervalMs } from '../src/metrics/topic.js';
+import { figure, summaryRow } from './summary-table.js';
 
 const connections = 64;
 const metricsToken = 'metrics-cost-benchmark-token-0123456789';
@@ -163,6 +164,8 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
       const idle = await idleCost(role, dir, builds[0]!.bin);
       const countingNanos = role.countingNanos();
       loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
+      // This build's figures for the summary table: the amplified cost scaled back, by parts, the control.
+      const headline: { scaled?: PairedCost; byParts?: number; control?: PairedCost; offCpu?: number; offRate?: number } = {};
       for (const { build, variant, pairs, scrapes } of measured) {
         const { pushIntervalMs, scrapeHz } = variant;
         const label = subjectLabel(role.label, builds.length > 1 ? build.label : undefined, variant);
@@ -172,6 +175,7 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
         rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: ${control ? 'metrics off too' : `metrics on, scraped at ${scrapeHz} Hz`}`, pairs.map(({ on }) => on), rateCost, cpuCost));
         const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
         if (control) {
+          if (build === builds[0]) headline.control = cpuCost;
           verdicts.push(`${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`);
           continue;
         }
@@ -181,6 +185,7 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
           const counting = countingNanos / 1000 / offCpu;
           const scaled = (cost: PairedCost) => pairedCost(cost.pairs.map((pair) => counting + (pair - counting) / variant.amplification));
           const [cpuScaled, rateScaled] = [scaled(cpuCost), scaled(rateCost)];
+          if (build === builds[0]) Object.assign(headline, { scaled: cpuScaled, offCpu, offRate: median(pairs.map(({ off }) => off.load.requestsPerSecond)) });
           verdicts.push(
             `${label}, scaled back to 1x: CPU per request ${percent(cpuScaled.median)} [${percent(cpuScaled.low)}, ${percent(cpuScaled.high)}] more (target: under 2%) -> ${costVerdict(cpuScaled, costTarget)}; ` +
               `req/s ${percent(rateScaled.median)} [${percent(rateScaled.low)}, ${percent(rateScaled.high)}] fewer -> ${costVerdict(rateScaled, costTarget)}; measured: CPU per request ${percent(cpuCost.median)}, req/s ${percent(rateCost.median)}; ${scrapes.length} scrapes under load, median ${median(scrapes).toFixed(1)} ms` +
@@ -198,6 +203,7 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
           const offRate = median(pairs.map(({ off }) => off.load.requestsPerSecond));
           for (const [interval, fixed] of idle) {
             const byParts = (countingNanos / 1000 + (fixed * 1e6) / offRate) / offCpu;
+            if (interval === pushIntervalMs) headline.byParts = byParts;
             verdicts.push(
               `${subjectLabel(role.label, undefined, { pushIntervalMs: interval, scrapeHz: 1, amplification: 1 })}, by parts: counting ${countingNanos.toFixed(0)} ns a request + ${(fixed * 1000).toFixed(1)} ms of CPU a second idle (pushes, the 1 Hz scrape) over ${offRate.toFixed(0)} req/s, against ${offCpu.toFixed(1)} us a request with metrics off: ${percent(byParts)} (target: under 2%) -> ${byParts < costTarget ? 'met' : 'NOT met'}`,
             );
@@ -208,6 +214,17 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
             `req/s ${percent(rateCost.median)} fewer -> ${costVerdict(rateCost, costTarget)}; ${scrapes.length} scrapes under load, median ${median(scrapes).toFixed(1)} ms` +
             (errors > 0 ? `; INVALID: ${errors} errors or non-2xx answers` : ''),
         );
+      }
+      const { scaled, byParts, control, offCpu, offRate } = headline;
+      if (scaled !== undefined && offCpu !== undefined && offRate !== undefined) {
+        const interval = (cost: PairedCost | undefined) => (cost === undefined ? '-' : `${percent(cost.median)} [${percent(cost.low)}, ${percent(cost.high)}]`);
+        summaryRow({
+          benchmark: `metrics-cost, ${role.label}: CPU a request with metrics on (pushed every ${pushIntervalMs / 1000} s, scraped at 1 Hz), measured at ${amplification}x and scaled back (${options.rounds} pairs of ${seconds} s loaded at once)`,
+          ours: `${interval(scaled)} more; by parts ${byParts === undefined ? '-' : percent(byParts)}`,
+          anchor: `the same role with metrics off, loaded at the same time (two metrics-off processes paired: ${interval(control)})`,
+          anchorFigure: `${figure(offCpu)} µs CPU a request, ${figure(offRate)} req/s`,
+          ratio: (1 + scaled.median).toFixed(3),
+        });
       }
     }
     printTable(

@@ -7,6 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ensureTools, median, printTable, projectRoot, startServer, verdict } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 import { cpuSeconds, residentBytes } from './measure/proc-stat.js';
 
 const run = promisify(execFile);
@@ -62,6 +63,28 @@ export async function netspeedBenchmark(options: { seconds: number; rounds: numb
       ['client download', clientDown, downRatio],
       ['client upload', clientUp, upRatio],
     ]);
+    const gbit = (throughput: Throughput) => `${figure(throughput.gbitPerSecond)} Gbit/s, ${figure(throughput.cpuSecondsPerGbit * 1000)} ms CPU a Gbit`;
+    summaryRow({
+      benchmark: `netspeed server: 100 MB downloads on loopback read by wrk -c1 (8 KiB reads) for ${options.seconds} s`,
+      ours: `${gbit(oursDown)} (node:http ${figure(baselineDown.gbitPerSecond)} Gbit/s)`,
+      anchor: `iperf3, one stream, -t ${options.seconds}`,
+      anchorFigure: gbit(iperf),
+      ratio: ratio(oursDown.gbitPerSecond, iperf.gbitPerSecond),
+    });
+    summaryRow({
+      benchmark: `netspeed server: the same downloads read 128 KiB at a time, as iperf3's receiver reads, for ${options.seconds} s`,
+      ours: `${gbit(oursRead)} (node:http ${figure(baselineRead.gbitPerSecond)} Gbit/s)`,
+      anchor: `iperf3, one stream, -t ${options.seconds}, run just before`,
+      anchorFigure: gbit(iperfBeside),
+      ratio: ratio(oursRead.gbitPerSecond, iperfBeside.gbitPerSecond),
+    });
+    summaryRow({
+      benchmark: `netspeed client: its own figures, 6 streams, 25 MB down and 10 MB up (median of ${options.rounds})`,
+      ours: `download ${figure(clientDown)} Gbit/s, upload ${figure(clientUp)} Gbit/s`,
+      anchor: 'iperf3, one stream, -t 1, just before each round',
+      anchorFigure: `${figure(roundAnchor)} Gbit/s`,
+      ratio: `${downRatio.toFixed(2)} / ${upRatio.toFixed(2)}`,
+    });
     console.log(`server memory: RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MiB different after the 100 MB downloads and uploads than before`);
     console.log(`server read as iperf3 reads >= iperf3: ${verdict(oursRead.gbitPerSecond >= iperfBeside.gbitPerSecond)}; ahead of node:http read the same way: ${verdict(oursRead.gbitPerSecond > baselineRead.gbitPerSecond)}`);
     console.log(`server >= iperf3 (wrk): ${verdict(oursDown.gbitPerSecond >= iperf.gbitPerSecond)}; beats node:http in throughput: ${verdict(oursDown.gbitPerSecond > baselineDown.gbitPerSecond)} and CPU per Gbit: ${verdict(oursDown.cpuSecondsPerGbit < baselineDown.cpuSecondsPerGbit)}; client >= 80% of iperf3: ${verdict(downRatio >= 0.8)}`);

@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { median, percentile, printTable, verdict } from './harness.js';
+import { figure, ratio, summaryRow } from './summary-table.js';
 import type { CollectHostResult } from './hosts/qpool-collect-host.js';
 
 const run = promisify(execFile);
@@ -56,6 +57,20 @@ export async function qpoolCollectBenchmark(options: { rounds: number }): Promis
 
   const endToEnd = median(result.endToEndCat);
   const ours = median(result.readAndSlice) + median(result.handOver.cat);
+  summaryRow({
+    benchmark: `qpool-collect: a ${(result.bodyBytes / megabyte).toFixed(1)} MiB legacy answer of ${figure(result.values)} values validated and sliced (median of ${runs})`,
+    ours: `${figure(median(result.readAndSlice))} ms`,
+    anchor: 'JSON.parse of the same body alone',
+    anchorFigure: `${figure(parse)} ms`,
+    ratio: ratio(median(result.readAndSlice), parse),
+  });
+  summaryRow({
+    benchmark: `qpool-collect: the same answer validated, sliced and handed to \`cat\`, end to end (median of ${sends})`,
+    ours: `${figure(endToEnd)} ms, p99 ${figure(percentile(result.endToEndCat, 99))} ms`,
+    anchor: '`cat` started and fed the same lines',
+    anchorFigure: `${figure(median(result.handOver.cat))} ms`,
+    ratio: ratio(endToEnd, median(result.handOver.cat)),
+  });
   console.log(
     `validated, sliced and handed over: ${endToEnd.toFixed(1)} ms end to end with cat as the tool (p99 ${percentile(result.endToEndCat, 99).toFixed(1)} ms; ${ours.toFixed(1)} ms as the sum of the medians) (target: under 50 ms) -> ${verdict(endToEnd < 50)}; with a Node process as the tool: ${(median(result.readAndSlice) + median(result.handOver.node)).toFixed(1)} ms`,
   );

@@ -25,7 +25,7 @@ const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
 /** The pool actor's service over `pool`, journaling to `files` when given, with serve's compaction threshold. */
 function poolService(pool: ValuePool, files: PoolFiles | undefined): PoolService {
-  return new PoolService(pool, 0, undefined, files, { rewriteAtJournalBytes, retryAfterFailureMs: 1000 }, { clock: systemClock, log: quiet });
+  return new PoolService(pool, { durability: files, options: { rewriteAtJournalBytes, retryAfterFailureMs: 1000 }, clock: systemClock, log: quiet });
 }
 
 /**

@@ -2,9 +2,10 @@
 // with its verdict.
 import { loadavg, availableParallelism } from 'node:os';
 import { median, verdict } from '../harness.js';
+import { figure, ratio, summaryRow } from '../summary-table.js';
 import type { Compaction } from './in-process.js';
 import { ceilingRate, medianOf, type QpoolServeRun, type ServerResults } from './results.js';
-import { megabyte, memoryIdleMs, rewriteAtJournalBytes } from './settings.js';
+import { connections, megabyte, memoryIdleMs, rewriteAtJournalBytes } from './settings.js';
 
 const mb = (bytes: number) => bytes / megabyte;
 
@@ -47,6 +48,29 @@ export function printVerdicts(run: QpoolServeRun): void {
     `with pool_file: ${Math.round(durableRate)} values/s (target: at least 10,000) -> ${verdict(durableRate >= 10_000)}; aim 20,000 -> ${verdict(durableRate >= 20_000)}; p99 ${durableP99.toFixed(1)} ms (target: under 20 ms) -> ${verdict(durableP99 < 20)}`,
   );
   const valueRate = median(run.valueRounds.map((entry) => entry.answeredPerSecond));
+  const rewriteRate = median(run.rewrites.map((entry) => entry.perSecond));
+  const setting = `wrk -t1 -c${connections} \`GET /api/random/hex\` on a full pool of 100,000, 1 front (median of ${run.rounds} x ${run.seconds} s)`;
+  summaryRow({
+    benchmark: `qpool-serve with \`pool_file\`, every take fdatasync'd before its answer: ${setting}`,
+    ours: `${figure(durableRate)} values/s, p99 ${figure(durableP99)} ms`,
+    anchor: "the HTTP ceiling: the same kind of front answering a constant (the spec design's 3.5 MB rewrite per value in brackets)",
+    anchorFigure: `${figure(ceiling)} req/s (${figure(rewriteRate)} values/s)`,
+    ratio: `${ratio(durableRate, ceiling)} (${figure(durableRate / rewriteRate)} times the spec design)`,
+  });
+  summaryRow({
+    benchmark: `qpool-serve, memory only: ${setting}`,
+    ours: `${figure(memoryRate)} values/s, p99 ${figure(p99(memoryOnly))} ms`,
+    anchor: 'the HTTP ceiling (above)',
+    anchorFigure: `${figure(ceiling)} req/s`,
+    ratio: ratio(memoryRate, ceiling),
+  });
+  summaryRow({
+    benchmark: `qpool-serve: a full pool's memory, RSS over the empty server after ${memoryIdleMs / 1000} s idle`,
+    ours: `${figure(cost(durable), 1)} MB with \`pool_file\`, ${figure(cost(memoryOnly), 1)} MB memory only`,
+    anchor: "the spec design's estimate",
+    anchorFigure: 'about 100 MB',
+    ratio: ratio(cost(durable), 100),
+  });
   console.log(
     `without pool_file: ${Math.round(memoryRate)} values/s (target: at least 30,000) -> ${verdict(memoryRate >= 30_000)}; ${(memoryRate / ceiling).toFixed(2)} of the HTTP ceiling, ${(memoryRate / valueRate).toFixed(2)} of the same answer without a take (${(valueRate / ceiling).toFixed(2)} of the ceiling)`,
   );

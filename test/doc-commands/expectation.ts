@@ -11,6 +11,8 @@ export type Expectation = ({ exit: number; prints?: RegExp } | { starts: RegExp 
   files?: Record<string, string>;
   /** A server the command talks to, started first in the same network namespace and awaited at `ready` (a URL curl must fetch). */
   beside?: { command: string; ready: string };
+  /** Run in the package's own folder, as a contributor types `npm run ...` there, instead of a fresh temp folder. Only for commands that change nothing in it. */
+  inPackage?: true;
 };
 
 /** One document's commands, keyed by the command line as the test reads it (continuations joined). */

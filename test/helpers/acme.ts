@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { openAcmeAccount, type AcmeAccount } from '../../actors/cert/acme/account.js';
 import type { IssueContext } from '../../actors/cert/acme/order.js';
-import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
+import { AuthoritativeDns } from '../../actors/cert/acme/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
 import { JobPool } from '../../src/jobs/pool.js';

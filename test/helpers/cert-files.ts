@@ -5,7 +5,7 @@ import type { ExecutionContext } from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Material } from '../../actors/cert/domains/material.js';
+import type { Material } from '../../actors/cert/acme/protocol.js';
 import { newDomainRecord, type DomainRecord } from '../../actors/cert/domains/record.js';
 import { newDomainToken } from '../../actors/cert/domains/token.js';
 

@@ -8,13 +8,13 @@ import type { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
 import type { IssuedMaterial, RenewalInfoAnswer } from '../../actors/cert/acme/protocol.js';
 import { DomainBook } from '../../actors/cert/domains/book.js';
-import { unlimitedBudget, type BudgetGate } from '../../actors/cert/domains/budget-gate.js';
+import { unlimitedBudget, type BudgetGate } from '../../actors/cert/domains/budget.js';
 import { createDemoCertificate } from '../../actors/cert/domains/demo-certificate.js';
 import { defaultMaxDomains } from '../../actors/cert/domains/limits.js';
 import type { Issuer } from '../../actors/cert/domains/issuer.js';
 import type { DomainChange, DomainView } from '../../actors/cert/domains/protocol.js';
 import type { Notify } from '../../actors/cert/domains/notices.js';
-import type { Material } from '../../actors/cert/domains/material.js';
+import type { Material } from '../../actors/cert/acme/protocol.js';
 import type { DomainRecord } from '../../actors/cert/domains/record.js';
 import { DomainStore } from '../../actors/cert/domains/store.js';
 

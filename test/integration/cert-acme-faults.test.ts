@@ -7,7 +7,7 @@ import test from 'ava';
 import { openAcmeAccount } from '../../actors/cert/acme/account.js';
 import { AcmeOrderError } from '../../actors/cert/acme/errors.js';
 import { issueCertificate } from '../../actors/cert/acme/order.js';
-import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
+import { AuthoritativeDns } from '../../actors/cert/acme/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { reservePort } from '../../src/http/port.js';
 import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';

@@ -22,6 +22,25 @@ const documents = await readDocuments();
 // types (8080, 8443) are free there whatever else runs on the machine, and nothing leaves it.
 const ownLoopback = 'ip link set lo up';
 
+/**
+ * At most three commands or walkthroughs run at once: a walkthrough starts a nameserver, a CA and
+ * certhub, and all of them at once on two busy cores would make their start-up, not the documents, the
+ * thing under test.
+ */
+const slots = { free: 3, waiting: [] as (() => void)[] };
+
+async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
+  else slots.free--;
+  try {
+    return await work();
+  } finally {
+    const next = slots.waiting.shift();
+    if (next === undefined) slots.free++;
+    else next();
+  }
+}
+
 /** Shell that starts a command's server in the background and waits, a minute at most, until it answers. */
 function startedBeside(beside: { command: string; ready: string }): string {
   return `{ ${beside.command} > beside.log 2>&1 & } && for try in $(seq 600); do curl -sf -o /dev/null ${JSON.stringify(beside.ready)} && break; sleep 0.1; done`;
@@ -77,26 +96,27 @@ for (const document of documents) {
 
   for (const [command, expectation] of Object.entries(expectations)) {
     if ('notRun' in expectation || !document.commands.includes(command)) continue;
-    test(`${document.path}: ${command}`, async (t) => {
+    test(`${document.path}: ${command}`, (t) => inSlot(async () => {
       const { dir, env } = await linkedBin(t);
       for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
+      const folder = expectation.inPackage === true ? projectPath('') : dir;
       if ('exit' in expectation) {
         const beside = expectation.beside === undefined ? '' : `${startedBeside(expectation.beside)} && `;
         const script = `${ownLoopback} && cd "$0" && ${beside}${command}; code=$?; kill $(jobs -p) 2> /dev/null; exit $code`;
-        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, dir], env);
+        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, folder], env);
         t.is(result.code, expectation.exit, `${result.stderr}${expectation.beside === undefined ? '' : await readFile(join(dir, 'beside.log'), 'utf8').catch(() => '')}`);
         if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
         return;
       }
-      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, dir], env);
+      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, folder], env);
       await started.waitFor(expectation.starts, 60_000);
       started.child.kill('SIGTERM');
       t.is(await started.exited, 0);
-    });
+    }));
   }
 
   for (const walkthrough of document.walkthroughs) {
-    test(`${document.path}: the walkthrough "${walkthrough.name}" runs as written`, async (t) => {
+    test(`${document.path}: the walkthrough "${walkthrough.name}" runs as written`, (t) => inSlot(async () => {
       t.timeout(walkthroughMs + 30_000);
       const { dir, env } = await linkedBin(t);
       const script = `set -euo pipefail\n${ownLoopback}\ncd "$0"\n${walkthrough.script}`;
@@ -104,7 +124,7 @@ for (const document of documents) {
       const run = startProcess(t, 'unshare', ['--net', '--pid', '--fork', '--kill-child', 'bash', '-c', script, dir], env);
       const code = await Promise.race([run.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), walkthroughMs).unref())]);
       t.is(code, 0, `${walkthrough.name}:\n${run.stdout().slice(-3000)}\n${run.stderr().slice(-3000)}`);
-    });
+    }));
   }
 
   if (document.examples.some((example) => 'command' in example)) {

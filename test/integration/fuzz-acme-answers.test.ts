@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { openAcmeAccount, type AcmeAccount } from '../../actors/cert/acme/account.js';
 import { issueCertificate } from '../../actors/cert/acme/order.js';
 import { fetchRenewalInfo } from '../../actors/cert/acme/renewal-info.js';
-import { AuthoritativeDns } from '../../actors/cert/dns/propagation.js';
+import { AuthoritativeDns } from '../../actors/cert/acme/propagation.js';
 import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
 import { OutpostError } from '../../src/errors.js';
 import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';

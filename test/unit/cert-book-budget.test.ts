@@ -4,9 +4,7 @@
 import test from 'ava';
 import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
-import { ledgerBudget } from '../../actors/cert/domains/budget-gate.js';
-import { readBudgetLedger } from '../../actors/cert/domains/budget-ledger.js';
-import { CertificateBudget } from '../../actors/cert/domains/budget.js';
+import { CertificateBudget, ledgerBudget, readBudgetLedger } from '../../actors/cert/domains/budget.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, hour, startBook } from '../helpers/domain-book.js';
 

@@ -1,7 +1,7 @@
 // The naming rules the DNS providers share: which record a target makes, TXT quoting both ways,
 // nameserver addresses as configured.
 import test from 'ava';
-import { parseNameserver } from '../../actors/cert/dns/propagation.js';
+import { parseNameserver } from '../../actors/cert/acme/propagation.js';
 import { GroupCommit } from '../../actors/cert/dns/providers/group-commit.js';
 import { addressRecordFor, canonicalName, KeyedSerializer, quoteTxt, unquoteTxt } from '../../actors/cert/dns/providers/provider.js';
 

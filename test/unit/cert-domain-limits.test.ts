@@ -8,7 +8,8 @@ import { certConfigSchema } from '../../actors/cert/config.js';
 import { validateConfig } from '../../src/config/load.js';
 import { ConfigError, OutpostError } from '../../src/errors.js';
 import { defaultMaxDomains, refuseCnameLoop, refuseOverLimit } from '../../actors/cert/domains/limits.js';
-import { classifyTarget, type Target } from '../../actors/cert/domains/names.js';
+import type { Target } from '../../actors/cert/dns/targets.js';
+import { classifyTarget } from '../../actors/cert/domains/names.js';
 import { certDataDir } from '../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 

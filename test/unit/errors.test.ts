@@ -9,10 +9,13 @@ function everyCode(): [string, ErrorDeclaration][] {
   return [...Object.entries(errorCodes), ...roles.flatMap((role) => Object.entries(role.errors ?? {}))];
 }
 
-test('every error code, the roles\' included, is documented in docs/outpost.md with its status', (t) => {
+test("every error code, the roles' included, is documented in docs/outpost.md with its status", (t) => {
   const readme = readFileSync(projectPath('docs/outpost.md'), 'utf8');
   const codes = everyCode();
-  t.true(codes.some(([code]) => !Object.hasOwn(errorCodes, code)), 'the roles declare codes of their own');
+  t.true(
+    codes.some(([code]) => !Object.hasOwn(errorCodes, code)),
+    'the roles declare codes of their own',
+  );
   for (const [code, { status }] of codes) {
     t.regex(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), `${code} is in the error table of docs/outpost.md`);
   }
@@ -20,7 +23,10 @@ test('every error code, the roles\' included, is documented in docs/outpost.md w
 
 test('no two roles declare one code', (t) => {
   const codes = everyCode().map(([code]) => code);
-  t.deepEqual(codes.filter((code, index) => codes.indexOf(code) !== index), []);
+  t.deepEqual(
+    codes.filter((code, index) => codes.indexOf(code) !== index),
+    [],
+  );
 });
 
 test('errors cross threads as code and message and come back whole', (t) => {

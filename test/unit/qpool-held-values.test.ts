@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/actor/clock.js';
 import { loggerFrom } from '../../src/log/record.js';
 import { HeldValues } from '../../actors/qpool/site/held-values.js';
 import type { JournalRecord } from '../../actors/qpool/pool/codec.js';
-import { PoolService } from '../../actors/qpool/pool/logic.js';
+import { PoolService, type PoolServiceSetup } from '../../actors/qpool/pool/logic.js';
 import { restorePool } from '../../actors/qpool/pool/restore.js';
 import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import type { Holding, TakeBatch } from '../../actors/qpool/pool/protocol.js';
@@ -25,9 +25,9 @@ function hexes(batch: Uint8Array | undefined): string[] {
   return batch === undefined ? [] : recordsOf(batch).map((record) => record.value);
 }
 
-function memoryPool(capacity = 100, durability?: ConstructorParameters<typeof PoolService>[3]) {
+function memoryPool(capacity = 100, durability?: PoolServiceSetup['durability']) {
   const clock = new ManualClock(Date.parse('2026-11-25T12:00:00Z'));
-  return new PoolService(new ValuePool(capacity, 1000), 0, undefined, durability, { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, { clock, log: loggerFrom('pool', () => {}) });
+  return new PoolService(new ValuePool(capacity, 1000), { durability, options: { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, clock, log: loggerFrom('pool', () => {}) });
 }
 
 const front = (served: number, start = 'run-1'): Holding => ({ front: 'recv/http-front', start, served });

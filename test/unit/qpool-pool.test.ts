@@ -95,7 +95,7 @@ class FakeDisk implements PoolDurability {
 function service(disk: FakeDisk | undefined, capacity = 100, compactAt = 1000) {
   const logs: LogRecord[] = [];
   const clock = new ManualClock(Date.parse('2026-11-22T12:00:00Z'));
-  const pool = new PoolService(new ValuePool(capacity, 1000), 0, undefined, disk, { rewriteAtJournalBytes: compactAt, retryAfterFailureMs: 1000 }, { clock, log: loggerFrom('pool', (entry) => logs.push(entry)) });
+  const pool = new PoolService(new ValuePool(capacity, 1000), { durability: disk, options: { rewriteAtJournalBytes: compactAt, retryAfterFailureMs: 1000 }, clock, log: loggerFrom('pool', (entry) => logs.push(entry)) });
   return { pool, logs, clock };
 }
 

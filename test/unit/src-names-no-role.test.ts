@@ -31,7 +31,8 @@ async function jobNames(): Promise<string[]> {
   for (const file of files(projectPath('actors'), (name) => name === 'jobs.ts')) {
     const compiled = projectPath(`dist/${relative(projectPath(''), file).replace(/\.ts$/, '.js')}`);
     for (const value of Object.values((await import(pathToFileURL(compiled).href)) as Record<string, unknown>)) {
-      if (typeof value === 'object' && value !== null && 'entry' in value && value.entry instanceof URL && 'name' in value && typeof value.name === 'string') names.push(value.name);
+      if (typeof value === 'object' && value !== null && 'entry' in value && value.entry instanceof URL && 'name' in value && typeof value.name === 'string')
+        names.push(value.name);
     }
   }
   return names;
@@ -53,7 +54,11 @@ function namesIn(source: string, words: readonly string[], names: readonly strin
     const text = isText || ts.isIdentifier(node) || ts.isPrivateIdentifier(node) ? (node as ts.StringLiteral | ts.Identifier).text : undefined;
     if (text !== undefined) {
       const match = (isText && words.length > 0 ? word.exec(text) : null) ?? (names.length > 0 ? name.exec(text) : null);
-      if (match !== null) found.push({ line: file.getLineAndCharacterOfPosition(node.getStart()).line + 1, what: `${isText ? 'a string' : 'an identifier'} names ${match[1]}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text)}` });
+      if (match !== null)
+        found.push({
+          line: file.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+          what: `${isText ? 'a string' : 'an identifier'} names ${match[1]}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text)}`,
+        });
     }
     ts.forEachChild(node, visit);
   };
@@ -74,18 +79,23 @@ test('no file in src/ names a role, its executable, its error codes or its jobs'
 
 test('the scan reads strings, import paths, codes and jobs, and skips comments and longer words', (t) => {
   const source = [
-    "// the qpool pool, a certhub figure, ERR_DNS_PROVIDER",
+    '// the qpool pool, a certhub figure, ERR_DNS_PROVIDER',
     "import { x } from '../../actors/qpool/index.js';",
-    "const help = `run ${x} as certhub-agent`;",
+    'const help = `run ${x} as certhub-agent`;',
     "throw new OutpostError('ERR_DNS_PROVIDER', 'the proxy failed');",
-    "run(pbkdf2Sha256);",
+    'run(pbkdf2Sha256);',
     "const options = { cert_file_name: 'a', ssl: 'send-buffer', mode: 'sender' };",
   ].join('\n');
-  t.deepEqual(namesIn(source, ['qpool', 'certhub', 'certhub-agent', 'proxy', 'send', 'cert'], ['ERR_DNS_PROVIDER', 'pbkdf2Sha256']).map(({ line, what }) => `${line}: ${what}`), [
-    '2: a string names qpool: "../../actors/qpool/index.js"',
-    '3: a string names certhub-agent: " as certhub-agent"',
-    '4: a string names ERR_DNS_PROVIDER: "ERR_DNS_PROVIDER"',
-    '4: a string names proxy: "the proxy failed"',
-    '5: an identifier names pbkdf2Sha256: "pbkdf2Sha256"',
-  ]);
+  t.deepEqual(
+    namesIn(source, ['qpool', 'certhub', 'certhub-agent', 'proxy', 'send', 'cert'], ['ERR_DNS_PROVIDER', 'pbkdf2Sha256']).map(
+      ({ line, what }) => `${line}: ${what}`,
+    ),
+    [
+      '2: a string names qpool: "../../actors/qpool/index.js"',
+      '3: a string names certhub-agent: " as certhub-agent"',
+      '4: a string names ERR_DNS_PROVIDER: "ERR_DNS_PROVIDER"',
+      '4: a string names proxy: "the proxy failed"',
+      '5: an identifier names pbkdf2Sha256: "pbkdf2Sha256"',
+    ],
+  );
 });

@@ -1,7 +1,7 @@
 // The add form: checked as the user types, and blank fields told when it is sent. Each add is its own
 // request, so the next domain can be typed (and added) while one is on its way; an answer clears only
 // the fields that still hold what that add sent, never what was typed since.
-import type { DomainView } from '../../actors/cert/domains/protocol.js';
+import type { DomainView } from '../../actors/cert/browser.js';
 import { byId } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';
 import { addDomain } from './api.js';

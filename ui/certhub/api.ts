@@ -3,9 +3,7 @@
 // sent again, so whatever the user was doing (and typing) carries on where it was. A call that cannot
 // reach certhub waits the same way until it answers again (reachability.ts), instead of failing with
 // the browser's "Failed to fetch".
-import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
-import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
-import type { CerthubSessionAnswer } from '../../actors/cert/site/protocol.js';
+import type { CerthubSessionAnswer, DomainSummary, DomainView, Prefs } from '../../actors/cert/browser.js';
 import { unreachableError, waitUntilReachable } from './reachability.js';
 
 /** Why the session is gone: it ended (expiry, a logout elsewhere), or certhub restarted meanwhile. */

@@ -2,7 +2,7 @@
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
 // fetch, and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
-import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
+import type { DomainSummary, DomainView } from '../../actors/cert/browser.js';
 import { copyButton } from '../common/copy-button.js';
 import { element } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';

@@ -1,8 +1,7 @@
 // The Domains tab: the add form (add-form.ts), the filter and sort controls, select-all and the bulk
 // bar, and the live list fed by /api/admin/events (a snapshot, then one event per changed or removed
 // domain; each carries a domain's summary, what a row shows).
-import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
-import { summaryOf } from '../../actors/cert/domains/summary.js';
+import { summaryOf, type DomainSummary, type DomainView } from '../../actors/cert/browser.js';
 import { byId } from '../common/dom.js';
 import { setUpAddForm } from './add-form.js';
 import { openExport } from './export-modal.js';

@@ -1,7 +1,7 @@
 // The Export dialog: the ticked domains in one of the four formats, for a server URL that defaults to
 // the page's origin. Format and server URL are remembered (prefs.json). Copy, or download as a file.
 // The list holds no tokens: the dialog reads them when it opens.
-import type { DomainSummary, DomainView } from '../../actors/cert/domains/protocol.js';
+import type { DomainSummary, DomainView } from '../../actors/cert/browser.js';
 import { copyButton } from '../common/copy-button.js';
 import { byId } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';

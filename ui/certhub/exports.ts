@@ -1,12 +1,11 @@
 // The four export formats of the panel, exactly as certhub-agent reads them: the JSON shapes are the
-// agent's own types (actors/proxy/agent-exports.ts), imported as types only, so the page and the agent
-// cannot disagree on a key name. Every format but the CSV (tokens and names only) carries the pin of
-// the self-signed certificate the server is served with, when it is.
-import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../actors/proxy/agent-exports.js';
+// agent's own types (actors/proxy/agent-exports.ts, through the role's browser.ts), imported as types
+// only, so the page and the agent cannot disagree on a key name. Every format but the CSV (tokens and
+// names only) carries the pin of the self-signed certificate the server is served with, when it is.
+import type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from '../../actors/proxy/browser.js';
 // A pure function with no Node module: safe in the page's bundle.
 import { shellQuote } from '../../src/cli/shell-quote.js';
-import type { DomainView } from '../../actors/cert/domains/protocol.js';
-import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import type { DomainView, Prefs } from '../../actors/cert/browser.js';
 
 export type ExportFormat = Prefs['export_format'];
 

@@ -1,7 +1,7 @@
 // The domain list, windowed: only the rows in (and just around) the scroll viewport exist in the
 // DOM, reused by name as the list scrolls, sorts or filters, so 10,000 domains cost as little as 40.
 // Rows are one fixed height; the one expanded row adds its measured details height below it.
-import type { DomainSummary } from '../../actors/cert/domains/protocol.js';
+import type { DomainSummary } from '../../actors/cert/browser.js';
 import { DetailsView, type DetailsActions } from './details.js';
 import type { DomainModel } from './model.js';
 import { RowView } from './row.js';

@@ -2,8 +2,7 @@
 // order, and the ticked ones. Changes keep `visible` sorted without sorting it again: a pushed status
 // change replaces one entry in place, a new or re-dated domain is moved by binary search, so a live
 // update costs microseconds even with 10,000 domains.
-import type { DomainSummary } from '../../actors/cert/domains/protocol.js';
-import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import type { DomainSummary, Prefs } from '../../actors/cert/browser.js';
 
 export type Sort = Prefs['sort'];
 

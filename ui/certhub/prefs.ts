@@ -1,6 +1,6 @@
 // The panel's remembered choices (prefs.json on the server): read once after login, written back as
 // the user changes them. A filter being typed is written once typing pauses, not per keystroke.
-import type { Prefs } from '../../actors/cert/domains/prefs-schema.js';
+import type { Prefs } from '../../actors/cert/browser.js';
 import { savePrefs } from './api.js';
 
 const typingPauseMs = 400;

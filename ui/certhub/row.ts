@@ -1,7 +1,7 @@
 // One domain's line in the list: its checkbox, its name (the button that expands it), its status (with
 // the reason of an error) and its expiry. Built once per domain on screen and updated in place when
 // the server pushes a change, so focus and a half-typed target survive a live update.
-import type { DomainSummary } from '../../actors/cert/domains/protocol.js';
+import type { DomainSummary } from '../../actors/cert/browser.js';
 import { element } from '../common/dom.js';
 import { shortDate } from './format.js';
 

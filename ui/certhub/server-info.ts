@@ -1,6 +1,6 @@
 // How this certhub is served (GET /api/admin/server): the pin of its self-signed certificate, which the
 // panel shows under the top bar and every export carries, or plain HTTP off loopback, shown in red.
-import type { CerthubServerInfo } from '../../actors/cert/site/protocol.js';
+import type { CerthubServerInfo } from '../../actors/cert/browser.js';
 import { byId } from '../common/dom.js';
 import { call } from './api.js';
 

@@ -1,7 +1,7 @@
 // The add form's checks as the user types, mirroring what the server refuses (actors/cert/domains/names.ts)
 // so most mistakes show before a request; the server's answer is still shown when it disagrees. The
-// words for a blank field and a URL are the server's own (input-words.ts).
-import { missingName, missingTarget, urlTargetProblem } from '../../actors/cert/domains/input-words.js';
+// words for a blank field and a URL are the server's own (domains/input-words.ts, through browser.ts).
+import { missingName, missingTarget, urlTargetProblem } from '../../actors/cert/browser.js';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const targetLabel = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;

@@ -1,7 +1,7 @@
 // The live feed: one EventSource on /api/stream. EventSource reconnects by itself after a network
 // error; it gives up only when the server answers with something that is not an event stream (a
 // proxy's error page, a restart in progress), and then this opens a fresh one after a pause.
-import type { Snapshot } from '../../actors/monitor/sampler/protocol.js';
+import type { Snapshot } from '../../actors/monitor/browser.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting';
 

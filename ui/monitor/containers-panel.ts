@@ -1,6 +1,6 @@
 // Containers: the processes the container runtime lists, or why there are none to list. A missing
 // runtime is a normal state of a machine, so its reason is shown as a note, not as an error.
-import type { ContainerProcess, ContainerRuntimeStatus } from '../../actors/monitor/sampler/protocol.js';
+import type { ContainerProcess, ContainerRuntimeStatus } from '../../actors/monitor/browser.js';
 import { byId, element } from '../common/dom.js';
 import { fillTableBody, tableRow } from './table-rows.js';
 import { formatBytes, formatPercent } from './format.js';

@@ -1,6 +1,6 @@
 // CPU: the aggregate bar, one bar per logical core and the load averages. Core bars are built once
 // and then only updated, unless the number of cores changes (a VM resized, another host behind the URL).
-import type { CpuInfo } from '../../actors/monitor/sampler/protocol.js';
+import type { CpuInfo } from '../../actors/monitor/browser.js';
 import { byId, element } from '../common/dom.js';
 import { formatLoad, formatPercent } from './format.js';
 import { createMeter, setMeter } from './meter.js';

@@ -1,7 +1,7 @@
 // A rolling two-minute graph drawn into an inline SVG from the server's history points. The x axis
 // is time, not point index, so a history that has not filled the window yet grows in from the right
 // instead of being stretched across it.
-import type { HistoryPoint } from '../../actors/monitor/sampler/protocol.js';
+import type { HistoryPoint } from '../../actors/monitor/browser.js';
 import { byId } from '../common/dom.js';
 import { formatPercent } from './format.js';
 

@@ -1,6 +1,6 @@
 // Machine and OS: what this host is. Everything but the uptime is fixed, but rewriting a few text
 // nodes per event costs nothing.
-import type { MachineInfo } from '../../actors/monitor/sampler/protocol.js';
+import type { MachineInfo } from '../../actors/monitor/browser.js';
 import { byId } from '../common/dom.js';
 import { formatBytes, formatUptime } from './format.js';
 

@@ -1,5 +1,5 @@
 // The monitor dashboard: follows the snapshot stream and hands each snapshot to the panels.
-import type { Snapshot } from '../../actors/monitor/sampler/protocol.js';
+import type { Snapshot } from '../../actors/monitor/browser.js';
 import { followStream, type ConnectionState } from './connection.js';
 import { ContainersPanel } from './containers-panel.js';
 import { CpuPanel } from './cpu-panel.js';

@@ -1,6 +1,6 @@
 // Memory: used of total with a bar, swap only when the machine has some, and on macOS the
 // active/wired/compressed split that makes up "used" there.
-import type { MemoryInfo } from '../../actors/monitor/sampler/protocol.js';
+import type { MemoryInfo } from '../../actors/monitor/browser.js';
 import { byId } from '../common/dom.js';
 import { formatBytes, formatPercent } from './format.js';
 import { setMeter } from './meter.js';

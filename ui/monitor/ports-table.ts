@@ -1,5 +1,5 @@
 // Listening ports reachable from outside the machine (the server already left out loopback-only ones).
-import type { ListeningPort } from '../../actors/monitor/sampler/protocol.js';
+import type { ListeningPort } from '../../actors/monitor/browser.js';
 import { byId, element } from '../common/dom.js';
 import { fillTableBody, tableRow } from './table-rows.js';
 

@@ -1,6 +1,6 @@
 // Top processes, in the order the server sorted them (CPU percent plus memory percent). About thirty
 // rows, so the body is simply rebuilt on each event.
-import type { ProcessRow } from '../../actors/monitor/sampler/protocol.js';
+import type { ProcessRow } from '../../actors/monitor/browser.js';
 import { byId, element } from '../common/dom.js';
 import { fillTableBody, tableRow } from './table-rows.js';
 import { formatBytes, formatPercent } from './format.js';

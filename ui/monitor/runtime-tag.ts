@@ -1,6 +1,6 @@
 // The coloured tag beside an interpreter process (`python 3.11`). Each runtime keeps one hue so the
 // eye learns it; a runtime this list does not know gets a hue derived from its name, still stable.
-import type { RuntimeTag } from '../../actors/monitor/sampler/protocol.js';
+import type { RuntimeTag } from '../../actors/monitor/browser.js';
 import { element } from '../common/dom.js';
 
 const knownHues: Readonly<Record<string, number>> = { python: 210, node: 125, ruby: 355, perl: 275, java: 30 };

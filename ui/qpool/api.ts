@@ -1,6 +1,6 @@
 // The qpool API as the page calls it. Paths are relative to the page, so the page also works
 // mounted under a path behind a reverse proxy; only the curl examples use the page's origin.
-import type { PoolStatus } from '../../actors/qpool/pool/protocol.js';
+import type { PoolStatus } from '../../actors/qpool/browser.js';
 
 /** GET /api/version. */
 export interface VersionInfo {

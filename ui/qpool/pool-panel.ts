@@ -1,6 +1,6 @@
 // The live pool figures: how full it is, the age range of what it holds, what it has served and
 // when values last arrived. Raw numbers also go into data-value so a test need not parse "1,234".
-import type { PoolStatus } from '../../actors/qpool/pool/protocol.js';
+import type { PoolStatus } from '../../actors/qpool/browser.js';
 import { byId } from '../common/dom.js';
 import { formatCount, formatPercent } from './format.js';
 import { showTime } from './time-field.js';

@@ -1,6 +1,6 @@
 // The netspeed API as the page calls it. Paths are relative to the page, so it also works mounted
 // under a path behind a reverse proxy.
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/browser.js';
 
 /** An absolute URL (Resource Timing entries are named by absolute URL) with a unique `r`, so no cache can answer. */
 export function freshApiUrl(path: string, query: Record<string, number> = {}): string {

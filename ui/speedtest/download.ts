@@ -1,5 +1,5 @@
 // Download: parallel streams of incompressible bytes, counted as they arrive, until the phase is over.
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/browser.js';
 import { freshApiUrl, refusalOf } from './api.js';
 import { ByteWindows } from './byte-windows.js';
 import { downloadRequestBytes, warmupMs, windowMs } from './method.js';

@@ -3,7 +3,7 @@
 // reported by no one. So the rate is taken over the span in which every stream's bytes are known:
 // after the last stream's first request began (and after the warm-up), until the first stream's last
 // completed request ended. Bytes of a request that straddles an edge count in proportion.
-import type { UploadResult } from '../../actors/speedtest/site/protocol.js';
+import type { UploadResult } from '../../actors/speedtest/browser.js';
 
 export interface LandedUpload {
   stream: number;

@@ -1,7 +1,7 @@
 // The speed test page: names the server, and on Start runs ping, download and upload with the dial
 // following each live figure, then shows the results. `body[data-phase]` says where the page is; the
 // stylesheet keys its colours and what is visible on it.
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/browser.js';
 import { fetchInfo } from './api.js';
 import { byId } from '../common/dom.js';
 import { messageOf } from '../common/errors.js';

@@ -1,6 +1,6 @@
 // One whole test: ping, then download, then upload, each for the server's phase duration, with the
 // ping loop running on during download and upload to see how latency grows under load.
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/browser.js';
 import { measureDownload } from './download.js';
 import { loadedLatency, summarizeLatency, type LatencySummary, type LoadedLatency } from './latency.js';
 import { pingUntil } from './ping.js';

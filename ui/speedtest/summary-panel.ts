@@ -1,5 +1,5 @@
 // The results panel shown when a test has finished.
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo } from '../../actors/speedtest/browser.js';
 import { bufferbloatGrade } from './bufferbloat.js';
 import { byId } from '../common/dom.js';
 import { formatIncrease, formatMbps, formatMs } from './format.js';

@@ -1,7 +1,7 @@
 // Upload: parallel streams posting one body of random bytes again and again until the phase is over.
 // XMLHttpRequest rather than fetch, because only it reports upload progress, which drives the live
 // figure; the result comes from the server's own count where it covers enough of the phase.
-import type { SpeedtestInfo, UploadResult } from '../../actors/speedtest/site/protocol.js';
+import type { SpeedtestInfo, UploadResult } from '../../actors/speedtest/browser.js';
 import { freshApiUrl, refusal } from './api.js';
 import { ByteWindows } from './byte-windows.js';
 import { landedBitsPerSecond, type LandedUpload } from './landed-rate.js';

@@ -7,12 +7,12 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import acme, { type Authorization, type Order } from 'acme-client';
 import { OutpostError } from '../../../src/errors.js';
 import type { KeyType } from '../key-types.js';
-import type { AuthoritativeDns, PropagationWait } from '../dns/propagation.js';
-import type { DnsProvider } from '../dns/providers/provider.js';
 import { messageOf, type AcmeAccount } from './account.js';
 import type { CaCallState } from './ca-connection.js';
 import { alreadyReplaced, AcmeOrderError } from './errors.js';
 import type { OrderLedger } from './order-journal.js';
+import type { AuthoritativeDns, PropagationWait } from './propagation.js';
+import type { ChallengeRecords } from './protocol.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 
 export interface IssueRequest {
@@ -22,9 +22,6 @@ export interface IssueRequest {
   /** ARI CertID of the certificate this one renews (RFC 9773 `replaces`), when the CA offers ARI. */
   replaces?: string;
 }
-
-/** Where an order writes its challenge TXT records: the `dns_acme` provider, or the dns actor that holds it. */
-export type ChallengeRecords = Pick<DnsProvider, 'addTxt' | 'removeTxt'>;
 
 export interface IssueContext {
   account: AcmeAccount;

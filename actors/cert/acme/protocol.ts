@@ -2,8 +2,6 @@
 // the dns actor (its dns_acme provider) and checking them at the authoritative nameservers first.
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
-import type { DnsApi } from '../dns/protocol.js';
-import type { Material } from '../domains/material.js';
 
 export interface AcmeConfig {
   /** The account lives in `<dataDir>/acme/`. */
@@ -14,10 +12,34 @@ export interface AcmeConfig {
   caBundleFile?: string;
   keyType: KeyType;
   /** Writes the challenge records: the one writer of the zones. */
-  dns: ActorRef<DnsApi>;
+  dns: ActorRef<ChallengeRecords>;
   /** `host:port` of the servers checked for challenge records; empty: the zone's NS records. */
   nameservers: string[];
   propagationTimeoutMs: number;
+}
+
+/**
+ * Where an order writes its challenge TXT records: the dns actor (role.ts passes its reference; the
+ * one writer of the zones), or in tests a `dns_acme` provider itself.
+ */
+export interface ChallengeRecords {
+  /** Adds a challenge value to the TXT values of `name`, keeping the others. */
+  addTxt(name: string, value: string): Promise<void>;
+  /** Removes exactly that challenge value; absent is not an error. */
+  removeTxt(name: string, value: string): Promise<void>;
+}
+
+/**
+ * A domain's certificate material: its certificate, the chain up to (not including) the root, and
+ * the private key, as PEM text (domains/material.ts puts it in canonical form).
+ */
+export interface Material {
+  /** One CERTIFICATE block. */
+  cert_pem: string;
+  /** Zero or more CERTIFICATE blocks (empty for a self-signed demo certificate). */
+  chain_pem: string;
+  /** One private key block (PKCS#8 `PRIVATE KEY`, or the SEC1/PKCS#1 forms). */
+  key_pem: string;
 }
 
 export interface IssuedMaterial {

@@ -3,7 +3,9 @@
 // ("database is locked"): with every change of a zone made here, its group commit (providers/
 // group-commit.ts) turns 50 orders and their address records into a few PATCHes, never two at once.
 import type { DnsProviderConfig } from './providers/config.js';
-import type { RecordType } from '../domains/record-type.js';
+
+/** The address records a target makes: IPv4 -> A, IPv6 -> AAAA, a host name -> CNAME (targets.ts). */
+export type RecordType = 'A' | 'AAAA' | 'CNAME';
 
 export interface DnsConfig {
   records: DnsProviderConfig;

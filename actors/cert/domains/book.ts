@@ -1,16 +1,17 @@
 // The domains and what happens to them: every change goes to the domain's own file first, then to the
 // replica the fronts serve from. Issuing runs in the background per domain, at most `parallelOrders`
-// at a time; new certificates wait for a slot in the CA budget (budget-gate.ts), a failure is retried
+// at a time; new certificates wait for a slot in the CA budget (budget.ts), a failure is retried
 // with per-domain backoff (backoff.ts), and certificates are renewed when due (renewals.ts).
 import type { Clock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log/record.js';
 import { nextAttempt, type BackoffSettings } from './backoff.js';
-import type { BudgetGate } from './budget-gate.js';
+import type { BudgetGate } from './budget.js';
 import type { Issuer } from './issuer.js';
 import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, rotateToken, startOrder, waitForBudget } from './logic.js';
 import { refuseCnameLoop, refuseOverLimit } from './limits.js';
-import { classifyTarget, parseDomainName, type Target } from './names.js';
+import type { Target } from '../dns/targets.js';
+import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
 import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf } from './renewals.js';

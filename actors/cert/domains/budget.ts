@@ -2,7 +2,19 @@
 // new certificates per registered domain per 7 days (every subdomain of the base domain counts;
 // renewals are exempt). An order for a new certificate takes a slot when it starts; the slot stays
 // taken for a window from the moment the certificate arrives, and is given back if the order fails.
+//
+// The book asks the budget through a BudgetGate before it starts an order. With a CA, every new
+// certificate is counted and budget.json is written before the certificate's material is stored, so
+// a crash cannot undercount; in demo mode (no CA) nothing is counted. budget.json is written only
+// when a new certificate arrives (at most `certificates` entries), so it costs nothing per change; it
+// is kept apart from the domains because a removed domain's certificate still counts.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Registry } from 'prom-client';
 import type { Clock } from '../../../src/actor/clock.js';
+import type { Logger } from '../../../src/log/record.js';
+import { promClient } from '../../../src/metrics/prom-client-parts.js';
+import { writeSecretFile } from '../../../src/store/secret.js';
 
 export interface BudgetSettings {
   /** New certificates per window. */
@@ -13,13 +25,6 @@ export interface BudgetSettings {
 export type CertificateKind = 'new' | 'renewal';
 
 export type Reservation = { granted: true } | { granted: false; slotAt: number };
-
-export interface Admission {
-  /** May start their orders now, in the order given. */
-  started: string[];
-  /** Wait in pending until their slot opens (epoch ms), in the order given. */
-  waiting: { name: string; slotAt: number }[];
-}
 
 export class CertificateBudget {
   /** When each counted new certificate arrived, oldest first. */
@@ -50,20 +55,6 @@ export class CertificateBudget {
       return { granted: true };
     }
     return { granted: false, slotAt: this.slotAt(0) };
-  }
-
-  /**
-   * Admits pending names in order (oldest first): as many as there are slots start, the others get the
-   * instant their turn comes, each a later slot than the one before.
-   */
-  admit(pending: readonly { name: string; kind: CertificateKind }[]): Admission {
-    const admission: Admission = { started: [], waiting: [] };
-    for (const { name, kind } of pending) {
-      const reservation = this.reserve(name, kind);
-      if (reservation.granted) admission.started.push(name);
-      else admission.waiting.push({ name, slotAt: this.slotAt(admission.waiting.length) });
-    }
-    return admission;
   }
 
   /** The new certificate for `name` arrived: its slot is used for a window from now. */
@@ -100,4 +91,116 @@ export class CertificateBudget {
     const firstInside = this.issued.findIndex((at) => at > horizon);
     this.issued = firstInside === -1 ? [] : this.issued.slice(firstInside);
   }
+}
+
+export interface BudgetGate {
+  /** A slot for an order; when refused, `position` says how many waiters are ahead of this one. */
+  reserve(name: string, kind: CertificateKind, position: number): Reservation;
+  /** The new certificate arrived: counted, and written to budget.json before this resolves. */
+  commit(name: string): Promise<void>;
+  /** The order ended without a certificate. */
+  release(name: string): void;
+}
+
+/** Demo mode: no CA, nothing to count. */
+export const unlimitedBudget: BudgetGate = {
+  reserve: () => ({ granted: true }),
+  commit: () => Promise.resolve(),
+  release: () => {},
+};
+
+/**
+ * The domains actor's CA budget: counted from `<dataDir>/budget.json` (a damaged file is logged and
+ * counting starts from empty), its gauges registered when `metrics` is given.
+ */
+export async function openLedgerBudget(settings: BudgetSettings, dataDir: string, clock: Clock, log: Logger, metrics?: Registry): Promise<BudgetGate> {
+  const read = await readBudgetLedger(dataDir);
+  if (read.problem !== undefined) log.warn(read.problem);
+  const budget = new CertificateBudget(settings, clock, read.ledger);
+  if (metrics !== undefined) registerBudgetMetrics(metrics, budget, settings.certificates);
+  return ledgerBudget(budget, dataDir, log);
+}
+
+/** The CA budget, kept in `<dataDir>/budget.json`. */
+export function ledgerBudget(budget: CertificateBudget, dataDir: string, log: Logger): BudgetGate {
+  // Writes run one after another, each with the ledger as it is when it runs, so an older ledger
+  // never replaces a newer one.
+  let writes = Promise.resolve();
+  return {
+    reserve(name, kind, position) {
+      const reservation = budget.reserve(name, kind);
+      return reservation.granted ? reservation : { granted: false, slotAt: budget.slotAt(position) };
+    },
+    commit(name) {
+      budget.commit(name);
+      writes = writes.then(() =>
+        writeBudgetLedger(dataDir, budget.ledger()).catch((error: unknown) => {
+          // The certificate is kept all the same: losing it would cost another slot.
+          log.error(`budget.json could not be written; the CA budget may undercount after a restart: ${String(error)}`);
+        }),
+      );
+      return writes;
+    },
+    release: (name) => budget.release(name),
+  };
+}
+
+/** budget.json in the data directory: when the new certificates still counted against the budget arrived. */
+export const budgetFileName = 'budget.json';
+
+export interface ReadLedger {
+  ledger: number[];
+  /** Why the file was not used, when it exists but is damaged (the budget then starts empty). */
+  problem?: string;
+}
+
+export async function readBudgetLedger(dataDir: string): Promise<ReadLedger> {
+  const path = join(dataDir, budgetFileName);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ledger: [] };
+    return { ledger: [], problem: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); counting the CA budget from empty` };
+  }
+  try {
+    const { new_certificates: entries } = JSON.parse(text) as { new_certificates?: unknown };
+    if (!Array.isArray(entries)) throw new Error('new_certificates is not a list');
+    const ledger = entries.map((entry) => (typeof entry === 'string' ? Date.parse(entry) : NaN));
+    if (ledger.some(Number.isNaN)) throw new Error('new_certificates holds something other than times');
+    return { ledger };
+  } catch (error) {
+    return { ledger: [], problem: `${path} is not usable (${(error as Error).message}); counting the CA budget from empty` };
+  }
+}
+
+export function writeBudgetLedger(dataDir: string, ledger: readonly number[]): Promise<void> {
+  const text = JSON.stringify({ new_certificates: ledger.map((at) => new Date(at).toISOString()) }, null, 2);
+  return writeSecretFile(join(dataDir, budgetFileName), `${text}\n`);
+}
+
+/**
+ * The budget as gauges for certhub's /metrics: the slots the CA allows per window, those taken now,
+ * and when the next one frees up (now when one is free).
+ */
+export function registerBudgetMetrics(registry: Registry, budget: CertificateBudget, certificates: number): void {
+  const { Gauge } = promClient();
+  const registers = [registry];
+  new Gauge({ name: 'outpost_cert_budget_certificates', help: 'New certificates the CA allows per window (the budget).', registers }).set(certificates);
+  new Gauge({
+    name: 'outpost_cert_budget_used',
+    help: 'Budget slots taken now: new certificates in the window and new orders in flight.',
+    registers,
+    collect() {
+      this.set(budget.used);
+    },
+  });
+  new Gauge({
+    name: 'outpost_cert_budget_next_slot_timestamp_seconds',
+    help: 'When the next new certificate may start, in seconds since the Unix epoch (now when a slot is free).',
+    registers,
+    collect() {
+      this.set(budget.slotAt(0) / 1000);
+    },
+  });
 }

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { KeyType } from '../key-types.js';
-import type { Material } from './material.js';
+import type { Material } from '../acme/protocol.js';
 
 export const demoIssuerName = 'certhub demo certificate - not trusted';
 export const demoLifetimeMs = 90 * 86_400_000;

@@ -3,10 +3,7 @@ import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { defaultBackoff } from './backoff.js';
 import { DomainBook } from './book.js';
-import { CertificateBudget } from './budget.js';
-import { registerBudgetMetrics } from './budget-metrics.js';
-import { ledgerBudget, unlimitedBudget, type BudgetGate } from './budget-gate.js';
-import { readBudgetLedger } from './budget-ledger.js';
+import { openLedgerBudget, unlimitedBudget } from './budget.js';
 import { actorIssuer, demoIssuer } from './issuer.js';
 import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
@@ -25,14 +22,10 @@ runActor(domainsActor, {
     const read = await readPrefs(config.dataDir);
     if (read.problem !== undefined) log.warn(read.problem);
     let prefs = read.prefs;
-    let budget: BudgetGate = unlimitedBudget;
-    if (config.budget !== undefined) {
-      const ledger = await readBudgetLedger(config.dataDir);
-      if (ledger.problem !== undefined) log.warn(ledger.problem);
-      const certificateBudget = new CertificateBudget(config.budget, systemClock, ledger.ledger);
-      if (context.metrics.enabled) registerBudgetMetrics(context.metrics.registry, certificateBudget, config.budget.certificates);
-      budget = ledgerBudget(certificateBudget, config.dataDir, log);
-    }
+    const budget =
+      config.budget === undefined
+        ? unlimitedBudget
+        : await openLedgerBudget(config.budget, config.dataDir, systemClock, log, context.metrics.enabled ? context.metrics.registry : undefined);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);

@@ -5,8 +5,7 @@ import type { KeyType } from '../key-types.js';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
-import type { DnsApi } from '../dns/protocol.js';
-import type { RecordType } from './names.js';
+import type { DnsApi, RecordType } from '../dns/protocol.js';
 
 export interface Issuer {
   /** Makes `target` the address record of `name`. */

@@ -4,7 +4,7 @@
 // "the resource is in a state that forbids this change"), as a duplicate name is; a request that is
 // wrong by itself (a CNAME to its own name) stays ERR_BAD_REQUEST in names.ts.
 import { OutpostError } from '../../../src/errors.js';
-import type { Target } from './names.js';
+import type { Target } from '../dns/targets.js';
 
 /** max_domains' default: the count benchmarks/cert-store.ts, cert-fetch.ts and panel.ts measure. */
 export const defaultMaxDomains = 10_000;

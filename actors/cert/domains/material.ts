@@ -1,14 +1,5 @@
-// A domain's certificate material: its certificate, the chain up to (not including) the root, and
-// the private key, as PEM text.
-
-export interface Material {
-  /** One CERTIFICATE block. */
-  cert_pem: string;
-  /** Zero or more CERTIFICATE blocks (empty for a self-signed demo certificate). */
-  chain_pem: string;
-  /** One private key block (PKCS#8 `PRIVATE KEY`, or the SEC1/PKCS#1 forms). */
-  key_pem: string;
-}
+// A domain's certificate material (acme/protocol.ts: Material) in canonical form.
+import type { Material } from '../acme/protocol.js';
 
 const blockPattern = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\r\n]*?-----END \1-----/g;
 const keyLabels = new Set(['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY']);

@@ -4,9 +4,9 @@ import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
 import type { AcmeApi } from '../acme/protocol.js';
 import type { DnsApi } from '../dns/protocol.js';
-import type { Material } from './material.js';
+import type { Material } from '../acme/protocol.js';
 import type { Prefs } from './prefs-schema.js';
-import type { RecordType } from './record-type.js';
+import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
 
 export interface DomainsConfig {

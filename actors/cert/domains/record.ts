@@ -3,7 +3,7 @@
 // API read the same; logic converts with Date.parse.
 import { z } from 'zod';
 import { domainStatuses } from './lifecycle.js';
-import type { RecordType } from './names.js';
+import type { RecordType } from '../dns/protocol.js';
 
 const isoInstant = z.iso.datetime();
 const recordType = z.enum(['A', 'AAAA', 'CNAME']);

@@ -6,7 +6,7 @@ import { ariCertId } from '../renewal/ari.js';
 import { readCertificateFacts, type CertificateFacts } from '../renewal/certificate-facts.js';
 import { planRenewal } from '../renewal/logic.js';
 import type { IssuedCertificate } from './logic.js';
-import type { Material } from './material.js';
+import type { Material } from '../acme/protocol.js';
 import type { DomainRecord } from './record.js';
 import { needsRenewalPlan } from './renewals.js';
 

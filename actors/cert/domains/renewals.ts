@@ -11,7 +11,7 @@ import { defaultAriCheckIntervalMs } from '../renewal/ari.js';
 import { expiryNoticeAt, planRenewal } from '../renewal/logic.js';
 import { DueScheduler } from '../renewal/scheduler.js';
 import type { Issuer } from './issuer.js';
-import type { Material } from './material.js';
+import type { Material } from '../acme/protocol.js';
 import { isoTime, type DomainRecord } from './record.js';
 
 /** An issued certificate whose renewal is not planned yet (a store written before renewals were planned). */

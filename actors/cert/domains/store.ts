@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { hostNameProblem } from '../../../src/net/host-names.js';
 import { syncDirectory } from '../../../src/store/atomic.js';
 import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
-import { normalizeMaterial, type Material } from './material.js';
+import type { Material } from '../acme/protocol.js';
+import { normalizeMaterial } from './material.js';
 import { domainRecordSchema, type DomainRecord } from './record.js';
 
 const fileSuffix = '.json';

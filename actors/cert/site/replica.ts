@@ -1,7 +1,7 @@
 // The front's copy of the domains actor's state, kept from the replica topic: every read of a domain
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
-import type { Material } from '../domains/material.js';
+import type { Material } from '../acme/protocol.js';
 import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../domains/protocol.js';
 import { matchRetired, type RetiredToken } from '../domains/retired-tokens.js';
 import { summaryOf } from '../domains/summary.js';

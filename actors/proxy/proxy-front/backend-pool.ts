@@ -26,6 +26,7 @@ export interface ExchangeHandler {
   /** `backend`: the label of the backend the request went to (its pool's). */
   onRequestStart(controller: ExchangeController, backend: string): void;
   onResponseStart(controller: ExchangeController, head: ResponseHead): void;
+  /** `chunk` is valid during the call only (it may lie in a read buffer used again): a handler that keeps it copies it. */
   onResponseData(controller: ExchangeController, chunk: Buffer): void;
   onResponseEnd(controller: ExchangeController): void;
   onResponseError(controller: ExchangeController, error: BackendError): void;
@@ -73,10 +74,14 @@ interface Queued {
   deadline: number;
 }
 
+/** Where every plain backend connection of the thread reads into; what is read is used before the next read. */
+const readBuffer = Buffer.allocUnsafe(64 * 1024);
+
 /** For the failures reported before a request has a connection: nothing to pause or abort yet. */
 const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
 
-const nothingToWithdraw = (): void => {};
+/** What `dispatch` returns for a request that is not queued. */
+export function nothingToWithdraw(): void {}
 
 /**
  * How often the pool looks for requests past their deadline: a fiftieth of the timeout, between 10 ms
@@ -170,28 +175,33 @@ export class BackendPool {
   private start(request: BackendRequest, handler: ExchangeHandler, fresh: boolean, deadline: number): void {
     const reused = fresh ? undefined : this.idle.pop();
     const connection = reused ?? this.connect();
-    connection.carry(
-      new BackendExchange(connection, request, handler, deadline, reused !== undefined, (outcome) => {
-        if (outcome === 'reusable' && !this.closed) this.release(connection);
-        else {
-          this.discard(connection);
-          this.open--;
-          this.next();
-          this.closeIfDrained();
-        }
-        // A kept-alive connection the backend closed just before this request went out: one try on a
-        // new connection (only a reused connection is found stale, and only before any body was read).
-        if (outcome === 'stale') this.start(request, handler, true, deadline);
-      }, this.options.label),
-    );
+    connection.carry(new BackendExchange(this, connection, request, handler, deadline, reused !== undefined, this.options.label));
+  }
+
+  /** An exchange is over: its connection goes back to the idle list or is closed. */
+  exchangeFinished(exchange: BackendExchange, outcome: Outcome): void {
+    const { connection } = exchange;
+    if (outcome === 'reusable' && !this.closed) this.release(connection);
+    else {
+      this.discard(connection);
+      this.open--;
+      this.next();
+      this.closeIfDrained();
+    }
+    // A kept-alive connection the backend closed just before this request went out: one try on a
+    // new connection (only a reused connection is found stale, and only before any body was read).
+    if (outcome === 'stale') this.start(exchange.request, exchange.handler, true, exchange.deadline);
   }
 
   private connect(): BackendConnection {
     this.open++;
     const { host, port, tls } = this.options;
-    const socket =
+    // A plain connection's reads land in the thread's one read buffer, handed straight to the exchange
+    // (net's `onread`): no buffer allocated per read, no stream machinery between the socket and the
+    // parser. A TLS connection's reads come as 'data' events.
+    const socket: Socket =
       tls === undefined
-        ? connect({ host, port, noDelay: true })
+        ? connect({ host, port, noDelay: true, onread: { buffer: readBuffer, callback: (length): boolean => connection.delivered(readBuffer.subarray(0, length)) } })
         : connectTls({
             host,
             port,
@@ -202,7 +212,8 @@ export class BackendPool {
           });
     if (tls !== undefined) socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
-    const connection = new BackendConnection(socket, tls === undefined ? 'connect' : 'secureConnect');
+    const connection = new BackendConnection(this, socket, tls === undefined ? 'connect' : 'secureConnect');
+    if (tls !== undefined) socket.on('data', (bytes: Buffer) => connection.delivered(bytes));
     this.connections.add(connection);
     return connection;
   }
@@ -212,14 +223,17 @@ export class BackendPool {
     connection.discard();
   }
 
+  /** An idle connection the backend closed, or sent something unasked on. */
+  idleConnectionLost(connection: BackendConnection): void {
+    const index = this.idle.indexOf(connection);
+    if (index !== -1) this.idle.splice(index, 1);
+    this.discard(connection);
+    this.open--;
+    this.next();
+  }
+
   private release(connection: BackendConnection): void {
-    connection.rest(() => {
-      const index = this.idle.indexOf(connection);
-      if (index !== -1) this.idle.splice(index, 1);
-      this.discard(connection);
-      this.open--;
-      this.next();
-    });
+    connection.rest();
     this.idle.push(connection);
     this.next();
     this.closeIfDrained();
@@ -242,7 +256,8 @@ export class BackendPool {
  */
 class BackendConnection {
   private exchange: BackendExchange | undefined;
-  private idleWatcher: (() => void) | undefined;
+  /** Idle in the pool: an event on the socket means the connection is lost. */
+  private resting = false;
   /** Destroyed: whatever the socket still reports concerns nobody. */
   private discarded = false;
   /** Connected (and, to an https:// backend, its certificate verified): a request may have been delivered. */
@@ -250,22 +265,29 @@ class BackendConnection {
 
   /** `reachedOn`: the event after which bytes written reach the backend. */
   constructor(
+    private readonly pool: BackendPool,
     readonly socket: Socket,
     reachedOn: 'connect' | 'secureConnect',
   ) {
     socket.once(reachedOn, () => (this.reached = true));
-    socket.on('data', (bytes: Buffer) => {
-      if (this.exchange !== undefined) this.exchange.received(bytes);
-      else this.idleEvent();
-    });
     // Also keeps a late error on a connection being discarded from ending the thread.
     socket.on('error', (error: Error) => this.ended(error.message));
     socket.on('close', () => this.ended('the backend closed the connection'));
     socket.on('end', () => this.ended('the backend closed the connection'));
   }
 
+  /**
+   * Bytes the backend sent. They may lie in the thread's read buffer, which the next read overwrites:
+   * whatever keeps them past this call copies them (the parser's leftover, a chunk uWS could not take).
+   */
+  delivered(bytes: Buffer): boolean {
+    if (this.exchange !== undefined) this.exchange.received(bytes);
+    else this.idleEvent();
+    return true;
+  }
+
   carry(exchange: BackendExchange): void {
-    this.idleWatcher = undefined;
+    this.resting = false;
     this.exchange = exchange;
     exchange.send();
   }
@@ -280,17 +302,17 @@ class BackendConnection {
     if (this.exchange === exchange) this.exchange = undefined;
   }
 
-  /** Idle in the pool; `lost` runs once if the backend closes it or sends something meanwhile. */
-  rest(lost: () => void): void {
+  /** Idle in the pool, which is told once if the backend closes it or sends something meanwhile. */
+  rest(): void {
     // Paused by the last exchange for a slow client; nothing more of that response is coming.
     this.socket.resume();
-    this.idleWatcher = lost;
+    this.resting = true;
   }
 
   discard(): void {
     this.discarded = true;
     this.exchange = undefined;
-    this.idleWatcher = undefined;
+    this.resting = false;
     this.socket.destroy();
   }
 
@@ -300,9 +322,9 @@ class BackendConnection {
   }
 
   private idleEvent(): void {
-    const lost = this.idleWatcher;
-    this.idleWatcher = undefined;
-    if (!this.discarded) lost?.();
+    if (!this.resting) return;
+    this.resting = false;
+    if (!this.discarded) this.pool.idleConnectionLost(this);
   }
 }
 
@@ -321,14 +343,15 @@ class BackendExchange implements ExchangeController, ResponseEvents {
   private readonly socket: Socket;
 
   constructor(
-    private readonly connection: BackendConnection,
-    private readonly request: BackendRequest,
-    private readonly handler: ExchangeHandler,
+    /** Told when the exchange is over, with what may become of its connection. */
+    private readonly pool: BackendPool,
+    readonly connection: BackendConnection,
+    readonly request: BackendRequest,
+    readonly handler: ExchangeHandler,
     /** Date.now() by which the response head must have come. */
-    private readonly deadline: number,
+    readonly deadline: number,
     /** On a connection an earlier exchange used: it may have gone stale meanwhile. */
     private readonly reused: boolean,
-    private readonly finished: (outcome: Outcome) => void,
     /** The backend's label, for the handler and the errors. */
     private readonly label: string,
   ) {
@@ -413,7 +436,7 @@ class BackendExchange implements ExchangeController, ResponseEvents {
   private settle(outcome: Outcome): void {
     this.settled = true;
     this.connection.released(this);
-    this.finished(outcome);
+    this.pool.exchangeFinished(this, outcome);
   }
 
   pause(): void {

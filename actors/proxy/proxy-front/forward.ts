@@ -5,8 +5,8 @@
 import { Readable } from 'node:stream';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../../src/log/record.js';
-import type { BackendError, ExchangeController, ExchangeHandler } from './backend-pool.js';
-import type { Upstream } from './upstream.js';
+import { nothingToWithdraw, type BackendError, type ExchangeController, type ExchangeHandler } from './backend-pool.js';
+import type { Upstream, Withdrawable } from './upstream.js';
 import type { ResponseHead } from './response-parser.js';
 import type { RouteFigures } from './figures.js';
 import { backendRequestHeaders, clientAddress, clientResponseHeaders, errorPage, hostName, pathAndQuery, type ClientSide } from './logic.js';
@@ -40,8 +40,14 @@ export interface Route {
  * so the Host passed on is in its wire form.
  */
 export function clientSideOf(res: HttpResponse, incoming: readonly (readonly [string, string])[], route: Route): ClientSide {
-  const address = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
-  const host = incoming.find(([name]) => name === 'host')?.[1] ?? '';
+  const address = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString('latin1'));
+  let host = '';
+  for (const [name, value] of incoming) {
+    if (name === 'host') {
+      host = value;
+      break;
+    }
+  }
   return { address, trusted: route.trustedProxies.size > 0 && route.trustedProxies.has(canonicalAddress(address)), host: host === '' ? route.domain : host };
 }
 
@@ -77,9 +83,9 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
   const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
   const access = accessLog === undefined ? undefined : { log: accessLog, record: accessRecord(incoming, { client, method, path, requestId: requestId! }) };
-  const exchange = new Exchange(res, { route, method, log: context.log, requestedHost: hostName(client.host), settled, arrivedAt, ...(access === undefined ? {} : { access }) });
+  const exchange = new Exchange(res, { route, method, log: context.log, clientHost: client.host, settled, arrivedAt, ...(access === undefined ? {} : { access }) });
   const body = hasBody ? exchange.readUpload() : null;
-  exchange.withdraw = route.upstream.dispatch({ method, path, headers, body }, exchange);
+  exchange.dispatched = route.upstream.dispatch({ method, path, headers, body }, exchange);
 }
 
 /** A trusted proxy's X-Request-Id (a visible-ASCII value of at most 200 characters) is kept; any other request gets a new one. */
@@ -114,13 +120,15 @@ interface ExchangeOptions {
   route: Route;
   method: string;
   log: Logger;
-  /** The name the client asked for, for the log. */
-  requestedHost: string;
+  /** The Host the client sent (or the route's name), for the log. */
+  clientHost: string;
   settled: () => void;
   /** performance.now() when the request arrived. */
   arrivedAt: number;
   access?: { log: AccessLog; record: AccessRecord };
 }
+
+const notDispatched: Withdrawable = { withdraw: nothingToWithdraw };
 
 /** The response side: writes what the backend sends to the uWS response. */
 class Exchange implements ExchangeHandler {
@@ -136,15 +144,17 @@ class Exchange implements ExchangeHandler {
   private totalSize: number | undefined;
   /** A chunk uWS could not take whole, and the write offset where it started. */
   private pending: { chunk: Buffer; offset: number } | undefined;
+  /** uWS calls `onWritable` at each drain of the socket: registered at the first write it could not take whole, as most answers never need it. */
+  private drainWatched = false;
   /** Takes the request out of the pool's queue while it waits for a connection. */
-  withdraw: () => void = () => {};
+  dispatched: Withdrawable = notDispatched;
   /** Checks the upload's rate once per window while it lasts. */
   private floorCheck: NodeJS.Timeout | undefined;
 
   private readonly route: Route;
   private readonly method: string;
   private readonly log: Logger;
-  private readonly requestedHost: string;
+  private readonly clientHost: string;
   private readonly settled: () => void;
   private readonly arrivedAt: number;
   private readonly access: ExchangeOptions['access'];
@@ -160,18 +170,17 @@ class Exchange implements ExchangeHandler {
     private readonly res: HttpResponse,
     options: ExchangeOptions,
   ) {
-    ({ route: this.route, method: this.method, log: this.log, requestedHost: this.requestedHost, settled: this.settled, arrivedAt: this.arrivedAt, access: this.access } = options);
+    ({ route: this.route, method: this.method, log: this.log, clientHost: this.clientHost, settled: this.settled, arrivedAt: this.arrivedAt, access: this.access } = options);
     res.onAborted(() => {
       // 499, as nginx logs a request whose client went away before its answer was complete.
       if (!this.finished) this.logAccess(this.status === 0 || this.headWritten ? 499 : this.status);
       this.aborted = true;
       clearInterval(this.floorCheck);
-      this.withdraw();
+      this.dispatched.withdraw();
       this.settled();
       this.upload?.destroy();
       this.controller?.abort();
     });
-    res.onWritable((offset) => this.onWritable(offset));
   }
 
   /** The request body as a stream the Pool reads; the client is paused while it is full. */
@@ -222,8 +231,8 @@ class Exchange implements ExchangeHandler {
   private dropSlowUpload(): void {
     clearInterval(this.floorCheck);
     if (this.aborted || this.finished) return;
-    this.log.warn('upload slower than the floor dropped', { domain: this.route.domain, host: this.requestedHost, floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond });
-    this.withdraw();
+    this.log.warn('upload slower than the floor dropped', { domain: this.route.domain, host: hostName(this.clientHost), floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond });
+    this.dispatched.withdraw();
     this.upload?.destroy();
     this.controller?.abort();
     this.status = this.headWritten ? 499 : 408;
@@ -275,7 +284,10 @@ class Exchange implements ExchangeHandler {
     this.res.cork(() => {
       this.writeHead();
       if (this.totalSize !== undefined) this.sendPart(chunk);
-      else if (!this.res.write(chunk)) controller.pause();
+      else if (!this.res.write(chunk)) {
+        this.watchDrain();
+        controller.pause();
+      }
     });
   }
 
@@ -285,9 +297,17 @@ class Exchange implements ExchangeHandler {
     const [ok, done] = this.res.tryEnd(chunk, this.totalSize!);
     if (done) this.finish();
     else if (!ok) {
-      this.pending = { chunk, offset };
+      // The chunk may lie in the backend connection's read buffer, used again at the next read.
+      this.pending = { chunk: Buffer.from(chunk), offset };
+      this.watchDrain();
       this.controller?.pause();
     }
+  }
+
+  private watchDrain(): void {
+    if (this.drainWatched) return;
+    this.drainWatched = true;
+    this.res.onWritable((offset) => this.onWritable(offset));
   }
 
   onResponseEnd(): void {
@@ -318,7 +338,7 @@ class Exchange implements ExchangeHandler {
     this.route.figures?.answered(Number(status));
     this.status = Number(status);
     this.finish();
-    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend, host: this.requestedHost, error: error.message });
+    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend, host: hostName(this.clientHost), error: error.message });
     this.res.cork(() => {
       this.res
         .writeStatus(`${status} ${title}`)

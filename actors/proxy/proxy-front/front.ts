@@ -62,7 +62,8 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
         // No route: a reload took the name out while this connection was open.
         if (route === undefined) return misdirected(res, domain);
         const host = req.getHeader('host');
-        if (host !== '' && hostName(host) !== domain) {
+        // The Host as the client sent it is most often the name itself: hostName's lower-casing and port-trimming only when it is not.
+        if (host !== '' && host !== domain && hostName(host) !== domain) {
           route.figures?.answered(421);
           return misdirected(res, domain);
         }

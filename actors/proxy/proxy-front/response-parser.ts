@@ -51,6 +51,9 @@ export interface ResponseEvents {
 /** A chunk size: hex digits (RFC 9112 7.1), then blanks and extensions; 13 digits is past any safe integer's need. */
 const chunkSizeLine = /^([0-9a-fA-F]{1,13})[ \t]*(?:;.*)?$/;
 
+/** What a parser holds when every byte fed so far has been read: one for all, never written to. */
+const nothingBuffered = Buffer.alloc(0);
+
 /** Head bytes accepted before the response is refused as malformed. */
 const maxHeadBytes = 64 * 1024;
 
@@ -73,7 +76,7 @@ type State =
 
 export class ResponseParser {
   private state: State = { kind: 'head' };
-  private buffered: Buffer = Buffer.alloc(0);
+  private buffered: Buffer = nothingBuffered;
   private paused = false;
 
   /** `bodiless`: the request was HEAD, so no response has a body whatever its headers say. */
@@ -91,10 +94,17 @@ export class ResponseParser {
     return this.state.kind === 'until-close';
   }
 
-  /** Parses `bytes`; throws MalformedResponse on a response that cannot be read. */
+  /**
+   * Parses `bytes`; throws MalformedResponse on a response that cannot be read. `bytes` is used during
+   * the call only (it may be a read buffer used again): what is left of it unparsed is copied.
+   */
   feed(bytes: Buffer): void {
     this.buffered = this.buffered.length === 0 ? bytes : Buffer.concat([this.buffered, bytes]);
-    this.run();
+    try {
+      this.run();
+    } finally {
+      if (this.buffered.length > 0 && this.buffered.buffer === bytes.buffer) this.buffered = Buffer.from(this.buffered);
+    }
   }
 
   /** Goes on after a data event returned false. */
@@ -130,8 +140,9 @@ export class ResponseParser {
       case 'chunk-data':
       case 'until-close': {
         const size = state.kind === 'until-close' ? this.buffered.length : Math.min(state.left, this.buffered.length);
-        const chunk = this.buffered.subarray(0, size);
-        this.buffered = this.buffered.subarray(size);
+        const whole = size === this.buffered.length;
+        const chunk = whole ? this.buffered : this.buffered.subarray(0, size);
+        this.buffered = whole ? nothingBuffered : this.buffered.subarray(size);
         if (state.kind !== 'until-close') state.left -= size;
         if (state.kind === 'chunk-data' && state.left === 0) this.state = { kind: 'chunk-end' };
         if (!this.events.data(chunk)) this.paused = true;
@@ -190,7 +201,7 @@ export class ResponseParser {
       return false;
     }
     const text = this.buffered.toString('latin1', 0, end);
-    this.buffered = this.buffered.subarray(end + 4);
+    this.buffered = end + 4 === this.buffered.length ? nothingBuffered : this.buffered.subarray(end + 4);
     const statusEnd = text.indexOf('\r\n');
     const statusLine = statusEnd === -1 ? text : text.slice(0, statusEnd);
     const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(statusLine);

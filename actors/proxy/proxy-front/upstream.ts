@@ -5,7 +5,7 @@
 // has no body, is tried once on each other backend that is up: nothing of it was delivered.
 import { isIP } from 'node:net';
 import type { Logger } from '../../../src/log/record.js';
-import { BackendError, BackendPool, type BackendRequest, type ExchangeController, type ExchangeHandler } from './backend-pool.js';
+import { BackendError, BackendPool, nothingToWithdraw, type BackendRequest, type ExchangeController, type ExchangeHandler } from './backend-pool.js';
 import { parseBackendTarget, type BackendTarget } from './backend-target.js';
 import { HealthCheck } from './health-check.js';
 import type { ResponseHead } from './response-parser.js';
@@ -126,13 +126,15 @@ export class Upstream {
   }
 
   /** As BackendPool.dispatch, on a member the policy picks; no member up is a `down` error at once. */
-  dispatch(request: BackendRequest, handler: ExchangeHandler): () => void {
+  dispatch(request: BackendRequest, handler: ExchangeHandler): Withdrawable {
     const member = this.pick();
     if (member === undefined) {
       handler.onResponseError(unstarted, new BackendError(`no backend of ${this.options.domain} is up (${this.label})`, 'failed', { noneUp: true }));
-      return () => {};
+      return notQueued;
     }
-    return new MemberExchange(this, member, request, handler).start();
+    const exchange = new MemberExchange(this, member, request, handler);
+    exchange.start();
+    return exchange;
   }
 
   /** A request's outcome on `member`: failures count toward its rest. */
@@ -163,10 +165,22 @@ export class Upstream {
 
 const unstarted: ExchangeController = { pause: () => {}, resume: () => {}, abort: () => {} };
 
-/** One request on one member: counts it in flight, reports its outcome, and tries another member when it never reached this one. */
-class MemberExchange implements ExchangeHandler {
+/** A request dispatched to the route: `withdraw` takes it out of its pool's queue while it waits for a connection. */
+export interface Withdrawable {
+  withdraw(): void;
+}
+
+const notQueued: Withdrawable = { withdraw: nothingToWithdraw };
+
+/**
+ * One request on one member: counts it in flight, reports its outcome, and tries another member when
+ * it never reached this one. Its fields hold no function made for it: a closure (or an arrow function
+ * as a field's initial value, which the bundle names with a property definition) per request was a
+ * measurable part of a proxied request's CPU time.
+ */
+class MemberExchange implements ExchangeHandler, Withdrawable {
   private tried: Set<Member> | undefined;
-  private withdraw: () => void = () => {};
+  private withdrawFromPool: () => void = nothingToWithdraw;
 
   constructor(
     private readonly upstream: Upstream,
@@ -175,10 +189,13 @@ class MemberExchange implements ExchangeHandler {
     private readonly handler: ExchangeHandler,
   ) {}
 
-  start(): () => void {
+  start(): void {
     this.member.inFlight++;
-    this.withdraw = this.member.pool.dispatch(this.request, this);
-    return () => this.withdraw();
+    this.withdrawFromPool = this.member.pool.dispatch(this.request, this);
+  }
+
+  withdraw(): void {
+    this.withdrawFromPool();
   }
 
   onRequestStart(controller: ExchangeController, backend: string): void {

@@ -22,7 +22,7 @@ runActor(poolActor, {
     let files: PoolFiles | undefined;
     const options = { rewriteAtJournalBytes: config.rewriteAtJournalBytes, retryAfterFailureMs: 1000 };
     if (config.poolFile === undefined) {
-      service = new PoolService(new ValuePool(config.capacity, config.servedHistory), 0, undefined, undefined, options, { clock: systemClock, log });
+      service = new PoolService(new ValuePool(config.capacity, config.servedHistory), { options, clock: systemClock, log });
     } else {
       const path = config.poolFile;
       const derive: DeriveMasterKey = async (passphrase, kdf) =>
@@ -38,7 +38,7 @@ runActor(poolActor, {
       }
       const restored = restorePool(loaded.snapshot, loaded.journal, config.capacity, config.servedHistory);
       if (loaded.incompleteTailBytes > 0) log.warn(`ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in the journal (a write cut short by a crash; it was never answered)`);
-      service = new PoolService(restored.pool, restored.servedTotal, restored.lastIngest, files, options, { clock: systemClock, log });
+      service = new PoolService(restored.pool, { servedTotal: restored.servedTotal, lastIngest: restored.lastIngest, durability: files, options, clock: systemClock, log });
       // Start from a compact snapshot and an empty journal; a failure here is a disk that cannot take the pool.
       try {
         await files.rewrite(service.snapshot());

@@ -48,6 +48,19 @@ export const diskFailureMessage = 'pool could not be committed to disk';
 /** How often a run of disk failures is logged. */
 const failureLogIntervalMs = 5000;
 
+/** What a pool service starts from: a new pool, or one restored from its file. */
+export interface PoolServiceSetup {
+  /** Values served before this start (kept in the pool file); 0 when absent. */
+  servedTotal?: number;
+  /** When the last batch arrived before this start, if known. */
+  lastIngest?: number;
+  /** The pool file's snapshot and journal; absent, the pool lives in memory only. */
+  durability?: PoolDurability;
+  options: PoolServiceOptions;
+  clock: Clock;
+  log: Logger;
+}
+
 export class PoolService {
   private pendingTakes: PendingTake[] = [];
   private readonly holders = new Holders();
@@ -70,14 +83,22 @@ export class PoolService {
   /** Running totals for the pool's metrics (pool-metrics.ts). */
   readonly counts = { ingested: 0, duplicates: 0, evicted: 0, diskFailures: 0 };
 
+  private servedTotal: number;
+  private lastIngest: number | undefined;
+  private readonly durability: PoolDurability | undefined;
+  private readonly options: PoolServiceOptions;
+  private readonly deps: { clock: Clock; log: Logger };
+
   constructor(
     private readonly pool: ValuePool,
-    private servedTotal: number,
-    private lastIngest: number | undefined,
-    private readonly durability: PoolDurability | undefined,
-    private readonly options: PoolServiceOptions,
-    private readonly deps: { clock: Clock; log: Logger },
-  ) {}
+    setup: PoolServiceSetup,
+  ) {
+    this.servedTotal = setup.servedTotal ?? 0;
+    this.lastIngest = setup.lastIngest;
+    this.durability = setup.durability;
+    this.options = setup.options;
+    this.deps = { clock: setup.clock, log: setup.log };
+  }
 
   /** Adds a value batch; the batch is the pool's own from here (its added entries are moved to its front). */
   ingest(batch: Buffer): IngestResult {

@@ -19,7 +19,7 @@ import {
   type DnsRecord,
   type DnsRecordType,
 } from './provider.js';
-import type { RecordType } from '../../domains/names.js';
+import type { RecordType } from '../protocol.js';
 import { certErrors } from '../../error-codes.js';
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';

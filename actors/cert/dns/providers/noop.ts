@@ -1,7 +1,7 @@
 // The demo provider: contacts nothing. It keeps the records it is given in memory so that what is
 // listed matches what was set, as with a real provider.
 import { addressRecordFor, assertInZone, canonicalName, type DnsProvider, type DnsRecord } from './provider.js';
-import type { RecordType } from '../../domains/names.js';
+import type { RecordType } from '../protocol.js';
 
 const demoTtl = 60;
 

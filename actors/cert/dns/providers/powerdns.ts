@@ -23,7 +23,7 @@ import {
   type DnsRecord,
   type DnsRecordType,
 } from './provider.js';
-import type { RecordType } from '../../domains/names.js';
+import type { RecordType } from '../protocol.js';
 import { certErrors } from '../../error-codes.js';
 
 export interface PowerDnsSettings {

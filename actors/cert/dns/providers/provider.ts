@@ -1,7 +1,8 @@
 // The one interface every DNS provider implements (cloudflare.ts, powerdns.ts, noop.ts), and the rules
 // they share: which record a target makes, how names and TXT values are written.
 import { OutpostError } from '../../../../src/errors.js';
-import { classifyTarget, type RecordType } from '../../domains/names.js';
+import type { RecordType } from '../protocol.js';
+import { targetRecord } from '../targets.js';
 
 export type ProviderKind = 'cloudflare' | 'powerdns' | 'noop';
 /** The records certhub writes: a domain's address record, and the TXT record of a DNS-01 challenge. */
@@ -63,9 +64,9 @@ export function foreignRecordsConflict(fqdn: string, records: readonly { type: s
   );
 }
 
-/** The record `target` makes, by the one rule the domains actor applies (names.ts: classifyTarget). */
+/** The record `target` makes, by the one rule the domains actor applies too (targets.ts). */
 export function addressRecordFor(target: string): { type: RecordType; content: string } {
-  const { target: content, record_type: type } = classifyTarget(target);
+  const { target: content, record_type: type } = targetRecord(target);
   return { type, content };
 }
 

@@ -1,8 +1,8 @@
 // The DNS-01 checks made at the zone's authoritative nameservers, never through a recursive resolver
 // (whose negative caching would hide a fresh record; reference "DNS-01 correctness" 2-3): where a
 // challenge TXT must go (a CNAME on `_acme-challenge.<name>` is followed), and waiting until every
-// authoritative server answers the value. Lives with the providers in actors/dns because it is DNS
-// protocol work; the ACME order calls it as a plain function between writing the TXT and asking the CA.
+// authoritative server answers the value. The ACME order calls it in the acme actor's thread, as a
+// plain function, between writing the TXT (through the dns actor) and asking the CA to validate.
 import { Resolver, getServers, lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
