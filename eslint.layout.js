@@ -98,7 +98,8 @@ export function check(from, to) {
   const [toTop] = to.split('/');
   const isModule = stem(to) !== to;
   if (isModule && toTop === 'test' && fromTop !== 'test') return `only test/ imports test/: ${from} imports ${to}`;
-  if (isModule && toTop === 'benchmarks' && fromTop !== 'test' && fromTop !== 'benchmarks') return `only test/ and benchmarks/ import benchmarks/: ${from} imports ${to}`;
+  if (isModule && toTop === 'benchmarks' && fromTop !== 'test' && fromTop !== 'benchmarks')
+    return `only test/ and benchmarks/ import benchmarks/: ${from} imports ${to}`;
   if (toTop !== 'actors' || fromTop === 'test' || fromTop === 'benchmarks') return undefined;
   const aim = actorsTarget(to);
   if (fromTop === 'src') return `src/ is shared mechanism and imports nothing under actors/: ${from} imports ${to}`;
@@ -121,7 +122,12 @@ export function check(from, to) {
 
 /** `import.meta.url`, the base that makes a URL's path relative to the file. */
 const isImportMetaUrl = (node) =>
-  node?.type === 'MemberExpression' && node.object.type === 'MetaProperty' && node.object.meta.name === 'import' && node.object.property.name === 'meta' && node.property.type === 'Identifier' && node.property.name === 'url';
+  node?.type === 'MemberExpression' &&
+  node.object.type === 'MetaProperty' &&
+  node.object.meta.name === 'import' &&
+  node.object.property.name === 'meta' &&
+  node.property.type === 'Identifier' &&
+  node.property.name === 'url';
 
 /** The text of a string literal or of a template literal without expressions. */
 function literalText(node) {
@@ -161,7 +167,13 @@ export const layoutPlugin = {
           CallExpression(node) {
             // import.meta.resolve('<path>')
             const callee = node.callee;
-            if (callee.type === 'MemberExpression' && callee.object.type === 'MetaProperty' && callee.property.type === 'Identifier' && callee.property.name === 'resolve') report(node.arguments[0]);
+            if (
+              callee.type === 'MemberExpression' &&
+              callee.object.type === 'MetaProperty' &&
+              callee.property.type === 'Identifier' &&
+              callee.property.name === 'resolve'
+            )
+              report(node.arguments[0]);
           },
         };
       },

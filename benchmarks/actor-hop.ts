@@ -19,10 +19,28 @@ export async function actorHop(options: { seconds: number; rounds: number }): Pr
     }
     const directRate = median(direct.map((result) => result.requestsPerSecond));
     const hopRate = median(hop.map((result) => result.requestsPerSecond));
-    printTable(`actor-hop: wrk -t1 -c64, ${options.rounds} rounds of ${options.seconds}s, median (Node ${process.versions.node})`, ['route', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio'], [
-      ['front thread (anchor)', directRate, median(direct.map((r) => r.latencyP50Ms)), median(direct.map((r) => r.latencyP99Ms)), direct.reduce((s, r) => s + r.errors, 0), 1],
-      ['through actor, batched', hopRate, median(hop.map((r) => r.latencyP50Ms)), median(hop.map((r) => r.latencyP99Ms)), hop.reduce((s, r) => s + r.errors, 0), hopRate / directRate],
-    ]);
+    printTable(
+      `actor-hop: wrk -t1 -c64, ${options.rounds} rounds of ${options.seconds}s, median (Node ${process.versions.node})`,
+      ['route', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio'],
+      [
+        [
+          'front thread (anchor)',
+          directRate,
+          median(direct.map((r) => r.latencyP50Ms)),
+          median(direct.map((r) => r.latencyP99Ms)),
+          direct.reduce((s, r) => s + r.errors, 0),
+          1,
+        ],
+        [
+          'through actor, batched',
+          hopRate,
+          median(hop.map((r) => r.latencyP50Ms)),
+          median(hop.map((r) => r.latencyP99Ms)),
+          hop.reduce((s, r) => s + r.errors, 0),
+          hopRate / directRate,
+        ],
+      ],
+    );
     summaryRow({
       benchmark: `actor-hop: req/s of a route answered through another actor (wrk -t1 -c64, median of ${options.rounds} x ${options.seconds} s)`,
       ours: `${figure(hopRate)} req/s`,

@@ -72,10 +72,38 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
     const loadBefore = loadavg()[0] ?? 0;
     for (const threads of threadCounts) {
       const servers = [
-        { label: `nginx answering directly over TLS, ${plural(threads, 'worker')} (the TLS ceiling)`, listener: await startNginx(dir, `tls-${threads}`, threads, `${tlsServer(material)} location / { return 200 "ok"; }`) },
-        { label: `nginx as proxy, ${plural(threads, 'worker')}`, listener: await startNginx(dir, `proxy-${threads}`, threads, `${tlsServer(material)} location / { ${nginxProxyLocation} }`, `upstream backend { server ${backendAddress}; keepalive ${connections}; keepalive_requests ${keptAliveRequests}; }`) },
-        { label: `certhub-agent proxy, ${plural(threads, 'thread')}`, listener: await startAgentProxy(dir, 'this', threads, backendAddress, new URL('dist/bin/certhub-agent.js', projectRoot)) },
-        ...(options.before === undefined ? [] : [{ label: `certhub-agent proxy of ${options.before}, ${plural(threads, 'thread')}`, listener: await startAgentProxy(dir, 'before', threads, backendAddress, pathToFileURL(join(resolve(options.before), 'bin', 'certhub-agent.js'))) }]),
+        {
+          label: `nginx answering directly over TLS, ${plural(threads, 'worker')} (the TLS ceiling)`,
+          listener: await startNginx(dir, `tls-${threads}`, threads, `${tlsServer(material)} location / { return 200 "ok"; }`),
+        },
+        {
+          label: `nginx as proxy, ${plural(threads, 'worker')}`,
+          listener: await startNginx(
+            dir,
+            `proxy-${threads}`,
+            threads,
+            `${tlsServer(material)} location / { ${nginxProxyLocation} }`,
+            `upstream backend { server ${backendAddress}; keepalive ${connections}; keepalive_requests ${keptAliveRequests}; }`,
+          ),
+        },
+        {
+          label: `certhub-agent proxy, ${plural(threads, 'thread')}`,
+          listener: await startAgentProxy(dir, 'this', threads, backendAddress, new URL('dist/bin/certhub-agent.js', projectRoot)),
+        },
+        ...(options.before === undefined
+          ? []
+          : [
+              {
+                label: `certhub-agent proxy of ${options.before}, ${plural(threads, 'thread')}`,
+                listener: await startAgentProxy(
+                  dir,
+                  'before',
+                  threads,
+                  backendAddress,
+                  pathToFileURL(join(resolve(options.before), 'bin', 'certhub-agent.js')),
+                ),
+              },
+            ]),
       ];
       try {
         const urls = servers.map(({ listener }) => `https://${domain}:${listener.port}/`);
@@ -94,7 +122,9 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
         const cpu = (index: number) => median(results[index]!.map(({ cpuMicrosPerRequest }) => cpuMicrosPerRequest));
         const errors = (index: number) => results[index]!.reduce((sum, { load }) => sum + load.errors, 0);
         const nginxProxy = 1;
-        const [ours, nginxFigures] = [2, nginxProxy].map((index) => `${figure(rate(index))} req/s, p99 ${figure(p99(index))} ms, ${figure(cpu(index))} µs CPU a request`);
+        const [ours, nginxFigures] = [2, nginxProxy].map(
+          (index) => `${figure(rate(index))} req/s, p99 ${figure(p99(index))} ms, ${figure(cpu(index))} µs CPU a request`,
+        );
         summaryRow({
           benchmark: `agent-proxy, ${plural(threads, 'thread')}: wrk -t1 -c${connections} over TLS through the proxy to an nginx backend answering \`ok\` (median of ${options.rounds} x ${options.seconds} s)`,
           ours: ours!,
@@ -102,7 +132,18 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
           anchorFigure: nginxFigures!,
           ratio: `${ratio(rate(2), rate(nginxProxy))} (p99 ${ratio(p99(2), p99(nginxProxy))}, CPU ${ratio(cpu(2), cpu(nginxProxy))})`,
         });
-        servers.forEach(({ label }, index) => rows.push([label, rate(index), (rate(index) / rate(nginxProxy)).toFixed(2), p99(index), (p99(index) / p99(nginxProxy)).toFixed(2), cpu(index), (cpu(index) / cpu(nginxProxy)).toFixed(2), errors(index)]));
+        servers.forEach(({ label }, index) =>
+          rows.push([
+            label,
+            rate(index),
+            (rate(index) / rate(nginxProxy)).toFixed(2),
+            p99(index),
+            (p99(index) / p99(nginxProxy)).toFixed(2),
+            cpu(index),
+            (cpu(index) / cpu(nginxProxy)).toFixed(2),
+            errors(index),
+          ]),
+        );
       } finally {
         for (const { listener } of servers) await listener.stop();
       }
@@ -127,7 +168,25 @@ function plural(count: number, noun: string): string {
 async function writeMaterial(dir: string): Promise<{ fullchain: string; key: string }> {
   const paths = materialPaths(join(dir, 'material'), domain);
   await mkdir(paths.folder, { recursive: true, mode: 0o700 });
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', paths.key, '-out', paths.fullchain, '-days', '2', '-subj', `/CN=${domain}`, '-addext', `subjectAltName=DNS:${domain}`]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    paths.key,
+    '-out',
+    paths.fullchain,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${domain}`,
+    '-addext',
+    `subjectAltName=DNS:${domain}`,
+  ]);
   return { fullchain: paths.fullchain, key: paths.key };
 }
 
@@ -135,7 +194,19 @@ async function writeMaterial(dir: string): Promise<{ fullchain: string; key: str
 async function startAgentProxy(dir: string, name: string, threads: number, backend: string, bin: URL): Promise<Listener> {
   const file = join(dir, `agent-proxy-${name}-${threads}.json`);
   const port = await reservePort('127.0.0.1');
-  await writeFile(file, JSON.stringify({ server: 'https://certhub.invalid/', fetch: false, routes: { [domain]: { backend, token: 'unused' } }, host: '127.0.0.1', port, threads, material_dir: join(dir, 'material') }), { mode: 0o600 });
+  await writeFile(
+    file,
+    JSON.stringify({
+      server: 'https://certhub.invalid/',
+      fetch: false,
+      routes: { [domain]: { backend, token: 'unused' } },
+      host: '127.0.0.1',
+      port,
+      threads,
+      material_dir: join(dir, 'material'),
+    }),
+    { mode: 0o600 },
+  );
   const child = spawn(process.execPath, [bin.pathname, 'proxy', '-c', file, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';

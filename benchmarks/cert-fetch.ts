@@ -62,9 +62,15 @@ export async function certFetchBenchmark(options: { seconds: number; rounds: num
     empty = undefined;
 
     const script = join(dir, 'rotate-tokens.lua');
-    writeFileSync(script, luaRotation(credentials, ({ name }) => `/api/cert/${name}`));
+    writeFileSync(
+      script,
+      luaRotation(credentials, ({ name }) => `/api/cert/${name}`),
+    );
     const ceilingScript = join(dir, 'rotate-version.lua');
-    writeFileSync(ceilingScript, luaRotation(credentials, () => '/api/version'));
+    writeFileSync(
+      ceilingScript,
+      luaRotation(credentials, () => '/api/version'),
+    );
     const url = server.url;
     await wrk(url, { connections, seconds: 1, script: ceilingScript });
     await wrk(url, { connections, seconds: 1, script });
@@ -85,19 +91,43 @@ export async function certFetchBenchmark(options: { seconds: number; rounds: num
       `cert-fetch: certhub --demo with ${domainCount.toLocaleString('en-US')} issued domains, wrk -t1 -c${connections}, ${options.rounds} rounds of ${options.seconds}s, median (Node ${process.versions.node}, ${availableParallelism()} CPUs, load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end)`,
       ['case', 'req/s', 'p50 ms', 'p99 ms', 'errors + non-2xx', 'every round', 'of ceiling'],
       [
-        ['GET /api/version, a constant, same headers (ceiling, anchor)', ceilingRate, median(ceiling.map((result) => result.latencyP50Ms)), median(ceiling.map((result) => result.latencyP99Ms)), errors(ceiling), ceiling.map((result) => Math.round(result.requestsPerSecond)).join(' '), 1],
-        [`GET /api/cert/<domain>, ${rotated} domains' tokens in turn`, fetchRate, median(fetches.map((result) => result.latencyP50Ms)), median(fetches.map((result) => result.latencyP99Ms)), errors(fetches), fetches.map((result) => Math.round(result.requestsPerSecond)).join(' '), fetchRate / ceilingRate],
+        [
+          'GET /api/version, a constant, same headers (ceiling, anchor)',
+          ceilingRate,
+          median(ceiling.map((result) => result.latencyP50Ms)),
+          median(ceiling.map((result) => result.latencyP99Ms)),
+          errors(ceiling),
+          ceiling.map((result) => Math.round(result.requestsPerSecond)).join(' '),
+          1,
+        ],
+        [
+          `GET /api/cert/<domain>, ${rotated} domains' tokens in turn`,
+          fetchRate,
+          median(fetches.map((result) => result.latencyP50Ms)),
+          median(fetches.map((result) => result.latencyP99Ms)),
+          errors(fetches),
+          fetches.map((result) => Math.round(result.requestsPerSecond)).join(' '),
+          fetchRate / ceilingRate,
+        ],
       ],
     );
     const servingMs = median(restarts.map((restart) => restart.servingMs));
     const rssMb = rssServing / megabyte;
-    printTable(`${domainCount.toLocaleString('en-US')} domains: restart and memory, ${options.rounds} restarts, median`, ['measure', 'value', 'every round'], [
-      ['spawn to URL printed, ms', median(restarts.map((restart) => restart.listeningMs)), restarts.map((restart) => restart.listeningMs.toFixed(0)).join(' ')],
-      [`spawn to the last domain served with its token, ms`, servingMs, restarts.map((restart) => restart.servingMs.toFixed(0)).join(' ')],
-      ['RSS of an empty certhub --demo, MB', rssEmpty / megabyte, ''],
-      [`RSS serving ${domainCount.toLocaleString('en-US')} domains, MB`, rssMb, ''],
-      ['the same after the wrk rounds, MB', rssAfterLoad / megabyte, ''],
-    ]);
+    printTable(
+      `${domainCount.toLocaleString('en-US')} domains: restart and memory, ${options.rounds} restarts, median`,
+      ['measure', 'value', 'every round'],
+      [
+        [
+          'spawn to URL printed, ms',
+          median(restarts.map((restart) => restart.listeningMs)),
+          restarts.map((restart) => restart.listeningMs.toFixed(0)).join(' '),
+        ],
+        [`spawn to the last domain served with its token, ms`, servingMs, restarts.map((restart) => restart.servingMs.toFixed(0)).join(' ')],
+        ['RSS of an empty certhub --demo, MB', rssEmpty / megabyte, ''],
+        [`RSS serving ${domainCount.toLocaleString('en-US')} domains, MB`, rssMb, ''],
+        ['the same after the wrk rounds, MB', rssAfterLoad / megabyte, ''],
+      ],
+    );
     const fetchP99 = median(fetches.map((result) => result.latencyP99Ms));
     summaryRow({
       benchmark: `cert-fetch: \`GET /api/cert/<domain>\` with ${rotated} domains' tokens in turn, ${figure(domainCount)} domains (wrk -t1 -c${connections}, median of ${options.rounds} x ${options.seconds} s)`,
@@ -114,8 +144,12 @@ export async function certFetchBenchmark(options: { seconds: number; rounds: num
       ratio: `${ratio(rssMb, rssEmpty / megabyte)} (RSS)`,
     });
     if (errors(fetches) > 0) console.log(`INVALID: ${errors(fetches)} fetches failed or were not 200`);
-    console.log(`fetch: ${Math.round(fetchRate)} req/s (target: at least 20,000) -> ${verdict(fetchRate >= 20_000)}; ${((100 * fetchRate) / ceilingRate).toFixed(0)}% of the ceiling's ${Math.round(ceilingRate)} (target: at least half) -> ${verdict(fetchRate >= ceilingRate / 2)}`);
-    console.log(`${domainCount} domains: RSS ${rssMb.toFixed(0)} MB (target: under 200 MB) -> ${verdict(rssMb < 200)}; restart serving them in ${servingMs.toFixed(0)} ms (target: under 2,000 ms) -> ${verdict(servingMs < 2000)}`);
+    console.log(
+      `fetch: ${Math.round(fetchRate)} req/s (target: at least 20,000) -> ${verdict(fetchRate >= 20_000)}; ${((100 * fetchRate) / ceilingRate).toFixed(0)}% of the ceiling's ${Math.round(ceilingRate)} (target: at least half) -> ${verdict(fetchRate >= ceilingRate / 2)}`,
+    );
+    console.log(
+      `${domainCount} domains: RSS ${rssMb.toFixed(0)} MB (target: under 200 MB) -> ${verdict(rssMb < 200)}; restart serving them in ${servingMs.toFixed(0)} ms (target: under 2,000 ms) -> ${verdict(servingMs < 2000)}`,
+    );
   } catch (error) {
     if (server !== undefined) console.error(`certhub log:\n${server.log()}`);
     throw error;
@@ -149,7 +183,9 @@ async function waitServing(server: CerthubServer, domain: Credential): Promise<v
  * in `init`, so wrk's own cost per request is the same for the fetches and for the ceiling.
  */
 export function luaRotation(credentials: Credential[], path: (credential: Credential) => string): string {
-  const entries = credentials.map((credential) => `    wrk.format("GET", ${JSON.stringify(path(credential))}, { ["Authorization"] = ${JSON.stringify(`Bearer ${credential.token}`)} }),`).join('\n');
+  const entries = credentials
+    .map((credential) => `    wrk.format("GET", ${JSON.stringify(path(credential))}, { ["Authorization"] = ${JSON.stringify(`Bearer ${credential.token}`)} }),`)
+    .join('\n');
   return `local requests = {}
 init = function(args)
   requests = {

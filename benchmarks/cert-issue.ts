@@ -81,7 +81,10 @@ export async function certIssueBenchmark(options: { rounds: number }): Promise<v
       ratio: unsettled.length === 0 ? ratio(batchMs, legoMs) : '-',
     });
     console.log(`one domain: median ${oursMs.toFixed(0)} ms (target: under 1,500 ms) -> ${verdict(oursMs < 1500)}; lego ${legoMs.toFixed(0)} ms`);
-    if (errorsSeen.size > 0) console.log(`${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`);
+    if (errorsSeen.size > 0)
+      console.log(
+        `${errorsSeen.size} domains went through error and were retried: ${[...errorsSeen].map(([name, reason]) => `${name} (${reason})`).join('; ')}`,
+      );
     const batchFigure = unsettled.length === 0 ? `${batchMs.toFixed(0)} ms` : `not all issued after ${batchMs.toFixed(0)} ms: ${describe(unsettled)}`;
     console.log(`${batchSize} domains at once: ${batchFigure} (target: under 15,000 ms) -> ${verdict(unsettled.length === 0 && batchMs < 15_000)}`);
   } catch (error) {
@@ -112,7 +115,8 @@ async function issueBatch(certhub: CerthubServer, errorsSeen: Map<string, string
   const labels = Array.from({ length: batchSize }, (_, index) => index);
   const added: DomainView[] = [];
   const sender = async () => {
-    for (let index = labels.shift(); index !== undefined; index = labels.shift()) added.push(await addDomain(certhub, `batch-${index}`, `203.0.113.${100 + index}`));
+    for (let index = labels.shift(); index !== undefined; index = labels.shift())
+      added.push(await addDomain(certhub, `batch-${index}`, `203.0.113.${100 + index}`));
   };
   await Promise.all(Array.from({ length: concurrentAdds }, sender));
   const addedMs = performance.now() - startedAt;
@@ -150,7 +154,18 @@ async function domain(certhub: CerthubServer, name: string): Promise<DomainView>
 function legoRunner(dir: string, powerdns: PowerDnsServer, pebble: PebbleServer): (label: string) => Promise<number> {
   const env = { ...process.env, PDNS_API_URL: powerdns.apiUrl, PDNS_API_KEY: powerdns.apiKey, LEGO_CA_CERTIFICATES: pebble.caFile };
   return async (label) => {
-    const args = ['--server', pebble.directoryUrl, '--dns', 'pdns', '--dns.resolvers', powerdns.nameserver, '--dns.disable-cp', '--email', 'x@example.test', '--accept-tos'];
+    const args = [
+      '--server',
+      pebble.directoryUrl,
+      '--dns',
+      'pdns',
+      '--dns.resolvers',
+      powerdns.nameserver,
+      '--dns.disable-cp',
+      '--email',
+      'x@example.test',
+      '--accept-tos',
+    ];
     const startedAt = performance.now();
     await run('lego', [...args, '--domains', `${label}.${powerdns.zone}`, '--path', join(dir, 'lego'), 'run'], { env, maxBuffer: 1 << 20 });
     return performance.now() - startedAt;

@@ -32,19 +32,29 @@ interface LoadFigures {
 
 /** Lays out `count` issued domains as the store writes them (without fsync: this is setup, not measured). */
 export async function fillDataDir(dataDir: string, count: number): Promise<number> {
-  const chainParts = await Promise.all([createDemoCertificate('intermediate.example', { now: Date.now() }), createDemoCertificate('root.example', { now: Date.now() })]);
+  const chainParts = await Promise.all([
+    createDemoCertificate('intermediate.example', { now: Date.now() }),
+    createDemoCertificate('root.example', { now: Date.now() }),
+  ]);
   const chain = chainParts.map((part) => part.cert_pem).join('');
   const materials: Material[] = [];
   for (let i = 0; i < distinctMaterials; i++) materials.push({ ...(await createDemoCertificate(`d${i}.example.com`, { now: Date.now() })), chain_pem: chain });
   const domainsDir = join(dataDir, 'domains');
   mkdirSync(domainsDir, { recursive: true, mode: 0o700 });
   for (let i = 0; i < count; i++) {
-    const record = newDomainRecord({ name: `d${i}.example.com`, label: `d${i}`, target: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, record_type: 'A', token: newDomainToken() }, Date.now());
+    const record = newDomainRecord(
+      { name: `d${i}.example.com`, label: `d${i}`, target: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, record_type: 'A', token: newDomainToken() },
+      Date.now(),
+    );
     const issued = { ...record, status: 'issued' as const, issued_at: record.created_at, expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() };
     const material = materials[i % distinctMaterials]!;
     // Renewal planned, as certhub records it when a certificate is issued.
     const renewal = withRenewalPlanned(issued, material).renewal;
-    writeFileSync(join(domainsDir, `${record.name}.json`), `${JSON.stringify({ record: { ...issued, renewal }, material: { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem } })}\n`, { mode: 0o600 });
+    writeFileSync(
+      join(domainsDir, `${record.name}.json`),
+      `${JSON.stringify({ record: { ...issued, renewal }, material: { cert_pem: material.cert_pem, chain_pem: material.chain_pem, key_pem: material.key_pem } })}\n`,
+      { mode: 0o600 },
+    );
   }
   const first = materials[0]!;
   return first.cert_pem.length + first.chain_pem.length + first.key_pem.length;
@@ -88,16 +98,20 @@ export async function certStoreBenchmark(options: { rounds: number }): Promise<v
     const heapMb = median(store.map((figures) => figures.heapBytes)) / 1e6;
     const rssMb = median(store.map((figures) => figures.rssBytes)) / 1e6;
     const [smallWrite, bigWrite] = [await changeCost(small, 30), await changeCost(big, 30)];
-    printTable(`cert-store: ${domainCount.toLocaleString('en-US')} domains, material ${materialBytes} bytes each, ${options.rounds} rounds, median (Node ${process.versions.node})`, ['measure', 'value', 'ratio'], [
-      ['read the files only, ms (anchor)', rawMs, 1],
-      ['DomainStore.open, ms', storeMs, storeMs / rawMs],
-      ['read the files only, CPU ms (anchor)', rawCpuMs, 1],
-      ['DomainStore.open, CPU ms', storeCpuMs, storeCpuMs / rawCpuMs],
-      ['heap held by the loaded domains, MB', heapMb, ''],
-      ['process RSS after the load, MB', rssMb, ''],
-      ['one change with 10 domains, ms', smallWrite, 1],
-      [`one change with ${domainCount.toLocaleString('en-US')} domains, ms`, bigWrite, bigWrite / smallWrite],
-    ]);
+    printTable(
+      `cert-store: ${domainCount.toLocaleString('en-US')} domains, material ${materialBytes} bytes each, ${options.rounds} rounds, median (Node ${process.versions.node})`,
+      ['measure', 'value', 'ratio'],
+      [
+        ['read the files only, ms (anchor)', rawMs, 1],
+        ['DomainStore.open, ms', storeMs, storeMs / rawMs],
+        ['read the files only, CPU ms (anchor)', rawCpuMs, 1],
+        ['DomainStore.open, CPU ms', storeCpuMs, storeCpuMs / rawCpuMs],
+        ['heap held by the loaded domains, MB', heapMb, ''],
+        ['process RSS after the load, MB', rssMb, ''],
+        ['one change with 10 domains, ms', smallWrite, 1],
+        [`one change with ${domainCount.toLocaleString('en-US')} domains, ms`, bigWrite, bigWrite / smallWrite],
+      ],
+    );
     summaryRow({
       benchmark: `cert-store: \`DomainStore.open\` of ${figure(domainCount)} domains (median of ${options.rounds})`,
       ours: `${figure(storeMs)} ms, ${figure(storeCpuMs)} ms CPU; ${figure(heapMb, 1)} MB of heap, ${figure(rssMb)} MB RSS`,
@@ -113,7 +127,9 @@ export async function certStoreBenchmark(options: { rounds: number }): Promise<v
       ratio: ratio(bigWrite, smallWrite),
     });
     // Wall time on a shared machine includes waiting for a core; CPU time is what the load costs.
-    console.log(`load of ${domainCount} domains: ${storeMs.toFixed(0)}ms wall, ${storeCpuMs.toFixed(0)}ms CPU (budget: well under the 2 s restart target) -> ${verdict(storeMs < 1000)}`);
+    console.log(
+      `load of ${domainCount} domains: ${storeMs.toFixed(0)}ms wall, ${storeCpuMs.toFixed(0)}ms CPU (budget: well under the 2 s restart target) -> ${verdict(storeMs < 1000)}`,
+    );
     console.log(`RSS with ${domainCount} domains loaded: ${rssMb.toFixed(0)} MB (target for the whole process: under 200 MB)`);
   } finally {
     await Promise.all([rm(big, { recursive: true, force: true }), rm(small, { recursive: true, force: true })]);

@@ -77,7 +77,9 @@ export async function startCertStack(dir: string, nodeArguments: string[] = []):
 
 export function startCerthub(dataDir: string, args: string[] = [], nodeArguments: string[] = []): Promise<CerthubServer> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArguments, certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArguments, certhubBin, 'run', '-d', dataDir, '-H', '127.0.0.1', '-p', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));

@@ -22,7 +22,8 @@ async function startDemo(host: URL): Promise<DemoStart> {
 
 export async function coldStart(options: { rounds: number; before?: string }): Promise<void> {
   const builds = [{ name: 'outpost demo', host: new URL('./hosts/demo-host.js', import.meta.url) }];
-  if (options.before !== undefined) builds.push({ name: `outpost demo, ${options.before}`, host: new URL(`file://${options.before.replace(/\/$/, '')}/benchmarks/hosts/demo-host.js`) });
+  if (options.before !== undefined)
+    builds.push({ name: `outpost demo, ${options.before}`, host: new URL(`file://${options.before.replace(/\/$/, '')}/benchmarks/hosts/demo-host.js`) });
   const starts = builds.map(() => [] as DemoStart[]);
   const anchor: number[] = [];
   const anchorCpu: number[] = [];
@@ -39,9 +40,16 @@ export async function coldStart(options: { rounds: number; before?: string }): P
     const runs = starts[index]!;
     const wallMs = median(runs.map((run) => run.wallMs));
     const startupMs = median(runs.map((run) => run.startupMs));
-    rows.push([build.name, wallMs, median(runs.map((run) => run.cpuMs)), wallMs / anchorMs], ['  of which supervisor start to ready', startupMs, '', startupMs / anchorMs]);
+    rows.push(
+      [build.name, wallMs, median(runs.map((run) => run.cpuMs)), wallMs / anchorMs],
+      ['  of which supervisor start to ready', startupMs, '', startupMs / anchorMs],
+    );
   }
-  printTable(`cold-start: spawn to listening, ${options.rounds} rounds, median (Node ${process.versions.node})`, ['process', 'ms', 'CPU ms to listening', 'ratio'], rows);
+  printTable(
+    `cold-start: spawn to listening, ${options.rounds} rounds, median (Node ${process.versions.node})`,
+    ['process', 'ms', 'CPU ms to listening', 'ratio'],
+    rows,
+  );
   const oursMedian = median(starts[0]!.map((run) => run.wallMs));
   const oursCpu = median(starts[0]!.map((run) => run.cpuMs));
   summaryRow({

@@ -32,10 +32,14 @@ export async function eventsBenchmark(options: { rounds: number }): Promise<void
   }
   const oursRate = median(ours);
   const anchorRate = median(anchor);
-  printTable(`events: ${count} events to 4 subscribers, ${options.rounds} rounds, median (Node ${process.versions.node})`, ['path', 'events/s', 'ratio'], [
-    ['direct MessagePorts, no supervisor (anchor)', Math.round(anchorRate), 1],
-    ['event channel through the supervisor', Math.round(oursRate), oursRate / anchorRate],
-  ]);
+  printTable(
+    `events: ${count} events to 4 subscribers, ${options.rounds} rounds, median (Node ${process.versions.node})`,
+    ['path', 'events/s', 'ratio'],
+    [
+      ['direct MessagePorts, no supervisor (anchor)', Math.round(anchorRate), 1],
+      ['event channel through the supervisor', Math.round(oursRate), oursRate / anchorRate],
+    ],
+  );
   summaryRow({
     benchmark: `events: ${figure(count)} events from one publisher to 4 subscribers through the supervisor's event channel (median of ${options.rounds})`,
     ours: `${figure(oursRate)} events/s`,

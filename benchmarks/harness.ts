@@ -76,7 +76,9 @@ export async function wrk(url: string, options: { connections: number; seconds: 
   const command = 'wrk -t1 -c"$1" -d"$2"s --latency "${@:3}" && times';
   // `prefix` runs wrk inside another command (a mount namespace with its own /etc/hosts).
   const [program = 'bash', ...args] = [...(options.prefix ?? []), 'bash'];
-  const { stdout } = await run(program, [...args, '-c', command, 'wrk', String(options.connections), String(options.seconds), ...script, url], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(program, [...args, '-c', command, 'wrk', String(options.connections), String(options.seconds), ...script, url], {
+    maxBuffer: 1 << 20,
+  });
   const count = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? 0);
   const latency = (pattern: RegExp) => {
     const match = pattern.exec(stdout);

@@ -50,10 +50,14 @@ export async function hostwatchBenchmark(options: { seconds: number; rounds: num
     const ourLatency = await wrk(ourUrl, { connections: 1, seconds: 5 });
     const glancesLatency = await wrk(glances.url, { connections: 1, seconds: 5 });
 
-    printTable(`hostwatch: polled every 2 s for ${elapsed.toFixed(0)} s with ${processes} processes; latency by wrk -c1 (Node ${process.versions.node})`, ['server', 'CPU % of a core', 'snapshot p50 ms', 'snapshot p99 ms', 'ratio (CPU)', 'ratio (p99)'], [
-      ['Glances 3 (anchor)', glancesCpu, glancesLatency.latencyP50Ms, glancesLatency.latencyP99Ms, 1, 1],
-      ['hostwatch', ourCpu, ourLatency.latencyP50Ms, ourLatency.latencyP99Ms, ourCpu / glancesCpu, ourLatency.latencyP99Ms / glancesLatency.latencyP99Ms],
-    ]);
+    printTable(
+      `hostwatch: polled every 2 s for ${elapsed.toFixed(0)} s with ${processes} processes; latency by wrk -c1 (Node ${process.versions.node})`,
+      ['server', 'CPU % of a core', 'snapshot p50 ms', 'snapshot p99 ms', 'ratio (CPU)', 'ratio (p99)'],
+      [
+        ['Glances 3 (anchor)', glancesCpu, glancesLatency.latencyP50Ms, glancesLatency.latencyP99Ms, 1, 1],
+        ['hostwatch', ourCpu, ourLatency.latencyP50Ms, ourLatency.latencyP99Ms, ourCpu / glancesCpu, ourLatency.latencyP99Ms / glancesLatency.latencyP99Ms],
+      ],
+    );
     summaryRow({
       benchmark: `hostwatch: CPU over ${elapsed.toFixed(0)} s polled every 2 s with ${processes} processes, and a snapshot's p99 (wrk -c1)`,
       ours: `${figure(ourCpu)}% of a core, p99 ${figure(ourLatency.latencyP99Ms)} ms`,
@@ -63,7 +67,9 @@ export async function hostwatchBenchmark(options: { seconds: number; rounds: num
     });
     console.log(`memory: hostwatch RSS ${(rssGrowth / 1024).toFixed(0)} KiB different at the end of the window than at its start`);
     console.log(`CPU at most 1% of a core: ${verdict(ourCpu <= 1)}; at most a fifth of Glances': ${verdict(ourCpu <= glancesCpu / 5)}`);
-    console.log(`snapshot p99 under 5 ms: ${verdict(ourLatency.latencyP99Ms < 5)}; lower than Glances': ${verdict(ourLatency.latencyP99Ms < glancesLatency.latencyP99Ms)}`);
+    console.log(
+      `snapshot p99 under 5 ms: ${verdict(ourLatency.latencyP99Ms < 5)}; lower than Glances': ${verdict(ourLatency.latencyP99Ms < glancesLatency.latencyP99Ms)}`,
+    );
   } finally {
     glances.child.kill('SIGTERM');
     await ours.stop();
@@ -90,7 +96,13 @@ async function startGlances(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn('glances', ['-w', '--disable-webui', '-B', '127.0.0.1', '-p', String(port), '-t', '2'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/api/3/all`;
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return { child, url };
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   child.kill('SIGKILL');

@@ -109,7 +109,8 @@ const idleIntervals = [defaultMetricsIntervalMs, 1000];
 function subjectLabel(role: string, build: string | undefined, { pushIntervalMs, scrapeHz, amplification }: Variant): string {
   const name = `${role}${build === undefined ? '' : ` (${build})`}`;
   if (pushIntervalMs === 0) return `${name}, control`;
-  if (amplification > 1) return `${name}, pushed every ${pushIntervalMs / 1000} s, scraped at ${scrapeHz} Hz (${amplification}x the fixed work of ${(pushIntervalMs * amplification) / 1000} s pushes)`;
+  if (amplification > 1)
+    return `${name}, pushed every ${pushIntervalMs / 1000} s, scraped at ${scrapeHz} Hz (${amplification}x the fixed work of ${(pushIntervalMs * amplification) / 1000} s pushes)`;
   return `${name}, pushed every ${pushIntervalMs / 1000} s${pushIntervalMs === defaultMetricsIntervalMs ? ' (default)' : ''}`;
 }
 
@@ -130,7 +131,11 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
   ];
   const rows: (string | number)[][] = [];
   const verdicts: string[] = [];
-  const loads: string[] = [loadavg().map((value) => value.toFixed(2)).join(' ')];
+  const loads: string[] = [
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' '),
+  ];
   try {
     // METRICS_COST_CASES=cert-fetch,agent-proxy measures only those (one hot path while its cost is worked on).
     const only = process.env['METRICS_COST_CASES']?.split(',');
@@ -163,7 +168,11 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
       }
       const idle = await idleCost(role, dir, builds[0]!.bin);
       const countingNanos = role.countingNanos();
-      loads.push(loadavg().map((value) => value.toFixed(2)).join(' '));
+      loads.push(
+        loadavg()
+          .map((value) => value.toFixed(2))
+          .join(' '),
+      );
       // This build's figures for the summary table: the amplified cost scaled back, by parts, the control.
       const headline: { scaled?: PairedCost; byParts?: number; control?: PairedCost; offCpu?: number; offRate?: number } = {};
       for (const { build, variant, pairs, scrapes } of measured) {
@@ -172,11 +181,24 @@ export async function metricsCostBenchmark(options: { seconds: number; rounds: n
         const rateCost = pairedCost(pairs.map(({ on, off }) => 1 - on.load.requestsPerSecond / off.load.requestsPerSecond));
         const cpuCost = pairedCost(pairs.map(({ on, off }) => on.cpuMicrosPerRequest / off.cpuMicrosPerRequest - 1));
         const control = pushIntervalMs === 0;
-        rows.push(sideRow(`${label}: metrics off`, pairs.map(({ off }) => off)), sideRow(`${label}: ${control ? 'metrics off too' : `metrics on, scraped at ${scrapeHz} Hz`}`, pairs.map(({ on }) => on), rateCost, cpuCost));
+        rows.push(
+          sideRow(
+            `${label}: metrics off`,
+            pairs.map(({ off }) => off),
+          ),
+          sideRow(
+            `${label}: ${control ? 'metrics off too' : `metrics on, scraped at ${scrapeHz} Hz`}`,
+            pairs.map(({ on }) => on),
+            rateCost,
+            cpuCost,
+          ),
+        );
         const errors = pairs.reduce((sum, { on, off }) => sum + on.load.errors + off.load.errors, 0);
         if (control) {
           if (build === builds[0]) headline.control = cpuCost;
-          verdicts.push(`${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`);
+          verdicts.push(
+            `${label}: two metrics-off processes paired differ by ${percent(cpuCost.median)} [${percent(cpuCost.low)}, ${percent(cpuCost.high)}] in CPU per request, ${percent(rateCost.median)} in req/s: the bench's own noise floor`,
+          );
           continue;
         }
         const offCpu = median(pairs.map(({ off }) => off.cpuMicrosPerRequest));
@@ -252,7 +274,8 @@ async function idleCost(role: RoleCase, dir: string, bin: URL): Promise<Map<numb
   const intervals = idleIntervals;
   const subjects: { interval: number; subject: Subject }[] = [];
   try {
-    for (const interval of [0, ...intervals]) subjects.push({ interval, subject: await role.start(join(dir, `${role.label}-idle-${interval}`), interval, bin) });
+    for (const interval of [0, ...intervals])
+      subjects.push({ interval, subject: await role.start(join(dir, `${role.label}-idle-${interval}`), interval, bin) });
     await sleep(idleSettleSeconds * 1000);
     const before = subjects.map(({ subject }) => cpuSeconds(subject.pid));
     const scrapers = subjects.filter(({ interval }) => interval > 0).map(({ subject }) => scrapeAt(subject, { hz: 1, scrapes: [] }));
@@ -291,7 +314,12 @@ async function measureRound(subject: Subject, seconds: number, scraping?: Scrapi
   const scraper = scraping === undefined ? undefined : scrapeAt(subject, scraping);
   try {
     const cpuBefore = cpuSeconds(subject.pid);
-    const load = await wrk(subject.url, { connections, seconds, ...(subject.script === undefined ? {} : { script: subject.script }), ...(subject.prefix === undefined ? {} : { prefix: subject.prefix }) });
+    const load = await wrk(subject.url, {
+      connections,
+      seconds,
+      ...(subject.script === undefined ? {} : { script: subject.script }),
+      ...(subject.prefix === undefined ? {} : { prefix: subject.prefix }),
+    });
     return { load, cpuMicrosPerRequest: ((cpuSeconds(subject.pid) - cpuBefore) * 1e6) / (load.requestsPerSecond * load.seconds) };
   } finally {
     await scraper?.stop();
@@ -302,7 +330,16 @@ function sideRow(label: string, rounds: Round[], rateCost?: PairedCost, cpuCost?
   const rates = rounds.map(({ load }) => load.requestsPerSecond);
   const cpu = rounds.map(({ cpuMicrosPerRequest }) => cpuMicrosPerRequest);
   const interval = (cost: PairedCost | undefined) => (cost === undefined ? '' : `${percent(cost.median)} [${percent(cost.low)}, ${percent(cost.high)}]`);
-  return [label, median(rates), spread(rates), median(cpu), spread(cpu), rounds.reduce((sum, { load }) => sum + load.errors, 0), interval(rateCost), interval(cpuCost)];
+  return [
+    label,
+    median(rates),
+    spread(rates),
+    median(cpu),
+    spread(cpu),
+    rounds.reduce((sum, { load }) => sum + load.errors, 0),
+    interval(rateCost),
+    interval(cpuCost),
+  ];
 }
 
 interface Round {
@@ -328,7 +365,13 @@ function roleCases(backendAddress: string): RoleCase[] {
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const feed = await ValueFeed.create(dir);
         const port = await reservePort('127.0.0.1');
-        const host = await startOutpost(bin, dir, pushIntervalMs, { recv: { server: { listen: formatHostPort('127.0.0.1', port), receive_command: feed.receiveCommand(), max_entries: poolCapacity } } }, `http://127.0.0.1:${port}/readyz`);
+        const host = await startOutpost(
+          bin,
+          dir,
+          pushIntervalMs,
+          { recv: { server: { listen: formatHostPort('127.0.0.1', port), receive_command: feed.receiveCommand(), max_entries: poolCapacity } } },
+          `http://127.0.0.1:${port}/readyz`,
+        );
         const url = `http://127.0.0.1:${port}/`;
         return {
           pid: host.pid,
@@ -360,10 +403,28 @@ function roleCases(backendAddress: string): RoleCase[] {
         const credentials = Array.from({ length: 16 }, (_, index) => credential(dir, `d${Math.floor((index * certDomains) / 16)}.example.com`));
         const last = credentials.at(-1)!;
         const url = `http://127.0.0.1:${port}/`;
-        const host = await startOutpost(bin, dir, pushIntervalMs, { cert: { data_dir: dir, demo: true, bind: '127.0.0.1', port } }, `${url}api/cert/${last.name}`, { authorization: `Bearer ${last.token}` });
+        const host = await startOutpost(
+          bin,
+          dir,
+          pushIntervalMs,
+          { cert: { data_dir: dir, demo: true, bind: '127.0.0.1', port } },
+          `${url}api/cert/${last.name}`,
+          { authorization: `Bearer ${last.token}` },
+        );
         const script = join(dir, 'rotate-tokens.lua');
-        await writeFile(script, luaRotation(credentials, ({ name }) => `/api/cert/${name}`));
-        return { pid: host.pid, url, script, metricsUrl: `${url}metrics`, metricsHeaders: { authorization: `Bearer ${metricsToken}` }, beforeRound: () => Promise.resolve(), stop: () => host.stop() };
+        await writeFile(
+          script,
+          luaRotation(credentials, ({ name }) => `/api/cert/${name}`),
+        );
+        return {
+          pid: host.pid,
+          url,
+          script,
+          metricsUrl: `${url}metrics`,
+          metricsHeaders: { authorization: `Bearer ${metricsToken}` },
+          beforeRound: () => Promise.resolve(),
+          stop: () => host.stop(),
+        };
       },
     },
     {
@@ -372,13 +433,40 @@ function roleCases(backendAddress: string): RoleCase[] {
       async start(dir, pushIntervalMs, bin) {
         const material = materialPaths(join(dir, 'material'), proxyDomain);
         await mkdir(material.folder, { recursive: true, mode: 0o700 });
-        await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', material.key, '-out', material.fullchain, '-days', '2', '-subj', `/CN=${proxyDomain}`, '-addext', `subjectAltName=DNS:${proxyDomain}`]);
+        await run('openssl', [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-nodes',
+          '-keyout',
+          material.key,
+          '-out',
+          material.fullchain,
+          '-days',
+          '2',
+          '-subj',
+          `/CN=${proxyDomain}`,
+          '-addext',
+          `subjectAltName=DNS:${proxyDomain}`,
+        ]);
         // A route's name has two labels at least (localhost is refused), and wrk sends the URL's host
         // as SNI: wrk runs in a mount namespace whose /etc/hosts puts the name on loopback (needs root).
         const hosts = join(dir, 'hosts');
         await writeFile(hosts, `127.0.0.1 localhost ${proxyDomain}\n`);
         const [port, metricsPort] = [await reservePort('127.0.0.1'), await reservePort('127.0.0.1')];
-        const proxy = { server: 'https://certhub.invalid/', fetch: false, routes: { [proxyDomain]: { backend: backendAddress, token: 'unused' } }, host: '127.0.0.1', port, threads: 1, material_dir: join(dir, 'material'), metrics_port: metricsPort };
+        const proxy = {
+          server: 'https://certhub.invalid/',
+          fetch: false,
+          routes: { [proxyDomain]: { backend: backendAddress, token: 'unused' } },
+          host: '127.0.0.1',
+          port,
+          threads: 1,
+          material_dir: join(dir, 'material'),
+          metrics_port: metricsPort,
+        };
         const host = await startOutpost(bin, dir, pushIntervalMs, { proxy }, `http://127.0.0.1:${metricsPort}/readyz`);
         return {
           pid: host.pid,
@@ -395,14 +483,24 @@ function roleCases(backendAddress: string): RoleCase[] {
 }
 
 /** `bin` (an outpost build's) `run` on `roles`, metrics pushed every `pushIntervalMs` or off (0); resolves once `readyUrl` answers 200. */
-async function startOutpost(bin: URL, dir: string, pushIntervalMs: number, roles: object, readyUrl: string, headers: Record<string, string> = {}): Promise<{ pid: number; stop(): Promise<void> }> {
+async function startOutpost(
+  bin: URL,
+  dir: string,
+  pushIntervalMs: number,
+  roles: object,
+  readyUrl: string,
+  headers: Record<string, string> = {},
+): Promise<{ pid: number; stop(): Promise<void> }> {
   const file = join(dir, 'host.json');
   await writeFile(file, JSON.stringify({ roles, supervisor: { metrics_interval_ms: pushIntervalMs }, log: { level: 'warn' } }), { mode: 0o600 });
   const child = spawn(process.execPath, [bin.pathname, 'run', '-c', file], { stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = () => stopChild(child);
   for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
     if (child.exitCode !== null) throw new Error(`outpost run on ${file} exited with ${child.exitCode}`);
-    const status = await fetch(readyUrl, { headers }).then((response) => response.arrayBuffer().then(() => response.status), () => 0);
+    const status = await fetch(readyUrl, { headers }).then(
+      (response) => response.arrayBuffer().then(() => response.status),
+      () => 0,
+    );
     if (status === 200) return { pid: child.pid!, stop };
     if (Date.now() > deadline) {
       await stop();

@@ -48,21 +48,43 @@ export async function netspeedBenchmark(options: { seconds: number; rounds: numb
     const downRatio = median(clientRuns.map((entry) => entry.download_bps / 1e9 / entry.anchor));
     const upRatio = median(clientRuns.map((entry) => entry.upload_bps / 1e9 / entry.anchor));
 
-    printTable(`netspeed: loopback, 100 MB downloads fetched by wrk -c1 for ${options.seconds} s, iperf3 -t ${options.seconds} single stream (Node ${process.versions.node})`, ['sender', 'Gbit/s', 'sender CPU ms per Gbit', 'ratio to iperf3'], [
-      ['iperf3 single stream (anchor)', iperf.gbitPerSecond, iperf.cpuSecondsPerGbit * 1000, 1],
-      ['node:http random buffer (baseline)', baselineDown.gbitPerSecond, baselineDown.cpuSecondsPerGbit * 1000, baselineDown.gbitPerSecond / iperf.gbitPerSecond],
-      ['netspeed server (uWS)', oursDown.gbitPerSecond, oursDown.cpuSecondsPerGbit * 1000, oursDown.gbitPerSecond / iperf.gbitPerSecond],
-    ]);
-    printTable(`netspeed: the same downloads read 128 KiB at a time (benchmarks/measure/http-receive.py), as iperf3's receiver reads, for ${options.seconds} s, after iperf3 -t ${options.seconds} again`, ['sender', 'Gbit/s', 'sender CPU ms per Gbit', 'ratio to iperf3'], [
-      ['iperf3 single stream (anchor)', iperfBeside.gbitPerSecond, iperfBeside.cpuSecondsPerGbit * 1000, 1],
-      ['node:http random buffer (baseline)', baselineRead.gbitPerSecond, baselineRead.cpuSecondsPerGbit * 1000, baselineRead.gbitPerSecond / iperfBeside.gbitPerSecond],
-      ['netspeed server (uWS)', oursRead.gbitPerSecond, oursRead.cpuSecondsPerGbit * 1000, oursRead.gbitPerSecond / iperfBeside.gbitPerSecond],
-    ]);
-    printTable(`netspeed client on loopback: its own figures (25 MB down, 10 MB up, 6 streams), medians of ${options.rounds} rounds, each after iperf3 -t 1`, ['measurement', 'Gbit/s', 'ratio to iperf3 (median of the rounds\' ratios)'], [
-      ['iperf3 single stream (anchor)', roundAnchor, 1],
-      ['client download', clientDown, downRatio],
-      ['client upload', clientUp, upRatio],
-    ]);
+    printTable(
+      `netspeed: loopback, 100 MB downloads fetched by wrk -c1 for ${options.seconds} s, iperf3 -t ${options.seconds} single stream (Node ${process.versions.node})`,
+      ['sender', 'Gbit/s', 'sender CPU ms per Gbit', 'ratio to iperf3'],
+      [
+        ['iperf3 single stream (anchor)', iperf.gbitPerSecond, iperf.cpuSecondsPerGbit * 1000, 1],
+        [
+          'node:http random buffer (baseline)',
+          baselineDown.gbitPerSecond,
+          baselineDown.cpuSecondsPerGbit * 1000,
+          baselineDown.gbitPerSecond / iperf.gbitPerSecond,
+        ],
+        ['netspeed server (uWS)', oursDown.gbitPerSecond, oursDown.cpuSecondsPerGbit * 1000, oursDown.gbitPerSecond / iperf.gbitPerSecond],
+      ],
+    );
+    printTable(
+      `netspeed: the same downloads read 128 KiB at a time (benchmarks/measure/http-receive.py), as iperf3's receiver reads, for ${options.seconds} s, after iperf3 -t ${options.seconds} again`,
+      ['sender', 'Gbit/s', 'sender CPU ms per Gbit', 'ratio to iperf3'],
+      [
+        ['iperf3 single stream (anchor)', iperfBeside.gbitPerSecond, iperfBeside.cpuSecondsPerGbit * 1000, 1],
+        [
+          'node:http random buffer (baseline)',
+          baselineRead.gbitPerSecond,
+          baselineRead.cpuSecondsPerGbit * 1000,
+          baselineRead.gbitPerSecond / iperfBeside.gbitPerSecond,
+        ],
+        ['netspeed server (uWS)', oursRead.gbitPerSecond, oursRead.cpuSecondsPerGbit * 1000, oursRead.gbitPerSecond / iperfBeside.gbitPerSecond],
+      ],
+    );
+    printTable(
+      `netspeed client on loopback: its own figures (25 MB down, 10 MB up, 6 streams), medians of ${options.rounds} rounds, each after iperf3 -t 1`,
+      ['measurement', 'Gbit/s', "ratio to iperf3 (median of the rounds' ratios)"],
+      [
+        ['iperf3 single stream (anchor)', roundAnchor, 1],
+        ['client download', clientDown, downRatio],
+        ['client upload', clientUp, upRatio],
+      ],
+    );
     const gbit = (throughput: Throughput) => `${figure(throughput.gbitPerSecond)} Gbit/s, ${figure(throughput.cpuSecondsPerGbit * 1000)} ms CPU a Gbit`;
     summaryRow({
       benchmark: `netspeed server: 100 MB downloads on loopback read by wrk -c1 (8 KiB reads) for ${options.seconds} s`,
@@ -86,8 +108,12 @@ export async function netspeedBenchmark(options: { seconds: number; rounds: numb
       ratio: `${downRatio.toFixed(2)} / ${upRatio.toFixed(2)}`,
     });
     console.log(`server memory: RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MiB different after the 100 MB downloads and uploads than before`);
-    console.log(`server read as iperf3 reads >= iperf3: ${verdict(oursRead.gbitPerSecond >= iperfBeside.gbitPerSecond)}; ahead of node:http read the same way: ${verdict(oursRead.gbitPerSecond > baselineRead.gbitPerSecond)}`);
-    console.log(`server >= iperf3 (wrk): ${verdict(oursDown.gbitPerSecond >= iperf.gbitPerSecond)}; beats node:http in throughput: ${verdict(oursDown.gbitPerSecond > baselineDown.gbitPerSecond)} and CPU per Gbit: ${verdict(oursDown.cpuSecondsPerGbit < baselineDown.cpuSecondsPerGbit)}; client >= 80% of iperf3: ${verdict(downRatio >= 0.8)}`);
+    console.log(
+      `server read as iperf3 reads >= iperf3: ${verdict(oursRead.gbitPerSecond >= iperfBeside.gbitPerSecond)}; ahead of node:http read the same way: ${verdict(oursRead.gbitPerSecond > baselineRead.gbitPerSecond)}`,
+    );
+    console.log(
+      `server >= iperf3 (wrk): ${verdict(oursDown.gbitPerSecond >= iperf.gbitPerSecond)}; beats node:http in throughput: ${verdict(oursDown.gbitPerSecond > baselineDown.gbitPerSecond)} and CPU per Gbit: ${verdict(oursDown.cpuSecondsPerGbit < baselineDown.cpuSecondsPerGbit)}; client >= 80% of iperf3: ${verdict(downRatio >= 0.8)}`,
+    );
   } finally {
     await ours.stop();
     await baseline.stop();
@@ -121,7 +147,9 @@ async function receiveThroughput(url: string, serverPid: number, seconds: number
 
 async function uploadWithCurl(url: string): Promise<void> {
   const payload = spawn('head', ['-c', String(downloadBytes), '/dev/urandom']);
-  const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Content-Length: ${downloadBytes}`, '--data-binary', '@-', url], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Content-Length: ${downloadBytes}`, '--data-binary', '@-', url], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   payload.stdout.pipe(curl.stdin);
   await new Promise((resolve) => curl.on('exit', resolve));
 }
@@ -132,10 +160,13 @@ async function iperfSingleStream(seconds: number): Promise<Throughput> {
   await new Promise((resolve) => setTimeout(resolve, 300));
   try {
     const { stdout } = await run('iperf3', ['-c', '127.0.0.1', '-p', String(port), '-t', String(seconds), '-J'], { maxBuffer: 1 << 22 });
-    const report = JSON.parse(stdout) as { end: { sum_received: { bits_per_second: number; seconds: number }; cpu_utilization_percent: { host_total: number } } };
+    const report = JSON.parse(stdout) as {
+      end: { sum_received: { bits_per_second: number; seconds: number }; cpu_utilization_percent: { host_total: number } };
+    };
     const gbitPerSecond = report.end.sum_received.bits_per_second / 1e9;
     // The sender is the client here: its CPU share over the run, per gigabit sent.
-    const cpuSecondsPerGbit = ((report.end.cpu_utilization_percent.host_total / 100) * report.end.sum_received.seconds) / (gbitPerSecond * report.end.sum_received.seconds);
+    const cpuSecondsPerGbit =
+      ((report.end.cpu_utilization_percent.host_total / 100) * report.end.sum_received.seconds) / (gbitPerSecond * report.end.sum_received.seconds);
     return { gbitPerSecond, cpuSecondsPerGbit };
   } finally {
     server.kill('SIGKILL');

@@ -25,7 +25,9 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const fillMs = await fill(server);
-    console.log(`added ${domainCount.toLocaleString('en-US')} domains through the admin API in ${(fillMs / 1000).toFixed(1)} s (${addConcurrency} at a time, ${Math.round(domainCount / (fillMs / 1000))} per second)`);
+    console.log(
+      `added ${domainCount.toLocaleString('en-US')} domains through the admin API in ${(fillMs / 1000).toFixed(1)} s (${addConcurrency} at a time, ${Math.round(domainCount / (fillMs / 1000))} per second)`,
+    );
     const settleMs = await allIssued(server);
     console.log(`every domain issued ${(settleMs / 1000).toFixed(1)} s after the last add: the page loads are measured against a server at rest`);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -46,7 +48,9 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
       snapshot.push(await page.evaluate<number>(`performance.getEntriesByName('panel:snapshot')[0].duration`));
       snapshotArrived.push(await page.evaluate<number>(`performance.getEntriesByName('panel:snapshot')[0].startTime`));
     }
-    await page.evaluate(`window.slowEvents = []; new PerformanceObserver((list) => window.slowEvents.push(...list.getEntries().filter((entry) => entry.name === 'click' || entry.name === 'keydown').map((entry) => [entry.name, entry.duration]))).observe({ type: 'event', durationThreshold: 16 })`);
+    await page.evaluate(
+      `window.slowEvents = []; new PerformanceObserver((list) => window.slowEvents.push(...list.getEntries().filter((entry) => entry.name === 'click' || entry.name === 'keydown').map((entry) => [entry.name, entry.duration]))).observe({ type: 'event', durationThreshold: 16 })`,
+    );
 
     for (let click = 0; click < 10; click++) await page.locator(click % 4 < 2 ? '#sort-expires' : '#sort-name').click();
     const filter = page.getByLabel('Filter domains');
@@ -65,16 +69,24 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
       const worst = Math.max(...values);
       return [name, values.length, median(values), worst, target, `${(worst / target).toFixed(2)}`];
     };
-    printTable(`certhub panel, ${domainCount.toLocaleString('en-US')} domains, Chromium (ms; ratio = worst / target)`, ['measure', 'samples', 'median', 'worst', 'target', 'ratio'], [
-      row('first render (navigation start -> rows drawn)', firstRender, targets.firstRenderMs),
-      row('  of which: until the snapshot arrived', snapshotArrived, targets.firstRenderMs),
-      row('  of which: the snapshot parsed, sorted, drawn', snapshot, targets.firstRenderMs),
-      row('sort click (Name / Expires)', sorts, targets.sortMs),
-      row('filter keystroke (incl. Esc)', filters, targets.filterMs),
-      row(`live domain event (${changed} target changes)`, events, targets.domainEventMs),
-    ]);
+    printTable(
+      `certhub panel, ${domainCount.toLocaleString('en-US')} domains, Chromium (ms; ratio = worst / target)`,
+      ['measure', 'samples', 'median', 'worst', 'target', 'ratio'],
+      [
+        row('first render (navigation start -> rows drawn)', firstRender, targets.firstRenderMs),
+        row('  of which: until the snapshot arrived', snapshotArrived, targets.firstRenderMs),
+        row('  of which: the snapshot parsed, sorted, drawn', snapshot, targets.firstRenderMs),
+        row('sort click (Name / Expires)', sorts, targets.sortMs),
+        row('filter keystroke (incl. Esc)', filters, targets.filterMs),
+        row(`live domain event (${changed} target changes)`, events, targets.domainEventMs),
+      ],
+    );
     for (const [name, values, target] of [
-      [`first render of ${domainCount.toLocaleString('en-US')} domains (navigation start to rows drawn, ${firstRender.length} page loads)`, firstRender, targets.firstRenderMs],
+      [
+        `first render of ${domainCount.toLocaleString('en-US')} domains (navigation start to rows drawn, ${firstRender.length} page loads)`,
+        firstRender,
+        targets.firstRenderMs,
+      ],
       ['a sort click (Name / Expires)', sorts, targets.sortMs],
       ['a filter keystroke', filters, targets.filterMs],
       ['a live domain event drawn', events, targets.domainEventMs],
@@ -89,7 +101,9 @@ export async function panelBenchmark(options: { rounds: number }): Promise<void>
     }
     for (const kind of ['click', 'keydown']) {
       const durations = slow.filter(([name]) => name === kind).map(([, duration]) => duration);
-      console.log(`Event Timing, ${kind} to next paint: ${durations.length} took 16 ms or more${durations.length === 0 ? '' : ` (median ${median(durations)} ms, worst ${Math.max(...durations)} ms)`}`);
+      console.log(
+        `Event Timing, ${kind} to next paint: ${durations.length} took 16 ms or more${durations.length === 0 ? '' : ` (median ${median(durations)} ms, worst ${Math.max(...durations)} ms)`}`,
+      );
     }
   } finally {
     await browser.close();

@@ -48,7 +48,14 @@ export async function qpoolCollectBenchmark(options: { rounds: number }): Promis
 
   const { before, peak, afterOne, after, cycles } = result.memory;
   const mb = (bytes: number) => bytes / megabyte;
-  const line = (label: string, pick: (point: typeof before) => number) => [label, mb(pick(before)), mb(pick(peak)), mb(pick(afterOne)), mb(pick(after)), mb(pick(after) - pick(before))];
+  const line = (label: string, pick: (point: typeof before) => number) => [
+    label,
+    mb(pick(before)),
+    mb(pick(peak)),
+    mb(pick(afterOne)),
+    mb(pick(after)),
+    mb(pick(after) - pick(before)),
+  ];
   printTable(
     `memory of the measuring process, cycles of a fresh body validated, sliced and handed to cat, MB; every figure but the peak follows a full GC`,
     ['', 'idle', 'peak', 'after 1 cycle', `after ${cycles} cycles`, 'growth'],

@@ -53,7 +53,17 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
   const servers: Measured[] = [];
   let ceiling: StartedServer | undefined;
   try {
-    const before: Case[] = options.before === undefined ? [] : [{ label: `build before (${options.before}), memory only, 1 front`, poolFile: false, threads: 1, bin: pathToFileURL(join(resolve(options.before), 'bin', 'qpool.js')) }];
+    const before: Case[] =
+      options.before === undefined
+        ? []
+        : [
+            {
+              label: `build before (${options.before}), memory only, 1 front`,
+              poolFile: false,
+              threads: 1,
+              bin: pathToFileURL(join(resolve(options.before), 'bin', 'qpool.js')),
+            },
+          ];
     for (const [index, spec] of [...cases, ...before].entries()) {
       const serve = await startServe(dir, index, spec);
       servers.push({ spec, serve, rounds: [], memory: { empty: 0, emptyThreads: 0, settledThreads: 0, peak: 0, full: 0, settled: 0, afterRounds: 0 } });
@@ -83,7 +93,19 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
     await wrk(ceilingUrl, { connections, seconds: 1 });
     await wrk(`${versionServer.url}api/version`, { connections, seconds: 1 });
     for (const { serve } of servers) await wrk(`${serve.url}api/random/hex`, { connections, seconds: 1 });
-    const run: QpoolServeRun = { seconds, rounds: options.rounds, servers, rewrites: [], appends: [], ceilingRounds: [], versionRounds: [], valueRounds: [], compactions: [], live: 0, loadBefore: loadavg()[0] ?? 0 };
+    const run: QpoolServeRun = {
+      seconds,
+      rounds: options.rounds,
+      servers,
+      rewrites: [],
+      appends: [],
+      ceilingRounds: [],
+      versionRounds: [],
+      valueRounds: [],
+      compactions: [],
+      live: 0,
+      loadBefore: loadavg()[0] ?? 0,
+    };
     for (let round = 0; round < options.rounds; round++) {
       run.rewrites.push(atomicRewrites(dir, 3.5e6, 2000));
       run.appends.push(fdatasyncAppends(dir, 600, 2000));

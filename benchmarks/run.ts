@@ -50,7 +50,10 @@ const program = new Command('bench')
   .option('--rounds <n>', 'measurements per case (the median is shown)', '3')
   .option('--push-interval <ms>', 'metrics-cost: how often the "on" processes push their figures (the shipped default, 5000, unless given)')
   .option('--before <dist>', 'qpool-serve, agent-proxy, cold-start, metrics-cost: the dist folder of an earlier build, measured in the same rounds')
-  .option('--markdown', 'print one Markdown document at the end: the machine, the commit, and each headline figure next to its anchor (the benchmarks\' own tables go to standard error)')
+  .option(
+    '--markdown',
+    "print one Markdown document at the end: the machine, the commit, and each headline figure next to its anchor (the benchmarks' own tables go to standard error)",
+  )
   .option('--write <file>', 'with --markdown: write the document into FILE, between its <!-- bench-table:start --> and <!-- bench-table:end --> lines')
   .action(async (name: string, options: BenchOptions) => {
     const startedAt = new Date();
@@ -73,7 +76,10 @@ const program = new Command('bench')
       return;
     }
     const failed: { name: string; reason: string }[] = [];
-    const command = process.argv.slice(2).filter((argument, index, all) => argument !== '--write' && all[index - 1] !== '--write').join(' ');
+    const command = process.argv
+      .slice(2)
+      .filter((argument, index, all) => argument !== '--write' && all[index - 1] !== '--write')
+      .join(' ');
     const document = (pending: string[]) => summaryDocument({ command, startedAt, loadAtStart, failed, pending });
     // Written after each benchmark, so that a run stopped midway leaves the figures of those that finished.
     const write = async (pending: string[]) => {
@@ -86,7 +92,12 @@ const program = new Command('bench')
         return;
       }
       try {
-        await run({ seconds: Number(options.seconds), rounds: Number(options.rounds), ...(options.before === undefined ? {} : { before: options.before }), ...(options.pushInterval === undefined ? {} : { pushIntervalMs: pushInterval }) });
+        await run({
+          seconds: Number(options.seconds),
+          rounds: Number(options.rounds),
+          ...(options.before === undefined ? {} : { before: options.before }),
+          ...(options.pushInterval === undefined ? {} : { pushIntervalMs: pushInterval }),
+        });
       } catch (error) {
         // One benchmark that cannot finish (a deadline missed on a loaded machine) does not cost
         // `all` the figures of the others: it is named here and the run exits 1 at the end.

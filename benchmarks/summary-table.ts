@@ -56,7 +56,7 @@ export function summaryDocument(settings: RunSettings): string {
     `Made by \`npm run bench -- ${settings.command}\` from ${settings.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} to ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, commit ${commit()}:`,
     `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, Linux ${release()}, Node ${process.versions.node}, load average ${settings.loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end.`,
     '',
-    '| benchmark | ours | anchor | anchor\'s figure | ratio |',
+    "| benchmark | ours | anchor | anchor's figure | ratio |",
     '|---|---|---|---|---|',
     ...rows.map((row) => `| ${[row.benchmark, row.ours, row.anchor, row.anchorFigure, row.ratio].map(cell).join(' | ')} |`),
   ];

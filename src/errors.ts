@@ -116,7 +116,13 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 /** A wire error's code is one known here, or a role's code arriving with the status it declares. */
 function isWireCode(wire: { code?: unknown; status?: unknown }): boolean {
   if (isErrorCode(wire.code)) return true;
-  return typeof wire.code === 'string' && /^ERR_[A-Z0-9_]+$/.test(wire.code) && Number.isInteger(wire.status) && (wire.status as number) >= 400 && (wire.status as number) <= 599;
+  return (
+    typeof wire.code === 'string' &&
+    /^ERR_[A-Z0-9_]+$/.test(wire.code) &&
+    Number.isInteger(wire.status) &&
+    (wire.status as number) >= 400 &&
+    (wire.status as number) <= 599
+  );
 }
 
 /** Any thrown value as an OutpostError; unknown failures become ERR_INTERNAL with their message kept. */
@@ -127,8 +133,7 @@ export function toOutpostError(error: unknown): OutpostError {
 }
 
 function isWireError(value: unknown): value is WireError {
-  return typeof value === 'object' && value !== null && isWireCode(value)
-    && typeof (value as { message?: unknown }).message === 'string';
+  return typeof value === 'object' && value !== null && isWireCode(value) && typeof (value as { message?: unknown }).message === 'string';
 }
 
 /** A configuration error: the CLI prints every problem and exits 2. */

@@ -34,12 +34,18 @@ export function migrateLegacyObject(input: unknown): { config: Record<string, un
   if (keys.length === 0) return undefined;
   const problems: string[] = [];
   for (const section of ['dns', 'dns_acme', 'dns_records']) {
-    if (section in old) problems.push(`${keys.join(', ')} (legacy Cloudflare ${keys.length === 1 ? 'key' : 'keys'}) cannot be used with ${section}: remove ${keys.length === 1 ? 'it' : 'them'}, or remove ${section}`);
+    if (section in old)
+      problems.push(
+        `${keys.join(', ')} (legacy Cloudflare ${keys.length === 1 ? 'key' : 'keys'}) cannot be used with ${section}: remove ${keys.length === 1 ? 'it' : 'them'}, or remove ${section}`,
+      );
   }
   const field = (name: keyof typeof legacyCloudflareKeys): unknown => {
     const present = legacyCloudflareKeys[name].filter((key) => key in old);
     const values = new Set(present.map((key) => JSON.stringify(old[key])));
-    if (present.length === 0) problems.push(`${keys.join(', ')} (legacy Cloudflare ${keys.length === 1 ? 'key' : 'keys'}) needs ${legacyCloudflareKeys[name][0]} too, or move both into a dns section`);
+    if (present.length === 0)
+      problems.push(
+        `${keys.join(', ')} (legacy Cloudflare ${keys.length === 1 ? 'key' : 'keys'}) needs ${legacyCloudflareKeys[name][0]} too, or move both into a dns section`,
+      );
     if (values.size > 1) problems.push(`${present.join(' and ')} disagree; keep one of them`);
     return present.length === 0 ? undefined : old[present[0] ?? ''];
   };

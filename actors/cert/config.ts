@@ -40,7 +40,9 @@ const cloudflareSchema = z.strictObject({
   zone_id: z
     .string()
     .min(1)
-    .refine((id) => !id.includes('.'), { message: 'must be the zone id (32 hexadecimal characters, on the zone\'s overview page in the dashboard), not the zone name' })
+    .refine((id) => !id.includes('.'), {
+      message: "must be the zone id (32 hexadecimal characters, on the zone's overview page in the dashboard), not the zone name",
+    })
     .describe("The zone id: 32 hexadecimal characters, on the zone's overview page in the dashboard (not the zone name)."),
   api_url: httpUrl.default(cloudflareApiUrl).describe("The API's base; only a test double changes it."),
 });
@@ -58,7 +60,11 @@ const powerdnsSchema = z
     const url = new URL(powerdns.server_url);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (url.protocol === 'http:' && !isLoopbackOnly(host) && !powerdns.insecure_http) {
-      context.addIssue({ code: 'custom', path: ['server_url'], message: `is http:// to ${url.host}, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider` });
+      context.addIssue({
+        code: 'custom',
+        path: ['server_url'],
+        message: `is http:// to ${url.host}, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider`,
+      });
     }
   });
 
@@ -90,14 +96,22 @@ export const directoryUrl = z.string().transform((value, context) => {
 
 const budgetSchema = z
   .strictObject({
-    certificates: positiveInteger.max(1_000_000).default(50).describe("New certificates (renewals exempt) for names under base_domain per window: Let's Encrypt allows 50 a week."),
-    window_hours: positiveInteger.max(24 * 366).default(168).describe('The window certificates are counted in.'),
+    certificates: positiveInteger
+      .max(1_000_000)
+      .default(50)
+      .describe("New certificates (renewals exempt) for names under base_domain per window: Let's Encrypt allows 50 a week."),
+    window_hours: positiveInteger
+      .max(24 * 366)
+      .default(168)
+      .describe('The window certificates are counted in.'),
   })
   .describe('How many new certificates certhub orders in a window; an add past it waits for the next slot.');
 
 const acmeSchema = z
   .strictObject({
-    directory_url: directoryUrl.prefault(letsEncryptDirectories.letsencrypt).describe('The ACME directory: an https:// URL, or "letsencrypt" or "letsencrypt-staging".'),
+    directory_url: directoryUrl
+      .prefault(letsEncryptDirectories.letsencrypt)
+      .describe('The ACME directory: an https:// URL, or "letsencrypt" or "letsencrypt-staging".'),
     email: z.email().optional().describe("The ACME account's contact address (the CA's expiry and policy mail)."),
     ca_bundle: absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's."),
     key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type."),
@@ -116,13 +130,21 @@ function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, conte
   const letsEncrypt = (Object.values(letsEncryptDirectories) as string[]).includes(acme.directory_url);
   const least = defaultBackoff.baseMs / 1000;
   if (letsEncrypt && acme.retry_backoff_seconds < least) {
-    context.addIssue({ code: 'custom', path: ['acme', 'retry_backoff_seconds'], message: `must be at least ${least} with Let's Encrypt, whose limit is 5 failed validations per hostname an hour` });
+    context.addIssue({
+      code: 'custom',
+      path: ['acme', 'retry_backoff_seconds'],
+      message: `must be at least ${least} with Let's Encrypt, whose limit is 5 failed validations per hostname an hour`,
+    });
   }
 }
 
 const propagationSchema = z
   .strictObject({
-    nameservers: z.array(nameserver).min(1).optional().describe("Where to check that challenge records are visible (host:port, [v6]:port or a bare address); default: the zone's authoritative nameservers."),
+    nameservers: z
+      .array(nameserver)
+      .min(1)
+      .optional()
+      .describe("Where to check that challenge records are visible (host:port, [v6]:port or a bare address); default: the zone's authoritative nameservers."),
     timeout_seconds: positiveInteger.max(3600).default(120).describe('How long to wait for a challenge record to be visible before the order fails.'),
   })
   .describe('How certhub waits for DNS-01 challenge records to be visible before asking the CA to validate.');
@@ -133,11 +155,14 @@ const tlsSchema = z
     key_file: absolutePath.optional().describe('Its private key (PEM file, absolute path), with cert_file.'),
     domain: z.string().min(1).optional().describe("One of certhub's own domains, instead of the files: served with its managed certificate, renewed in place."),
   })
-  .describe("How certhub serves HTTPS: its own certificate files, or one of its domains. Without it, off loopback, certhub serves HTTPS with a self-signed certificate and prints its fingerprint.")
+  .describe(
+    'How certhub serves HTTPS: its own certificate files, or one of its domains. Without it, off loopback, certhub serves HTTPS with a self-signed certificate and prints its fingerprint.',
+  )
   .superRefine((tls, context) => {
     const files = tls.cert_file !== undefined || tls.key_file !== undefined;
     if (files && tls.domain !== undefined) context.addIssue({ code: 'custom', message: 'takes either cert_file and key_file or domain, not both' });
-    else if (!files && tls.domain === undefined) context.addIssue({ code: 'custom', message: 'needs cert_file and key_file, or domain (one of certhub\'s own subdomains)' });
+    else if (!files && tls.domain === undefined)
+      context.addIssue({ code: 'custom', message: "needs cert_file and key_file, or domain (one of certhub's own subdomains)" });
     else if (files && tls.cert_file === undefined) context.addIssue({ code: 'custom', path: ['cert_file'], message: 'is required with tls.key_file' });
     else if (files && tls.key_file === undefined) context.addIssue({ code: 'custom', path: ['key_file'], message: 'is required with tls.cert_file' });
   });
@@ -160,7 +185,10 @@ export interface CertSchemaOptions {
 const strongSecret = z.string().superRefine((secret, context) => {
   const bits = estimatedSecretBits(secret);
   if (bits < minimumSecretBits) {
-    context.addIssue({ code: 'custom', message: `must carry at least ${minimumSecretBits} bits, and this one carries about ${bits} (${[...secret].length} characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32` });
+    context.addIssue({
+      code: 'custom',
+      message: `must carry at least ${minimumSecretBits} bits, and this one carries about ${bits} (${[...secret].length} characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32`,
+    });
   }
 });
 
@@ -170,34 +198,62 @@ export function certConfigSchema(options: CertSchemaOptions) {
     .strictObject({
       base_domain: domainName.describe('The domain whose subdomains certhub manages, e.g. certs.example.net: app adds app.certs.example.net.'),
       admin_key: strongSecret.describe('The key of the admin panel and API (at least 128 bits; certhub setup generates one).'),
-      metrics_token: strongSecret.optional().describe('A bearer token that reads /metrics and nothing else, for Prometheus (at least 128 bits; docs/operations.md, Metrics).'),
+      metrics_token: strongSecret
+        .optional()
+        .describe('A bearer token that reads /metrics and nothing else, for Prometheus (at least 128 bits; docs/operations.md, Metrics).'),
       bind: bindAddress.default('0.0.0.0').describe('The address to bind (certhub run -H overrides it).'),
       port: port.default(8443).describe('The port (certhub run -p overrides it).'),
-      dns: dnsProviderSchema.optional().describe('The DNS provider for every record: the domains\' A, AAAA and CNAME records and the ACME challenge records. Required, unless dns_acme and dns_records split the two jobs (or certhub run --demo).'),
+      dns: dnsProviderSchema
+        .optional()
+        .describe(
+          "The DNS provider for every record: the domains' A, AAAA and CNAME records and the ACME challenge records. Required, unless dns_acme and dns_records split the two jobs (or certhub run --demo).",
+        ),
       dns_acme: dnsProviderSchema.optional().describe('With dns_records, instead of dns: the provider that writes the _acme-challenge TXT records.'),
       dns_records: dnsProviderSchema.optional().describe("With dns_acme, instead of dns: the provider that writes the domains' A, AAAA and CNAME records."),
       acme: acmeSchema.prefault({}),
       propagation: propagationSchema.prefault({}),
       tls: tlsSchema.optional(),
       trusted_proxies: trustedProxies.describe('Reverse proxies (IP addresses) whose X-Forwarded-For says who the client is, for failure limits and logs.'),
-      insecure_http: z.boolean().default(false).describe('Serve plain HTTP off loopback without tls (else certhub serves HTTPS with a self-signed certificate).'),
-      allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
+      insecure_http: z
+        .boolean()
+        .default(false)
+        .describe('Serve plain HTTP off loopback without tls (else certhub serves HTTPS with a self-signed certificate).'),
+      allowed_hosts: allowedHosts.describe(
+        'Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.',
+      ),
       notify: notifySchema.prefault({}),
-      max_domains: positiveInteger.max(1_000_000).default(defaultMaxDomains).describe('Adds past this many domains are refused (409); the default is the count the benchmarks measure.'),
+      max_domains: positiveInteger
+        .max(1_000_000)
+        .default(defaultMaxDomains)
+        .describe('Adds past this many domains are refused (409); the default is the count the benchmarks measure.'),
     })
     .superRefine((config, context) => {
       const split = config.dns_acme !== undefined || config.dns_records !== undefined;
       if (config.dns !== undefined && split) {
-        context.addIssue({ code: 'custom', path: [config.dns_acme === undefined ? 'dns_records' : 'dns_acme'], message: 'cannot be used with dns: give dns (one provider) or dns_acme and dns_records (split), not both' });
+        context.addIssue({
+          code: 'custom',
+          path: [config.dns_acme === undefined ? 'dns_records' : 'dns_acme'],
+          message: 'cannot be used with dns: give dns (one provider) or dns_acme and dns_records (split), not both',
+        });
       } else if (split) {
-        if (config.dns_acme === undefined) context.addIssue({ code: 'custom', path: ['dns_acme'], message: 'is required with dns_records (the provider for ACME challenge records)' });
-        if (config.dns_records === undefined) context.addIssue({ code: 'custom', path: ['dns_records'], message: 'is required with dns_acme (the provider for A, AAAA and CNAME records)' });
+        if (config.dns_acme === undefined)
+          context.addIssue({ code: 'custom', path: ['dns_acme'], message: 'is required with dns_records (the provider for ACME challenge records)' });
+        if (config.dns_records === undefined)
+          context.addIssue({ code: 'custom', path: ['dns_records'], message: 'is required with dns_acme (the provider for A, AAAA and CNAME records)' });
       } else if (config.dns === undefined && !options.demo) {
-        context.addIssue({ code: 'custom', path: ['dns'], message: 'is required: a DNS provider (cloudflare or powerdns), or dns_acme and dns_records; only certhub run --demo runs without one' });
+        context.addIssue({
+          code: 'custom',
+          path: ['dns'],
+          message: 'is required: a DNS provider (cloudflare or powerdns), or dns_acme and dns_records; only certhub run --demo runs without one',
+        });
       }
       const records = config.dns_records ?? config.dns;
       if (records?.provider === 'powerdns' && config.base_domain !== records.zone && !config.base_domain.endsWith(`.${records.zone}`)) {
-        context.addIssue({ code: 'custom', path: [config.dns === undefined ? 'dns_records' : 'dns', 'zone'], message: `is ${records.zone}, which does not hold base_domain ${config.base_domain}` });
+        context.addIssue({
+          code: 'custom',
+          path: [config.dns === undefined ? 'dns_records' : 'dns', 'zone'],
+          message: `is ${records.zone}, which does not hold base_domain ${config.base_domain}`,
+        });
       }
       refuseFastRetriesAtLetsEncrypt(config.acme, context);
       if (config.tls?.domain !== undefined) {

@@ -3,7 +3,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyType } from './key-types.js';
 
-
 export interface PrivateKeyInput {
   keyType: KeyType;
 }

@@ -25,15 +25,21 @@ import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
 import { certErrorTable } from './error-codes.js';
 
-export const certSchema = z.strictObject({
-  data_dir: z.string().min(1).optional().describe("The data directory: config.json, domains/, prefs.json (certhub setup -d DIR makes one). Left out only by `outpost demo`."),
-  demo: z.boolean().default(false).describe('Self-signed demo certificates, no DNS provider or CA contacted (beta builds only).'),
-  bind: bindAddress.optional().describe("The address to bind, instead of config.json's bind (certhub run -H)."),
-  port: port.optional().describe("The port, instead of config.json's port (certhub run -p); 0 picks a free one."),
-}).refine((settings) => settings.demo || settings.data_dir !== undefined, {
-  path: ['data_dir'],
-  message: "is required: the folder holding certhub's config.json (certhub setup -d DIR writes one)",
-});
+export const certSchema = z
+  .strictObject({
+    data_dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The data directory: config.json, domains/, prefs.json (certhub setup -d DIR makes one). Left out only by `outpost demo`.'),
+    demo: z.boolean().default(false).describe('Self-signed demo certificates, no DNS provider or CA contacted (beta builds only).'),
+    bind: bindAddress.optional().describe("The address to bind, instead of config.json's bind (certhub run -H)."),
+    port: port.optional().describe("The port, instead of config.json's port (certhub run -p); 0 picks a free one."),
+  })
+  .refine((settings) => settings.demo || settings.data_dir !== undefined, {
+    path: ['data_dir'],
+    message: "is required: the folder holding certhub's config.json (certhub setup -d DIR writes one)",
+  });
 
 export const certRole: RoleDefinition<typeof certSchema> = {
   name: 'cert',
@@ -47,7 +53,11 @@ export const certRole: RoleDefinition<typeof certSchema> = {
     started: async ({ data_dir }) => {
       if (data_dir === undefined) return { notes: [] };
       const { config } = await loadCertConfig(data_dir, { demo: true });
-      return { notes: [`admin key: ${adminKeyNotice(config.admin_key, certConfigPath(data_dir), process.stdout.isTTY === true)} (a demo key, made for this run; the panel asks for it)`] };
+      return {
+        notes: [
+          `admin key: ${adminKeyNotice(config.admin_key, certConfigPath(data_dir), process.stdout.isTTY === true)} (a demo key, made for this run; the panel asks for it)`,
+        ],
+      };
     },
   },
   ownProcess: "certhub holds every domain's token and private key; run it in a process of its own (certhub run, certhub.service)",

@@ -13,12 +13,29 @@ runActor(httpFrontActor, {
     const { host, port, site, tls, allowedHosts, hostCheckEveryBind } = context.config;
     const definition = await loadSite(site);
     const figures = context.metrics.enabled ? new HttpFigures() : undefined;
-    const routerOptions = { cors: definition.cors, log: context.log, ...(figures === undefined ? {} : { figures }), ...(definition.logsRequests(site.config) ? { requestLog: context.log } : {}) };
-    return startFront(context, { host, port, router: routerOptions, ...(allowedHosts === undefined ? {} : { allowedHosts }), ...(hostCheckEveryBind === undefined ? {} : { hostCheckEveryBind }), ...(tls === undefined ? {} : { tls }) }, async (router, server) => {
-      if (figures !== undefined) context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
-      const metricsAccess = definition.metricsAccess?.(site.config, context.log);
-      mountOperations(router, context, metricsAccess === undefined ? {} : { metricsAccess });
-      await definition.mount({ router, server, actor: context, site: site.config });
-    });
+    const routerOptions = {
+      cors: definition.cors,
+      log: context.log,
+      ...(figures === undefined ? {} : { figures }),
+      ...(definition.logsRequests(site.config) ? { requestLog: context.log } : {}),
+    };
+    return startFront(
+      context,
+      {
+        host,
+        port,
+        router: routerOptions,
+        ...(allowedHosts === undefined ? {} : { allowedHosts }),
+        ...(hostCheckEveryBind === undefined ? {} : { hostCheckEveryBind }),
+        ...(tls === undefined ? {} : { tls }),
+      },
+      async (router, server) => {
+        if (figures !== undefined)
+          context.metrics.addSource(() => figures.families({ requestsInFlight: server.requestsInFlight, streamsOpen: server.streamsOpen }));
+        const metricsAccess = definition.metricsAccess?.(site.config, context.log);
+        mountOperations(router, context, metricsAccess === undefined ? {} : { metricsAccess });
+        await definition.mount({ router, server, actor: context, site: site.config });
+      },
+    );
   },
 });

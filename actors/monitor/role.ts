@@ -16,9 +16,14 @@ export const monitorSchema = z.strictObject({
   history_seconds: positiveInteger.max(3600).default(120).describe('How far back the charts go.'),
   top_processes: positiveInteger.max(1000).default(40).describe('Processes listed, the busiest first.'),
   containers: z.boolean().default(true).describe('List the processes of containers too.'),
-  show_container_args: z.boolean().default(false).describe('Show container command lines with their arguments, which often carry passwords; off, the program alone.'),
+  show_container_args: z
+    .boolean()
+    .default(false)
+    .describe('Show container command lines with their arguments, which often carry passwords; off, the program alone.'),
   threads: positiveInteger.max(16).default(1).describe("Front threads sharing the port; one serves a dashboard's few viewers easily."),
-  allowed_hosts: allowedHosts.describe("Host names (or IP addresses) the dashboard answers besides loopback ones and this machine's own, on any bind; other names get 421."),
+  allowed_hosts: allowedHosts.describe(
+    "Host names (or IP addresses) the dashboard answers besides loopback ones and this machine's own, on any bind; other names get 421.",
+  ),
 });
 
 export const monitorRole: RoleDefinition<typeof monitorSchema> = {
@@ -34,7 +39,13 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
       actorSpec(samplerActor, {
         ref: sampler,
         role: 'monitor',
-        config: { intervalMs, historySeconds: config.history_seconds, topProcesses: config.top_processes, containers: config.containers, showContainerArgs: config.show_container_args },
+        config: {
+          intervalMs,
+          historySeconds: config.history_seconds,
+          topProcesses: config.top_processes,
+          containers: config.containers,
+          showContainerArgs: config.show_container_args,
+        },
         topics: [snapshotTopic],
       }),
       ...(await frontSpecs({
@@ -42,7 +53,13 @@ export const monitorRole: RoleDefinition<typeof monitorSchema> = {
         threads: config.threads,
         // The dashboard shows processes and ports: on any bind it answers only names of this
         // machine, loopback and allowed_hosts, so a rebinding page on 0.0.0.0 reads nothing.
-        config: { host: config.host, port: config.port, allowedHosts: config.allowed_hosts, hostCheckEveryBind: true, site: siteRef(monitorSite, { sampler, intervalMs }) },
+        config: {
+          host: config.host,
+          port: config.port,
+          allowedHosts: config.allowed_hosts,
+          hostCheckEveryBind: true,
+          site: siteRef(monitorSite, { sampler, intervalMs }),
+        },
         links: [sampler],
       })),
     ];

@@ -16,7 +16,9 @@ const token = z.string().min(1).max(256).describe("The domain's token, from the 
 export const serverPin = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/, { message: 'must be sha256: and 64 lower-case hex digits' })
-  .describe("The SHA-256 fingerprint (sha256: and 64 lower-case hex digits) of certhub's self-signed certificate, as its start line and panel show it: that certificate is trusted, and no CA.");
+  .describe(
+    "The SHA-256 fingerprint (sha256: and 64 lower-case hex digits) of certhub's self-signed certificate, as its start line and panel show it: that certificate is trusted, and no CA.",
+  );
 /** `host:port` of a backend; IPv6 in brackets: `[::1]:8080`. */
 const backend = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'must be host:port' });
 const domainName = z.string().min(1).max(253);

@@ -20,7 +20,14 @@ const backendRole = 'speedtest';
 /** How long the route may take to be served once handed to the fronts: a bound on a hang, on a loaded machine. */
 const routeDeadlineMs = 15_000;
 
-export const proxyDemoConfig = { server: 'http://127.0.0.1:8080/', routes: {}, host: '127.0.0.1', port: 0, threads: 1, material_dir: '/nonexistent/certhub-agent' };
+export const proxyDemoConfig = {
+  server: 'http://127.0.0.1:8080/',
+  routes: {},
+  host: '127.0.0.1',
+  port: 0,
+  threads: 1,
+  material_dir: '/nonexistent/certhub-agent',
+};
 
 export const proxyDemo: DemoHooks<z.input<typeof proxyConfigSchema>, ProxyConfig> = {
   // The material is written by the proxy's demo, not fetched: the folder is removed at exit.
@@ -31,8 +38,17 @@ export const proxyDemo: DemoHooks<z.input<typeof proxyConfigSchema>, ProxyConfig
     if (front === undefined || backend === undefined) return { notes: [`no route: the demo runs no ${backendRole} page to forward to`] };
     // Made after the start, not before: the X.509 libraries would delay every role's start.
     const material = await demoMaterial(demoRouteName);
-    await writeMaterial(config.material_dir, { domain: demoRouteName, certPem: material.certPem, chainPem: '', keyPem: material.keyPem, expiresAt: material.expiresAt });
-    publish({ topic: proxyRoutesTopic, message: frontRoutes({ routes: { [demoRouteName]: proxyRouteSchema.parse({ backend: new URL(backend.url).host, token: 'demo' }) } }) });
+    await writeMaterial(config.material_dir, {
+      domain: demoRouteName,
+      certPem: material.certPem,
+      chainPem: '',
+      keyPem: material.keyPem,
+      expiresAt: material.expiresAt,
+    });
+    publish({
+      topic: proxyRoutesTopic,
+      message: frontRoutes({ routes: { [demoRouteName]: proxyRouteSchema.parse({ backend: new URL(backend.url).host, token: 'demo' }) } }),
+    });
     const url = `https://${demoRouteName}:${new URL(front.url).port}/`;
     const certificate = materialPaths(config.material_dir, demoRouteName).fullchain;
     const served = await routeServed(front, material.certPem);

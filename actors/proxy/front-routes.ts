@@ -26,7 +26,15 @@ function upstreamSettings(domain: string, route: ProxyRouteConfig): UpstreamSett
     policy: route.policy,
     ...(active === undefined
       ? {}
-      : { healthCheck: { path: active.path, intervalMs: active.interval_seconds * 1000, timeoutMs: active.timeout_seconds * 1000, healthyThreshold: active.healthy_threshold, unhealthyThreshold: active.unhealthy_threshold } }),
+      : {
+          healthCheck: {
+            path: active.path,
+            intervalMs: active.interval_seconds * 1000,
+            timeoutMs: active.timeout_seconds * 1000,
+            healthyThreshold: active.healthy_threshold,
+            unhealthyThreshold: active.unhealthy_threshold,
+          },
+        }),
     passive: { maxFailures: passive.max_failures, failWindowMs: passive.fail_window_seconds * 1000, restMs: passive.rest_seconds * 1000 },
     tls: {
       verify: tls.verify,

@@ -22,7 +22,9 @@ import { frontRoutes, readCaFile } from './front-routes.js';
 
 /** The references of the role's fronts, for an actor that calls reload(domain) on each. */
 export function proxyFrontRefs(config: Pick<ProxyConfig, 'threads'>): ActorRef<ProxyFrontApi>[] {
-  return Array.from({ length: config.threads }, (_, index) => actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`));
+  return Array.from({ length: config.threads }, (_, index) =>
+    actorRef(proxyFrontActor, config.threads === 1 ? 'proxy/proxy-front' : `proxy/proxy-front#${index + 1}`),
+  );
 }
 
 /**
@@ -114,7 +116,27 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
           }),
         ]
       : [];
-    const operations = config.metrics_port === undefined ? [] : await frontSpecs({ role: 'proxy', threads: 1, config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(operationsOnlySite, {}) } });
-    return [...fronts.map((ref, index) => actorSpec(proxyFrontActor, { ref, role: 'proxy', config: { ...front, describesStart: index === 0 }, front: true, instance: index + 1, topics: [proxyRoutesTopic] })), ...fetcher, ...operations];
+    const operations =
+      config.metrics_port === undefined
+        ? []
+        : await frontSpecs({
+            role: 'proxy',
+            threads: 1,
+            config: { host: config.metrics_host, port: config.metrics_port, site: siteRef(operationsOnlySite, {}) },
+          });
+    return [
+      ...fronts.map((ref, index) =>
+        actorSpec(proxyFrontActor, {
+          ref,
+          role: 'proxy',
+          config: { ...front, describesStart: index === 0 },
+          front: true,
+          instance: index + 1,
+          topics: [proxyRoutesTopic],
+        }),
+      ),
+      ...fetcher,
+      ...operations,
+    ];
   },
 };

@@ -40,7 +40,11 @@ export function registerCommandMetrics(registry: Registry, command: CommandRole)
       },
     });
   usageGauge('outpost_command_memory_bytes', 'Resident memory of the running diode command (no sample while none runs).', (usage) => usage.memoryBytes);
-  usageGauge('outpost_command_cpu_ratio', 'CPU of the running diode command since the previous sample, in cores (1 = one core busy).', (usage) => usage.cpuRatio);
+  usageGauge(
+    'outpost_command_cpu_ratio',
+    'CPU of the running diode command since the previous sample, in cores (1 = one core busy).',
+    (usage) => usage.cpuRatio,
+  );
   const exits = new Counter({
     name: 'outpost_command_exits_total',
     help: 'Diode command runs that ended, by exit code (a signal name when killed, "error" when it could not be run).',

@@ -24,7 +24,11 @@ const keyedSchema = z
   .describe("ANU's keyed API (api.quantumnumbers.anu.edu.au).")
   .superRefine((keyed, context) => {
     if (keyed.enabled && keyed.api_key === undefined) {
-      context.addIssue({ code: 'custom', path: ['api_key'], message: 'is required when anu.keyed.enabled is true (a free key from https://quantumnumbers.anu.edu.au)' });
+      context.addIssue({
+        code: 'custom',
+        path: ['api_key'],
+        message: 'is required when anu.keyed.enabled is true (a free key from https://quantumnumbers.anu.edu.au)',
+      });
     }
   });
 
@@ -33,7 +37,12 @@ const legacySchema = z
     enabled: z.boolean().default(false).describe('Collect from this source.'),
     length: z.number().int().min(1).max(1024).default(1024).describe('Blocks asked for in one request.'),
     size: z.number().int().min(1).max(1024).default(64).describe('The size of each block, in bytes.'),
-    interval_seconds: z.number().int().min(60).default(3600).describe('Time between two requests; the provider allows one a minute, and a full request takes about two minutes.'),
+    interval_seconds: z
+      .number()
+      .int()
+      .min(60)
+      .default(3600)
+      .describe('Time between two requests; the provider allows one a minute, and a full request takes about two minutes.'),
     url: httpUrl.default(legacyDefaultUrl).describe("The API's address; only a test double changes it."),
   })
   .describe("ANU's free legacy API (qrng.anu.edu.au), without a key.");
@@ -44,9 +53,10 @@ const demoSchema = z
     values: z.number().int().min(1).max(10_000).default(64).describe('Values made each time.'),
     interval_seconds: positiveInteger.default(30).describe('Time between two batches.'),
   })
-  .describe("Values from the OS CSPRNG, for trying qpool without the internet; beta builds only, tagged demo, never called quantum.")
+  .describe('Values from the OS CSPRNG, for trying qpool without the internet; beta builds only, tagged demo, never called quantum.')
   .superRefine((demo, context) => {
-    if (demo.enabled && !isBetaBuild) context.addIssue({ code: 'custom', path: ['enabled'], message: 'is only available in beta builds (demo values are not quantum random)' });
+    if (demo.enabled && !isBetaBuild)
+      context.addIssue({ code: 'custom', path: ['enabled'], message: 'is only available in beta builds (demo values are not quantum random)' });
   });
 
 const anuSchema = z
@@ -76,13 +86,20 @@ const diodeSchema = z
     send_command: commandLine
       .superRefine(checkSendCommand)
       .optional()
-      .describe('The diode tool and its arguments, run directly (no shell, no placeholders); each batch is written to its standard input. Required unless loopback.'),
+      .describe(
+        'The diode tool and its arguments, run directly (no shell, no placeholders); each batch is written to its standard input. Required unless loopback.',
+      ),
     timeout_seconds: positiveInteger.default(600).describe('Deadline of one run of send_command.'),
     loopback: z.boolean().default(false).describe('Hand batches to a recv role in the same process instead of running a command (outpost demo).'),
   })
   .describe('How batches cross the one-way diode. Read by qpool collect.')
   .superRefine((diode, context) => {
-    if (diode.send_command === undefined && !diode.loopback) context.addIssue({ code: 'custom', path: ['send_command'], message: 'is required: the diode tool and its arguments, e.g. ["diode", "stream-send", "--channel", "qpool", "--no-colour"]' });
+    if (diode.send_command === undefined && !diode.loopback)
+      context.addIssue({
+        code: 'custom',
+        path: ['send_command'],
+        message: 'is required: the diode tool and its arguments, e.g. ["diode", "stream-send", "--channel", "qpool", "--no-colour"]',
+      });
   });
 
 /** `host:port`, `[v6]:port` or `:port`; port 0 picks a free one. */
@@ -99,9 +116,17 @@ const listenAddress = z.string().transform((value, context) => {
 
 const serverSchema = z
   .strictObject({
-    listen: listenAddress.prefault('127.0.0.1:8099').describe('Where the HTTP server listens: host:port, [v6]:port or :port (every address); port 0 picks a free one.'),
+    listen: listenAddress
+      .prefault('127.0.0.1:8099')
+      .describe('Where the HTTP server listens: host:port, [v6]:port or :port (every address); port 0 picks a free one.'),
     max_entries: positiveInteger.max(10_000_000).default(100_000).describe('Values the pool holds; at capacity the oldest is dropped for a new one.'),
-    served_history: z.number().int().min(0).max(10_000_000).default(10_000).describe('Served values remembered (by key), so that one received again is refused as a duplicate, never served twice.'),
+    served_history: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .default(10_000)
+      .describe('Served values remembered (by key), so that one received again is refused as a duplicate, never served twice.'),
     receive_command: commandLine
       .superRefine(checkReceiveCommand)
       .optional()
@@ -112,15 +137,25 @@ const serverSchema = z
       .optional()
       .describe('Where the pool is kept across restarts (absolute path; a snapshot and a journal beside it); in memory only when absent.'),
     hot_entries: positiveInteger.default(256).describe('Accepted so that configs written for the original tool still load; it changes nothing.'),
-    journal_limit_kib: positiveInteger.min(16).max(1_048_576).default(8192).describe('With pool_file: the journal is compacted into a new snapshot, in the background, past this size.'),
+    journal_limit_kib: positiveInteger
+      .min(16)
+      .max(1_048_576)
+      .default(8192)
+      .describe('With pool_file: the journal is compacted into a new snapshot, in the background, past this size.'),
     threads: positiveInteger.max(16).default(1).describe('Front threads answering HTTP; the pool itself is one thread.'),
     loopback: z.boolean().default(false).describe('Take batches from a send role in the same process instead of running a command (outpost demo).'),
     accept_demo: z.boolean().default(false).describe('Accept values tagged demo (beta builds).'),
-    allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
+    allowed_hosts: allowedHosts.describe(
+      'Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.',
+    ),
   })
   .superRefine((server, context) => {
     if (server.receive_command === undefined && !server.loopback) {
-      context.addIssue({ code: 'custom', path: ['receive_command'], message: 'is required: the diode tool and its arguments, e.g. ["diode", "stream-recv", "--channel", "qpool", "--no-colour"]' });
+      context.addIssue({
+        code: 'custom',
+        path: ['receive_command'],
+        message: 'is required: the diode tool and its arguments, e.g. ["diode", "stream-recv", "--channel", "qpool", "--no-colour"]',
+      });
     }
     if (server.accept_demo && !isBetaBuild) context.addIssue({ code: 'custom', path: ['accept_demo'], message: 'is only available in beta builds' });
   })

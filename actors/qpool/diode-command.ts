@@ -15,7 +15,8 @@ type Issues = z.core.$RefinementCtx<string[]>;
 export function checkSendCommand(command: readonly string[], context: Issues): void {
   const subcommand = rejectFileSubcommand(command, context, 'stream-send');
   if (subcommand !== sendSubcommand) {
-    if (receiveSubcommands.has(subcommand ?? '')) context.addIssue({ code: 'custom', message: `runs ${subcommand}, a receive subcommand; the sending side uses stream-send` });
+    if (receiveSubcommands.has(subcommand ?? ''))
+      context.addIssue({ code: 'custom', message: `runs ${subcommand}, a receive subcommand; the sending side uses stream-send` });
     return;
   }
   command.forEach((argument, index) => {
@@ -31,7 +32,8 @@ export function checkSendCommand(command: readonly string[], context: Issues): v
 
 export function checkReceiveCommand(command: readonly string[], context: Issues): void {
   const subcommand = rejectFileSubcommand(command, context, 'stream-recv or auto-stream-recv');
-  if (subcommand === sendSubcommand) context.addIssue({ code: 'custom', message: 'runs stream-send, the sending subcommand; the receiving side uses stream-recv or auto-stream-recv' });
+  if (subcommand === sendSubcommand)
+    context.addIssue({ code: 'custom', message: 'runs stream-send, the sending subcommand; the receiving side uses stream-recv or auto-stream-recv' });
 }
 
 /** The diode subcommand the command runs, if it names one; file-based ones are reported. */

@@ -52,7 +52,12 @@ export const recvRole: RoleDefinition<typeof recvSchema> = {
     return [
       actorSpec(poolActor, { ref: recvPool, role: 'recv', config: pool, topics: [poolStatusTopic] }),
       actorSpec(diodeReceiverActor, { ref: recvReceiver, role: 'recv', config: receiver, links: [recvPool] }),
-      ...(await frontSpecs({ role: 'recv', threads: server.threads, config: { host, port, allowedHosts: server.allowed_hosts, site: siteRef(qpoolSite, { pool: recvPool, demo: server.accept_demo }) }, links: [recvPool] })),
+      ...(await frontSpecs({
+        role: 'recv',
+        threads: server.threads,
+        config: { host, port, allowedHosts: server.allowed_hosts, site: siteRef(qpoolSite, { pool: recvPool, demo: server.accept_demo }) },
+        links: [recvPool],
+      })),
     ];
   },
 };

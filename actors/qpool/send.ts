@@ -58,7 +58,14 @@ export const sendRole: RoleDefinition<typeof sendSchema> = {
 function sourceSettings({ anu }: SendConfig): SourceSettings[] {
   const sources: SourceSettings[] = [];
   if (anu.keyed.enabled) {
-    sources.push({ source: 'keyed', url: anu.keyed.url, length: anu.keyed.length, size: anu.keyed.size, intervalMs: anu.keyed.interval_seconds * 1000, apiKey: anu.keyed.api_key ?? '' });
+    sources.push({
+      source: 'keyed',
+      url: anu.keyed.url,
+      length: anu.keyed.length,
+      size: anu.keyed.size,
+      intervalMs: anu.keyed.interval_seconds * 1000,
+      apiKey: anu.keyed.api_key ?? '',
+    });
   }
   if (anu.legacy.enabled) {
     sources.push({ source: 'legacy', url: anu.legacy.url, length: anu.legacy.length, size: anu.legacy.size, intervalMs: anu.legacy.interval_seconds * 1000 });

@@ -22,7 +22,9 @@ export const speedtestSchema = z.strictObject({
     .describe('Front threads sharing the port; each can fill a fast link on its own, more spread the load.')
     .meta({ 'x-default': 'the smaller of 2 and the number of CPUs' }),
   max_upload_mb: positiveInteger.max(10_000).default(100).describe('The largest upload a test may send; MB is decimal, as in Mbps.'),
-  allowed_hosts: allowedHosts.describe('Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.'),
+  allowed_hosts: allowedHosts.describe(
+    'Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.',
+  ),
 });
 
 export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {

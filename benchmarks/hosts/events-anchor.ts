@@ -16,10 +16,16 @@ interface Seat {
 if (isMainThread) {
   const count = Number(process.argv[2] ?? '100000');
   const channels = Array.from({ length: subscribers }, () => new MessageChannel());
-  const subscriberThreads = channels.map((channel) => new Worker(new URL(import.meta.url), { workerData: { role: 'subscriber', count, ports: [channel.port2] } satisfies Seat, transferList: [channel.port2] }));
+  const subscriberThreads = channels.map(
+    (channel) =>
+      new Worker(new URL(import.meta.url), { workerData: { role: 'subscriber', count, ports: [channel.port2] } satisfies Seat, transferList: [channel.port2] }),
+  );
   const done = Promise.all(subscriberThreads.map((worker) => new Promise<void>((resolve) => worker.once('message', () => resolve()))));
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const publisher = new Worker(new URL(import.meta.url), { workerData: { role: 'publisher', count, ports: channels.map((channel) => channel.port1) } satisfies Seat, transferList: channels.map((channel) => channel.port1) });
+  const publisher = new Worker(new URL(import.meta.url), {
+    workerData: { role: 'publisher', count, ports: channels.map((channel) => channel.port1) } satisfies Seat,
+    transferList: channels.map((channel) => channel.port1),
+  });
   const startedAt = await new Promise<number>((resolve) => publisher.once('message', (at: number) => resolve(at)));
   await done;
   const ms = performance.timeOrigin + performance.now() - startedAt;

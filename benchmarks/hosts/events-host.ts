@@ -7,8 +7,16 @@ import { benchAckTopic, benchEventTopic, eventSubscriberActor } from '../actors/
 
 export const subscriberCount = 4;
 const specs = [
-  ...Array.from({ length: subscriberCount }, (_, index) => actorSpec(eventSubscriberActor, { ref: `subscriber#${index + 1}`, role: 'bench', config: {}, instance: index + 1 })),
-  actorSpec(eventPublisherActor, { ref: 'publisher', role: 'bench', config: { subscribers: subscriberCount }, front: true, topics: [benchEventTopic, benchAckTopic] }),
+  ...Array.from({ length: subscriberCount }, (_, index) =>
+    actorSpec(eventSubscriberActor, { ref: `subscriber#${index + 1}`, role: 'bench', config: {}, instance: index + 1 }),
+  ),
+  actorSpec(eventPublisherActor, {
+    ref: 'publisher',
+    role: 'bench',
+    config: { subscribers: subscriberCount },
+    front: true,
+    topics: [benchEventTopic, benchAckTopic],
+  }),
 ];
 await runSupervisor(specs, supervisorSchema.parse({}), { json: false, quiet: true, colour: false }, ({ urls, startupMs }) => {
   process.stdout.write(`${JSON.stringify({ urls, startupMs })}\n`);

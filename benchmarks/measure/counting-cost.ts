@@ -23,9 +23,14 @@ function nanosPerCall(count: (index: number) => void): number {
  */
 export function httpFrontCountingNanos(): number {
   const route = new HttpFigures().route('GET', '/api/random/hex');
-  const headers = new Map([['host', '127.0.0.1'], ['user-agent', 'wrk']]);
+  const headers = new Map([
+    ['host', '127.0.0.1'],
+    ['user-agent', 'wrk'],
+  ]);
   const startedAt = performance.now();
-  return nanosPerCall((index) => route.record(index % 50 === 0 ? 404 : 200, (performance.now() - startedAt) / 1000, Number(headers.get('content-length') ?? 0) || 0, 64));
+  return nanosPerCall((index) =>
+    route.record(index % 50 === 0 ? 404 : 200, (performance.now() - startedAt) / 1000, Number(headers.get('content-length') ?? 0) || 0, 64),
+  );
 }
 
 /** What actors/proxy/proxy-front/forward.ts does per answer with metrics on: a performance.now(), the upstream histogram and the status class. */

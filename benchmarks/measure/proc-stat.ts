@@ -70,7 +70,10 @@ export function processTreeTotalCpuSeconds(pid: number): number {
   // Each thread lists the children it started: Chromium starts its zygotes from other threads than its first.
   const children = tasks.flatMap((task) => {
     try {
-      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' ').filter((child) => child !== '');
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .trim()
+        .split(' ')
+        .filter((child) => child !== '');
     } catch {
       return []; // The thread has ended.
     }
@@ -84,7 +87,10 @@ export function processTreeTotalCpuSeconds(pid: number): number {
 export function processTreeCpuSeconds(pid: number): number {
   let children: string[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter((child) => child !== '');
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(' ')
+      .filter((child) => child !== '');
   } catch {
     return Number.NaN; // The process has ended.
   }

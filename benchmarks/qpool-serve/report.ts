@@ -33,8 +33,22 @@ function printRates(run: QpoolServeRun): void {
     `qpool-serve: wrk -t1 -c${connections} GET /api/random/hex on a full pool (100,000), ${run.rounds} rounds of ${run.seconds}s, median (Node ${process.versions.node}, ${availableParallelism()} CPUs, load average ${run.loadBefore.toFixed(1)} when the rounds began)`,
     ['case', 'values/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to spec design', 'ratio to bare append', 'of HTTP ceiling'],
     [
-      ['spec design: 3.5 MB atomic rewrite per value (anchor a)', rewriteRate, median(run.rewrites.map((entry) => entry.p50Ms)), median(run.rewrites.map((entry) => entry.p99Ms)), dash, ...ratios(rewriteRate)],
-      ['bare fdatasync 600 B append per value (anchor b)', appendRate, median(run.appends.map((entry) => entry.p50Ms)), median(run.appends.map((entry) => entry.p99Ms)), dash, ...ratios(appendRate)],
+      [
+        'spec design: 3.5 MB atomic rewrite per value (anchor a)',
+        rewriteRate,
+        median(run.rewrites.map((entry) => entry.p50Ms)),
+        median(run.rewrites.map((entry) => entry.p99Ms)),
+        dash,
+        ...ratios(rewriteRate),
+      ],
+      [
+        'bare fdatasync 600 B append per value (anchor b)',
+        appendRate,
+        median(run.appends.map((entry) => entry.p50Ms)),
+        median(run.appends.map((entry) => entry.p99Ms)),
+        dash,
+        ...ratios(appendRate),
+      ],
       loadRow('HTTP ceiling: front thread answers a constant', run.ceilingRounds),
       loadRow('qpool serve GET /api/version: same front, no take', run.versionRounds),
       loadRow('a value answered as qpool does, no take (anchor d): the ceiling front', run.valueRounds),
@@ -59,11 +73,47 @@ const micros = (value: number) => (Number.isNaN(value) ? dash : value * 1e6);
 function printCostPerValue(run: QpoolServeRun): void {
   printTable(
     'where the time goes, per value: group commits (pool_file) and CPU microseconds per value served, median of the rounds',
-    ['case', 'rounds with a compaction', 'commits/s', 'values/commit', 'ms per commit', 'serve process CPU µs/value', 'fronts µs/value', 'pool thread µs/value'],
     [
-      ['HTTP ceiling: front thread answers a constant', dash, dash, dash, dash, micros(median(run.ceilingRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
-      ['qpool serve GET /api/version (memory only, 1 front)', dash, dash, dash, dash, micros(median(run.versionRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
-      ['a value answered as qpool does, no take (anchor d)', dash, dash, dash, dash, micros(median(run.valueRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
+      'case',
+      'rounds with a compaction',
+      'commits/s',
+      'values/commit',
+      'ms per commit',
+      'serve process CPU µs/value',
+      'fronts µs/value',
+      'pool thread µs/value',
+    ],
+    [
+      [
+        'HTTP ceiling: front thread answers a constant',
+        dash,
+        dash,
+        dash,
+        dash,
+        micros(median(run.ceilingRounds.map((entry) => entry.cpuPerRequest))),
+        dash,
+        dash,
+      ],
+      [
+        'qpool serve GET /api/version (memory only, 1 front)',
+        dash,
+        dash,
+        dash,
+        dash,
+        micros(median(run.versionRounds.map((entry) => entry.cpuPerRequest))),
+        dash,
+        dash,
+      ],
+      [
+        'a value answered as qpool does, no take (anchor d)',
+        dash,
+        dash,
+        dash,
+        dash,
+        micros(median(run.valueRounds.map((entry) => entry.cpuPerRequest))),
+        dash,
+        dash,
+      ],
       ...run.servers.map((server) => {
         const clean = server.rounds.filter((round) => !round.rewritten);
         const commits = clean.length === 0 || !server.spec.poolFile ? Number.NaN : median(clean.map((round) => round.commits / round.seconds));
@@ -124,7 +174,18 @@ function printMemory(servers: ServerResults[]): void {
   const mb = (bytes: number) => bytes / megabyte;
   printTable(
     `memory: RSS of the serve process (all its threads; its receive command's process not included), MB; full = 100,000 values; the spec: a full pool uses roughly 100 MB`,
-    ['case', 'threads', `empty, ${memoryIdleMs / 1000} s idle`, 'peak while filling', 'full, 1 s after', `full, ${memoryIdleMs / 1000} s idle`, 'pool cost (idle)', 'pool cost (1 s after)', 'after the rounds', 'cost ratio to spec 100 MB'],
+    [
+      'case',
+      'threads',
+      `empty, ${memoryIdleMs / 1000} s idle`,
+      'peak while filling',
+      'full, 1 s after',
+      `full, ${memoryIdleMs / 1000} s idle`,
+      'pool cost (idle)',
+      'pool cost (1 s after)',
+      'after the rounds',
+      'cost ratio to spec 100 MB',
+    ],
     servers.map(({ spec, memory }) => [
       spec.label,
       memory.emptyThreads === memory.settledThreads ? memory.emptyThreads : `${memory.emptyThreads} then ${memory.settledThreads}`,

@@ -68,7 +68,10 @@ export async function measureRound(serve: ServeProcess, seconds: number): Promis
   const commits = journalGrowth < 0 ? Number.NaN : (await servedRecords(serve.hotPath)) - commitsBefore;
   const share = (value: number) => (value / wallSeconds) * 100;
   const poolAfter = serve.pool === undefined ? undefined : schedStat(serve.pid, serve.pool);
-  const pool = poolAfter === undefined || poolBefore === undefined ? { cpu: Number.NaN, wait: Number.NaN } : { cpu: poolAfter.cpu - poolBefore.cpu, wait: poolAfter.wait - poolBefore.wait };
+  const pool =
+    poolAfter === undefined || poolBefore === undefined
+      ? { cpu: Number.NaN, wait: Number.NaN }
+      : { cpu: poolAfter.cpu - poolBefore.cpu, wait: poolAfter.wait - poolBefore.wait };
   const frontDeltas = serve.fronts.map((tid, index) => {
     const stat = schedStat(serve.pid, tid);
     return { cpu: stat.cpu - (frontsBefore[index]?.cpu ?? 0), wait: stat.wait - (frontsBefore[index]?.wait ?? 0) };

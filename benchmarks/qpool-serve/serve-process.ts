@@ -56,7 +56,10 @@ export async function startServe(dir: string, index: number, spec: Case): Promis
   };
   const configPath = join(poolDir, 'qpool.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const server = await startServer(spec.bin ?? new URL('../../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath], { APP_POOL_KEY: passphrase, ...(spec.nodeOptions === undefined ? {} : { NODE_OPTIONS: spec.nodeOptions }) });
+  const server = await startServer(spec.bin ?? new URL('../../bin/qpool.js', import.meta.url), ['serve', '-q', '-c', configPath], {
+    APP_POOL_KEY: passphrase,
+    ...(spec.nodeOptions === undefined ? {} : { NODE_OPTIONS: spec.nodeOptions }),
+  });
   const pid = server.child.pid!;
   // The fronts start after the pool and the receiver are ready: the last threads made before the URL.
   const fronts = inStartOrder(threads(pid))

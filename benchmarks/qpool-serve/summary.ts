@@ -29,7 +29,9 @@ export function printCompactions(run: QpoolServeRun): void {
 }
 
 export function printLiveData(run: QpoolServeRun): void {
-  console.log(`live data of a full pool in the pool thread (in process, after GC): ${mb(run.live).toFixed(1)} MB; the rest of a pool cost above is garbage of the arrival that V8 has not handed back (when it does varies from run to run)`);
+  console.log(
+    `live data of a full pool in the pool thread (in process, after GC): ${mb(run.live).toFixed(1)} MB; the rest of a pool cost above is garbage of the arrival that V8 has not handed back (when it does varies from run to run)`,
+  );
 }
 
 export function printVerdicts(run: QpoolServeRun): void {
@@ -86,6 +88,10 @@ export function printVerdicts(run: QpoolServeRun): void {
   );
   const durableMore = byCase(run, true, 2);
   const memoryMore = byCase(run, false, 2);
-  console.log(`with server.threads 2: pool_file ${Math.round(rate(durableMore))} values/s, p99 ${p99(durableMore).toFixed(1)} ms; memory only ${Math.round(rate(memoryMore))} values/s`);
-  console.log(`load average ${run.loadBefore.toFixed(1)} when the rounds began, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; wrk shares the ${availableParallelism()} CPUs with the server`);
+  console.log(
+    `with server.threads 2: pool_file ${Math.round(rate(durableMore))} values/s, p99 ${p99(durableMore).toFixed(1)} ms; memory only ${Math.round(rate(memoryMore))} values/s`,
+  );
+  console.log(
+    `load average ${run.loadBefore.toFixed(1)} when the rounds began, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; wrk shares the ${availableParallelism()} CPUs with the server`,
+  );
 }

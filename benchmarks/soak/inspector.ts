@@ -30,7 +30,10 @@ export const inspectorLine = /Debugger listening on (ws:\/\/\S+)/;
  * node (`--inspect=127.0.0.1:PORT`, as an argument or in NODE_OPTIONS) and resolves with what it
  * started; the inspector is then connected, and `stop` runs when it cannot be.
  */
-export async function startInspected<T>(start: (inspectOption: string) => Promise<T>, stop: (started: T) => Promise<unknown>): Promise<{ started: T; inspector: InspectedProcess }> {
+export async function startInspected<T>(
+  start: (inspectOption: string) => Promise<T>,
+  stop: (started: T) => Promise<unknown>,
+): Promise<{ started: T; inspector: InspectedProcess }> {
   const port = await reservePort('127.0.0.1');
   const started = await start(`--inspect=127.0.0.1:${port}`);
   try {
@@ -124,7 +127,8 @@ export class InspectedProcess {
     const params = answer.params ?? {};
     if (answer.method === 'NodeWorker.attachedToWorker') this.workers.set(String(params['sessionId']), params['workerInfo'] as WorkerInfo);
     else if (answer.method === 'NodeWorker.detachedFromWorker') this.workers.delete(String(params['sessionId']));
-    else if (answer.method === 'NodeWorker.receivedMessageFromWorker') this.receive(JSON.parse(String(params['message'])) as Answer, String(params['sessionId']));
+    else if (answer.method === 'NodeWorker.receivedMessageFromWorker')
+      this.receive(JSON.parse(String(params['message'])) as Answer, String(params['sessionId']));
   }
 }
 

@@ -26,9 +26,18 @@ export function printVerdicts(title: string, judged: readonly Judged[]): void {
     ['series', 'samples', 'first', 'last', 'slope over the 2nd half, per hour', 'in standard errors', 'verdict'],
     judged.map(({ series, trend, ended }) => {
       const shown = (value: number) => (series.kind === 'memory' ? `${(value / 1024 / 1024).toFixed(1)} MiB` : value.toFixed(0));
-      if (trend === undefined) return [series.name, series.samples.length, '', '', '', '', ended ? 'not judged: its thread ended' : 'NOT judged: too few samples'];
+      if (trend === undefined)
+        return [series.name, series.samples.length, '', '', '', '', ended ? 'not judged: its thread ended' : 'NOT judged: too few samples'];
       const slope = series.kind === 'memory' ? `${(trend.slopePerHour / 1024 / 1024).toFixed(2)} MiB` : trend.slopePerHour.toFixed(1);
-      return [series.name, trend.samples, shown(trend.first), shown(trend.last), slope, trend.significance.toFixed(1), trend.grows ? 'GROWS' : `ok (${trend.reason})`];
+      return [
+        series.name,
+        trend.samples,
+        shown(trend.first),
+        shown(trend.last),
+        slope,
+        trend.significance.toFixed(1),
+        trend.grows ? 'GROWS' : `ok (${trend.reason})`,
+      ];
     }),
   );
 }

@@ -24,7 +24,10 @@ const minMinutes = (2 * minFittedSamples * sampleIntervalMs) / 60_000;
 
 function minutes(text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value < minMinutes) throw new InvalidArgumentError(`--minutes must be a number of at least ${minMinutes} (the fit needs ${2 * minFittedSamples} samples, one each ${sampleIntervalMs / 1000} s)`);
+  if (!Number.isFinite(value) || value < minMinutes)
+    throw new InvalidArgumentError(
+      `--minutes must be a number of at least ${minMinutes} (the fit needs ${2 * minFittedSamples} samples, one each ${sampleIntervalMs / 1000} s)`,
+    );
   return value;
 }
 
@@ -76,7 +79,9 @@ async function soak(name: string, start: StartRole, soakMinutes: number): Promis
   console.log(`load: ${tally.lines().join('; ')}`);
   if (sampleError !== undefined) console.log(`sampling stopped: ${sampleError}`);
   const ok = sampleError === undefined && tally.failureCount === 0 && passed(judged);
-  console.log(`soak ${name}: ${ok ? 'passed' : 'FAILED'} (${judged.filter(({ trend }) => trend?.grows === true).length} series growing, ${tally.failureCount} failed operations)`);
+  console.log(
+    `soak ${name}: ${ok ? 'passed' : 'FAILED'} (${judged.filter(({ trend }) => trend?.grows === true).length} series growing, ${tally.failureCount} failed operations)`,
+  );
   return ok;
 }
 

@@ -64,7 +64,16 @@ export function judgeGrowth(series: readonly Sample[], bound: GrowthBound): Tren
   const rise = slope * span;
   const perDay = slope * secondsPerDay;
   const significance = standardError === 0 ? (slope === 0 ? 0 : Number.POSITIVE_INFINITY) : slope / standardError;
-  const trend = { samples: series.length, first: series[0]!.value, last: series[series.length - 1]!.value, mean, slopePerHour: slope * 3600, rise, noise, significance };
+  const trend = {
+    samples: series.length,
+    first: series[0]!.value,
+    last: series[series.length - 1]!.value,
+    mean,
+    slopePerHour: slope * 3600,
+    rise,
+    noise,
+    significance,
+  };
   if (significance < minSignificance) return { ...trend, grows: false, reason: 'no significant rise' };
   if (rise < bound.minRise) return { ...trend, grows: false, reason: 'rise below the minimum' };
   if (perDay <= Math.abs(mean)) return { ...trend, grows: false, reason: 'would not double in a day' };

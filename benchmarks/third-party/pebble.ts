@@ -52,21 +52,29 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
   try {
     const caFile = await makeTlsCertificate(dir);
     const ca = await readFile(caFile, 'utf8');
-    const [acmePort, managementPort, httpPort, tlsPort] = [await reservePort('127.0.0.1'), await reservePort('127.0.0.1'), await reservePort('127.0.0.1'), await reservePort('127.0.0.1')];
+    const [acmePort, managementPort, httpPort, tlsPort] = [
+      await reservePort('127.0.0.1'),
+      await reservePort('127.0.0.1'),
+      await reservePort('127.0.0.1'),
+      await reservePort('127.0.0.1'),
+    ];
     const configFile = join(dir, 'pebble-config.json');
-    await writeFile(configFile, JSON.stringify({
-      pebble: {
-        listenAddress: `127.0.0.1:${acmePort}`,
-        managementListenAddress: `127.0.0.1:${managementPort}`,
-        certificate: join(dir, 'cert.pem'),
-        privateKey: join(dir, 'key.pem'),
-        // Ports Pebble would connect to for http-01 and tls-alpn-01; only dns-01 is used here.
-        httpPort,
-        tlsPort,
-        ocspResponderURL: '',
-        externalAccountBindingRequired: false,
-      },
-    }));
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        pebble: {
+          listenAddress: `127.0.0.1:${acmePort}`,
+          managementListenAddress: `127.0.0.1:${managementPort}`,
+          certificate: join(dir, 'cert.pem'),
+          privateKey: join(dir, 'key.pem'),
+          // Ports Pebble would connect to for http-01 and tls-alpn-01; only dns-01 is used here.
+          httpPort,
+          tlsPort,
+          ocspResponderURL: '',
+          externalAccountBindingRequired: false,
+        },
+      }),
+    );
     // PEBBLE_VA_ALWAYS_VALID would skip validation: it is removed so that every challenge is really checked.
     const env: NodeJS.ProcessEnv = { ...process.env, PEBBLE_VA_NOSLEEP: '1', ...options.env };
     delete env.PEBBLE_VA_ALWAYS_VALID;
@@ -114,8 +122,24 @@ async function makeTlsCertificate(dir: string): Promise<string> {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   await run('openssl', ['req', '-x509', ...ec, '-keyout', caKey, '-out', caFile, '-days', '2', '-subj', '/CN=outpost test CA for Pebble HTTPS']);
   await run('openssl', [
-    'req', ...ec, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-CA', caFile, '-CAkey', caKey, '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-addext', 'basicConstraints=critical,CA:FALSE',
+    'req',
+    ...ec,
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    join(dir, 'cert.pem'),
+    '-CA',
+    caFile,
+    '-CAkey',
+    caKey,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-addext',
+    'basicConstraints=critical,CA:FALSE',
   ]);
   await rm(caKey);
   return caFile;

@@ -67,7 +67,9 @@ export async function holdClaims(roles: readonly { role: string; claims: RoleCla
   }
   for (const { path, what } of roles.flatMap(({ claims }) => claims.stores ?? [])) {
     // The same store reached through a symbolic link is the same claim.
-    const name = `store/${createHash('sha256').update(await canonicalPath(path)).digest('hex')}`;
+    const name = `store/${createHash('sha256')
+      .update(await canonicalPath(path))
+      .digest('hex')}`;
     if (!(await bindClaim(name))) throw new ClaimRefused(`cannot use the ${what} ${path}: it is in use by ${describe(await askHolder(name))}`);
   }
 }
@@ -79,7 +81,8 @@ export function portClashes(roles: readonly { role: string; claims: RoleClaims }
   for (const [index, claim] of ports.entries()) {
     const first = ports.findIndex((other) => other.host === claim.host && other.port === claim.port);
     const other = ports[first]!;
-    if (first !== index) clashes.push(`roles.${other.role}.${other.option} and roles.${claim.role}.${claim.option} both listen on ${formatHostPort(claim.host, claim.port)}`);
+    if (first !== index)
+      clashes.push(`roles.${other.role}.${other.option} and roles.${claim.role}.${claim.option} both listen on ${formatHostPort(claim.host, claim.port)}`);
   }
   return clashes;
 }

@@ -9,7 +9,6 @@ import type { ActorApi } from './kind.js';
 
 export type Remote<Api> = Comlink.Remote<Api>;
 
-
 /** Serves `api` on `port`; every error leaves as `{ code, message }`. */
 export function exposeApi(api: ActorApi, port: MessagePort): void {
   const guarded: Record<string, unknown> = {};

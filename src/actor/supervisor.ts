@@ -234,7 +234,10 @@ export class Supervisor {
           changes = new ChangedFamilies();
           this.metricsSent.set(role, changes);
         }
-        const messages = withLabels(changes.changed(supervisorFamilies(this.roleActors(role))), { thread: 'supervisor', role }).map((family) => ({ thread: 'supervisor', family }));
+        const messages = withLabels(changes.changed(supervisorFamilies(this.roleActors(role))), { thread: 'supervisor', role }).map((family) => ({
+          thread: 'supervisor',
+          family,
+        }));
         if (messages.length > 0) this.events.publish('supervisor', [{ topic: metricsTopic(role).name, messages, keys: messages.map(figuresKey) }]);
       }
     };
@@ -409,7 +412,10 @@ export class Supervisor {
       return;
     }
     const cause = slot.lastError === undefined ? `exit code ${code}` : slot.lastError.message;
-    this.log.error(`actor ${spec.name} crashed: ${cause}`, slot.lastError?.stack === undefined ? { exitCode: code } : { exitCode: code, stack: slot.lastError.stack });
+    this.log.error(
+      `actor ${spec.name} crashed: ${cause}`,
+      slot.lastError?.stack === undefined ? { exitCode: code } : { exitCode: code, stack: slot.lastError.stack },
+    );
     const decision = slot.history.onCrash(Date.now());
     if (decision.action === 'give-up') {
       const windowSeconds = this.options.restart.windowMs / 1000;

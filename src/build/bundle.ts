@@ -47,7 +47,9 @@ function modulesNamedByUrl(prefix = ''): string[] {
   const found = new Set<string>();
   const pattern = new RegExp(`${prefix}new URL\\('(\\.{1,2}/[^']+)\\.js', import\\.meta\\.url\\)`, 'g');
   // src/build/ runs at build time only (and this file's own comments would match).
-  const runtimeSources = [...sourceFiles('actors'), ...sourceFiles('src'), ...sourceFiles('benchmarks')].filter((file) => !file.startsWith(join(root, 'src/build/')));
+  const runtimeSources = [...sourceFiles('actors'), ...sourceFiles('src'), ...sourceFiles('benchmarks')].filter(
+    (file) => !file.startsWith(join(root, 'src/build/')),
+  );
   for (const file of runtimeSources) {
     for (const match of readFileSync(file, 'utf8').matchAll(pattern)) {
       found.add(resolve(dirname(file), `${match[1]}.ts`));

@@ -60,7 +60,8 @@ while (queue.length > 0) {
 const sections = [...seen.entries()]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([key, { manifest, dir }]) => {
-    const text = upstreamNotices[manifest.name] ?? licenseFileText(dir) ?? `Licensed under ${manifest.license ?? 'an unstated licence'}; no licence file is shipped.`;
+    const text =
+      upstreamNotices[manifest.name] ?? licenseFileText(dir) ?? `Licensed under ${manifest.license ?? 'an unstated licence'}; no licence file is shipped.`;
     return `${key} (${manifest.license ?? 'unknown'})\n${'-'.repeat(78)}\n${text}\n`;
   });
 writeFileSync(join(root, 'dist/NOTICES.txt'), sections.join('\n'));

@@ -7,7 +7,9 @@ import { Option } from 'commander';
  * the role checks the Host on any bind (its front's `hostCheckEveryBind`), and the help says so.
  */
 export function allowedHostOption({ everyBind = false }: { everyBind?: boolean } = {}): Option {
-  const otherwise = everyBind ? "only loopback names and this machine's own names and addresses are answered otherwise" : 'bound to loopback, only loopback names are answered otherwise';
+  const otherwise = everyBind
+    ? "only loopback names and this machine's own names and addresses are answered otherwise"
+    : 'bound to loopback, only loopback names are answered otherwise';
   return new Option('--allowed-host <name>', `also answer requests whose Host is this name (repeatable); ${otherwise}`).argParser(
     (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
   );

@@ -67,7 +67,8 @@ export async function prepareHost(config: HostConfig, options: PrepareOptions): 
   for (const name of prepared.roles) {
     const reason = findRole(options.known, name)?.ownProcess;
     const others = prepared.roles.filter((other) => other !== name);
-    if (reason !== undefined && others.length > 0) prepared.sharedProcess.push(`roles.${name} runs beside ${others.join(', ')} in one process, which shares its memory and its user: ${reason}`);
+    if (reason !== undefined && others.length > 0)
+      prepared.sharedProcess.push(`roles.${name} runs beside ${others.join(', ')} in one process, which shares its memory and its user: ${reason}`);
   }
   problems.push(...portClashes(prepared.claims));
   if (config.log.file !== undefined) problems.push(...(await checkLogFile(config.log.file)));

@@ -8,7 +8,12 @@ export async function demoHostConfig(known: RoleList): Promise<{ roles: Record<s
 }
 
 /** Each role's demo `started` hook, by role name; a role without one shows its URL alone. */
-export async function startedDemo(known: RoleList, config: HostConfig, endpoints: readonly Endpoint[], publish: (publication: LivePublication) => void): Promise<Map<string, DemoStarted>> {
+export async function startedDemo(
+  known: RoleList,
+  config: HostConfig,
+  endpoints: readonly Endpoint[],
+  publish: (publication: LivePublication) => void,
+): Promise<Map<string, DemoStarted>> {
   const shown = new Map<string, DemoStarted>();
   await Promise.all(
     known.map(async (role) => {

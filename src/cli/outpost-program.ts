@@ -18,21 +18,27 @@ export function outpostProgram(known: RoleList): Command {
     .addOption(configFileOption('host config file (JSON): {"roles": {"<role>": {...}}}; - reads standard input').makeOptionMandatory())
     .action(async (options: LogFlags & { config: string }) => {
       const { config, roles } = await loadHostConfig(options.config, known);
-      await runHost(config, { ...options, known, file: options.config, configPath: options.config, order: roles, onStarted: ({ endpoints }) => printEndpoints(endpoints, roles) });
-    });
-
-  withLogOptions(program.command('demo').description('run every role on loopback with safe settings and print each URL'))
-    .action(async (options: LogFlags) => {
-      const config = validateConfig(hostConfigSchema(known), await demoHostConfig(known));
       await runHost(config, {
         ...options,
         known,
-        onStarted: async ({ endpoints, startupMs }, publish) => {
-          printEndpoints(endpoints, names, await startedDemo(known, config, endpoints, publish));
-          process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
-        },
+        file: options.config,
+        configPath: options.config,
+        order: roles,
+        onStarted: ({ endpoints }) => printEndpoints(endpoints, roles),
       });
     });
+
+  withLogOptions(program.command('demo').description('run every role on loopback with safe settings and print each URL')).action(async (options: LogFlags) => {
+    const config = validateConfig(hostConfigSchema(known), await demoHostConfig(known));
+    await runHost(config, {
+      ...options,
+      known,
+      onStarted: async ({ endpoints, startupMs }, publish) => {
+        printEndpoints(endpoints, names, await startedDemo(known, config, endpoints, publish));
+        process.stdout.write(`ready in ${startupMs}ms; press Ctrl-C to stop\n`);
+      },
+    });
+  });
 
   program
     .command('check')
@@ -50,7 +56,10 @@ export function outpostProgram(known: RoleList): Command {
     .command('status')
     .description('ask the running outpost (its local control socket) for its roles, actors, restarts, uptimes and URLs')
     .option('-c, --config <file>', 'the host config the running outpost was started with (to find its socket)')
-    .option('-s, --socket <path>', 'the control socket (default: supervisor.control_socket, else $RUNTIME_DIRECTORY/control.sock, $XDG_RUNTIME_DIR/outpost.sock or /tmp/outpost-<uid>/control.sock)')
+    .option(
+      '-s, --socket <path>',
+      'the control socket (default: supervisor.control_socket, else $RUNTIME_DIRECTORY/control.sock, $XDG_RUNTIME_DIR/outpost.sock or /tmp/outpost-<uid>/control.sock)',
+    )
     .option('--json', 'print the status as JSON')
     .action(async (options: StatusOptions) => {
       await printStatus(options);

@@ -82,7 +82,9 @@ export class Prompter {
       const digits = /^\d{1,3}([,_]\d{3})+$/.test(answer) ? answer.replace(/[,_]/g, '') : answer;
       const value = /^\d+$/.test(digits) ? Number(digits) : NaN;
       if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
-        throw new BadAnswer(`${JSON.stringify(answer)} is not usable: the answer must be a whole number, ${max === undefined ? range : `from ${min} to ${max}`}`);
+        throw new BadAnswer(
+          `${JSON.stringify(answer)} is not usable: the answer must be a whole number, ${max === undefined ? range : `from ${min} to ${max}`}`,
+        );
       }
       return value;
     });

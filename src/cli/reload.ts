@@ -84,7 +84,8 @@ async function reload(source: ReloadSource, running: HostConfig, log: Supervisor
     applied.push(`${[...keys].map((key) => `roles.${name}.${key}`).join(', ')} applied`);
   }
   if (applied.length > 0) logger.info(`reloaded ${source.path}: ${applied.join('; ')}`);
-  if (needRestart.length > 0) logger.warn(`reloaded ${source.path}: ${needRestart.join(', ')} changed and ${needRestart.length === 1 ? 'needs' : 'need'} a restart to take effect`);
+  if (needRestart.length > 0)
+    logger.warn(`reloaded ${source.path}: ${needRestart.join(', ')} changed and ${needRestart.length === 1 ? 'needs' : 'need'} a restart to take effect`);
   // What was not applied still runs as before: the next reload compares with that.
   return { ...running, roles, log: { ...running.log, level: source.levelFromFlags ? running.log.level : next.log.level } };
 }

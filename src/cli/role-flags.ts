@@ -20,4 +20,3 @@ export function hostConfigFromFlags(role: RoleDefinition, settings: Record<strin
     );
   }
 }
-

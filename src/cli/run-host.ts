@@ -54,7 +54,13 @@ export async function runHost(config: HostConfig, options: RunHostOptions): Prom
   const reload =
     options.configPath === undefined
       ? undefined
-      : { path: options.configPath, known: options.known, ...(options.reread === undefined ? {} : { read: options.reread }), running: config, levelFromFlags: options.quiet !== undefined || options.debug !== undefined };
+      : {
+          path: options.configPath,
+          known: options.known,
+          ...(options.reread === undefined ? {} : { read: options.reread }),
+          running: config,
+          levelFromFlags: options.quiet !== undefined || options.debug !== undefined,
+        };
   // `outpost demo` runs every role on loopback with throw-away data: the warning is for real hosts.
   const warnings = options.configPath === undefined ? [] : sharedProcess;
   return runSupervisor(specs, config.supervisor, log, options.onStarted, reload, warnings);
@@ -110,7 +116,9 @@ export async function runSupervisor(
     (result) => {
       const startLog = log.logger('supervisor');
       for (const { role, url } of result.endpoints) startLog.info(`${role} listening on ${url}`, { url });
-      Promise.resolve(onStarted?.(result, ({ topic, message }) => supervisor.publish(topic, message))).catch((error: unknown) => startLog.error(`after the start: ${error instanceof Error ? error.message : String(error)}`));
+      Promise.resolve(onStarted?.(result, ({ topic, message }) => supervisor.publish(topic, message))).catch((error: unknown) =>
+        startLog.error(`after the start: ${error instanceof Error ? error.message : String(error)}`),
+      );
     },
     // A start that fails has been logged and has stopped the supervisor; `done` settles below.
     () => {},

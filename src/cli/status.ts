@@ -34,7 +34,10 @@ export async function printStatus(options: StatusOptions): Promise<void> {
   try {
     status = await askStatus(socket);
   } catch (error) {
-    throw new OutpostError('ERR_UNAVAILABLE', `no running outpost answers on ${socket} (${(error as Error).message}); give --socket or -c with the host config it runs`);
+    throw new OutpostError(
+      'ERR_UNAVAILABLE',
+      `no running outpost answers on ${socket} (${(error as Error).message}); give --socket or -c with the host config it runs`,
+    );
   }
   process.stdout.write(options.json === true ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
 }
@@ -47,7 +50,9 @@ export function formatStatus(status: SupervisorStatus): string {
     for (const actor of role.actors) {
       const uptime = actor.uptimeSeconds === undefined ? '-' : formatSeconds(actor.uptimeSeconds);
       const extra = [...(actor.urls ?? []), ...(actor.notReady === undefined ? [] : [`not ready: ${actor.notReady}`])].join(' ');
-      lines.push(`  ${actor.name.padEnd(width)}  ${actor.state.padEnd(8)}  restarts ${String(actor.restarts).padStart(3)}  up ${uptime.padStart(8)}${extra === '' ? '' : `  ${extra}`}`);
+      lines.push(
+        `  ${actor.name.padEnd(width)}  ${actor.state.padEnd(8)}  restarts ${String(actor.restarts).padStart(3)}  up ${uptime.padStart(8)}${extra === '' ? '' : `  ${extra}`}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -24,9 +24,7 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
     case 'too_big':
       return `${at} must ${boundText('at most', 'less than', issue.maximum, issue.inclusive, issue.origin)}`;
     case 'unrecognized_keys':
-      return issue.keys
-        .map((key) => `${pathText([...path, key], words.whole)} is not a known ${words.key}${suggestion(key, known())}`)
-        .join('\n');
+      return issue.keys.map((key) => `${pathText([...path, key], words.whole)} is not a known ${words.key}${suggestion(key, known())}`).join('\n');
     case 'invalid_value':
       return `${at} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     case 'invalid_format':
@@ -61,7 +59,14 @@ export function pathText(path: readonly PropertyKey[], whole = configWords.whole
 }
 
 function article(expected: string): string {
-  const names: Record<string, string> = { object: 'an object', array: 'an array', int: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false' };
+  const names: Record<string, string> = {
+    object: 'an object',
+    array: 'an array',
+    int: 'an integer',
+    number: 'a number',
+    string: 'a string',
+    boolean: 'true or false',
+  };
   return names[expected] ?? `a ${expected}`;
 }
 

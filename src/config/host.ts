@@ -7,7 +7,12 @@ import { positiveInteger } from './rules.js';
 
 const restartSchema = z
   .strictObject({
-    max_restarts: z.number().int().min(0).default(5).describe('Restarts of one actor allowed within window_seconds; one more stops the role and the process exits non-zero.'),
+    max_restarts: z
+      .number()
+      .int()
+      .min(0)
+      .default(5)
+      .describe('Restarts of one actor allowed within window_seconds; one more stops the role and the process exits non-zero.'),
     window_seconds: positiveInteger.default(60).describe('The window max_restarts counts restarts in.'),
     initial_backoff_ms: positiveInteger.default(100).describe("The delay before an actor's first restart, doubled for each restart still in the window."),
     max_backoff_ms: positiveInteger.default(10_000).describe('The longest delay before a restart.'),
@@ -17,14 +22,23 @@ const restartSchema = z
 export const supervisorSchema = z
   .strictObject({
     ready_timeout_ms: positiveInteger.default(10_000).describe('How long each actor has to say it is ready at start; past it, the start fails.'),
-    shutdown_grace_ms: positiveInteger.default(5_000).describe('How long SIGTERM or SIGINT waits for in-flight requests and stores to finish before the process exits.'),
+    shutdown_grace_ms: positiveInteger
+      .default(5_000)
+      .describe('How long SIGTERM or SIGINT waits for in-flight requests and stores to finish before the process exits.'),
     restart: restartSchema.default(restartSchema.parse({})),
-    metrics_interval_ms: z.number().int().min(0).default(5000).describe("How often every thread pushes its figures to the fronts' /metrics; 0 turns metrics off (/metrics answers 404)."),
+    metrics_interval_ms: z
+      .number()
+      .int()
+      .min(0)
+      .default(5000)
+      .describe("How often every thread pushes its figures to the fronts' /metrics; 0 turns metrics off (/metrics answers 404)."),
     control_socket: z
       .string()
       .min(1)
       .optional()
-      .describe('The local socket `outpost status` asks (mode 0600). Default: $RUNTIME_DIRECTORY/control.sock (systemd), else $XDG_RUNTIME_DIR/outpost.sock, else /tmp/outpost-<uid>/control.sock.'),
+      .describe(
+        'The local socket `outpost status` asks (mode 0600). Default: $RUNTIME_DIRECTORY/control.sock (systemd), else $XDG_RUNTIME_DIR/outpost.sock, else /tmp/outpost-<uid>/control.sock.',
+      ),
   })
   .describe('How the supervisor starts, restarts and stops the actors, and serves its status.');
 
@@ -52,7 +66,9 @@ export function hostConfigSchema(known: RoleList): z.ZodType<HostConfig, unknown
     roles: z
       .strictObject(rolesShape)
       .describe('The roles this machine plays, each with its settings; at least one. A role left out is not run.')
-      .refine((roles) => Object.values(roles).some((value) => value !== undefined), { message: `must name at least one role (${known.map((role) => role.name).join(', ')})` })
+      .refine((roles) => Object.values(roles).some((value) => value !== undefined), {
+        message: `must name at least one role (${known.map((role) => role.name).join(', ')})`,
+      })
       .superRefine((roles, context) => {
         for (const role of known) {
           if (roles[role.name] === undefined || role.checkHost === undefined) continue;

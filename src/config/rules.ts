@@ -13,24 +13,19 @@ function isAddressOrHostName(value: string): boolean {
 }
 
 /** An IP address or a host name to bind to. */
-export const bindAddress = z
-  .string()
-  .min(1)
-  .refine(isAddressOrHostName, { message: 'must be an IP address or a host name' });
+export const bindAddress = z.string().min(1).refine(isAddressOrHostName, { message: 'must be an IP address or a host name' });
 
 /** Host names (or addresses) a front answers besides loopback ones (src/http/allowed-hosts.ts). */
 export const allowedHosts = z
-  .array(
-    z
-      .string()
-      .min(1)
-      .refine(isAddressOrHostName, { message: 'must be a host name or an IP address, without a port' }),
-  )
+  .array(z.string().min(1).refine(isAddressOrHostName, { message: 'must be a host name or an IP address, without a port' }))
   .max(100)
   .default([]);
 
 /** A list of program arguments (run without a shell): at least the program. */
 /** Reverse proxies in front of a server, by IP address: whose X-Forwarded-For names the client. */
-export const trustedProxies = z.array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' })).max(100).default([]);
+export const trustedProxies = z
+  .array(z.string().refine((address) => isIP(address) !== 0, { message: 'must be an IP address' }))
+  .max(100)
+  .default([]);
 
 export const commandLine = z.array(z.string().min(1)).min(1);

@@ -66,7 +66,8 @@ export function admit(admission: Admission, handler: AnyHandler, request: Incomi
   // whenever it is answered, while anybody has failed (before that, nobody needs the exception).
   let admitting = true;
   reply.onAnswer((status) => {
-    if (admitting && isFailure(status)) for (const rule of admission.failureRules) if (rule.notAGuess?.(request) !== true) rule.limiter.take(limitKey(rule, request));
+    if (admitting && isFailure(status))
+      for (const rule of admission.failureRules) if (rule.notAGuess?.(request) !== true) rule.limiter.take(limitKey(rule, request));
     if (isSuccess(status, request)) for (const rule of admission.failureRules) if (rule.limiter.size > 0) rule.limiter.succeeded(limitKey(rule, request));
   });
   proceed(admission, handler, request, reply, fail, body);
@@ -88,7 +89,15 @@ function proceed(admission: Admission, handler: AnyHandler, request: IncomingReq
   else run(handler, request, reply, fail);
 }
 
-async function complete(admission: Admission, handler: AnyHandler, request: IncomingRequest, reply: Reply, fail: Fail, authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined, body: Promise<Buffer> | undefined): Promise<void> {
+async function complete(
+  admission: Admission,
+  handler: AnyHandler,
+  request: IncomingRequest,
+  reply: Reply,
+  fail: Fail,
+  authenticated: Authenticated<unknown> | Promise<Authenticated<unknown>> | undefined,
+  body: Promise<Buffer> | undefined,
+): Promise<void> {
   let bodyRead = false;
   try {
     if (authenticated !== undefined) accept(request, await authenticated);

@@ -33,7 +33,10 @@ export interface Authenticated<Principal> {
  * otherwise the session cookie counts. The verdict is given at once when the site's check answers at
  * once (a token looked up in memory), so a request needs no promise to get past it.
  */
-export function authenticate<Principal>(scheme: AuthScheme<Principal>, request: RequestInfo<unknown, unknown>): Authenticated<Principal> | Promise<Authenticated<Principal>> {
+export function authenticate<Principal>(
+  scheme: AuthScheme<Principal>,
+  request: RequestInfo<unknown, unknown>,
+): Authenticated<Principal> | Promise<Authenticated<Principal>> {
   const challenge: Headers = scheme.bearer === undefined ? {} : { 'WWW-Authenticate': 'Bearer' };
   const authorization = request.headers.get('authorization');
   if (scheme.bearer !== undefined && authorization !== undefined) {

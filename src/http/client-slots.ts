@@ -38,5 +38,9 @@ export class ClientSlots {
 
 /** The answer to a client over its allowance: 429, closing the connection, which frees its socket too. */
 export function tooManyFromClient(limit: number): HttpRefusal {
-  return new HttpRefusal('ERR_RATE_LIMITED', `too many requests at once from this address: at most ${limit} are answered together; retry once some have ended`, { 'Retry-After': '1' });
+  return new HttpRefusal(
+    'ERR_RATE_LIMITED',
+    `too many requests at once from this address: at most ${limit} are answered together; retry once some have ended`,
+    { 'Retry-After': '1' },
+  );
 }

@@ -15,7 +15,10 @@ export function assertJsonContentType(contentType: string | undefined): void {
   const [mediaType = '', ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
   const utf8 = parameters.every((parameter) => /^charset="?utf-8"?$/.test(parameter));
   if (mediaType !== 'application/json' || !utf8) {
-    throw new OutpostError('ERR_UNSUPPORTED_MEDIA_TYPE', `the request body must be application/json (UTF-8), not ${contentType === undefined ? 'untyped' : contentType}`);
+    throw new OutpostError(
+      'ERR_UNSUPPORTED_MEDIA_TYPE',
+      `the request body must be application/json (UTF-8), not ${contentType === undefined ? 'untyped' : contentType}`,
+    );
   }
 }
 

@@ -5,7 +5,10 @@ const status = (value: string) => ({ type: 'object', required: ['status'], prope
 const notReady = {
   type: 'object',
   required: ['error', 'reasons'],
-  properties: { error: { type: 'string' }, reasons: { type: 'array', items: { type: 'string' }, description: 'one line per actor that is not ready: its name and why (`<role>/<actor>: <reason>`)' } },
+  properties: {
+    error: { type: 'string' },
+    reasons: { type: 'array', items: { type: 'string' }, description: 'one line per actor that is not ready: its name and why (`<role>/<actor>: <reason>`)' },
+  },
 };
 
 export interface OperationsDocOptions {
@@ -41,7 +44,10 @@ export function operationsPaths(options: OperationsDocOptions = {}) {
         ...(options.metricsSecurity === undefined ? {} : { security: options.metricsSecurity }),
         responses: {
           '200': { description: 'Prometheus text', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-          '404': { description: 'metrics are off in the host config (supervisor.metrics_interval_ms is 0)', content: { [json]: { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } } } },
+          '404': {
+            description: 'metrics are off in the host config (supervisor.metrics_interval_ms is 0)',
+            content: { [json]: { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } } },
+          },
           ...options.metricsErrors,
         },
       },

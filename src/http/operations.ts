@@ -35,12 +35,15 @@ export function mountOperations(router: Router, context: Pick<ActorContext<unkno
       else reply.send(503, JSON.stringify({ error: `not ready: ${readiness.reasons.join('; ')}`, reasons: readiness.reasons }), noStore);
     });
   if (!context.metrics.enabled) {
-    router.get('/metrics', (_request, reply) => reply.send(404, '{"error":"metrics are off in this host config (supervisor.metrics_interval_ms is 0)"}', noStore));
+    router.get('/metrics', (_request, reply) =>
+      reply.send(404, '{"error":"metrics are off in this host config (supervisor.metrics_interval_ms is 0)"}', noStore),
+    );
     return;
   }
   const metrics = new RoleMetrics(context);
   const access = options.metricsAccess;
-  const routes = access === undefined ? router : router.group({ auth: access.auth, ...(access.rateLimit === undefined ? {} : { rateLimit: access.rateLimit }) });
+  const routes =
+    access === undefined ? router : router.group({ auth: access.auth, ...(access.rateLimit === undefined ? {} : { rateLimit: access.rateLimit }) });
   routes.get('/metrics', async (_request, reply) => {
     const { text, contentType } = await metrics.render();
     reply.send(200, text, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });

@@ -143,7 +143,12 @@ export class Reply {
     }
     const message = coded.code === 'ERR_INTERNAL' ? 'internal error' : coded.message;
     const headers = error instanceof HttpRefusal ? error.headers : {};
-    this.send(coded.status, JSON.stringify({ error: message }), { 'Content-Type': jsonType, ...headers }, closeConnection ?? coded.code === 'ERR_BODY_TOO_LARGE');
+    this.send(
+      coded.status,
+      JSON.stringify({ error: message }),
+      { 'Content-Type': jsonType, ...headers },
+      closeConnection ?? coded.code === 'ERR_BODY_TOO_LARGE',
+    );
   }
 
   /**
@@ -166,7 +171,13 @@ export class Reply {
       return;
     }
     this.res.cork(() => this.writeHead(status, headers));
-    streamSizedBody(this.res, totalSize, chunkAt, () => this.clientGone, () => this.finish(status));
+    streamSizedBody(
+      this.res,
+      totalSize,
+      chunkAt,
+      () => this.clientGone,
+      () => this.finish(status),
+    );
   }
 
   /**
@@ -181,7 +192,12 @@ export class Reply {
     if (!alreadyClosed) this.res.cork(() => this.writeHead(status, headers));
     const ended = alreadyClosed || this.options.head;
     if (this.options.head && !alreadyClosed) this.res.cork(() => this.endHead(undefined));
-    return openBodyStream(this.res, ended, (listener) => this.onAbort(listener), () => this.finish(status));
+    return openBodyStream(
+      this.res,
+      ended,
+      (listener) => this.onAbort(listener),
+      () => this.finish(status),
+    );
   }
 
   /**

@@ -67,7 +67,12 @@ const uwsMethod = { GET: 'get', HEAD: 'head', POST: 'post', PUT: 'put', DELETE: 
 
 /** The route methods shared by the router (routes without authentication) and its groups. */
 abstract class Routes<Auth> {
-  abstract route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this;
+  abstract route<Schema extends BodySchema = undefined>(
+    method: Method,
+    pattern: string,
+    handler: Handler<BodyOf<Schema>, Auth>,
+    options?: RouteOptions<Schema>,
+  ): this;
 
   get<Schema extends BodySchema = undefined>(pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options?: RouteOptions<Schema>): this {
     return this.route('GET', pattern, handler, options);
@@ -99,7 +104,12 @@ export class RouteGroup<Auth> extends Routes<Auth> {
     super();
   }
 
-  route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, Auth>, options: RouteOptions<Schema> = {}): this {
+  route<Schema extends BodySchema = undefined>(
+    method: Method,
+    pattern: string,
+    handler: Handler<BodyOf<Schema>, Auth>,
+    options: RouteOptions<Schema> = {},
+  ): this {
     this.router.add(method, pattern, handler as AnyHandler, options, this.options);
     return this;
   }
@@ -121,7 +131,12 @@ export class Router extends Routes<undefined> {
     super();
   }
 
-  route<Schema extends BodySchema = undefined>(method: Method, pattern: string, handler: Handler<BodyOf<Schema>, undefined>, options: RouteOptions<Schema> = {}): this {
+  route<Schema extends BodySchema = undefined>(
+    method: Method,
+    pattern: string,
+    handler: Handler<BodyOf<Schema>, undefined>,
+    options: RouteOptions<Schema> = {},
+  ): this {
     this.add(method, pattern, handler as AnyHandler, options, {});
     return this;
   }
@@ -179,7 +194,13 @@ export class Router extends Routes<undefined> {
    * Starts the reply to one request, counted and logged like any other. `clientFull`: its client
    * address already has as many requests in flight as a front answers for one (client-slots.ts).
    */
-  private open(res: HttpResponse, req: HttpRequest, paramNames: readonly string[], defaultHeaders: Headers, figures: RouteFigures | undefined): { request: IncomingRequest; reply: Reply; clientFull: boolean } {
+  private open(
+    res: HttpResponse,
+    req: HttpRequest,
+    paramNames: readonly string[],
+    defaultHeaders: Headers,
+    figures: RouteFigures | undefined,
+  ): { request: IncomingRequest; reply: Reply; clientFull: boolean } {
     const request = new IncomingRequest(res, req, paramNames);
     const end = this.server.begin();
     const slot = this.server.clientSlots.take(clientAddressKey(request));
@@ -212,7 +233,13 @@ export class Router extends Routes<undefined> {
     if (check === undefined || check(req.getHeader('host'))) return false;
     const { request, reply } = this.open(res, req, [], {}, figures);
     const host = request.headers.get('host') ?? '';
-    reply.send(421, JSON.stringify({ error: `this server does not answer requests for the host ${JSON.stringify(host)}: a name it is reached by belongs in its allowed_hosts (--allowed-host)` }), { 'Content-Type': 'application/json; charset=utf-8' });
+    reply.send(
+      421,
+      JSON.stringify({
+        error: `this server does not answer requests for the host ${JSON.stringify(host)}: a name it is reached by belongs in its allowed_hosts (--allowed-host)`,
+      }),
+      { 'Content-Type': 'application/json; charset=utf-8' },
+    );
     return true;
   }
 
@@ -235,7 +262,10 @@ export class Router extends Routes<undefined> {
             reply.send(204, '', preflightHeaders(corsMethods, request.headers.get('access-control-request-headers')));
             return;
           }
-          reply.send(405, JSON.stringify({ error: `method ${request.method} not allowed on ${request.path}` }), { 'Content-Type': 'application/json; charset=utf-8', Allow: allow });
+          reply.send(405, JSON.stringify({ error: `method ${request.method} not allowed on ${request.path}` }), {
+            'Content-Type': 'application/json; charset=utf-8',
+            Allow: allow,
+          });
         }),
       );
     }
@@ -245,7 +275,10 @@ export class Router extends Routes<undefined> {
       app.any('/*', (res, req) => {
         if (refusedHead(res, req) || this.refusedHost(res, req, unmatched)) return;
         const { request, reply, clientFull } = this.open(res, req, [], fallbackHeaders, unmatched);
-        reply.error(clientFull ? tooManyFromClient(this.server.clientSlots.limit) : new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`), clientFull || undefined);
+        reply.error(
+          clientFull ? tooManyFromClient(this.server.clientSlots.limit) : new OutpostError('ERR_NOT_FOUND', `no such path: ${request.path}`),
+          clientFull || undefined,
+        );
       }),
     );
   }

@@ -32,7 +32,8 @@ export function isSameOrigin(request: Pick<RequestInfo<unknown, unknown>, 'metho
  * header at all (not a browser) pass.
  */
 export function assertNotCrossSite(request: Pick<RequestInfo<unknown, unknown>, 'headers'>): void {
-  if (request.headers.get('sec-fetch-site') === 'cross-site') throw new OutpostError('ERR_FORBIDDEN', 'cross-site request refused: a page of another site may not take values');
+  if (request.headers.get('sec-fetch-site') === 'cross-site')
+    throw new OutpostError('ERR_FORBIDDEN', 'cross-site request refused: a page of another site may not take values');
 }
 
 /** Throws 403 unless `isSameOrigin(request)`. */

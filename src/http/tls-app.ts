@@ -7,7 +7,6 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import { tlsServerApp } from './uws-app.js';
 import { checkTlsMaterial, tlsCipherPolicy, type FrontTls } from './tls-material.js';
 
-
 /** An SSLApp serving `material` (checked first). */
 export function tlsApp({ material, scratchDir }: FrontTls): TemplatedApp {
   checkTlsMaterial(material);

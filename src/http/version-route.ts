@@ -47,7 +47,10 @@ export function versionPath(product: string, operation: object = {}) {
                     product: { type: 'string', enum: [product] },
                     version: { type: 'string' },
                     api_version: { type: 'integer' },
-                    commit: { type: 'string', description: 'the git commit built from, `-dirty` appended when the tree had changes; absent when not built from git' },
+                    commit: {
+                      type: 'string',
+                      description: 'the git commit built from, `-dirty` appended when the tree had changes; absent when not built from git',
+                    },
                   },
                 },
               },

@@ -62,7 +62,12 @@ export class HttpFigures {
   families(load: FrontLoad): MetricFamily[] {
     const used = [...this.routes.values()].filter((route) => route.requests > 0);
     return [
-      family('outpost_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', 'counter', used.flatMap((route) => route.statusSamples())),
+      family(
+        'outpost_http_requests_total',
+        'HTTP requests answered, by route pattern, method and status.',
+        'counter',
+        used.flatMap((route) => route.statusSamples()),
+      ),
       {
         name: 'outpost_http_request_duration_seconds',
         help: 'Time from a request arriving to its answer being written, by route pattern and method.',
@@ -70,8 +75,18 @@ export class HttpFigures {
         aggregator: 'sum',
         values: used.flatMap((route) => route.latencySamples('outpost_http_request_duration_seconds')),
       },
-      family('outpost_http_request_body_bytes_total', 'Request body bytes announced by Content-Length, by route.', 'counter', used.map((route) => route.bytesSamples('in'))),
-      family('outpost_http_response_body_bytes_total', 'Response body bytes sent, by route.', 'counter', used.map((route) => route.bytesSamples('out'))),
+      family(
+        'outpost_http_request_body_bytes_total',
+        'Request body bytes announced by Content-Length, by route.',
+        'counter',
+        used.map((route) => route.bytesSamples('in')),
+      ),
+      family(
+        'outpost_http_response_body_bytes_total',
+        'Response body bytes sent, by route.',
+        'counter',
+        used.map((route) => route.bytesSamples('out')),
+      ),
       family('outpost_http_requests_in_flight', 'Requests received and not answered yet.', 'gauge', [{ value: load.requestsInFlight, labels: {} }]),
       family('outpost_http_streams_open', 'Long-lived responses open now (event streams).', 'gauge', [{ value: load.streamsOpen, labels: {} }]),
     ];

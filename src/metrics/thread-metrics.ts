@@ -71,8 +71,13 @@ export class ThreadMetricsPusher implements ThreadMetrics {
     this.lastLoop = performance.eventLoopUtilization();
     const own = [
       ...threadResourceFamilies(),
-      family('outpost_thread_event_loop_utilization_ratio', 'Share of the last interval the thread\'s event loop was busy (its CPU use, for one thread).', 'gauge', [{ value: loop.utilization, labels: {} }]),
-      family('outpost_thread_event_loop_lag_seconds', 'How late the thread\'s last metrics timer fired.', 'gauge', [{ value: this.lagSeconds, labels: {} }]),
+      family(
+        'outpost_thread_event_loop_utilization_ratio',
+        "Share of the last interval the thread's event loop was busy (its CPU use, for one thread).",
+        'gauge',
+        [{ value: loop.utilization, labels: {} }],
+      ),
+      family('outpost_thread_event_loop_lag_seconds', "How late the thread's last metrics timer fired.", 'gauge', [{ value: this.lagSeconds, labels: {} }]),
     ];
     const registered = this.ownRegistry === undefined ? [] : (await this.ownRegistry.getMetricsAsJSON()).map(plain);
     this.push(withLabels(this.changes.changed([...own, ...registered, ...this.sources.flatMap((source) => source())]), this.labels));
@@ -121,7 +126,12 @@ export function threadResourceFamilies(): MetricFamily[] {
     // V8's own figure, as process.memoryUsage().heapUsed gives it, without the resident size that call
     // also reads (55 ms of a loaded cert front's 160 ms of pushes over 20 s, profiled).
     family('outpost_thread_heap_used_bytes', 'V8 heap in use by this thread.', 'gauge', [{ value: getHeapStatistics().used_heap_size, labels: {} }]),
-    family('outpost_thread_active_resources', 'Handles and requests keeping this thread\'s event loop alive (sockets, timers, file operations in flight).', 'gauge', [{ value: process.getActiveResourcesInfo().length, labels: {} }]),
+    family(
+      'outpost_thread_active_resources',
+      "Handles and requests keeping this thread's event loop alive (sockets, timers, file operations in flight).",
+      'gauge',
+      [{ value: process.getActiveResourcesInfo().length, labels: {} }],
+    ),
   ];
 }
 
@@ -130,7 +140,8 @@ type RegistryFamily = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
 /** A family of the actor's registry as it crosses threads: no exemplar slots, and only the kinds it may register. */
 function plain(entry: RegistryFamily): MetricFamily {
   const type = String(entry.type);
-  if (type !== 'counter' && type !== 'gauge' && type !== 'histogram') throw new Error(`metric ${entry.name}: a ${type} cannot be merged across threads; use a histogram`);
+  if (type !== 'counter' && type !== 'gauge' && type !== 'histogram')
+    throw new Error(`metric ${entry.name}: a ${type} cannot be merged across threads; use a histogram`);
   const values = entry.values.map(({ value, labels, ...rest }) => {
     const metricName = (rest as { metricName?: string }).metricName;
     return { value, labels: labels as Labels, ...(metricName === undefined ? {} : { metricName }) };

@@ -12,7 +12,8 @@ export function labelProblem(label: string): string | undefined {
   if (label.length > 63) return `has a label longer than 63 characters (${label.length})`;
   if (!labelPattern.test(label)) return `has the label "${label}", but labels hold only letters, digits and hyphens, and neither start nor end with a hyphen`;
   // RFC 5891 §4.2.3.1 reserves "??--" for IDNA; certificate authorities refuse every such label but xn--.
-  if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return `has the label "${label}", with "--" in its third and fourth characters, which is reserved (only xn-- labels may)`;
+  if (label.slice(2, 4) === '--' && !label.startsWith('xn--'))
+    return `has the label "${label}", with "--" in its third and fourth characters, which is reserved (only xn-- labels may)`;
   return punycodeProblem(label);
 }
 
@@ -23,7 +24,8 @@ export function labelProblem(label: string): string | undefined {
 export function punycodeProblem(label: string): string | undefined {
   if (!label.startsWith('xn--')) return undefined;
   const unicode = domainToUnicode(label);
-  if (unicode === '' || unicode === label || !/[\u0080-\u{10ffff}]/u.test(unicode) || domainToASCII(unicode) !== label) return `has the label "${label}", which is not a valid xn-- (punycode) label`;
+  if (unicode === '' || unicode === label || !/[\u0080-\u{10ffff}]/u.test(unicode) || domainToASCII(unicode) !== label)
+    return `has the label "${label}", which is not a valid xn-- (punycode) label`;
   return undefined;
 }
 

@@ -10,7 +10,10 @@ const commonNames = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ'
  * An environment for a child program: the common variables (PATH, HOME, the locale, TZ) and those in
  * `pass` as far as ours has them, then `set`. Nothing else of ours reaches the child.
  */
-export function childEnvironment(options: { pass?: readonly string[]; set?: Readonly<Record<string, string>> } = {}, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function childEnvironment(
+  options: { pass?: readonly string[]; set?: Readonly<Record<string, string>> } = {},
+  from: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const names = new Set([...commonNames, ...(options.pass ?? [])]);
   const environment: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(from)) {

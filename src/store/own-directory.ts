@@ -36,7 +36,9 @@ export function checkOwnDirectory(dir: string): void {
   if (!info.isDirectory()) throw new UnsafeDirectory(`${dir} is not a folder`);
   const uid = process.getuid?.();
   if (uid !== undefined && info.uid !== uid) {
-    throw new UnsafeDirectory(`${dir} belongs to uid ${info.uid}, not to this user (uid ${uid}): another user may have made it to take outpost's sockets; remove it`);
+    throw new UnsafeDirectory(
+      `${dir} belongs to uid ${info.uid}, not to this user (uid ${uid}): another user may have made it to take outpost's sockets; remove it`,
+    );
   }
   if ((info.mode & 0o022) !== 0) {
     throw new UnsafeDirectory(`${dir} may be written by other users (mode ${(info.mode & 0o777).toString(8)}); run chmod 700 ${dir}`);

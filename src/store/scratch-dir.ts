@@ -18,7 +18,8 @@ export function privateScratchDir(parent: string): string {
   const found = lstatSync(dir);
   if (!found.isDirectory()) throw new Error(`${dir} is not a folder: the private scratch folder for key files must be one (remove what is there)`);
   const uid = process.getuid?.();
-  if (uid !== undefined && found.uid !== uid) throw new Error(`${dir} belongs to user ${found.uid}, not to this process's user ${uid}: key files are written only to a folder of our own`);
+  if (uid !== undefined && found.uid !== uid)
+    throw new Error(`${dir} belongs to user ${found.uid}, not to this process's user ${uid}: key files are written only to a folder of our own`);
   chmodSync(dir, 0o700);
   return dir;
 }

@@ -29,7 +29,11 @@ test('a domain added in the panel goes pending -> issuing -> issued on screen wi
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const app = row(page, 'app.example.test');
     await app.locator('.status', { hasText: /^(issued|error)$/ }).waitFor({ timeout: 90_000 });
-    t.deepEqual(await page.evaluate<string[]>('window.seenStatuses'), ['pending', 'issuing', 'issued'], `the row showed each status: ${(await app.textContent()) ?? ''}`);
+    t.deepEqual(
+      await page.evaluate<string[]>('window.seenStatuses'),
+      ['pending', 'issuing', 'issued'],
+      `the row showed each status: ${(await app.textContent()) ?? ''}`,
+    );
     t.true(await page.evaluate<boolean>('window.sameDocument === true'), 'the page was not reloaded');
     t.regex((await app.locator('.row-expires').textContent()) ?? '', /^\d{4}-\d\d-\d\d$/);
     t.deepEqual(unexpected(problems), []);

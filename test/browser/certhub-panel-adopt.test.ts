@@ -20,7 +20,9 @@ test('a target change refused over a record someone else made offers "Take them 
     const made = await fetch(`${powerdns.apiUrl}/api/v1/servers/localhost/zones/${powerdns.zone}.`, {
       method: 'PATCH',
       headers: { 'X-API-Key': powerdns.apiKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ rrsets: [{ name: `${name}.`, type: 'AAAA', ttl: 60, changetype: 'REPLACE', records: [{ content: '2001:db8::60', disabled: false }] }] }),
+      body: JSON.stringify({
+        rrsets: [{ name: `${name}.`, type: 'AAAA', ttl: 60, changetype: 'REPLACE', records: [{ content: '2001:db8::60', disabled: false }] }],
+      }),
     });
     t.is(made.status, 204);
 
@@ -31,14 +33,24 @@ test('a target change refused over a record someone else made offers "Take them 
     await details.getByLabel('Target').fill('203.0.113.61');
     await details.getByRole('button', { name: 'Save', exact: true }).click();
     await adopt.waitFor();
-    t.regex((await details.locator('.target-form .hint').textContent()) ?? '', /shop\.example\.test already has address records certhub did not create \(AAAA 2001:db8::60\)/);
+    t.regex(
+      (await details.locator('.target-form .hint').textContent()) ?? '',
+      /shop\.example\.test already has address records certhub did not create \(AAAA 2001:db8::60\)/,
+    );
     t.is((await domainView(server, 'shop')).target, '203.0.113.60', 'the refused change changed nothing');
     await saveScreenshot(page, 'certhub-panel-adopt-offered');
 
     await adopt.click();
     await adopt.waitFor({ state: 'hidden' });
     t.true(await eventually(async () => (await domainView(server, 'shop')).target === '203.0.113.61', 30_000, 100), 'saved with adopt');
-    t.true(await eventually(async () => JSON.stringify(await powerdns.dig(name, 'A')) === '["203.0.113.61"]' && (await powerdns.dig(name, 'AAAA')).length === 0, 30_000, 100), "the adopted AAAA went with certhub's new A");
+    t.true(
+      await eventually(
+        async () => JSON.stringify(await powerdns.dig(name, 'A')) === '["203.0.113.61"]' && (await powerdns.dig(name, 'AAAA')).length === 0,
+        30_000,
+        100,
+      ),
+      "the adopted AAAA went with certhub's new A",
+    );
     t.is((await details.locator('.target-form .hint').textContent()) ?? '', '');
     t.deepEqual(unexpected(problems, [409]), []);
   } finally {

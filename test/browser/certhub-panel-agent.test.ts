@@ -42,7 +42,8 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
     t.is(result.code, 0, result.stderr);
   }
   const served = async (domain: { name: string; token: string }) =>
-    ((await (await fetch(`${server.url}api/cert/${domain.name}`, { headers: { authorization: `Bearer ${domain.token}` } })).json()) as { cert_pem: string }).cert_pem;
+    ((await (await fetch(`${server.url}api/cert/${domain.name}`, { headers: { authorization: `Bearer ${domain.token}` } })).json()) as { cert_pem: string })
+      .cert_pem;
   for (const domain of [web!, api!]) t.is(await readFile(join(dir, 'cli', domain.name, 'cert.pem'), 'utf8'), await served(domain));
 
   const fetchFile = join(dir, 'fetch.json');
@@ -59,7 +60,10 @@ test('the Fetch CLI lines, the Fetch JSON and the Proxy JSON the panel exports w
   const proxy = await startAgentProxy(t, { ...proxyConfig, host: '127.0.0.1', port: 0, threads: 1, material_dir: join(dir, 'proxy'), allow_untrusted: true });
   // The proxy fetches its routes' material itself once it runs, and has its fronts load it.
   for (const domain of [web!, api!]) await proxy.process.waitFor(new RegExp(`certificate served domain=${domain.name.replaceAll('.', '\\.')} `), 30_000);
-  for (const [domain, name] of [[web!, 'web'], [api!, 'api']] as const) {
+  for (const [domain, name] of [
+    [web!, 'web'],
+    [api!, 'api'],
+  ] as const) {
     const answered = await curlResolve(domain.name, proxy.port, '/whoami');
     t.is(answered.code, 0, answered.stderr);
     t.regex(answered.stderr, /subject: .*certhub demo certificate/);

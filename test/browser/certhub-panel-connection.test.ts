@@ -51,7 +51,7 @@ test('quick adds: each answer clears only the fields that still hold what its ad
   t.deepEqual(unexpected(problems), []);
 });
 
-test('add form: a blank name and a URL as target are told in words, the server\'s own', async (t) => {
+test("add form: a blank name and a URL as target are told in words, the server's own", async (t) => {
   const server = await demoCerthub(t);
   const { page, problems } = await openPanel(t, server);
   await page.getByLabel('Target').fill('http://example.net');
@@ -103,5 +103,11 @@ test('certhub stopped: a banner says it is not reachable and an add waits; resta
   await page.locator('#add-form[aria-busy="false"]').waitFor();
   t.is(await page.getByLabel('Subdomain').inputValue(), '');
   t.is(await page.locator('body').getAttribute('data-connection'), 'live');
-  t.deepEqual(unexpected(problems.filter((problem) => !refusedConnection.test(problem)), [401]), []);
+  t.deepEqual(
+    unexpected(
+      problems.filter((problem) => !refusedConnection.test(problem)),
+      [401],
+    ),
+    [],
+  );
 });

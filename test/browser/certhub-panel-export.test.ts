@@ -83,7 +83,10 @@ test('export one domain and several: every format exactly, for the page origin a
 
 test('select-all under a filter ticks and exports only the rows shown', async (t) => {
   const server = await demoCerthub(t);
-  const added = await addDomains(server, ['shop', 'shop-admin', 'blog', 'mail'].map((name, index) => ({ name, target: `203.0.113.${index + 10}` })));
+  const added = await addDomains(
+    server,
+    ['shop', 'shop-admin', 'blog', 'mail'].map((name, index) => ({ name, target: `203.0.113.${index + 10}` })),
+  );
   const { page, problems } = await openPanel(t, server);
   await page.getByLabel('Filter domains').fill('SHOP');
   await page.getByLabel('Select all shown domains').check();

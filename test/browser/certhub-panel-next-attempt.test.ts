@@ -30,13 +30,18 @@ test('a domain refused with a Retry-After of days shows "Next attempt: <that tim
     await page.getByLabel('Target').fill('203.0.113.50');
     const refusedFrom = Date.now();
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await row(page, 'limited.example.test').locator('.status', { hasText: /^error$/ }).waitFor({ timeout: 90_000 });
+    await row(page, 'limited.example.test')
+      .locator('.status', { hasText: /^error$/ })
+      .waitFor({ timeout: 90_000 });
 
     const waiting = await domainView(server, 'limited');
     t.is(waiting.waiting_for, 'retry_after');
     t.regex(waiting.error ?? '', /the CA asks to retry after 259200 s/);
     const nextAt = Date.parse(waiting.next_attempt_at ?? '');
-    t.true(nextAt >= refusedFrom + retryAfterSeconds * 1000, `the next attempt ${waiting.next_attempt_at ?? 'none'} is the CA's Retry-After away, not a backoff`);
+    t.true(
+      nextAt >= refusedFrom + retryAfterSeconds * 1000,
+      `the next attempt ${waiting.next_attempt_at ?? 'none'} is the CA's Retry-After away, not a backoff`,
+    );
 
     const details = await expandRow(page, 'limited.example.test');
     const shownAt = `${new Date(nextAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -63,7 +63,10 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
   t.true(await eventually(async () => (await domainView(server, 'app')).target === '198.51.100.20'));
 
   // Downloads are the server's material under the domain's own file names.
-  for (const [label, file, field] of [['Certificate (.crt)', 'app.example.test.crt', 'cert.crt'], ['Key (.key)', 'app.example.test.key', 'key.key']] as const) {
+  for (const [label, file, field] of [
+    ['Certificate (.crt)', 'app.example.test.crt', 'cert.crt'],
+    ['Key (.key)', 'app.example.test.key', 'key.key'],
+  ] as const) {
     const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('link', { name: label }).click()]);
     t.is(download.suggestedFilename(), file);
     const expected = await (await server.admin(`api/admin/domains/app/${field}`)).text();
@@ -79,7 +82,10 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
 
 test('remove asks first; saying yes removes the domain from the server and the list', async (t) => {
   const server = await demoCerthub(t);
-  await addDomains(server, [{ name: 'old', target: '203.0.113.8' }, { name: 'keep', target: '203.0.113.9' }]);
+  await addDomains(server, [
+    { name: 'old', target: '203.0.113.8' },
+    { name: 'keep', target: '203.0.113.9' },
+  ]);
   const { page, problems } = await openPanel(t, server);
   const old = row(page, 'old.example.test');
   await expandRow(page, 'old.example.test');

@@ -11,7 +11,10 @@ import { eventually } from '../helpers/fixture-host.js';
 
 test('sort, filter, export format and server URL survive a new browser context', async (t) => {
   const server = await demoCerthub(t);
-  await addDomains(server, ['alpha', 'beta', 'gamma', 'delta'].map((name, index) => ({ name, target: `203.0.113.${index + 1}` })));
+  await addDomains(
+    server,
+    ['alpha', 'beta', 'gamma', 'delta'].map((name, index) => ({ name, target: `203.0.113.${index + 1}` })),
+  );
   const first = await openPanel(t, server);
   await first.page.locator('#sort-name').click();
   await first.page.getByLabel('Filter domains').fill('a');
@@ -21,7 +24,10 @@ test('sort, filter, export format and server URL survive a new browser context',
   await first.page.getByLabel('Server URL').fill('https://certs.example.com');
   const remembered = { export_format: 'proxy-json', export_server_url: 'https://certs.example.com', sort: { key: 'name', direction: 'desc' }, filter: 'a' };
   const prefsFile = join(server.dataDir, 'prefs.json');
-  t.true(await eventually(async () => JSON.stringify(JSON.parse(await readFile(prefsFile, 'utf8'))) === JSON.stringify(remembered)), 'prefs.json holds the choices');
+  t.true(
+    await eventually(async () => JSON.stringify(JSON.parse(await readFile(prefsFile, 'utf8'))) === JSON.stringify(remembered)),
+    'prefs.json holds the choices',
+  );
 
   const second = await openPanel(t, server);
   t.is(await second.page.getByLabel('Filter domains').inputValue(), 'a');
@@ -84,7 +90,8 @@ test('logs tab: backlog on open, live lines, level filter, auto-scroll that paus
   await lines.getByText('admin logged in').first().waitFor();
   const info = lines.locator('.log-line[data-level="info"]').first();
   t.is(await info.locator('.log-level-tag').textContent(), 'info');
-  const colour = (selector: string) => page.evaluate<string>(`getComputedStyle(document.querySelector('#log-lines .log-line[data-level="info"] ${selector}')).color`);
+  const colour = (selector: string) =>
+    page.evaluate<string>(`getComputedStyle(document.querySelector('#log-lines .log-line[data-level="info"] ${selector}')).color`);
   t.not(await colour('.log-level-tag'), await colour('.log-message'), 'the level is coloured');
 
   await addDomains(server, [{ name: 'live', target: '203.0.113.2' }]);
@@ -95,10 +102,16 @@ test('logs tab: backlog on open, live lines, level filter, auto-scroll that paus
   t.true(await lines.getByText('added live.example.test -> 203.0.113.2 (A)').isVisible());
 
   // Enough lines to scroll: the view follows them while at the bottom.
-  await addDomains(server, Array.from({ length: 40 }, (_, index) => ({ name: `bulk${index}`, target: `203.0.113.${index + 10}` })));
+  await addDomains(
+    server,
+    Array.from({ length: 40 }, (_, index) => ({ name: `bulk${index}`, target: `203.0.113.${index + 10}` })),
+  );
   await lines.getByText(/^issued bulk39\.example\.test/).waitFor();
   const scrollTop = () => page.evaluate<number>(`document.querySelector('#log-lines').scrollTop`);
-  const atBottom = () => page.evaluate<boolean>(`(() => { const list = document.querySelector('#log-lines'); return list.scrollTop + list.clientHeight >= list.scrollHeight - 4; })()`);
+  const atBottom = () =>
+    page.evaluate<boolean>(
+      `(() => { const list = document.querySelector('#log-lines'); return list.scrollTop + list.clientHeight >= list.scrollHeight - 4; })()`,
+    );
   t.true(await atBottom());
   await page.evaluate(`document.querySelector('#log-lines').scrollTop = 0`);
   const follow = page.getByRole('button', { name: 'Paused — jump to latest' });

@@ -103,7 +103,10 @@ test.serial('every panel fills from the live stream and moves as events arrive',
   // Each graph is redrawn from the stream on its own; a later event may be the one that moves it.
   for (const metric of ['cpu', 'memory'] as const) {
     // Not moved within the bound: the assertion below says so.
-    await page.locator(`#${metric}-history .graph-line:not([d="${first[metric].d}"])`).waitFor({ timeout: 8000 }).catch(() => {});
+    await page
+      .locator(`#${metric}-history .graph-line:not([d="${first[metric].d}"])`)
+      .waitFor({ timeout: 8000 })
+      .catch(() => {});
   }
 
   const { machine } = expected;
@@ -223,7 +226,10 @@ test.serial('swap, the macOS breakdown, runtime and container tags and bar colou
   t.is(await text(page, '#swap-used'), '1.0 GiB / 4.0 GiB');
   t.is(await text(page, '#swap-percent'), '25.0%');
   t.true(await page.locator('#memory-breakdown').isVisible());
-  t.deepEqual([await text(page, '#memory-active'), await text(page, '#memory-wired'), await text(page, '#memory-compressed')], ['3.0 GiB', '1.0 GiB', '512 MiB']);
+  t.deepEqual(
+    [await text(page, '#memory-active'), await text(page, '#memory-wired'), await text(page, '#memory-compressed')],
+    ['3.0 GiB', '1.0 GiB', '512 MiB'],
+  );
 
   const cpuLine = await graphLine(page, 'cpu');
   t.is(cpuLine.points, 3);

@@ -48,10 +48,13 @@ async function frontFor(t: ExecutionContext, target: string, handle: FrontHandle
   const upstream = new URL(target);
   const front = createServer((request, response) => {
     handle(request, response, () => {
-      const forwarded = forwardRequest({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const forwarded = forwardRequest(
+        { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       forwarded.on('error', () => response.destroy());
       request.pipe(forwarded);
     });
@@ -167,7 +170,10 @@ test.serial('each phase starts its dial from zero on its own scale, so no figure
   t.log(await saveScreenshot(page, 'speedtest-upload'));
   await waitForPhase(page, 'done', 30_000);
   const frames = (await page.evaluate<DialFrame[]>('window.dialFrames')).filter((frame) => ['ping', 'download', 'upload'].includes(frame.phase));
-  t.true(frames.some((frame) => frame.phase === 'ping' && frame.top === 1000), 'the slow pings widened the ping scale');
+  t.true(
+    frames.some((frame) => frame.phase === 'ping' && frame.top === 1000),
+    'the slow pings widened the ping scale',
+  );
   t.true(frames.some((frame) => frame.phase === 'download'));
   t.deepEqual(frames.filter((frame) => frame.value > frame.top).slice(0, 3), [], 'a figure past the top tick');
   t.deepEqual(frames.filter((frame) => frame.active.some((step) => step !== frame.phase)).slice(0, 3), [], 'a step lit that is not the phase running');

@@ -8,7 +8,10 @@ export const expectations: DocExpectations = {
   'npm run bench -- actor-hop': { notRun: minutes },
   'npm run bench -- agent-proxy --seconds 4 --rounds 5': { notRun: minutes },
   'npm run bench -- all': { notRun: 'every benchmark: about half an hour' },
-  'npm run bench -- all --markdown --write docs/benchmarks.md': { notRun: 'every benchmark, about half an hour, and it rewrites this document\'s table (test/unit/bench-summary-table.test.ts checks the document and the rewrite)' },
+  'npm run bench -- all --markdown --write docs/benchmarks.md': {
+    notRun:
+      "every benchmark, about half an hour, and it rewrites this document's table (test/unit/bench-summary-table.test.ts checks the document and the rewrite)",
+  },
   'git worktree add /tmp/before HEAD~1 && (cd /tmp/before && npm ci)': { notRun: 'adds a worktree and installs its packages, for a benchmark' },
   'npm run bench -- qpool-serve --before /tmp/before/dist': { notRun: minutes },
   'npm run soak -- qpool --minutes 10': { notRun: 'a soak takes ten minutes' },

@@ -5,7 +5,9 @@ export const expectations: DocExpectations = {
   'sudo apt-get install pebble pdns-server pdns-backend-sqlite3 sqlite3 nginx jq curl dnsutils openssl': {
     notRun: 'installs system packages as root; test/system-deps.sh installs them for the suite',
   },
-  'certhub setup -d /var/lib/certhub': { notRun: 'an interactive wizard writing to /var/lib (test/integration/cert-setup.test.ts drives it; the first-run walkthrough answers it)' },
+  'certhub setup -d /var/lib/certhub': {
+    notRun: 'an interactive wizard writing to /var/lib (test/integration/cert-setup.test.ts drives it; the first-run walkthrough answers it)',
+  },
   'certhub --help': { exit: 0, prints: /^ {2}setup \[options\] +interactive wizard/m },
   'certhub run --help': { exit: 0, prints: /^ {2}--demo +self-signed demo certificates/m },
   'certhub setup --help': { exit: 0, prints: /^ {2}--force +replace an existing config\.json/m },

@@ -12,7 +12,9 @@ export const expectations: DocExpectations = {
     exit: 0,
     prints: /^host\.json: valid$/m,
     files: {
-      'host.json': JSON.stringify({ roles: { monitor: { host: '127.0.0.1', port: 8080, interval_seconds: 5, history_seconds: 600, allowed_hosts: ['dash.example.net'] } } }),
+      'host.json': JSON.stringify({
+        roles: { monitor: { host: '127.0.0.1', port: 8080, interval_seconds: 5, history_seconds: 600, allowed_hosts: ['dash.example.net'] } },
+      }),
     },
   },
   'hostwatch --help': { exit: 0, prints: /^ {2}--show-container-args +show container command lines/m },

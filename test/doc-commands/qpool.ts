@@ -3,7 +3,10 @@
 import type { DocExpectations, Expectation } from './expectation.js';
 
 /** Twenty distinct demo values, one JSON line each, as the diode's receive command would print them. */
-const valueLines = Array.from({ length: 20 }, (_, index) => `${JSON.stringify({ value: index.toString(16).padStart(2, '0').repeat(128), timestamp: '2026-01-01T00:00:00Z', source: 'demo' })}\n`).join('');
+const valueLines = Array.from(
+  { length: 20 },
+  (_, index) => `${JSON.stringify({ value: index.toString(16).padStart(2, '0').repeat(128), timestamp: '2026-01-01T00:00:00Z', source: 'demo' })}\n`,
+).join('');
 
 /** A memory-only server on the documented address, its values read from values.jsonl. */
 const runningServer: Pick<Expectation, 'files' | 'beside'> = {
@@ -21,7 +24,9 @@ export const expectations: DocExpectations = {
   'qpool setup send': { notRun: 'an interactive wizard (test/integration/qpool-setup.test.ts drives it)' },
   'qpool setup recv': { notRun: 'an interactive wizard (test/integration/qpool-setup.test.ts drives it)' },
   'qpool collect -c qpool.json': { notRun: 'asks ANU, on the internet, and runs the diode tool; the one-machine walkthrough runs collect on the demo source' },
-  'APP_POOL_KEY=... qpool serve -c qpool.json': { notRun: 'the passphrase is a placeholder and the config is the receiving machine\'s (its diode tool); the walkthroughs run serve' },
+  'APP_POOL_KEY=... qpool serve -c qpool.json': {
+    notRun: "the passphrase is a placeholder and the config is the receiving machine's (its diode tool); the walkthroughs run serve",
+  },
   'sudo install -D -m 644 qpool.json /etc/outpost/qpool.json': { notRun: writesEtc },
   "sudo sh -c 'umask 077 && cat > /etc/outpost/qpool-pool-key'": { notRun: writesEtc },
   'sudo cp "$(npm root -g)/outpost/packaging/systemd/qpool-serve.service" /etc/systemd/system/': { notRun: writesEtc },

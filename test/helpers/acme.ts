@@ -35,7 +35,12 @@ export const withAcme = test.macro(async (t, body: (t: ExecutionContext, fixture
   let account: AcmeAccount | undefined;
   try {
     const generateKey = (keyType: KeyType) => jobs.run(generatePrivateKeyJob, { keyType });
-    account = await openAcmeAccount({ directoryUrl: stack.pebble.directoryUrl, caBundlePem: await readFile(stack.pebble.caFile, 'utf8'), dir: join(dir, 'acme'), generateKey });
+    account = await openAcmeAccount({
+      directoryUrl: stack.pebble.directoryUrl,
+      caBundlePem: await readFile(stack.pebble.caFile, 'utf8'),
+      dir: join(dir, 'acme'),
+      generateKey,
+    });
     const { powerdns } = stack;
     const opened = account;
     await body(t, {

@@ -28,7 +28,12 @@ export async function temporaryDir(t: ExecutionContext, prefix: string): Promise
 /** Writes a fresh certificate for `domain` into `<dir>/<domain>/` the way fetch does: each file replaced atomically. */
 export async function writeTestMaterial(dir: string, domain: string, serialHex: string): Promise<void> {
   const now = Date.now();
-  const { certPem, keyPem } = await testCertificate({ name: domain, serialHex, notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 30 * 86_400_000) });
+  const { certPem, keyPem } = await testCertificate({
+    name: domain,
+    serialHex,
+    notBefore: new Date(now - 3_600_000),
+    notAfter: new Date(now + 30 * 86_400_000),
+  });
   const paths = materialPaths(dir, domain);
   await mkdir(paths.folder, { recursive: true, mode: 0o700 });
   await writeFileAtomic(paths.cert, certPem);
@@ -76,13 +81,20 @@ export function presentedCertificate(port: number, servername: string): Promise<
 }
 
 /** A GET of /whoami on `agent`'s kept-alive connection: its status, local port and the certificate its handshake got. */
-export function keptAliveGet(agent: HttpsAgent, port: number, name: string): Promise<{ status: number | undefined; localPort: number | undefined; serialNumber: string }> {
+export function keptAliveGet(
+  agent: HttpsAgent,
+  port: number,
+  name: string,
+): Promise<{ status: number | undefined; localPort: number | undefined; serialNumber: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: name, rejectUnauthorized: false, agent, path: '/whoami', headers: { host: name } }, (response) => {
-      const socket = response.socket as TLSSocket;
-      const seen = { status: response.statusCode, localPort: socket.localPort, serialNumber: socket.getPeerCertificate().serialNumber };
-      response.resume().once('end', () => resolve(seen));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, servername: name, rejectUnauthorized: false, agent, path: '/whoami', headers: { host: name } },
+      (response) => {
+        const socket = response.socket as TLSSocket;
+        const seen = { status: response.statusCode, localPort: socket.localPort, serialNumber: socket.getPeerCertificate().serialNumber };
+        response.resume().once('end', () => resolve(seen));
+      },
+    );
     outgoing.once('error', reject);
     outgoing.setTimeout(20_000, () => outgoing.destroy(new Error('no answer within 20 s')));
     outgoing.end();
@@ -121,14 +133,23 @@ export interface CurlResult {
 /** Runs curl for `https://<name>:<port><path>` with the name resolved to loopback; -k since the test CA is thrown away. */
 export function curlResolve(name: string, port: number, path: string, extra: readonly string[] = []): Promise<CurlResult> {
   return new Promise((resolve) => {
-    execFile('curl', ['-sS', '-k', '-v', '--max-time', '20', '--resolve', `${name}:${port}:127.0.0.1`, ...extra, `https://${name}:${port}${path}`], { maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
+    execFile(
+      'curl',
+      ['-sS', '-k', '-v', '--max-time', '20', '--resolve', `${name}:${port}:127.0.0.1`, ...extra, `https://${name}:${port}${path}`],
+      { maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      },
+    );
   });
 }
 
 /** An HTTPS request to loopback naming `name` in SNI and Host; resolves with the response head, body unread. */
-export function proxiedRequest(port: number, name: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: Readable }): Promise<IncomingMessage> {
+export function proxiedRequest(
+  port: number,
+  name: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: Readable },
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const outgoing = request({
       host: '127.0.0.1',
@@ -178,7 +199,11 @@ export function loopbackDispatcher(t: ExecutionContext): Agent {
  * backend connection and one thread: every request of every client goes down the same connection, as
  * a busy route's do.
  */
-export async function startProxyTo(t: ExecutionContext, backend: string | Record<string, unknown>, config: object = {}): Promise<AgentProxy & { materialDir: string }> {
+export async function startProxyTo(
+  t: ExecutionContext,
+  backend: string | Record<string, unknown>,
+  config: object = {},
+): Promise<AgentProxy & { materialDir: string }> {
   const materialDir = await temporaryDir(t, 'agent-proxy-material-');
   await writeTestMaterial(materialDir, 'app.test', '0c');
   const proxy = await startAgentProxy(t, {

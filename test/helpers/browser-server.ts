@@ -12,7 +12,13 @@ import { chromiumArgs, chromiumPath } from '../../benchmarks/third-party/chromiu
 
 // Playwright's own signal handlers would end the browser at SIGTERM without a clean close, leaving
 // its singleton folder in /tmp at every run: this process closes it, below.
-const server = await chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false });
+const server = await chromium.launchServer({
+  executablePath: chromiumPath,
+  args: chromiumArgs,
+  handleSIGTERM: false,
+  handleSIGINT: false,
+  handleSIGHUP: false,
+});
 process.stdout.write(`${server.wsEndpoint()}\n`);
 const cpuReport = process.argv[2];
 let closing = false;

@@ -36,15 +36,17 @@ let sharedBrowser: Promise<Browser> | undefined;
 const runBrowser = process.env.OUTPOST_TEST_BROWSER;
 
 function fileBrowser(): Promise<Browser> {
-  sharedBrowser ??= (runBrowser === undefined ? chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }) : chromium.connect(runBrowser)).catch((error: unknown) => {
-    sharedBrowser = undefined;
-    throw error;
-  });
+  sharedBrowser ??= (runBrowser === undefined ? chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }) : chromium.connect(runBrowser)).catch(
+    (error: unknown) => {
+      sharedBrowser = undefined;
+      throw error;
+    },
+  );
   return sharedBrowser;
 }
 
 // Closing a browser this file connected to closes its contexts and leaves the browser to the run.
-test.after.always('the file\'s browser is closed', async () => {
+test.after.always("the file's browser is closed", async () => {
   const browser = await sharedBrowser?.catch(() => undefined);
   await browser?.close();
 });
@@ -91,7 +93,9 @@ export function endlessAnimations(page: Page): Promise<number> {
 
 /** The animation name and iteration count the stylesheet gives `selector`'s `::after`, read without waiting for a frame. */
 export function afterAnimation(page: Page, selector: string): Promise<[string, string]> {
-  return page.evaluate<[string, string]>(`(() => { const after = getComputedStyle(document.querySelector(${JSON.stringify(selector)}), '::after'); return [after.animationName, after.animationIterationCount]; })()`);
+  return page.evaluate<[string, string]>(
+    `(() => { const after = getComputedStyle(document.querySelector(${JSON.stringify(selector)}), '::after'); return [after.animationName, after.animationIterationCount]; })()`,
+  );
 }
 
 /** Saves a PNG under test-results/ (gitignored) for a person to look at; returns its path. */

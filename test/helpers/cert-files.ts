@@ -39,7 +39,10 @@ export function versionedMaterial(version: string): Material {
 /** The version each part of versioned material names. */
 export function materialVersions(material: Material): string[] {
   return [material.cert_pem, material.chain_pem, material.key_pem].map((pem) => {
-    const body = pem.split('\n').filter((line) => !line.startsWith('-----')).join('');
+    const body = pem
+      .split('\n')
+      .filter((line) => !line.startsWith('-----'))
+      .join('');
     return Buffer.from(body, 'base64').toString().replace(/\.+$/, '').split(' ')[1] ?? '';
   });
 }

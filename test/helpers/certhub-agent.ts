@@ -28,11 +28,15 @@ export async function addIssuedDomain(server: RunningCerthub, label: string, tim
   if (added.status !== 201) throw new Error(`adding ${label}: HTTP ${added.status} ${await added.text()}`);
   const domain = (await added.json()) as IssuedDomain & { status: string };
   let last = '';
-  const issued = await eventually(async () => {
-    const view = (await (await server.admin(`api/admin/domains/${label}`)).json()) as { status: string; error: string | null };
-    last = `${view.status} ${view.error ?? ''}`;
-    return view.status === 'issued';
-  }, timeoutMs, 100);
+  const issued = await eventually(
+    async () => {
+      const view = (await (await server.admin(`api/admin/domains/${label}`)).json()) as { status: string; error: string | null };
+      last = `${view.status} ${view.error ?? ''}`;
+      return view.status === 'issued';
+    },
+    timeoutMs,
+    100,
+  );
   if (!issued) throw new Error(`${label} was not issued within ${timeoutMs} ms (last: ${last})`);
   return { name: domain.name, token: domain.token };
 }

@@ -58,10 +58,14 @@ export async function getDomain(server: RunningCerthub, name: string): Promise<D
  */
 export async function waitForDomain(server: RunningCerthub, name: string, until: (domain: DomainView) => boolean, timeoutMs: number): Promise<DomainView> {
   let last: DomainView | undefined;
-  await eventually(async () => {
-    last = await getDomain(server, name);
-    return until(last);
-  }, timeoutMs, 100);
+  await eventually(
+    async () => {
+      last = await getDomain(server, name);
+      return until(last);
+    },
+    timeoutMs,
+    100,
+  );
   if (last === undefined) throw new Error(`${name} was never read within ${timeoutMs} ms`);
   return last;
 }
@@ -74,7 +78,9 @@ export function settled(domain: DomainView): boolean {
 /** The RRsets PowerDNS holds at `name` or under it (its `_acme-challenge`), sorted by name and type. */
 export async function recordsOf(powerdns: PowerDnsServer, name: string): Promise<RRset[]> {
   const all = await powerdns.rrsets();
-  return all.filter((rrset) => rrset.name === name || rrset.name.endsWith(`.${name}`)).sort((a, b) => `${a.name} ${a.type}`.localeCompare(`${b.name} ${b.type}`));
+  return all
+    .filter((rrset) => rrset.name === name || rrset.name.endsWith(`.${name}`))
+    .sort((a, b) => `${a.name} ${a.type}`.localeCompare(`${b.name} ${b.type}`));
 }
 
 /** GET /api/cert/<name> with `token`. */

@@ -7,7 +7,11 @@ import { newPage, type BrowserPage } from './browser.js';
 import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from './certhub.js';
 import type { DomainView } from '../../actors/cert/domains/protocol.js';
 
-export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] };
+export const desktop: BrowserContextOptions = {
+  viewport: { width: 1280, height: 900 },
+  reducedMotion: 'reduce',
+  permissions: ['clipboard-read', 'clipboard-write'],
+};
 export const phone: BrowserContextOptions = { viewport: { width: 360, height: 760 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' };
 
 export type { DomainView };

@@ -43,7 +43,11 @@ export async function startCerthub(t: ExecutionContext, dataDir: string, args: s
 }
 
 /** The admin key and the certificate fingerprint a `certhub run` off loopback printed. */
-export async function startCerthubOffLoopback(t: ExecutionContext, dataDir: string, args: string[] = ['--demo']): Promise<RunningCerthub & { pin: string | undefined }> {
+export async function startCerthubOffLoopback(
+  t: ExecutionContext,
+  dataDir: string,
+  args: string[] = ['--demo'],
+): Promise<RunningCerthub & { pin: string | undefined }> {
   // Bound to every interface (the default bind); the test talks to it on 127.0.0.1 only.
   const server = await startCerthub(t, dataDir, [...args, '-H', '0.0.0.0']);
   await server.waitFor(/^admin key: /m);
@@ -51,7 +55,12 @@ export async function startCerthubOffLoopback(t: ExecutionContext, dataDir: stri
 }
 
 /** A request to certhub over HTTPS trusting only `caPem` (its self-signed certificate), for `servername`. */
-export function requestTrusting(url: string, caPem: string, servername: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
+export function requestTrusting(
+  url: string,
+  caPem: string,
+  servername: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const call = httpsRequest(url, { method: init.method ?? 'GET', ca: caPem, servername, headers: init.headers ?? {} }, (response) => {
       let body = '';

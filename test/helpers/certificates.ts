@@ -25,7 +25,8 @@ export async function testCertificate(options: TestCertificateOptions): Promise<
   const [ca, leaf] = await Promise.all([generateKeys(), generateKeys()]);
   const name = options.name ?? 'app.example.com';
   const extensions: x509.Extension[] = [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: name }])];
-  if (options.authorityKeyIdHex !== null) extensions.push(new x509.AuthorityKeyIdentifierExtension(options.authorityKeyIdHex ?? '0102030405060708090a0b0c0d0e0f1011121314'));
+  if (options.authorityKeyIdHex !== null)
+    extensions.push(new x509.AuthorityKeyIdentifierExtension(options.authorityKeyIdHex ?? '0102030405060708090a0b0c0d0e0f1011121314'));
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: options.serialHex ?? '01',
     subject: `CN=${name}`,
@@ -60,7 +61,11 @@ export async function testChain(name: string, options: { notBefore: Date; notAft
     notAfter: options.notAfter,
     signingAlgorithm: algorithm,
     keys: caKeys,
-    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true), await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
+    ],
   });
   const leaf = await x509.X509CertificateGenerator.create({
     serialNumber: '0b',

@@ -16,12 +16,23 @@ export const configLoaders: { name: string; schema: z.ZodType; valid: Json }[] =
   {
     name: 'outpost host config',
     schema: hostConfigSchema(roles),
-    valid: JSON.parse(JSON.stringify({ roles: Object.fromEntries(roles.map((role) => [role.name, role.demoConfig])), supervisor: { restart: { max_restarts: 3 } }, log: { level: 'info' } })) as Json,
+    valid: JSON.parse(
+      JSON.stringify({
+        roles: Object.fromEntries(roles.map((role) => [role.name, role.demoConfig])),
+        supervisor: { restart: { max_restarts: 3 } },
+        log: { level: 'info' },
+      }),
+    ) as Json,
   },
   {
     name: 'certhub config.json',
     schema: certConfigSchema({ demo: false }),
-    valid: { base_domain: 'example.com', admin_key: 'cha_0123456789abcdef0123456789abcdef', dns: { provider: 'powerdns', server_url: 'http://127.0.0.1:8081', api_token: 'pdns-key', zone: 'example.com.' }, tls: { domain: 'hub' } },
+    valid: {
+      base_domain: 'example.com',
+      admin_key: 'cha_0123456789abcdef0123456789abcdef',
+      dns: { provider: 'powerdns', server_url: 'http://127.0.0.1:8081', api_token: 'pdns-key', zone: 'example.com.' },
+      tls: { domain: 'hub' },
+    },
   },
   { name: 'qpool serve file', schema: serveFileSchema, valid: JSON.parse(JSON.stringify(sampleConfig())) as Json },
   { name: 'qpool collect file', schema: collectFileSchema, valid: JSON.parse(JSON.stringify(sampleConfig())) as Json },
@@ -56,7 +67,9 @@ export function mutate(document: Json, change: Mutation): Json {
   const paths = pathsOf(copy);
   const path = paths[change.pick % paths.length] ?? [];
   if (path.length === 0) return change.kind === 'replace' ? change.value : copy;
-  const parent = path.slice(0, -1).reduce<Json>((node, key) => (node as Record<string | number, Json>)[key] as Json, copy) as Record<string | number, Json> | Json[];
+  const parent = path.slice(0, -1).reduce<Json>((node, key) => (node as Record<string | number, Json>)[key] as Json, copy) as
+    | Record<string | number, Json>
+    | Json[];
   const key = path.at(-1) as string | number;
   if (change.kind === 'replace') (parent as Record<string | number, Json>)[key] = change.value;
   else if (change.kind === 'remove') {
@@ -68,4 +81,3 @@ export function mutate(document: Json, change: Mutation): Json {
   }
   return copy;
 }
-

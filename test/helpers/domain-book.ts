@@ -98,7 +98,10 @@ export interface BookHarness {
 
 export const baseDomain = 'example.com';
 
-export async function startBook(t: ExecutionContext, options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean; maxDomains?: number }): Promise<BookHarness> {
+export async function startBook(
+  t: ExecutionContext,
+  options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean; maxDomains?: number },
+): Promise<BookHarness> {
   const { dataDir, clock } = options;
   const { store, loaded } = await DomainStore.open(dataDir);
   const issuer = new FakeIssuer(clock, options.lifetimeMs);

@@ -132,7 +132,8 @@ export class AnswerCheck {
     const badQuery = answer.status < 300 ? this.queryOutsideSchema(operation, answer.target) : undefined;
     if (badQuery !== undefined) return `${operation.method} ${template} answered ${answer.status} to ${badQuery}: what is invalid gets a 4xx`;
     const response = operation.responses[String(answer.status)] ?? operation.responses.default;
-    if (response === undefined) return `${operation.method} ${template} answered ${answer.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`;
+    if (response === undefined)
+      return `${operation.method} ${template} answered ${answer.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`;
     return this.bodyProblem(answer, `${operation.method} ${template}`, String(answer.status), response);
   }
 
@@ -144,7 +145,8 @@ export class AnswerCheck {
       if (raw === null || parameter.schema === undefined) continue;
       const numeric = parameter.schema.type === 'integer' || parameter.schema.type === 'number';
       const value = numeric && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
-      if (!this.validator(`query ${operation.template} ${parameter.name}`, parameter.schema).safeParse(value).success) return `${parameter.name}=${JSON.stringify(raw)}`;
+      if (!this.validator(`query ${operation.template} ${parameter.name}`, parameter.schema).safeParse(value).success)
+        return `${parameter.name}=${JSON.stringify(raw)}`;
     }
     return undefined;
   }
@@ -159,7 +161,8 @@ export class AnswerCheck {
   private bodyProblem(answer: Answer, operation: string, status: string, response: ResponseDoc): string | undefined {
     if (answer.body === undefined || answer.method === 'HEAD' || response.content === undefined) return undefined;
     const mediaType = Object.keys(response.content).find((declared) => baseType(declared) === baseType(answer.contentType ?? ''));
-    if (mediaType === undefined) return `${operation} ${status} came as ${answer.contentType ?? 'no content type'}, the document says ${Object.keys(response.content).join(' or ')}`;
+    if (mediaType === undefined)
+      return `${operation} ${status} came as ${answer.contentType ?? 'no content type'}, the document says ${Object.keys(response.content).join(' or ')}`;
     const schema = response.content[mediaType]?.schema;
     if (schema === undefined) return undefined;
     const value = isJson(mediaType) ? parseJson(answer.body) : answer.body.toString(schema.format === 'binary' ? 'latin1' : 'utf8');

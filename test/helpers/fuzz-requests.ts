@@ -91,19 +91,41 @@ export function valueOf(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary
 /** The JSON text of a body: the schema's value, or that value broken in one way. */
 function bodyText(schema: JsonSchema | undefined): fc.Arbitrary<string> {
   const good = valueOf(schema ?? { type: 'object' });
-  const fields = Object.keys((schema?.properties ?? {}));
+  const fields = Object.keys(schema?.properties ?? {});
   const field = fields.length > 0 ? fc.constantFrom(...fields) : fc.string({ maxLength: 8 });
   return fc.oneof(
     { weight: 4, arbitrary: good.map((value) => JSON.stringify(value)) },
     // A field of the wrong type (a number, an object, null, a huge or unicode string).
-    { weight: 3, arbitrary: fc.tuple(good, field, fc.oneof(fc.jsonValue({ maxDepth: 3 }), hugeText, unicodeText)).map(([value, name, wrong]) => JSON.stringify(replaceField(value, name, wrong))) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(good, field, fc.oneof(fc.jsonValue({ maxDepth: 3 }), hugeText, unicodeText))
+        .map(([value, name, wrong]) => JSON.stringify(replaceField(value, name, wrong))),
+    },
     // A required field missing.
     { weight: 2, arbitrary: fc.tuple(good, field).map(([value, name]) => JSON.stringify(replaceField(value, name, undefined))) },
     // A field given twice, the second of another type.
-    { weight: 2, arbitrary: fc.tuple(good, field, fc.jsonValue({ maxDepth: 1 })).map(([value, name, again]) => appendField(JSON.stringify(value), name, again)) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(good, field, fc.jsonValue({ maxDepth: 1 })).map(([value, name, again]) => appendField(JSON.stringify(value), name, again)),
+    },
     // Not the declared type at the top, or not JSON at all.
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
-    { weight: 1, arbitrary: fc.constantFrom('', '{', '{"a":', 'null', '[]', '"\\ud800"', '{"key":"\\u0000"}', '\u00ff\u00fe', 'key=value', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '{',
+        '{"a":',
+        'null',
+        '[]',
+        '"\\ud800"',
+        '{"key":"\\u0000"}',
+        '\u00ff\u00fe',
+        'key=value',
+        '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`) },
     { weight: 1, arbitrary: hugeText.map((text) => JSON.stringify({ [fields[0] ?? 'key']: text })) },
   );
@@ -132,7 +154,9 @@ function query(operation: Operation): fc.Arbitrary<string> {
     ),
   );
   const extra = fc.tuple(anyText, anyText).map(([name, value]) => `${encode(name)}=${encode(value)}`);
-  return fc.array(fc.oneof(...documented, extra, fc.constantFrom('%', '&&', '=', 'a=%zz')), { maxLength: 4 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.join('&')}`));
+  return fc
+    .array(fc.oneof(...documented, extra, fc.constantFrom('%', '&&', '=', 'a=%zz')), { maxLength: 4 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.join('&')}`));
 }
 
 function path(operation: Operation, known: readonly string[]): fc.Arbitrary<string> {
@@ -154,17 +178,33 @@ const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((co
 function headers(options: FuzzOptions, withBody: boolean): fc.Arbitrary<Record<string, string>> {
   const names = Object.keys(options.credentials);
   const credential = fc.constantFrom(...names).map((name) => options.credentials[name] ?? {});
-  const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', '', 'application/json; charset=latin1');
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    '',
+    'application/json; charset=latin1',
+  );
   const extra = fc.oneof(
     fc.constant({}),
     printable.map((value) => ({ authorization: value })),
     printable.map((value) => ({ authorization: `Bearer ${value}` })),
     printable.map((value) => ({ cookie: `certhub_session=${value}` })),
     printable.map((value) => ({ origin: value })),
-    fc.constantFrom({ origin: 'http://evil.test' }, { 'x-forwarded-for': '203.0.113.9, ::1' }, { accept: 'text/event-stream' }, { 'last-event-id': 'x' }, { 'if-none-match': '*' }),
+    fc.constantFrom(
+      { origin: 'http://evil.test' },
+      { 'x-forwarded-for': '203.0.113.9, ::1' },
+      { accept: 'text/event-stream' },
+      { 'last-event-id': 'x' },
+      { 'if-none-match': '*' },
+    ),
     printable.map((value) => ({ 'x-fuzz': value })),
   );
-  return fc.tuple(credential, withBody ? contentType.map((type) => (type === '' ? {} : { 'content-type': type })) : fc.constant({}), extra).map(([a, b, c]) => ({ ...a, ...b, ...c }));
+  return fc
+    .tuple(credential, withBody ? contentType.map((type) => (type === '' ? {} : { 'content-type': type })) : fc.constant({}), extra)
+    .map(([a, b, c]) => ({ ...a, ...b, ...c }));
 }
 
 /** One request built from one of `operations`, sometimes sent with another method. */
@@ -175,7 +215,12 @@ export function requestArbitrary(operations: readonly Operation[], options: Fuzz
     return method.chain((chosen) => {
       const withBody = chosen !== 'GET' && chosen !== 'HEAD';
       const body = withBody ? fc.option(bodyText(operation.jsonBody), { nil: undefined, freq: 6 }) : fc.constant(undefined);
-      return fc.record({ method: fc.constant(chosen), target: fc.tuple(path(operation, known), query(operation)).map(([p, q]) => p + q), headers: headers(options, withBody), body });
+      return fc.record({
+        method: fc.constant(chosen),
+        target: fc.tuple(path(operation, known), query(operation)).map(([p, q]) => p + q),
+        headers: headers(options, withBody),
+        body,
+      });
     });
   });
 }

@@ -105,7 +105,9 @@ export async function fuzzOpenApi(t: ExecutionContext, target: FuzzTarget, fixed
   const runProperty = async (seed: number, numRuns: number) => {
     const details = await fc.check(fc.asyncProperty(arbitrary, property), { seed, numRuns, endOnFailure: true });
     if (!details.failed) return true;
-    t.fail(`fuzz failed with seed ${seed} (path ${details.counterexamplePath ?? '?'}): keep it as a regression test\n${String(details.errorInstance)}\n${fc.defaultReportMessage(details) ?? ''}`);
+    t.fail(
+      `fuzz failed with seed ${seed} (path ${details.counterexamplePath ?? '?'}): keep it as a regression test\n${String(details.errorInstance)}\n${fc.defaultReportMessage(details) ?? ''}`,
+    );
     return false;
   };
 
@@ -118,8 +120,15 @@ export async function fuzzOpenApi(t: ExecutionContext, target: FuzzTarget, fixed
   t.is(health.status, 200, 'the server still answers /healthz');
   const after = await residentBytes(target.pid);
   const bound = before + Math.max(before, 64 * 1024 * 1024);
-  t.log(`${run.numRuns} requests in ${seconds.toFixed(1)} s (seed ${run.seed}); RSS ${mib(before)} MiB after warm-up, ${mib(after)} MiB after the run, bound ${mib(bound)} MiB`);
-  t.log(`statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status} x${count}`).join(', ')}`);
+  t.log(
+    `${run.numRuns} requests in ${seconds.toFixed(1)} s (seed ${run.seed}); RSS ${mib(before)} MiB after warm-up, ${mib(after)} MiB after the run, bound ${mib(bound)} MiB`,
+  );
+  t.log(
+    `statuses: ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status} x${count}`)
+      .join(', ')}`,
+  );
   t.true(after <= bound, `RSS grew from ${mib(before)} MiB to ${mib(after)} MiB`);
 }
 
@@ -132,7 +141,8 @@ async function answerDocumented(target: FuzzTarget, check: AnswerCheck, fuzz: Fu
 }
 
 function describe(fuzz: FuzzRequest, answer: Answer): string {
-  const body = fuzz.body === undefined ? '' : ` body ${JSON.stringify(fuzz.body.slice(0, 300))}${fuzz.body.length > 300 ? `... (${fuzz.body.length} chars)` : ''}`;
+  const body =
+    fuzz.body === undefined ? '' : ` body ${JSON.stringify(fuzz.body.slice(0, 300))}${fuzz.body.length > 300 ? `... (${fuzz.body.length} chars)` : ''}`;
   const answered = answer.body === undefined ? '' : ` ${answer.body.toString('utf8').slice(0, 300)}`;
   return `${fuzz.method} ${fuzz.target.slice(0, 300)} headers ${JSON.stringify(fuzz.headers)}${body}\n-> ${answer.status} ${answer.contentType ?? ''}${answered}`;
 }

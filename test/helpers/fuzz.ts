@@ -21,7 +21,12 @@ export function checkProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionCo
  * `shrink: false` for a property whose run is long and exhaustive already: shrinking would repeat it
  * for minutes. `seed` for a property checked in shards side by side, one seed a shard.
  */
-export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(t: ExecutionContext, property: fc.IAsyncProperty<Ts>, numRuns: number, { shrink = true, seed = fuzzSeed } = {}): Promise<void> {
+export async function checkAsyncProperty<Ts extends [unknown, ...unknown[]]>(
+  t: ExecutionContext,
+  property: fc.IAsyncProperty<Ts>,
+  numRuns: number,
+  { shrink = true, seed = fuzzSeed } = {},
+): Promise<void> {
   const details = await fc.check(property, { seed, numRuns, endOnFailure: !shrink });
   t.false(details.failed, report(details));
 }

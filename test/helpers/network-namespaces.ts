@@ -42,7 +42,24 @@ export async function makeShapedLink(t: ExecutionContext): Promise<ShapedLink> {
     async shape(mbit) {
       for (const end of [server, client]) {
         // A burst of a few packets only: tc's rate holds from the first second on.
-        await run('ip', ['netns', 'exec', end.namespace, 'tc', 'qdisc', 'replace', 'dev', end.device, 'root', 'tbf', 'rate', `${mbit}mbit`, 'burst', '16kb', 'latency', '50ms']);
+        await run('ip', [
+          'netns',
+          'exec',
+          end.namespace,
+          'tc',
+          'qdisc',
+          'replace',
+          'dev',
+          end.device,
+          'root',
+          'tbf',
+          'rate',
+          `${mbit}mbit`,
+          'burst',
+          '16kb',
+          'latency',
+          '50ms',
+        ]);
       }
     },
   };

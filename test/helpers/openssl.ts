@@ -18,7 +18,12 @@ export async function opensslCheck(material: { certPem: string; chainPem: string
   const dir = await mkdtemp(join(tmpdir(), 'outpost-openssl-'));
   try {
     const file = (name: string) => join(dir, name);
-    await Promise.all([writeFile(file('leaf.pem'), material.certPem), writeFile(file('chain.pem'), material.chainPem), writeFile(file('key.pem'), material.keyPem), writeFile(file('root.pem'), rootPem)]);
+    await Promise.all([
+      writeFile(file('leaf.pem'), material.certPem),
+      writeFile(file('chain.pem'), material.chainPem),
+      writeFile(file('key.pem'), material.keyPem),
+      writeFile(file('root.pem'), rootPem),
+    ]);
     const verify = await run('openssl', ['verify', '-CAfile', file('root.pem'), '-untrusted', file('chain.pem'), file('leaf.pem')]).then(
       ({ stdout }) => stdout.trim(),
       (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`.trim(),

@@ -24,7 +24,14 @@ export async function outpostDir(t: ExecutionContext): Promise<string> {
 }
 
 /** Starts `outpost run` (or the program `bin`, built as outpost is) on `config` (written to `dir`) and waits for its `fronts` URLs. */
-export async function startOutpost(t: ExecutionContext, dir: string, config: object, fronts = 1, env: NodeJS.ProcessEnv = {}, bin = outpostBin): Promise<RunningOutpost> {
+export async function startOutpost(
+  t: ExecutionContext,
+  dir: string,
+  config: object,
+  fronts = 1,
+  env: NodeJS.ProcessEnv = {},
+  bin = outpostBin,
+): Promise<RunningOutpost> {
   const configPath = join(dir, 'host.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   const process = startProcess(t, globalThis.process.execPath, [bin, 'run', '-c', configPath], env);

@@ -38,13 +38,16 @@ export async function startParsingBackend(t: ExecutionContext): Promise<ParsingB
   const requests: ParsedRequest[] = [];
   const parseErrors: string[] = [];
   const server = createServer({ insecureHTTPParser: false, requireHostHeader: false }, (request, response) => {
-    bodyOf(request).then((body) => {
-      // Node decodes header bytes as latin1: each code unit is the byte that came.
-      const recorded = { method: request.method ?? '', url: request.url ?? '', rawHeaders: [...request.rawHeaders], body };
-      requests.push(recorded);
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ method: recorded.method, url: recorded.url, cookie: request.headers.cookie ?? null, body: body.length }));
-    }, (error: NodeJS.ErrnoException) => parseErrors.push(`body cut: ${error.code ?? error.message}`));
+    bodyOf(request).then(
+      (body) => {
+        // Node decodes header bytes as latin1: each code unit is the byte that came.
+        const recorded = { method: request.method ?? '', url: request.url ?? '', rawHeaders: [...request.rawHeaders], body };
+        requests.push(recorded);
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ method: recorded.method, url: recorded.url, cookie: request.headers.cookie ?? null, body: body.length }));
+      },
+      (error: NodeJS.ErrnoException) => parseErrors.push(`body cut: ${error.code ?? error.message}`),
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     parseErrors.push(error.code ?? error.message);
@@ -58,7 +61,8 @@ export async function startParsingBackend(t: ExecutionContext): Promise<ParsingB
     requests,
     parseErrors,
     header: (request, name) => {
-      for (let index = 0; index < request.rawHeaders.length; index += 2) if (request.rawHeaders[index]!.toLowerCase() === name) return request.rawHeaders[index + 1];
+      for (let index = 0; index < request.rawHeaders.length; index += 2)
+        if (request.rawHeaders[index]!.toLowerCase() === name) return request.rawHeaders[index + 1];
       return undefined;
     },
   };

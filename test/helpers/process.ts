@@ -47,7 +47,9 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
   // but not for long, since a process it started (and that outlives it) may hold them open.
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
     child.on('exit', (code, signal) => {
-      const drained = Promise.all([child.stdout, child.stderr].map((stream) => (stream.readableEnded ? Promise.resolve() : new Promise((ended) => stream.once('end', ended)))));
+      const drained = Promise.all(
+        [child.stdout, child.stderr].map((stream) => (stream.readableEnded ? Promise.resolve() : new Promise((ended) => stream.once('end', ended)))),
+      );
       void Promise.race([drained, new Promise((bound) => setTimeout(bound, pipeDrainMs))]).then(() => resolve(code ?? signal ?? -1));
     }),
   );
@@ -99,7 +101,12 @@ export function startProcess(t: ExecutionContext, command: string, args: readonl
 }
 
 /** Runs a command to completion with `input` on its stdin, which is then closed (at once when there is none). */
-export function runToEnd(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  input = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -59,7 +59,8 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
       res.onData((chunk, isLast) => {
         hash.update(new Uint8Array(chunk));
         bytes += chunk.byteLength;
-        if (isLast && !aborted) res.cork(() => res.writeHeader('content-type', 'application/json').end(JSON.stringify({ name, bytes, sha256: hash.digest('hex') })));
+        if (isLast && !aborted)
+          res.cork(() => res.writeHeader('content-type', 'application/json').end(JSON.stringify({ name, bytes, sha256: hash.digest('hex') })));
       });
     })
     .get('/download', (res, req) => {

@@ -85,7 +85,9 @@ export async function takeValue(url: string, deadlineMs: number): Promise<Take> 
   try {
     const response = await fetch(`${url}api/random`, { signal: AbortSignal.timeout(deadlineMs) });
     const body = await response.text();
-    return response.status === 200 ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value } : { kind: 'refused', status: response.status, body };
+    return response.status === 200
+      ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value }
+      : { kind: 'refused', status: response.status, body };
   } catch (error) {
     return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };
   }

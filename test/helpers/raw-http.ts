@@ -20,7 +20,9 @@ export async function pipelined(port: number, requests: readonly { method: strin
   const text = requests
     .map((request, index) => {
       const headers = { Host: `127.0.0.1:${port}`, ...request.headers, ...(index === requests.length - 1 ? { Connection: 'close' } : {}) };
-      return `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+      return `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')}\r\n`;
     })
     .join('');
   const bytes = await exchange(port, text);
@@ -91,7 +93,9 @@ export function rawExchange(port: number, text: string | Buffer, options: { serv
     let firstByteAt: number | undefined;
     const write = () => socket.write(typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
     const socket: Socket =
-      options.servername === undefined ? connect(port, '127.0.0.1', write) : connectTls({ host: '127.0.0.1', port, servername: options.servername, rejectUnauthorized: false }, write);
+      options.servername === undefined
+        ? connect(port, '127.0.0.1', write)
+        : connectTls({ host: '127.0.0.1', port, servername: options.servername, rejectUnauthorized: false }, write);
     let quiet = setTimeout(() => done(false), quietMs);
     const done = (closed: boolean) => {
       clearTimeout(quiet);

@@ -11,7 +11,14 @@ import { startProcess } from './process.js';
  */
 export type StallPoint = 'accept' | 'download' | 'upload';
 
-const info = JSON.stringify({ version: 'test', server: 'netspeed', name: 'Stalling', test_duration: 8, max_download_bytes: 100_000_000, max_upload_bytes: 100_000_000 });
+const info = JSON.stringify({
+  version: 'test',
+  server: 'netspeed',
+  name: 'Stalling',
+  test_duration: 8,
+  max_download_bytes: 100_000_000,
+  max_upload_bytes: 100_000_000,
+});
 
 /** Starts the server; resolves with its `host:port`. */
 export async function startStallingServer(t: ExecutionContext, stallAt: StallPoint): Promise<string> {
@@ -75,7 +82,10 @@ function json(body: string): string {
  * full, so a client stays connecting. (Node's servers always accept, hence python3.)
  */
 export async function startUnconnectableServer(t: ExecutionContext): Promise<string> {
-  const listener = startProcess(t, 'python3', ['-c', 'import socket, time\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(3600)']);
+  const listener = startProcess(t, 'python3', [
+    '-c',
+    'import socket, time\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(3600)',
+  ]);
   const [, port] = await listener.waitFor(/^(\d+)$/m);
   const filler = connect(Number(port), '127.0.0.1');
   t.teardown(() => void filler.destroy());

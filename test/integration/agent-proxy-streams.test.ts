@@ -23,7 +23,12 @@ test('a 200 MB upload and a 200 MB download stream through the proxy intact', as
   const { proxy } = await startOneRouteProxy(t, '0a', 200);
   const expected = await downloadDigest(bigBytes);
 
-  const upload = await proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/upload', headers: { 'content-length': String(bigBytes) }, body: downloadStream(bigBytes) });
+  const upload = await proxiedRequest(proxy.port, 'alpha.test', {
+    method: 'POST',
+    path: '/upload',
+    headers: { 'content-length': String(bigBytes) },
+    body: downloadStream(bigBytes),
+  });
   t.is(upload.statusCode, 200);
   t.deepEqual(JSON.parse(await bodyText(upload)), { name: 'alpha', bytes: bigBytes, sha256: expected });
 
@@ -48,7 +53,7 @@ test('material renewed on disk during a long download: the download completes, t
   // Hold the download open, part read, while the material is replaced.
   const hash = createHash('sha256');
   let bytes = 0;
-  const first = (await new Promise<Buffer>((resolve) => download.once('data', resolve)));
+  const first = await new Promise<Buffer>((resolve) => download.once('data', resolve));
   download.pause();
   hash.update(first);
   bytes += first.length;
@@ -56,7 +61,8 @@ test('material renewed on disk during a long download: the download completes, t
   await writeTestMaterial(materialDir, 'alpha.test', '0b');
   // Each of the two front threads reports its own swap.
   await proxy.process.waitFor(/renewed certificate served[^\n]*serial=0B[\s\S]*renewed certificate served[^\n]*serial=0B/);
-  for (let handshake = 0; handshake < 4; handshake++) t.like(await presentedCertificate(proxy.port, 'alpha.test'), { subject: 'CN=alpha.test', serialNumber: '0B' });
+  for (let handshake = 0; handshake < 4; handshake++)
+    t.like(await presentedCertificate(proxy.port, 'alpha.test'), { subject: 'CN=alpha.test', serialNumber: '0B' });
 
   t.deepEqual(await keptAliveGet(agent, proxy.port, 'alpha.test'), before, 'the kept-alive connection goes on with the certificate it negotiated');
 

@@ -29,7 +29,7 @@ function heldBack(flood: () => Flood | undefined): Promise<boolean> {
   return eventually(() => Promise.resolve((flood()?.socket.bufferedAmount ?? 0) >= backendHighWater - 128 * 1024), 60_000);
 }
 
-test('a client that does not read holds the backend back: the relay stays open, the proxy\'s memory stays bounded, and every byte arrives in order once it reads', async (t) => {
+test("a client that does not read holds the backend back: the relay stays open, the proxy's memory stays bounded, and every byte arrives in order once it reads", async (t) => {
   const backend = await startFloodBackend(t, backendHighWater);
   const { proxy } = await startTwoRouteProxy(t, { config: { websocket_max_buffered_bytes: bound }, alphaRoute: { backend: backend.address } });
   const pid = proxy.process.child.pid!;
@@ -61,14 +61,19 @@ test('a client that does not read holds the backend back: the relay stays open, 
   // A paused client would not see its connection closed: the backend would, by the close relayed to it.
   t.is(flood()!.socket.readyState, WebSocket.OPEN, 'the relay was closed');
   t.is(closedEarly, undefined, 'the relay was closed');
-  t.log(`backend held back at ${(flood()!.sent / mib).toFixed(1)} MiB sent, ${(flood()!.maxBuffered / mib).toFixed(1)} MiB in its buffer; proxy RSS ${(before / mib).toFixed(1)} -> ${(during / mib).toFixed(1)} MiB`);
+  t.log(
+    `backend held back at ${(flood()!.sent / mib).toFixed(1)} MiB sent, ${(flood()!.maxBuffered / mib).toFixed(1)} MiB in its buffer; proxy RSS ${(before / mib).toFixed(1)} -> ${(during / mib).toFixed(1)} MiB`,
+  );
   // Without the pause everything the backend sends (96 MiB) would wait in the proxy. What grows with
   // it is the bound, the first relay's own cost (TLS, buffers) and garbage not yet collected: about
   // 10 MiB measured at a bound of 1 MiB, 35 MiB and more on the code before the pause.
   t.true(during - before < 24 * bound, `the proxy's RSS grew by ${((during - before) / mib).toFixed(1)} MiB`);
 
   client.resume();
-  t.true(await eventually(() => Promise.resolve(received === floodBytes || client.readyState !== WebSocket.OPEN), 120_000), `received ${received} of ${floodBytes} bytes`);
+  t.true(
+    await eventually(() => Promise.resolve(received === floodBytes || client.readyState !== WebSocket.OPEN), 120_000),
+    `received ${received} of ${floodBytes} bytes`,
+  );
   t.is(received, floodBytes);
   t.is(closedEarly, undefined);
   t.is(hash.digest('hex'), flood()!.digest ?? 'the backend did not send everything');
@@ -77,7 +82,10 @@ test('a client that does not read holds the backend back: the relay stays open, 
 
 test('a paused relay whose client reads nothing for websocket_idle_seconds is closed, and the backend sees the close', async (t) => {
   const backend = await startFloodBackend(t, backendHighWater);
-  const { proxy } = await startTwoRouteProxy(t, { config: { websocket_max_buffered_bytes: bound, websocket_idle_seconds: 2 }, alphaRoute: { backend: backend.address } });
+  const { proxy } = await startTwoRouteProxy(t, {
+    config: { websocket_max_buffered_bytes: bound, websocket_idle_seconds: 2 },
+    alphaRoute: { backend: backend.address },
+  });
   const client = await proxiedWebSocket(proxy.port, 'alpha.test', `/flood?bytes=${floodBytes}`);
   client.pause();
   t.teardown(() => client.terminate());
@@ -114,15 +122,27 @@ test('a client that floods a backend that does not read is closed with 1013: the
   await proxy.process.waitFor(/the backend reads slower than the client sends/);
 });
 
-test('through ws, the backend still gets the client\'s headers and subprotocols, and the client gets the backend\'s choice', async (t) => {
+test("through ws, the backend still gets the client's headers and subprotocols, and the client gets the backend's choice", async (t) => {
   const backend = await startFloodBackend(t, backendHighWater);
   const { proxy } = await startTwoRouteProxy(t, { alphaRoute: { backend: backend.address } });
-  const client = new WebSocket(`wss://alpha.test:${proxy.port}/flood?bytes=0`, ['one', 'two'], { lookup: loopbackLookup, rejectUnauthorized: false, headers: { 'x-test': 'kept', cookie: 'a=1' } });
+  const client = new WebSocket(`wss://alpha.test:${proxy.port}/flood?bytes=0`, ['one', 'two'], {
+    lookup: loopbackLookup,
+    rejectUnauthorized: false,
+    headers: { 'x-test': 'kept', cookie: 'a=1' },
+  });
   await new Promise((resolve, reject) => {
     client.once('open', resolve);
     client.once('error', reject);
   });
   t.teardown(() => client.terminate());
   t.is(client.protocol, 'two');
-  t.like(backend.upgrades[0], { host: `alpha.test:${proxy.port}`, 'sec-websocket-protocol': 'one,two', 'x-test': 'kept', cookie: 'a=1', 'x-forwarded-proto': 'https', 'x-forwarded-host': `alpha.test:${proxy.port}`, 'x-forwarded-for': '127.0.0.1' });
+  t.like(backend.upgrades[0], {
+    host: `alpha.test:${proxy.port}`,
+    'sec-websocket-protocol': 'one,two',
+    'x-test': 'kept',
+    cookie: 'a=1',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': `alpha.test:${proxy.port}`,
+    'x-forwarded-for': '127.0.0.1',
+  });
 });

@@ -40,7 +40,14 @@ test('WebSockets upgraded once the backend accepted each echo, even when the mem
   const backend = await startProxyBackend(t, 'alpha');
   const proxy = await startAgentProxy(
     t,
-    { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } }, host: '127.0.0.1', port: 0, material_dir: materialDir },
+    {
+      server: 'https://certhub.example.test/',
+      fetch: false,
+      routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } },
+      host: '127.0.0.1',
+      port: 0,
+      material_dir: materialDir,
+    },
     freedMemoryReadsConnectionClose,
   );
   const outcomes: string[] = [];
@@ -49,7 +56,10 @@ test('WebSockets upgraded once the backend accepted each echo, even when the mem
     outcomes.push(await echoOnce(socket, `open ${count}`));
     socket.terminate();
   }
-  t.deepEqual(outcomes, Array.from({ length: sockets }, () => 'echoed'));
+  t.deepEqual(
+    outcomes,
+    Array.from({ length: sockets }, () => 'echoed'),
+  );
   proxy.process.child.kill('SIGTERM');
   t.is(await proxy.process.exited, 0, proxy.process.stderr());
 });

@@ -9,7 +9,16 @@ import test, { type ExecutionContext } from 'ava';
 import { WebSocket } from 'undici';
 import { proxyRoutesSchema } from '../../actors/proxy/agent-exports.js';
 import { proxyConfigSchema } from '../../actors/proxy/config.js';
-import { bodyText, curlResolve, presentedCertificate, proxiedRequest, loopbackDispatcher, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import {
+  bodyText,
+  curlResolve,
+  presentedCertificate,
+  proxiedRequest,
+  loopbackDispatcher,
+  startAgentProxy,
+  temporaryDir,
+  writeTestMaterial,
+} from '../helpers/agent-proxy.js';
 import { routeToken, startTwoRouteProxy } from '../helpers/two-route-proxy.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 import { downloadDigest, downloadStream, startProxyBackend } from '../helpers/proxy-backend.js';
@@ -22,10 +31,17 @@ function twoDomainProxy(t: ExecutionContext, config: object = {}) {
   return startTwoRouteProxy(t, { config: { threads: 2, ...config } });
 }
 
-test('two names on one port: curl gets each its own certificate and its own backend; X-Forwarded-* are the proxy\'s', async (t) => {
+test("two names on one port: curl gets each its own certificate and its own backend; X-Forwarded-* are the proxy's", async (t) => {
   const { proxy } = await twoDomainProxy(t);
   for (const name of ['alpha', 'beta']) {
-    const result = await curlResolve(`${name}.test`, proxy.port, '/whoami', ['-H', 'X-Forwarded-For: 203.0.113.9', '-H', 'X-Forwarded-Proto: http', '-H', 'X-Forwarded-Host: evil.example']);
+    const result = await curlResolve(`${name}.test`, proxy.port, '/whoami', [
+      '-H',
+      'X-Forwarded-For: 203.0.113.9',
+      '-H',
+      'X-Forwarded-Proto: http',
+      '-H',
+      'X-Forwarded-Host: evil.example',
+    ]);
     t.is(result.code, 0, result.stderr);
     t.regex(result.stderr, new RegExp(`subject: CN=${name}\\.test`));
     const seen = JSON.parse(result.stdout) as { name: string; headers: Record<string, string> };
@@ -36,7 +52,12 @@ test('two names on one port: curl gets each its own certificate and its own back
     t.is(seen.headers['x-forwarded-host'], `${name}.test:${proxy.port}`);
   }
   // Keep-alive: many requests on one connection, spread over both names' backends.
-  const many = await curlResolve('alpha.test', proxy.port, '/whoami', ['--resolve', `beta.test:${proxy.port}:127.0.0.1`, `https://alpha.test:${proxy.port}/whoami`, `https://beta.test:${proxy.port}/whoami`]);
+  const many = await curlResolve('alpha.test', proxy.port, '/whoami', [
+    '--resolve',
+    `beta.test:${proxy.port}:127.0.0.1`,
+    `https://alpha.test:${proxy.port}/whoami`,
+    `https://beta.test:${proxy.port}/whoami`,
+  ]);
   t.is(many.code, 0, many.stderr);
   t.deepEqual(
     many.stdout.split('}{').map((part) => /"name":"(\w+)"/.exec(part)?.[1]),
@@ -72,7 +93,22 @@ test('chunked bodies both ways: a client upload without a length, a backend resp
   const { proxy } = await twoDomainProxy(t, { threads: 1 });
   const bytes = 3_000_000;
   const text = 'chunked upload through the proxy\n'.repeat(100_000);
-  const upload = await runToEnd('curl', ['-sS', '-k', '--resolve', `alpha.test:${proxy.port}:127.0.0.1`, '-H', 'Transfer-Encoding: chunked', '--data-binary', '@-', `https://alpha.test:${proxy.port}/upload`], {}, text);
+  const upload = await runToEnd(
+    'curl',
+    [
+      '-sS',
+      '-k',
+      '--resolve',
+      `alpha.test:${proxy.port}:127.0.0.1`,
+      '-H',
+      'Transfer-Encoding: chunked',
+      '--data-binary',
+      '@-',
+      `https://alpha.test:${proxy.port}/upload`,
+    ],
+    {},
+    text,
+  );
   t.is(upload.code, 0, upload.stderr);
   t.deepEqual(JSON.parse(upload.stdout), { name: 'alpha', bytes: text.length, sha256: createHash('sha256').update(text).digest('hex') });
   const download = await proxiedRequest(proxy.port, 'beta.test', { path: `/chunked?bytes=${bytes}` });
@@ -87,9 +123,12 @@ test('clients and backends that stop half-way: the client gets what there is, an
   // The backend answers 413 and closes while the upload is still coming. Whether its answer is read
   // before its reset (502 otherwise), and whether the client sees it before its own connection is
   // closed mid-upload, is up to TCP's timing; the proxy must only stay up.
-  const refused = await proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/refuse', headers: { 'content-length': String(50_000_000) }, body: downloadStream(50_000_000) }).catch(
-    (error: NodeJS.ErrnoException) => error,
-  );
+  const refused = await proxiedRequest(proxy.port, 'alpha.test', {
+    method: 'POST',
+    path: '/refuse',
+    headers: { 'content-length': String(50_000_000) },
+    body: downloadStream(50_000_000),
+  }).catch((error: NodeJS.ErrnoException) => error);
   if (refused instanceof Error) t.regex(refused.message, /ECONNRESET|EPIPE|socket hang up/);
   else {
     t.true([413, 502].includes(refused.statusCode!), `status ${refused.statusCode}`);
@@ -126,7 +165,15 @@ test('a backend that closes kept-alive connections while idle: the proxy forgets
   const materialDir = await temporaryDir(t, 'agent-proxy-material-');
   await writeTestMaterial(materialDir, 'alpha.test', '0a');
   const address = backend.address() as AddressInfo;
-  const proxy = await startAgentProxy(t, { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: `127.0.0.1:${address.port}`, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 });
+  const proxy = await startAgentProxy(t, {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'alpha.test': { backend: `127.0.0.1:${address.port}`, token } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 1,
+  });
   const ask = async () => {
     const response = await proxiedRequest(proxy.port, 'alpha.test', { path: '/' });
     t.is(response.statusCode, 200);
@@ -180,7 +227,16 @@ test('the plain listener redirects a routed name to HTTPS with path and query, a
   const { proxy } = await twoDomainProxy(t, { redirect_port: redirectPort, threads: 1 });
   t.is(proxy.redirectPort, redirectPort);
   const plain = (name: string, path: string) =>
-    runToEnd('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '--resolve', `${name}:${redirectPort}:127.0.0.1`, `http://${name}:${redirectPort}${path}`]);
+    runToEnd('curl', [
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{redirect_url}',
+      '--resolve',
+      `${name}:${redirectPort}:127.0.0.1`,
+      `http://${name}:${redirectPort}${path}`,
+    ]);
   t.is((await plain('alpha.test', '/a/b?c=d')).stdout, `308 https://alpha.test:${proxy.port}/a/b?c=d`);
   t.is((await plain('elsewhere.example', '/')).stdout, '404 ');
 });
@@ -191,7 +247,15 @@ test('outpost run -c host.json runs the proxy role beside another role', async (
   const alpha = await startProxyBackend(t, 'alpha');
   const dir = await temporaryDir(t, 'agent-proxy-host-');
   const hostFile = join(dir, 'host.json');
-  const proxyRole = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: alpha.address, token } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 };
+  const proxyRole = {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'alpha.test': { backend: alpha.address, token } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 2,
+  };
   await writeFile(hostFile, JSON.stringify({ roles: { proxy: proxyRole, monitor: { host: '127.0.0.1', port: 0 } } }), { mode: 0o600 });
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', hostFile]);
   const [, port] = await host.waitFor(/^proxy\s+https:\/\/127\.0\.0\.1:(\d+)\/$/m, 30_000);
@@ -220,7 +284,13 @@ test('a route name that is not a host name is refused: exit 2 naming the route',
   const dir = await temporaryDir(t, 'agent-proxy-config-');
   const file = join(dir, 'proxy.json');
   const route = { backend: '127.0.0.1:8080', token };
-  await writeFile(file, JSON.stringify({ server: 'https://certhub.example.test/', routes: { 'app_1.example.test': route, 'App.Example.test': route, localhost: route, 'ok.example.test': route } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      server: 'https://certhub.example.test/',
+      routes: { 'app_1.example.test': route, 'App.Example.test': route, localhost: route, 'ok.example.test': route },
+    }),
+  );
   const result = await runToEnd(process.execPath, [projectPath('dist/bin/certhub-agent.js'), 'proxy', '-c', file]);
   t.is(result.code, 2);
   t.regex(result.stderr, /routes\.app_1\.example\.test is not a host name: it has the label "app_1"/);
@@ -242,6 +312,16 @@ test('the start line says which routes were loaded, where each goes and which ha
     threads: 2,
   });
   const [line] = await proxy.process.waitFor(/^.*proxy on https:\/\/127\.0\.0\.1:\d+\/: .*$/m);
-  t.regex(line, /2 routes, 1 with a certificate: alpha\.test -> 127\.0\.0\.1:8081 \(certificate loaded\), beta\.test -> 127\.0\.0\.1:8082 \(no certificate yet: its handshakes are refused until one is in \S+beta\.test\)/);
-  t.is(proxy.process.stderr().split('\n').filter((text) => text.includes('proxy on https://')).length, 1, 'one line, not one per front thread');
+  t.regex(
+    line,
+    /2 routes, 1 with a certificate: alpha\.test -> 127\.0\.0\.1:8081 \(certificate loaded\), beta\.test -> 127\.0\.0\.1:8082 \(no certificate yet: its handshakes are refused until one is in \S+beta\.test\)/,
+  );
+  t.is(
+    proxy.process
+      .stderr()
+      .split('\n')
+      .filter((text) => text.includes('proxy on https://')).length,
+    1,
+    'one line, not one per front thread',
+  );
 });

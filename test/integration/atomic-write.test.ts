@@ -30,7 +30,10 @@ test('a writer killed at random instants always leaves a whole old or new file',
   }
   t.true(seenContents.size > 1, 'the kills landed on different versions');
   const leftovers = (await readdir(dir)).filter((name) => name !== 'state');
-  t.true(leftovers.every((name) => name.endsWith('.tmp')), 'only temporary files of interrupted writes remain beside it');
+  t.true(
+    leftovers.every((name) => name.endsWith('.tmp')),
+    'only temporary files of interrupted writes remain beside it',
+  );
 });
 
 test('secret files are 0600 whatever the umask, and a readable one is refused', async (t) => {

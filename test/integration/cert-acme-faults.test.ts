@@ -40,7 +40,10 @@ test('a provider that refuses the write fails the order before the CA is asked t
   const { powerdns } = fixture;
   const name = `refused.${powerdns.zone}`;
   const dns = createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: 'wrong-key', zone: powerdns.zone });
-  await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, fixture.issueContext({ dns })), { code: 'ERR_DNS_PROVIDER', message: /^powerdns: the API refused the key/ });
+  await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, fixture.issueContext({ dns })), {
+    code: 'ERR_DNS_PROVIDER',
+    message: /^powerdns: the API refused the key/,
+  });
   t.deepEqual(await powerdns.dig(`_acme-challenge.${name}`, 'TXT'), []);
 });
 
@@ -53,8 +56,17 @@ test('a challenge the CA finds invalid fails the order with its reason and remov
   try {
     const name = `invalid.${ours.zone}`;
     const dns = createDnsProvider({ provider: 'powerdns', server_url: ours.apiUrl, api_token: ours.apiKey, zone: ours.zone });
-    const context = { account, dns, authoritative: new AuthoritativeDns({ nameservers: [ours.nameserver] }), propagation: { timeoutMs: 30_000, intervalMs: 50 }, generateKey };
-    const error = await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, context), { code: 'ERR_ACME_ORDER', message: new RegExp(`^acme: validating ${name.replaceAll('.', '\\.')} failed: `) });
+    const context = {
+      account,
+      dns,
+      authoritative: new AuthoritativeDns({ nameservers: [ours.nameserver] }),
+      propagation: { timeoutMs: 30_000, intervalMs: 50 },
+      generateKey,
+    };
+    const error = await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, context), {
+      code: 'ERR_ACME_ORDER',
+      message: new RegExp(`^acme: validating ${name.replaceAll('.', '\\.')} failed: `),
+    });
     t.log(error?.message);
     t.deepEqual(await ours.dig(`_acme-challenge.${name}`, 'TXT'), []);
   } finally {
@@ -64,19 +76,31 @@ test('a challenge the CA finds invalid fails the order with its reason and remov
   }
 });
 
-test('the CA\'s Retry-After reaches the caller, on registration and on an order', async (t) => {
+test("the CA's Retry-After reaches the caller, on registration and on an order", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-'));
   const refusingAccounts = await startRefusingCa('newAccount', '120');
   // An HTTP date, an hour ahead (HTTP dates have whole seconds).
   const retryAt = Math.floor((Date.now() + 3_600_000) / 1000) * 1000;
   const refusingOrders = await startRefusingCa('newOrder', new Date(retryAt).toUTCString());
   try {
-    const refused = await t.throwsAsync(openAcmeAccount({ directoryUrl: refusingAccounts.directoryUrl, dir, generateKey }), { instanceOf: AcmeOrderError, code: 'ERR_ACME_ORDER' });
+    const refused = await t.throwsAsync(openAcmeAccount({ directoryUrl: refusingAccounts.directoryUrl, dir, generateKey }), {
+      instanceOf: AcmeOrderError,
+      code: 'ERR_ACME_ORDER',
+    });
     t.is(refused?.retryAfterSeconds, 120);
-    t.regex(refused?.message ?? '', /^acme: registering the account at http:\/\/127\.0\.0\.1:\d+\/dir failed: too many new orders recently \(the CA asks to retry after 120 s\)$/);
+    t.regex(
+      refused?.message ?? '',
+      /^acme: registering the account at http:\/\/127\.0\.0\.1:\d+\/dir failed: too many new orders recently \(the CA asks to retry after 120 s\)$/,
+    );
     const account = await openAcmeAccount({ directoryUrl: refusingOrders.directoryUrl, dir, generateKey });
     try {
-      const context = { account, dns: createDnsProvider({ provider: 'noop', zone: 'example.test' }), authoritative: new AuthoritativeDns({ nameservers: ['127.0.0.1:9'] }), propagation: { timeoutMs: 1000 }, generateKey };
+      const context = {
+        account,
+        dns: createDnsProvider({ provider: 'noop', zone: 'example.test' }),
+        authoritative: new AuthoritativeDns({ nameservers: ['127.0.0.1:9'] }),
+        propagation: { timeoutMs: 1000 },
+        generateKey,
+      };
       const error = await t.throwsAsync(issueCertificate({ name: 'app.example.test', keyType: 'ecdsa-p256' }, context), { instanceOf: AcmeOrderError });
       // The date read as the seconds left until it, some time after it was written.
       const leftNow = Math.floor((retryAt - Date.now()) / 1000);
@@ -95,7 +119,9 @@ test('a CA that is down, and one whose TLS is not trusted, are told apart', with
   const closedPort = await reservePort('127.0.0.1');
   await t.throwsAsync(openAcmeAccount({ directoryUrl: `https://127.0.0.1:${closedPort}/dir`, dir: join(fixture.dir, 'down'), generateKey }), {
     code: 'ERR_ACME_ORDER',
-    message: new RegExp(`^acme: registering the account at https://127\\.0\\.0\\.1:${closedPort}/dir failed: cannot reach https://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED`),
+    message: new RegExp(
+      `^acme: registering the account at https://127\\.0\\.0\\.1:${closedPort}/dir failed: cannot reach https://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED`,
+    ),
   });
   // Without acme.ca_bundle, Pebble's certificate is signed by a CA the system does not know (and Pebble sends no chain).
   await t.throwsAsync(openAcmeAccount({ directoryUrl: fixture.pebble.directoryUrl, dir: join(fixture.dir, 'untrusted'), generateKey }), {

@@ -10,7 +10,7 @@ import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.
 import { withAcme } from '../helpers/acme.js';
 import { opensslCheck } from '../helpers/openssl.js';
 
-test('a certificate issued through PowerDNS verifies against Pebble\'s root and matches its key', withAcme, async (t, fixture) => {
+test("a certificate issued through PowerDNS verifies against Pebble's root and matches its key", withAcme, async (t, fixture) => {
   const name = `app.${fixture.powerdns.zone}`;
   const context = fixture.issueContext();
   const issued = await issueCertificate({ name, keyType: 'ecdsa-p256' }, context);
@@ -38,7 +38,10 @@ test('through the Cloudflare double: Pebble validates what the double wrote into
     const name = `cf.${fixture.powerdns.zone}`;
     const issued = await issueCertificate({ name, keyType: 'ecdsa-p256' }, fixture.issueContext({ dns }));
     t.regex((await opensslCheck(issued, await fixture.pebble.root())).verify, /: OK$/);
-    t.true(cloudflare.requests.some((request) => request.method === 'POST' && request.status === 200), 'the TXT was created through the double');
+    t.true(
+      cloudflare.requests.some((request) => request.method === 'POST' && request.status === 200),
+      'the TXT was created through the double',
+    );
     t.deepEqual(cloudflare.records(), []);
     t.deepEqual(await fixture.powerdns.dig(`_acme-challenge.${name}`, 'TXT'), []);
   } finally {
@@ -72,7 +75,10 @@ test('one name, then 20 names at once: every certificate verifies (times logged)
   const manyMs = performance.now() - manyStarted;
   t.log(`add-to-issued: one name ${oneMs.toFixed(0)} ms; 20 names at once ${manyMs.toFixed(0)} ms`);
   for (const certificate of issued) t.regex((await opensslCheck(certificate, root)).verify, /: OK$/, certificate.name);
-  t.deepEqual(issued.map((certificate) => certificate.name), names);
+  t.deepEqual(
+    issued.map((certificate) => certificate.name),
+    names,
+  );
   for (const name of names) t.deepEqual(await fixture.powerdns.dig(`_acme-challenge.${name}`, 'TXT'), [], name);
 });
 

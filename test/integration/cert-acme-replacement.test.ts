@@ -21,7 +21,12 @@ import { withAcme, type AcmeFixture } from '../helpers/acme.js';
 async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: string): Promise<{ ca: ReplacementCa; context: IssueContext }> {
   const ca = await startReplacementCa(fixture.pebble);
   t.teardown(() => ca.close());
-  const account = await openAcmeAccount({ directoryUrl: ca.directoryUrl, caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'), dir: join(fixture.dir, folder), generateKey: (keyType) => fixture.generateKey(keyType) });
+  const account = await openAcmeAccount({
+    directoryUrl: ca.directoryUrl,
+    caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
+    dir: join(fixture.dir, folder),
+    generateKey: (keyType) => fixture.generateKey(keyType),
+  });
   t.teardown(() => account.close());
   return { ca, context: fixture.issueContext({ account }) };
 }
@@ -49,14 +54,23 @@ test('a renewal that failed after its order was made resumes that order after a 
   const replaces = ariCertId(readCertificateFacts(first.certPem));
   const journalFile = join(fixture.dir, 'orders.json');
   const orders = await OrderJournal.open(journalFile);
-  await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256', replaces }, { ...keyFailingOnce(context), orders }), { message: /the key could not be made/ });
+  await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256', replaces }, { ...keyFailingOnce(context), orders }), {
+    message: /the key could not be made/,
+  });
   t.like(orders.get(name), { replaces }, 'the order is kept with the name');
 
   // A restart: the journal is read back from its file.
   const reopened = await OrderJournal.open(journalFile);
   const renewed = await issueCertificate({ name, keyType: 'ecdsa-p256', replaces }, { ...context, orders: reopened });
   t.not(renewed.serialNumber, first.serialNumber);
-  t.deepEqual(ca.newOrders, [{ replaces: undefined, status: 201 }, { replaces, status: 201 }], 'one replacement order, resumed, never refused');
+  t.deepEqual(
+    ca.newOrders,
+    [
+      { replaces: undefined, status: 201 },
+      { replaces, status: 201 },
+    ],
+    'one replacement order, resumed, never refused',
+  );
   t.is(reopened.get(name), undefined, 'a finished order is forgotten');
 });
 
@@ -99,9 +113,14 @@ test('a CA that validates slowly is polled, as its Retry-After says, until final
 test('a rateLimited refusal with a Retry-After of days: the error carries it, and the next attempt is that far', withAcme, async (t, fixture) => {
   const { ca, context } = await throughLayer(t, fixture, 'acme-limited');
   ca.refuseNewOrders = 5 * 86_400;
-  const refusal = await t.throwsAsync(issueCertificate({ name: `limited.${fixture.powerdns.zone}`, keyType: 'ecdsa-p256' }, context), { instanceOf: AcmeOrderError });
+  const refusal = await t.throwsAsync(issueCertificate({ name: `limited.${fixture.powerdns.zone}`, keyType: 'ecdsa-p256' }, context), {
+    instanceOf: AcmeOrderError,
+  });
   t.is(refusal.retryAfterSeconds, 5 * 86_400);
   t.is(refusal.problemType, 'urn:ietf:params:acme:error:rateLimited');
   const now = Date.now();
-  t.deepEqual(nextAttempt(1, now, refusal.retryAfterMs, undefined, () => 0), { at: now + 5 * 86_400_000, reason: 'retry_after' });
+  t.deepEqual(
+    nextAttempt(1, now, refusal.retryAfterMs, undefined, () => 0),
+    { at: now + 5 * 86_400_000, reason: 'retry_after' },
+  );
 });

@@ -12,7 +12,9 @@ test('PowerDNS answers for the zone it was given, with SOA-EDIT-API set', withPo
   t.deepEqual(await powerdns.dig(powerdns.zone, 'NS'), [`ns1.${powerdns.zone}.`]);
   const [soa] = await powerdns.dig(powerdns.zone, 'SOA');
   t.regex(soa ?? '', new RegExp(`^ns1\\.${powerdns.zone.replace('.', '\\.')}\\. `));
-  const response = await fetch(`${powerdns.apiUrl}/api/v1/servers/localhost/zones/${powerdns.zone}.?rrsets=false`, { headers: { 'X-API-Key': powerdns.apiKey } });
+  const response = await fetch(`${powerdns.apiUrl}/api/v1/servers/localhost/zones/${powerdns.zone}.?rrsets=false`, {
+    headers: { 'X-API-Key': powerdns.apiKey },
+  });
   const zone = (await response.json()) as { kind: string; soa_edit_api: string };
   t.is(zone.kind, 'Native');
   t.is(zone.soa_edit_api, 'DEFAULT');

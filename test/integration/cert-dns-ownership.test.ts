@@ -19,7 +19,9 @@ async function makeForeign({ powerdns, cloudflare }: ProviderFixture, name: stri
   const response = await fetch(`${powerdns.apiUrl}/api/v1/servers/localhost/zones/${powerdns.zone}.`, {
     method: 'PATCH',
     headers: { 'X-API-Key': powerdns.apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ rrsets: [{ name: `${name}.`, type, ttl: 60, changetype: 'REPLACE', records: [{ content: type === 'CNAME' ? `${content}.` : content, disabled: false }] }] }),
+    body: JSON.stringify({
+      rrsets: [{ name: `${name}.`, type, ttl: 60, changetype: 'REPLACE', records: [{ content: type === 'CNAME' ? `${content}.` : content, disabled: false }] }],
+    }),
   });
   if (response.status !== 204) throw new Error(`PowerDNS refused the record: ${await response.text()}`);
 }
@@ -39,7 +41,7 @@ for (const kind of providersUnderTest) {
     t.deepEqual(await powerdns.dig(name, 'A'), ['198.51.100.7']);
   });
 
-  test('removing a domain deletes certhub\'s record and keeps the one someone added beside it', withProvider, kind, async (t, fixture) => {
+  test("removing a domain deletes certhub's record and keeps the one someone added beside it", withProvider, kind, async (t, fixture) => {
     const { provider, powerdns } = fixture;
     const name = `app.${powerdns.zone}`;
     await provider.claimAddress(name, false);
@@ -50,7 +52,7 @@ for (const kind of providersUnderTest) {
     t.deepEqual(await powerdns.dig(name, 'AAAA'), ['2001:db8::7']);
   });
 
-  test('adopted records are certhub\'s: replaced by its target, deleted with the domain', withProvider, kind, async (t, fixture) => {
+  test("adopted records are certhub's: replaced by its target, deleted with the domain", withProvider, kind, async (t, fixture) => {
     const { provider, powerdns } = fixture;
     const name = `legacy.${powerdns.zone}`;
     await makeForeign(fixture, name, 'CNAME', 'old.example.org');

@@ -25,8 +25,10 @@ async function withRecorder(version: string, body: (url: string, requests: Recor
     requests.push({ method: request.method ?? '', path, body: text === '' ? null : JSON.parse(text) });
     const json = (status: number, value: object) => response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
     if (request.headers['x-api-key'] !== apiKey) return json(401, { error: 'Unauthorized' });
-    if (request.method === 'GET' && path === '/api/v1/servers/localhost') return json(200, { type: 'Server', id: 'localhost', daemon_type: 'authoritative', version });
-    if (request.method === 'GET' && path.startsWith(`/api/v1/servers/localhost/zones/${zone}.`)) return json(200, { name: `${zone}.`, kind: 'Native', soa_edit_api: 'DEFAULT', rrsets: [] });
+    if (request.method === 'GET' && path === '/api/v1/servers/localhost')
+      return json(200, { type: 'Server', id: 'localhost', daemon_type: 'authoritative', version });
+    if (request.method === 'GET' && path.startsWith(`/api/v1/servers/localhost/zones/${zone}.`))
+      return json(200, { name: `${zone}.`, kind: 'Native', soa_edit_api: 'DEFAULT', rrsets: [] });
     if (request.method === 'PATCH') return response.writeHead(204).end();
     return json(404, { error: 'Not Found' });
   };
@@ -46,7 +48,8 @@ async function withRecorder(version: string, body: (url: string, requests: Recor
 }
 
 const patches = (requests: RecordedRequest[]) => requests.filter((request) => request.method === 'PATCH').map((request) => request.body);
-const rrsetReads = (requests: RecordedRequest[]) => requests.filter((request) => request.method === 'GET' && request.path.includes('/zones/') && !request.path.endsWith('?rrsets=false'));
+const rrsetReads = (requests: RecordedRequest[]) =>
+  requests.filter((request) => request.method === 'GET' && request.path.includes('/zones/') && !request.path.endsWith('?rrsets=false'));
 
 for (const version of ['4.9.12', '5.0.2', '5.1.0']) {
   test(`PowerDNS ${version}: a challenge value is added with one EXTEND and removed with one PRUNE, nothing read or rewritten`, async (t) => {
@@ -72,7 +75,9 @@ test('PowerDNS 4.9.11: a challenge value is written by read, modify, REPLACE', a
     const provider = createDnsProvider({ provider: 'powerdns', server_url: url, api_token: apiKey, zone });
     const name = `_acme-challenge.app.${zone}`;
     await provider.addTxt(name, 'token-value');
-    t.deepEqual(patches(requests), [{ rrsets: [{ name: `${name}.`, type: 'TXT', changetype: 'REPLACE', ttl: 60, records: [{ content: '"token-value"', disabled: false }] }] }]);
+    t.deepEqual(patches(requests), [
+      { rrsets: [{ name: `${name}.`, type: 'TXT', changetype: 'REPLACE', ttl: 60, records: [{ content: '"token-value"', disabled: false }] }] },
+    ]);
     t.is(rrsetReads(requests).length, 1);
   });
 });

@@ -21,7 +21,9 @@ async function api(powerdns: PowerDnsServer, method: string, path: string, body?
 }
 
 async function txtRecords(powerdns: PowerDnsServer, name: string): Promise<{ content: string; disabled: boolean }[]> {
-  const zone = (await (await api(powerdns, 'GET', `${powerdns.zone}.`)).json()) as { rrsets: { name: string; type: string; records: { content: string; disabled: boolean }[] }[] };
+  const zone = (await (await api(powerdns, 'GET', `${powerdns.zone}.`)).json()) as {
+    rrsets: { name: string; type: string; records: { content: string; disabled: boolean }[] }[];
+  };
   return zone.rrsets.find((rrset) => rrset.name === `${name}.` && rrset.type === 'TXT')?.records.sort((a, b) => a.content.localeCompare(b.content)) ?? [];
 }
 
@@ -42,28 +44,33 @@ test('a disabled TXT record at the challenge name stays disabled through an add 
   t.deepEqual(await txtRecords(powerdns, name), [{ content: '"turned-off"', disabled: true }]);
 });
 
-test('a change in a Producer zone is followed by a NOTIFY to its secondaries', withPowerDns, async (t, powerdns) => {
-  const zone = 'catalog-primary.test';
-  await powerdns.createZone(zone, 'Producer');
-  const secondary = createSocket('udp4');
-  await new Promise<void>((resolve) => secondary.bind(0, '127.0.0.1', resolve));
-  try {
-    const notified = new Promise<string>((resolve) => {
-      secondary.on('message', (bytes) => {
-        const message = decode(bytes) as ReturnType<typeof decode> & { opcode?: string };
-        if (message.opcode === 'NOTIFY') resolve(message.questions?.[0]?.name ?? '');
+test(
+  'a change in a Producer zone is followed by a NOTIFY to its secondaries',
+  withPowerDns,
+  async (t, powerdns) => {
+    const zone = 'catalog-primary.test';
+    await powerdns.createZone(zone, 'Producer');
+    const secondary = createSocket('udp4');
+    await new Promise<void>((resolve) => secondary.bind(0, '127.0.0.1', resolve));
+    try {
+      const notified = new Promise<string>((resolve) => {
+        secondary.on('message', (bytes) => {
+          const message = decode(bytes) as ReturnType<typeof decode> & { opcode?: string };
+          if (message.opcode === 'NOTIFY') resolve(message.questions?.[0]?.name ?? '');
+        });
       });
-    });
-    const metadata = await api(powerdns, 'POST', `${zone}./metadata`, { kind: 'ALSO-NOTIFY', metadata: [`127.0.0.1:${secondary.address().port}`] });
-    t.is(metadata.status, 201, await metadata.text());
-    await providerFor(powerdns, zone).setAddress(`app.${zone}`, '203.0.113.7');
-    // The bound only turns a NOTIFY that never comes into a failure instead of a hang.
-    const silence = new Promise<string>((resolve) => setTimeout(() => resolve('no NOTIFY within 20 s'), 20_000).unref());
-    t.is(await Promise.race([notified, silence]), zone);
-  } finally {
-    secondary.close();
-  }
-}, { primary: true });
+      const metadata = await api(powerdns, 'POST', `${zone}./metadata`, { kind: 'ALSO-NOTIFY', metadata: [`127.0.0.1:${secondary.address().port}`] });
+      t.is(metadata.status, 201, await metadata.text());
+      await providerFor(powerdns, zone).setAddress(`app.${zone}`, '203.0.113.7');
+      // The bound only turns a NOTIFY that never comes into a failure instead of a hang.
+      const silence = new Promise<string>((resolve) => setTimeout(() => resolve('no NOTIFY within 20 s'), 20_000).unref());
+      t.is(await Promise.race([notified, silence]), zone);
+    } finally {
+      secondary.close();
+    }
+  },
+  { primary: true },
+);
 
 test('a primary zone without soa_edit_api is reported; one with it, or a Native zone, is not', withPowerDns, async (t, powerdns) => {
   await powerdns.createZone('no-soa-edit.test', 'Master', '');

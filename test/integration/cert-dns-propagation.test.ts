@@ -38,7 +38,10 @@ test('every nameserver must answer: one that lacks the value is named when time 
       message: `TXT ${name} = "token-value" was not answered within 500 ms by ${second.nameserver} (other values only: "older-value")`,
     });
     await providerOf(second).addTxt(name, 'token-value');
-    await t.notThrowsAsync(dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 }), 'once every nameserver answers the value, the wait ends');
+    await t.notThrowsAsync(
+      dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 }),
+      'once every nameserver answers the value, the wait ends',
+    );
   } finally {
     await Promise.all([first.stop(), second.stop()]);
   }
@@ -52,10 +55,13 @@ test('a name that does not exist times out as NXDOMAIN; a server that does not a
   });
   const silent = await startPowerDns();
   await silent.stop();
-  await t.throwsAsync(new AuthoritativeDns({ nameservers: [silent.nameserver], queryTimeoutMs: 200 }).waitForTxt(name, 'v', { timeoutMs: 100, intervalMs: 50 }), {
-    code: 'ERR_DNS_PROPAGATION',
-    message: new RegExp(`by ${silent.nameserver} \\(no answer: `),
-  });
+  await t.throwsAsync(
+    new AuthoritativeDns({ nameservers: [silent.nameserver], queryTimeoutMs: 200 }).waitForTxt(name, 'v', { timeoutMs: 100, intervalMs: 50 }),
+    {
+      code: 'ERR_DNS_PROPAGATION',
+      message: new RegExp(`by ${silent.nameserver} \\(no answer: `),
+    },
+  );
 });
 
 test('a CNAME on _acme-challenge is followed to where the TXT goes', withPowerDns, async (t, powerdns) => {
@@ -92,7 +98,10 @@ test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {
   const provider = providerOf(powerdns);
   await provider.setAddress(`_acme-challenge.loop.${powerdns.zone}`, `b.${powerdns.zone}`);
   await provider.setAddress(`b.${powerdns.zone}`, `_acme-challenge.loop.${powerdns.zone}`);
-  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).challengeName(`loop.${powerdns.zone}`), { code: 'ERR_DNS_PROPAGATION', message: /loops at/ });
+  await t.throwsAsync(new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).challengeName(`loop.${powerdns.zone}`), {
+    code: 'ERR_DNS_PROPAGATION',
+    message: /loops at/,
+  });
 });
 
 test('an answer too large for UDP is read over TCP', withPowerDns, async (t, powerdns) => {
@@ -110,7 +119,7 @@ test('an answer too large for UDP is read over TCP', withPowerDns, async (t, pow
   await new AuthoritativeDns({ nameservers: [powerdns.nameserver] }).waitForTxt(name, values[39]!, { timeoutMs: 30_000, intervalMs: 50 });
 });
 
-test('the zone of a challenge name whose CNAME points at another zone\'s apex is the zone the name is in', withPowerDns, async (t, powerdns) => {
+test("the zone of a challenge name whose CNAME points at another zone's apex is the zone the name is in", withPowerDns, async (t, powerdns) => {
   // A recursive resolver asked for the NS of `_acme-challenge.app.<zone>` follows its CNAME and answers
   // the NS of the zone it points into: that name is not an apex, and `validation.test` is not its zone.
   await powerdns.createZone('validation.test');

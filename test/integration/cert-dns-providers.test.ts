@@ -9,7 +9,10 @@ for (const kind of providersUnderTest) {
     const name = `app.${powerdns.zone}`;
     t.is(await provider.setAddress(name, '203.0.113.5'), 'A');
     t.deepEqual(await powerdns.dig(name, 'A'), ['203.0.113.5']);
-    t.deepEqual((await provider.list(name)).map(({ type, content }) => ({ type, content })), [{ type: 'A', content: '203.0.113.5' }]);
+    t.deepEqual(
+      (await provider.list(name)).map(({ type, content }) => ({ type, content })),
+      [{ type: 'A', content: '203.0.113.5' }],
+    );
   });
 
   test('an IPv6 target makes an AAAA record', withProvider, kind, async (t, { provider, powerdns }) => {
@@ -23,7 +26,10 @@ for (const kind of providersUnderTest) {
     const name = `alias.${powerdns.zone}`;
     t.is(await provider.setAddress(name, 'Backend.Example.org.'), 'CNAME');
     t.deepEqual(await powerdns.dig(name, 'CNAME'), ['backend.example.org.']);
-    t.deepEqual((await provider.list(name)).map(({ type, content }) => ({ type, content })), [{ type: 'CNAME', content: 'backend.example.org' }]);
+    t.deepEqual(
+      (await provider.list(name)).map(({ type, content }) => ({ type, content })),
+      [{ type: 'CNAME', content: 'backend.example.org' }],
+    );
   });
 
   test('the target switches IP -> host name -> IPv6 -> IP, one record at a time', withProvider, kind, async (t, { provider, powerdns }) => {
@@ -52,7 +58,11 @@ for (const kind of providersUnderTest) {
     for (const type of ['A', 'AAAA', 'CNAME']) t.deepEqual(await powerdns.dig(name, type), [], type);
     t.deepEqual(await provider.list(name), []);
     t.deepEqual(await powerdns.dig(neighbour, 'A'), ['192.0.2.1']);
-    if (cloudflare !== undefined) t.deepEqual(cloudflare.records().filter((record) => record.name === name), []);
+    if (cloudflare !== undefined)
+      t.deepEqual(
+        cloudflare.records().filter((record) => record.name === name),
+        [],
+      );
     // Removing again is not an error.
     await provider.removeAddress(name);
   });
@@ -89,13 +99,25 @@ test('changes made at once: one refused change fails alone, the others land', wi
     provider.setAddress(`b.${powerdns.zone}`, '192.0.2.2'),
     provider.setAddress(`c.${powerdns.zone}`, '192.0.2.3'),
   ]);
-  t.deepEqual(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  t.deepEqual(
+    results.map((result) => result.status),
+    ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+  );
   const refused = results[1] as PromiseRejectedResult;
-  t.like(refused.reason, { code: 'ERR_DNS_PROVIDER', message: 'powerdns: the change was refused (HTTP 422): RRset example.test. IN CNAME: Conflicts with pre-existing RRset' });
-  t.deepEqual([await powerdns.dig(`a.${powerdns.zone}`, 'A'), await powerdns.dig(`b.${powerdns.zone}`, 'A'), await powerdns.dig(`c.${powerdns.zone}`, 'A')], [['192.0.2.1'], ['192.0.2.2'], ['192.0.2.3']]);
+  t.like(refused.reason, {
+    code: 'ERR_DNS_PROVIDER',
+    message: 'powerdns: the change was refused (HTTP 422): RRset example.test. IN CNAME: Conflicts with pre-existing RRset',
+  });
+  t.deepEqual(
+    [await powerdns.dig(`a.${powerdns.zone}`, 'A'), await powerdns.dig(`b.${powerdns.zone}`, 'A'), await powerdns.dig(`c.${powerdns.zone}`, 'A')],
+    [['192.0.2.1'], ['192.0.2.2'], ['192.0.2.3']],
+  );
 });
 
 test('a name outside the zone is refused before anything is asked', withProvider, 'powerdns', async (t, { provider }) => {
   await t.throwsAsync(provider.setAddress('app.elsewhere.test', '203.0.113.5'), { code: 'ERR_BAD_REQUEST', message: /outside the zone example\.test/ });
-  await t.throwsAsync(provider.setAddress('app.example.test', 'not a target!'), { code: 'ERR_BAD_REQUEST', message: /neither an IP address nor a valid host name/ });
+  await t.throwsAsync(provider.setAddress('app.example.test', 'not a target!'), {
+    code: 'ERR_BAD_REQUEST',
+    message: /neither an IP address nor a valid host name/,
+  });
 });

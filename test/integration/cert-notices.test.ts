@@ -44,7 +44,10 @@ async function bookWithWebhook(t: ExecutionContext, status: number) {
   receiver.status = status;
   const logged: LogRecord[] = [];
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const notify = webhookNotices(receiver.url, loggerFrom('domains', (record) => logged.push(record)));
+  const notify = webhookNotices(
+    receiver.url,
+    loggerFrom('domains', (record) => logged.push(record)),
+  );
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day, notify });
   return { receiver, logged, clock, harness };
 }
@@ -57,7 +60,14 @@ test('failed renewals are posted, and the expiry notice is posted once when the 
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const failed = await harness.until('app', (view) => view.status === 'error');
   t.true(await settled(() => receiver.notices.length === 1), 'the failed issuance is posted');
-  t.like(receiver.notices[0], { event: 'issuance_failed', domain: 'app.example.com', reason: 'the CA refused: rate limited', attempt: 1, next_attempt_at: failed.next_attempt_at, expires_at: null });
+  t.like(receiver.notices[0], {
+    event: 'issuance_failed',
+    domain: 'app.example.com',
+    reason: 'the CA refused: rate limited',
+    attempt: 1,
+    next_attempt_at: failed.next_attempt_at,
+    expires_at: null,
+  });
 
   clock.advance(Date.parse(failed.next_attempt_at ?? '') - clock.now());
   const issued = await harness.until('app', (view) => view.status === 'issued');
@@ -68,8 +78,14 @@ test('failed renewals are posted, and the expiry notice is posted once when the 
   clock.advance(dueAt - clock.now());
   await harness.until('app', (view) => view.status === 'error');
   t.true(await settled(() => receiver.notices.some((notice) => notice.event === 'renewal_failed')), 'the failed renewal is posted');
-  t.like(receiver.notices.find((notice) => notice.event === 'renewal_failed'), { domain: 'app.example.com', reason: 'the CA is down', expires_at: issued.expires_at });
-  t.false(receiver.notices.some((notice) => notice.event === 'expires_soon'), 'not yet within 7 days');
+  t.like(
+    receiver.notices.find((notice) => notice.event === 'renewal_failed'),
+    { domain: 'app.example.com', reason: 'the CA is down', expires_at: issued.expires_at },
+  );
+  t.false(
+    receiver.notices.some((notice) => notice.event === 'expires_soon'),
+    'not yet within 7 days',
+  );
 
   // The clock jumps: retries on the way start orders that end (failed) once it has arrived.
   const noticeAt = expiresAt - 7 * day;
@@ -77,11 +93,17 @@ test('failed renewals are posted, and the expiry notice is posted once when the 
   await harness.until('app', (view) => view.status === 'error' && Date.parse(view.next_attempt_at ?? '') > noticeAt);
   clock.advance(0);
   t.true(await settled(() => receiver.notices.some((notice) => notice.event === 'expires_soon')), 'the expiry notice is posted');
-  t.like(receiver.notices.find((notice) => notice.event === 'expires_soon'), { domain: 'app.example.com', expires_at: issued.expires_at, reason: null });
+  t.like(
+    receiver.notices.find((notice) => notice.event === 'expires_soon'),
+    { domain: 'app.example.com', expires_at: issued.expires_at, reason: null },
+  );
   clock.advance(2 * day);
   await harness.until('app', (view) => view.status === 'error');
   t.is(receiver.notices.filter((notice) => notice.event === 'expires_soon').length, 1, 'once per certificate');
-  t.false(logged.some((record) => record.message.includes(secretPath)), 'the webhook path never reaches the log');
+  t.false(
+    logged.some((record) => record.message.includes(secretPath)),
+    'the webhook path never reaches the log',
+  );
 });
 
 test('a webhook that refuses is logged by its origin, and the domain goes on', async (t) => {
@@ -90,7 +112,15 @@ test('a webhook that refuses is logged by its origin, and the domain goes on', a
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const failed = await harness.until('app', (view) => view.status === 'error');
   const origin = new URL(receiver.url).origin;
-  t.true(await settled(() => logged.some((record) => record.level === 'warn' && record.message.startsWith(`notify: the webhook at ${origin} did not take the issuance_failed notice of app.example.com: HTTP 500`))));
+  t.true(
+    await settled(() =>
+      logged.some(
+        (record) =>
+          record.level === 'warn' &&
+          record.message.startsWith(`notify: the webhook at ${origin} did not take the issuance_failed notice of app.example.com: HTTP 500`),
+      ),
+    ),
+  );
   t.false(logged.some((record) => record.message.includes(secretPath)));
   clock.advance(Date.parse(failed.next_attempt_at ?? '') - clock.now());
   t.is((await harness.until('app', (view) => view.status === 'issued')).status, 'issued');

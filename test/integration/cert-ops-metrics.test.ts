@@ -68,8 +68,16 @@ test('with the CA unreachable at start, /readyz is 503 naming the ACME account, 
   const answer = await pollText(`${server.url}readyz`, (text, status) => status === 503 && text.includes('ACME account is not open'), 30_000);
   const body = JSON.parse(answer) as { error: string; reasons: string[] };
   t.regex(body.error, /^not ready: /);
-  t.true(body.reasons.some((reason) => reason.startsWith('cert/acme: the ACME account is not open at https://127.0.0.1:') && reason.includes('/dir')), body.reasons.join('\n'));
+  t.true(
+    body.reasons.some((reason) => reason.startsWith('cert/acme: the ACME account is not open at https://127.0.0.1:') && reason.includes('/dir')),
+    body.reasons.join('\n'),
+  );
   t.is((await fetch(`${server.url}healthz`)).status, 200, 'alive all the same');
-  const text = await pollText(`${server.url}metrics`, (metrics, status) => status === 200 && metrics.includes('outpost_acme_account_ready'), 30_000, withAdminKey);
+  const text = await pollText(
+    `${server.url}metrics`,
+    (metrics, status) => status === 200 && metrics.includes('outpost_acme_account_ready'),
+    30_000,
+    withAdminKey,
+  );
   t.is(sampleValue(text, 'outpost_acme_account_ready'), 0);
 });

@@ -22,7 +22,10 @@ test('outpost run warns, naming the roles, when the cert role shares the process
 
 test('outpost run of the cert role alone does not warn', async (t) => {
   const dir = await outpostDir(t);
-  const config = { roles: { cert: { demo: true, data_dir: await certhubDataDir(t), bind: '127.0.0.1', port: 0 } }, supervisor: { control_socket: join(dir, 'control.sock') } };
+  const config = {
+    roles: { cert: { demo: true, data_dir: await certhubDataDir(t), bind: '127.0.0.1', port: 0 } },
+    supervisor: { control_socket: join(dir, 'control.sock') },
+  };
   const outpost = await startOutpost(t, dir, config, 1);
   await outpost.process.waitFor(/\[supervisor\] all actors ready/);
   t.notRegex(outpost.process.stderr(), /runs beside/);

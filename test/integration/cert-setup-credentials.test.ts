@@ -23,7 +23,20 @@ async function readConfig(dataDir: string): Promise<Record<string, unknown>> {
 test('powerdns: the key is tried against the zone; a wrong one is named and asked again, the right one written', withPowerDns, async (t, powerdns) => {
   const dataDir = join(await certDataDir(t), 'data');
   const provider = (key: string) => [powerdns.apiUrl, key, ''];
-  const answers = [powerdns.zone, '', '', 'powerdns', 'same', ...provider('wrong-key'), 'y', ...provider(powerdns.apiKey), powerdns.nameserver, '127.0.0.1', '', ''];
+  const answers = [
+    powerdns.zone,
+    '',
+    '',
+    'powerdns',
+    'same',
+    ...provider('wrong-key'),
+    'y',
+    ...provider(powerdns.apiKey),
+    powerdns.nameserver,
+    '127.0.0.1',
+    '',
+    '',
+  ];
   const result = await setup(dataDir, answers);
   t.is(result.code, 0, result.stderr + result.stdout);
   t.regex(result.stdout, /Failed: powerdns: the API refused the key \(HTTP 401\): check api_token\n/);
@@ -32,7 +45,10 @@ test('powerdns: the key is tried against the zone; a wrong one is named and aske
   const config = await readConfig(dataDir);
   t.deepEqual(config.dns, { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone });
   t.deepEqual(config.propagation, { nameservers: [powerdns.nameserver] });
-  t.like(validateConfig(certConfigSchema({ demo: false }), config), { base_domain: powerdns.zone, acme: { directory_url: 'https://acme-v02.api.letsencrypt.org/directory' } });
+  t.like(validateConfig(certConfigSchema({ demo: false }), config), {
+    base_domain: powerdns.zone,
+    acme: { directory_url: 'https://acme-v02.api.letsencrypt.org/directory' },
+  });
   t.regex(result.stdout, /Next: certhub run -d /);
 });
 
@@ -55,10 +71,23 @@ test('cloudflare: the token is verified and the zone read; a wrong token is name
   t.teardown(() => cloudflare.close());
   const dataDir = join(await certDataDir(t), 'data');
   const answers = [
-    `certs.${powerdns.zone}`, 'https://127.0.0.1:14000/dir', '', 'cloudflare', 'powerdns',
-    'wrong-token', cloudflare.zoneId, 'y', cloudflare.token, cloudflare.zoneId,
-    powerdns.apiUrl, powerdns.apiKey, powerdns.zone,
-    '', '127.0.0.1', '', '',
+    `certs.${powerdns.zone}`,
+    'https://127.0.0.1:14000/dir',
+    '',
+    'cloudflare',
+    'powerdns',
+    'wrong-token',
+    cloudflare.zoneId,
+    'y',
+    cloudflare.token,
+    cloudflare.zoneId,
+    powerdns.apiUrl,
+    powerdns.apiKey,
+    powerdns.zone,
+    '',
+    '127.0.0.1',
+    '',
+    '',
   ];
   const result = await setup(dataDir, answers, ['--cloudflare-api-url', cloudflare.apiUrl]);
   t.is(result.code, 0, result.stderr + result.stdout);
@@ -76,7 +105,11 @@ test('cloudflare: a wrong token, then the end of input: exit 1, nothing written'
   const cloudflare = await startCloudflareDouble({ zone: powerdns.zone, powerdns });
   t.teardown(() => cloudflare.close());
   const dataDir = join(await certDataDir(t), 'data');
-  const result = await setup(dataDir, [powerdns.zone, '', '', 'cloudflare', 'same', 'wrong-token', cloudflare.zoneId], ['--cloudflare-api-url', cloudflare.apiUrl]);
+  const result = await setup(
+    dataDir,
+    [powerdns.zone, '', '', 'cloudflare', 'same', 'wrong-token', cloudflare.zoneId],
+    ['--cloudflare-api-url', cloudflare.apiUrl],
+  );
   t.is(result.code, 1, result.stdout);
   t.regex(result.stdout, /Failed: cloudflare: the API token was refused \(HTTP 401, 1000 Invalid API Token\)/);
   t.regex(result.stderr, /the input ended before "\s*Give this provider's answers again\? \[Y\/n\]" was answered/);

@@ -26,7 +26,27 @@ async function readConfig(dataDir: string): Promise<Record<string, unknown>> {
 
 test('setup re-asks bad answers and writes the rest; a skipped credential is left out, untried, and named as missing', async (t) => {
   const dataDir = join(await certDataDir(t), 'data');
-  const answers = ['', 'exa_mple.org', 'Example.ORG', 'ftp://ca.example', 'letsencrypt-staging', 'ca.pem', '', 'route53', 'cloudflare', 'same', 'cf-token-123', 'example.org', '', '10.0.0.1:99999', '192.0.2.53, [2001:db8::53]:5353', '127.0.0.1', '70000', '9443', 'ops@example.org'];
+  const answers = [
+    '',
+    'exa_mple.org',
+    'Example.ORG',
+    'ftp://ca.example',
+    'letsencrypt-staging',
+    'ca.pem',
+    '',
+    'route53',
+    'cloudflare',
+    'same',
+    'cf-token-123',
+    'example.org',
+    '',
+    '10.0.0.1:99999',
+    '192.0.2.53, [2001:db8::53]:5353',
+    '127.0.0.1',
+    '70000',
+    '9443',
+    'ops@example.org',
+  ];
   const result = await certhub(['setup', '-d', dataDir], answers);
   t.is(result.code, 0, result.stderr);
   t.regex(result.stdout, /Base domain \(subdomains are created under it, e\.g\. [^)]+\): \n {2}please give the domain certhub manages \(there is no default\)/);

@@ -24,6 +24,9 @@ test('a store writer killed at random instants leaves only whole domains', async
       t.deepEqual(materialVersions(material!), [record.error, record.error, record.error], `round ${round}: ${name} is one version throughout`);
     }
     const files = await readdir(join(dataDir, 'domains'));
-    t.true(files.every((file) => /^d\d\.example\.com\.json$/.test(file)), `round ${round}: ${files.join(', ')}`);
+    t.true(
+      files.every((file) => /^d\d\.example\.com\.json$/.test(file)),
+      `round ${round}: ${files.join(', ')}`,
+    );
   }
 });

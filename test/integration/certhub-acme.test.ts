@@ -23,10 +23,14 @@ test('add with an IPv4 target -> A record answered by PowerDNS -> issued by Pebb
     t.is(added.name, 'app.example.test');
 
     let last: Domain | undefined;
-    const issued = await eventually(async () => {
-      last = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
-      return last.status === 'issued' || last.status === 'error';
-    }, 60_000, 100);
+    const issued = await eventually(
+      async () => {
+        last = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
+        return last.status === 'issued' || last.status === 'error';
+      },
+      60_000,
+      100,
+    );
     t.true(issued, `the domain settles: ${JSON.stringify(last)}`);
     t.is(last?.status, 'issued', last?.error ?? '');
     t.deepEqual(await powerdns.dig('app.example.test', 'A'), ['203.0.113.5']);

@@ -21,7 +21,11 @@ interface Refusal {
 }
 
 const addRefusals: Refusal[] = [
-  { body: { name: 'bad_label', target: '203.0.113.5' }, status: 400, error: /name "bad_label" has the label "bad_label", but labels hold only letters, digits and hyphens/ },
+  {
+    body: { name: 'bad_label', target: '203.0.113.5' },
+    status: 400,
+    error: /name "bad_label" has the label "bad_label", but labels hold only letters, digits and hyphens/,
+  },
   { body: { name: '-edge', target: '203.0.113.5' }, status: 400, error: /"-edge".*neither start nor end with a hyphen/ },
   { body: { name: 'a'.repeat(64), target: '203.0.113.5' }, status: 400, error: /longer than 63 characters \(64\)/ },
   { body: { name: 'app.other.test', target: '203.0.113.5' }, status: 400, error: /name "app\.other\.test" is not under the base domain example\.test/ },
@@ -44,7 +48,11 @@ test.serial('refused adds and edits name the problem, reach neither DNS nor the 
     const dataDir = await certhubDataDir(t, { dns: powerdnsSection(powerdns), ...stackSections(stack) });
     const server = await startCerthub(t, dataDir, []);
     const send = (method: string, path: string, body: unknown) =>
-      fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     const expectRefusal = async (method: string, path: string, { body, status, error }: Refusal) => {
       const response = await send(method, path, body);
       const label = `${method} ${JSON.stringify(body).slice(0, 60)}`;
@@ -65,7 +73,11 @@ test.serial('refused adds and edits name the problem, reach neither DNS nor the 
     t.regex(((await duplicate.json()) as { error: string }).error, /web\.example\.test exists already/);
 
     const editRefusals: Refusal[] = [
-      { body: { target: 'under_score!.example.net' }, status: 400, error: /target "under_score!\.example\.net" is neither an IP address nor a valid host name/ },
+      {
+        body: { target: 'under_score!.example.net' },
+        status: 400,
+        error: /target "under_score!\.example\.net" is neither an IP address nor a valid host name/,
+      },
       { body: { target: '0.0.0.0' }, status: 400, error: /unspecified address/ },
       { body: { target: 'fe80::1%eth0' }, status: 400, error: /zone index/ },
       { body: { name: 'other' }, status: 400, error: /name|target/ },
@@ -126,9 +138,11 @@ function cutOffRequest(port: number): Promise<void> {
       headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json', 'content-length': '1000' },
     });
     outgoing.on('error', () => resolve());
-    outgoing.write('{"name": "cut", "tar', () => setTimeout(() => {
-      outgoing.destroy();
-      resolve();
-    }, 50));
+    outgoing.write('{"name": "cut", "tar', () =>
+      setTimeout(() => {
+        outgoing.destroy();
+        resolve();
+      }, 50),
+    );
   });
 }

@@ -34,14 +34,19 @@ function powerdnsProvider(): Provider {
       if (response.status !== 204) throw new Error(`PowerDNS refused the unmarked record: ${await response.text()}`);
     },
     async marked(stack) {
-      const zone = (await (await fetch(zoneUrl(stack), { headers: headers(stack) })).json()) as { rrsets: { name: string; type: string; comments: { account: string }[] }[] };
+      const zone = (await (await fetch(zoneUrl(stack), { headers: headers(stack) })).json()) as {
+        rrsets: { name: string; type: string; comments: { account: string }[] }[];
+      };
       return zone.rrsets.some((rrset) => rrset.name === `${name}.` && rrset.type === 'A' && rrset.comments.some((comment) => comment.account === 'certhub'));
     },
   };
 }
 
 function cloudflareProvider(cloudflare: () => CloudflareDouble): Provider {
-  const recordA = () => cloudflare().records().find((record) => record.name === name && record.type === 'A');
+  const recordA = () =>
+    cloudflare()
+      .records()
+      .find((record) => record.name === name && record.type === 'A');
   return {
     section: () => ({ dns: cloudflareSection(cloudflare()) }),
     async dropMark() {
@@ -68,42 +73,54 @@ async function adoptOnTargetChange(t: ExecutionContext, server: RunningCerthub, 
 
   const refused = await server.admin('api/admin/domains/legacy', { method: 'PATCH', body: { target: '203.0.113.41' } });
   t.is(refused.status, 409);
-  t.regex(((await refused.json()) as { error: string }).error, /legacy\.example\.test already has address records certhub did not create \(A 203\.0\.113\.40\).*"adopt": true/);
+  t.regex(
+    ((await refused.json()) as { error: string }).error,
+    /legacy\.example\.test already has address records certhub did not create \(A 203\.0\.113\.40\).*"adopt": true/,
+  );
   t.like(await getDomain(server, 'legacy'), { target: '203.0.113.40' }, 'a refused change leaves the domain as it was');
   t.deepEqual(await stack.powerdns.dig(name, 'A'), ['203.0.113.40']);
 
   const adopted = await server.admin('api/admin/domains/legacy', { method: 'PATCH', body: { target: '203.0.113.41', adopt: true } });
   t.is(adopted.status, 200, await adopted.clone().text());
   t.like(await adopted.json(), { target: '203.0.113.41', record_type: 'A' });
-  t.true(await eventually(async () => JSON.stringify(await stack.powerdns.dig(name, 'A')) === '["203.0.113.41"]', deadlineMs, 100), 'the adopted record is replaced by the new target');
+  t.true(
+    await eventually(async () => JSON.stringify(await stack.powerdns.dig(name, 'A')) === '["203.0.113.41"]', deadlineMs, 100),
+    'the adopted record is replaced by the new target',
+  );
   t.true(await provider.marked(stack), "the record is certhub's now");
 
   t.is((await server.admin('api/admin/domains/legacy', { method: 'DELETE' })).status, 204);
   t.true(await eventually(async () => (await stack.powerdns.dig(name, 'A')).length === 0, deadlineMs, 100), 'and is deleted with the domain');
 }
 
-test.serial('powerdns: a target change over records without certhub\'s mark is refused with 409 naming them; with "adopt": true certhub takes them over', async (t) => {
-  const stack = await startCertStack();
-  try {
-    const provider = powerdnsProvider();
-    const server = await startCerthub(t, await certhubDataDir(t, { ...provider.section(stack), ...stackSections(stack) }), []);
-    await adoptOnTargetChange(t, server, stack, provider);
-  } finally {
-    await stopCertStack(stack);
-  }
-});
+test.serial(
+  'powerdns: a target change over records without certhub\'s mark is refused with 409 naming them; with "adopt": true certhub takes them over',
+  async (t) => {
+    const stack = await startCertStack();
+    try {
+      const provider = powerdnsProvider();
+      const server = await startCerthub(t, await certhubDataDir(t, { ...provider.section(stack), ...stackSections(stack) }), []);
+      await adoptOnTargetChange(t, server, stack, provider);
+    } finally {
+      await stopCertStack(stack);
+    }
+  },
+);
 
-test.serial('cloudflare: a target change over records without certhub\'s mark is refused with 409 naming them; with "adopt": true certhub takes them over', async (t) => {
-  const stack = await startCertStack();
-  let cloudflare: CloudflareDouble | undefined;
-  try {
-    const double = await startCloudflareDouble({ zone: stack.powerdns.zone, powerdns: stack.powerdns });
-    cloudflare = double;
-    const provider = cloudflareProvider(() => double);
-    const server = await startCerthub(t, await certhubDataDir(t, { ...provider.section(stack), ...stackSections(stack) }), []);
-    await adoptOnTargetChange(t, server, stack, provider);
-  } finally {
-    await cloudflare?.close();
-    await stopCertStack(stack);
-  }
-});
+test.serial(
+  'cloudflare: a target change over records without certhub\'s mark is refused with 409 naming them; with "adopt": true certhub takes them over',
+  async (t) => {
+    const stack = await startCertStack();
+    let cloudflare: CloudflareDouble | undefined;
+    try {
+      const double = await startCloudflareDouble({ zone: stack.powerdns.zone, powerdns: stack.powerdns });
+      cloudflare = double;
+      const provider = cloudflareProvider(() => double);
+      const server = await startCerthub(t, await certhubDataDir(t, { ...provider.section(stack), ...stackSections(stack) }), []);
+      await adoptOnTargetChange(t, server, stack, provider);
+    } finally {
+      await cloudflare?.close();
+      await stopCertStack(stack);
+    }
+  },
+);

@@ -40,7 +40,10 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
     const newToken = await rotateToken(server, 'app');
     const refused = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', name, '-o', out, '--ca-bundle', bundle]);
     t.is(refused.code, 1);
-    t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/);
+    t.regex(
+      refused.stderr,
+      /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/,
+    );
     t.deepEqual(await materialState(out, name), written);
 
     const agent = startAgent(t, ['fetch', '--watch', '--interval', '1', '-s', server.url, '-t', newToken, '-d', name, '-o', out, '--ca-bundle', bundle]);
@@ -57,7 +60,7 @@ test('a Pebble certificate fetched to disk verifies with openssl; a rotated toke
   }
 });
 
-test('a domain whose certificate cannot be issued (its DNS provider is down): 409 with the server\'s reason, exit 1, nothing written', async (t) => {
+test("a domain whose certificate cannot be issued (its DNS provider is down): 409 with the server's reason, exit 1, nothing written", async (t) => {
   const stack = await startCertStack();
   try {
     const { pebble } = stack;
@@ -74,7 +77,10 @@ test('a domain whose certificate cannot be issued (its DNS provider is down): 40
     const out = await tempDir(t, 'agent-');
     const result = await runAgent(['fetch', '-s', server.url, '-t', token, '-d', 'app.example.test', '-o', out]);
     t.is(result.code, 1);
-    t.regex(result.stderr, /the certificate of app\.example\.test is not issued yet \(HTTP 409: the certificate of app\.example\.test is not issued yet \(status: \w+/);
+    t.regex(
+      result.stderr,
+      /the certificate of app\.example\.test is not issued yet \(HTTP 409: the certificate of app\.example\.test is not issued yet \(status: \w+/,
+    );
     t.deepEqual(await readdir(out), []);
   } finally {
     await stopCertStack(stack);

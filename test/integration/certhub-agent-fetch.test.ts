@@ -24,7 +24,9 @@ function markerCommand(marker: string): string {
 /** Runs the agent with `dir` as its working directory. */
 function runInDir(dir: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [agentBin, ...args], { cwd: dir }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (typeof error.code === 'number' ? error.code : null), stderr }));
+    execFile(process.execPath, [agentBin, ...args], { cwd: dir }, (error, _stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr }),
+    );
   });
 }
 
@@ -44,7 +46,11 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   t.is(first.code, 0, first.stderr);
   t.regex(first.stdout, new RegExp(`^${name.replace(/\./g, '\\.')}: written to .*certs/app\\.example\\.test \\(expires \\d{4}-`, 'm'));
   t.is(first.stderr, '', 'no warning for http:// on loopback');
-  const served = (await (await fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { cert_pem: string; chain_pem: string; key_pem: string };
+  const served = (await (await fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    cert_pem: string;
+    chain_pem: string;
+    key_pem: string;
+  };
   const written = await materialState(out, name);
   t.is(written.cert.content, served.cert_pem);
   t.is(written.chain.content, served.chain_pem);
@@ -69,7 +75,7 @@ test('fetch writes the material as served (key 0600, folder 0700); a second fetc
   t.deepEqual(await markerLines(marker), [name, name]);
 });
 
-test('the panel\'s Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged, once only the owner may read the JSON; a label alone is refused (any label.* certificate would match it)', async (t) => {
+test("the panel's Fetch CLI line and Fetch JSON (flat and as a domains map) work unchanged, once only the owner may read the JSON; a label alone is refused (any label.* certificate would match it)", async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const [app, web] = await Promise.all([addIssuedDomain(server, 'app'), addIssuedDomain(server, 'web')]);
   const dir = await tempDir(t, 'agent-');
@@ -118,7 +124,10 @@ test('a rotated token: exit 1 saying the token was replaced, the files as they w
   await rotateToken(server, 'app');
   const refused = await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', token, '-d', name, '-o', out]);
   t.is(refused.code, 1);
-  t.regex(refused.stderr, /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/);
+  t.regex(
+    refused.stderr,
+    /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token/,
+  );
   t.false(refused.stderr.includes(token), 'the token is not printed');
   t.deepEqual(await materialState(out, name), before);
 
@@ -133,7 +142,8 @@ test('a rotated token: exit 1 saying the token was replaced, the files as they w
 test('an answer that is not good material (not JSON, a key of another domain) replaces nothing: exit 1, bad answer', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const [app, web] = await Promise.all([addIssuedDomain(server, 'app'), addIssuedDomain(server, 'web')]);
-  const material = async (domain: { name: string; token: string }) => (await (await fetch(`${server.url}api/cert/${domain.name}`, { headers: { authorization: `Bearer ${domain.token}` } })).json()) as Record<string, string>;
+  const material = async (domain: { name: string; token: string }) =>
+    (await (await fetch(`${server.url}api/cert/${domain.name}`, { headers: { authorization: `Bearer ${domain.token}` } })).json()) as Record<string, string>;
   const [good, other] = await Promise.all([material(app), material(web)]);
   const out = await tempDir(t, 'agent-');
   t.is((await runAgent(['fetch', '--allow-untrusted', '-s', server.url, '-t', app.token, '-d', app.name, '-o', out])).code, 0);
@@ -148,7 +158,18 @@ test('an answer that is not good material (not JSON, a key of another domain) re
     const impostor = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(answer.body));
     await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
     try {
-      const result = await runAgent(['fetch', '--allow-untrusted', '-s', `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`, '-t', app.token, '-d', app.name, '-o', out]);
+      const result = await runAgent([
+        'fetch',
+        '--allow-untrusted',
+        '-s',
+        `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`,
+        '-t',
+        app.token,
+        '-d',
+        app.name,
+        '-o',
+        out,
+      ]);
       t.is(result.code, 1);
       t.regex(result.stderr, answer.message);
     } finally {
@@ -178,7 +199,20 @@ test('a server that accepts and never answers fails the fetch at --timeout, nami
   const stalling = await startStallingServer(t, 'accept');
   const out = await tempDir(t, 'agent-');
   const startedAt = performance.now();
-  const result = await runAgent(['fetch', '--allow-untrusted', '-s', `http://${stalling}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '1']);
+  const result = await runAgent([
+    'fetch',
+    '--allow-untrusted',
+    '-s',
+    `http://${stalling}`,
+    '-t',
+    'chd_x',
+    '-d',
+    'app.example.test',
+    '-o',
+    out,
+    '--timeout',
+    '1',
+  ]);
   t.is(result.code, 1);
   t.regex(result.stderr, /accepted the connection but sent no complete answer within 1 s/);
   t.true(performance.now() - startedAt >= 1000, 'not before the deadline');
@@ -196,7 +230,20 @@ test('SIGHUP does not end a single fetch: it says so and goes on', async (t) => 
   });
   const { port } = server.address() as AddressInfo;
   const out = await tempDir(t, 'agent-');
-  const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', `http://127.0.0.1:${port}`, '-t', 'chd_x', '-d', 'app.example.test', '-o', out, '--timeout', '60']);
+  const agent = startAgent(t, [
+    'fetch',
+    '--allow-untrusted',
+    '-s',
+    `http://127.0.0.1:${port}`,
+    '-t',
+    'chd_x',
+    '-d',
+    'app.example.test',
+    '-o',
+    out,
+    '--timeout',
+    '60',
+  ]);
   await requested;
   agent.child.kill('SIGHUP');
   await agent.waitFor(/received SIGHUP: a single fetch re-reads nothing; it ends when its fetches do/);

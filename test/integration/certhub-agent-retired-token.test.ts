@@ -34,8 +34,14 @@ test('fetch --watch: a rotated token is told as retired and retried at doubling 
   const newToken = await rotateToken(server, 'app');
   await agent.waitFor(/retrying in 2 s, at \S+ \(failure 2 in a row\)/);
   const stderr = agent.stderr();
-  t.regex(stderr, /app\.example\.test: http:\/\/127\.0\.0\.1:\d+ refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token; files left as they were; retrying in 1 s, at \d{4}-\S+Z \(failure 1 in a row\)/);
-  t.regex(stderr, /app\.example\.test: certhub retired this token: certhub-agent must be given the domain's new token; put it in \S+fetch\.json, then send SIGHUP \(systemctl reload certhub-agent-fetch\) to use it without a restart/);
+  t.regex(
+    stderr,
+    /app\.example\.test: http:\/\/127\.0\.0\.1:\d+ refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token; files left as they were; retrying in 1 s, at \d{4}-\S+Z \(failure 1 in a row\)/,
+  );
+  t.regex(
+    stderr,
+    /app\.example\.test: certhub retired this token: certhub-agent must be given the domain's new token; put it in \S+fetch\.json, then send SIGHUP \(systemctl reload certhub-agent-fetch\) to use it without a restart/,
+  );
   t.false(stderr.includes(token) || stderr.includes(newToken), 'no token is printed');
 
   await writeFile(config, '{"server": ');
@@ -61,7 +67,11 @@ test('fetch --watch: a rotated token is told as retired and retried at doubling 
 
   await server.waitFor(/fetch with a retired token for app\.example\.test/);
   const log = server.stderr();
-  t.is(count(log, /certhub: fetch with a retired token for app\.example\.test client=127\.0\.0\.1/), 1, 'logged once for the hour, however often the agent retried');
+  t.is(
+    count(log, /certhub: fetch with a retired token for app\.example\.test client=127\.0\.0\.1/),
+    1,
+    'logged once for the hour, however often the agent retried',
+  );
   t.false(fail2banFilter.test(log), `no line fail2ban bans on:\n${log}`);
 });
 
@@ -77,11 +87,17 @@ test('certhub: a retired token answers a 401 saying so, uses no allowance of fai
   for (let attempt = 0; attempt < 25; attempt++) {
     const answer = await fetchWith(server, app.name, app.token);
     t.is(answer.status, 401);
-    t.regex(((await answer.json()) as { error: string }).error, /^this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token$/);
+    t.regex(
+      ((await answer.json()) as { error: string }).error,
+      /^this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token$/,
+    );
   }
   const removed = await fetchWith(server, web.name, web.token);
   t.is(removed.status, 401);
-  t.regex(((await removed.json()) as { error: string }).error, /^this token's domain web\.example\.test was removed from certhub on \d{4}-\d\d-\d\d; the token is no longer valid$/);
+  t.regex(
+    ((await removed.json()) as { error: string }).error,
+    /^this token's domain web\.example\.test was removed from certhub on \d{4}-\d\d-\d\d; the token is no longer valid$/,
+  );
   const guess = await fetchWith(server, app.name, `chd_${'x'.repeat(43)}`);
   t.is(guess.status, 401);
   t.deepEqual(await guess.json(), { error: 'invalid token' });
@@ -119,9 +135,14 @@ test('certhub-agent proxy: a rotated token is told as retired, with what to do, 
   await proxy.process.waitFor(/fetch: app\.example\.test: the new certificate is served by all 1 front \(/);
 
   await rotateToken(server, 'app');
-  await proxy.process.waitFor(/refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token \(failure 2\); next fetch in 2 s, at \S+Z/);
+  await proxy.process.waitFor(
+    /refused the token for app\.example\.test \(HTTP 401\): this token was replaced \(rotated\) on \d{4}-\d\d-\d\d; give certhub-agent the domain's new token \(failure 2\); next fetch in 2 s, at \S+Z/,
+  );
   const log = proxy.process.stderr();
   t.regex(log, /\(HTTP 401\): this token was replaced \(rotated\) on \S+ give certhub-agent the domain's new token \(failure 1\); next fetch in 1 s, at \S+Z/);
-  t.regex(log, /fetch: certhub retired the token of app\.example\.test: the proxy must be given the domain's new token: put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/);
+  t.regex(
+    log,
+    /fetch: certhub retired the token of app\.example\.test: the proxy must be given the domain's new token: put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/,
+  );
   t.false(log.includes(app.token), 'no token is printed');
 });

@@ -30,7 +30,11 @@ async function selfSignedFront(t: ExecutionContext, port: number): Promise<{ url
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   t.teardown(() => void front.close());
-  return { url: `https://127.0.0.1:${(front.address() as AddressInfo).port}`, pin: certificatePin(new X509Certificate(chain.certPem).raw), received: () => received };
+  return {
+    url: `https://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    pin: certificatePin(new X509Certificate(chain.certPem).raw),
+    received: () => received,
+  };
 }
 
 test('material that leads to no trusted root replaces nothing: exit 1 naming the reason, the good files as they were', async (t) => {
@@ -54,7 +58,10 @@ test('a remote http:// server is refused before connecting (exit 2) unless --ins
   // 192.0.2.0/24 is TEST-NET-1: the refusal comes before any connection is tried.
   const remote = await runAgent(['fetch', '-s', 'http://192.0.2.7:8443', '-t', 'chd_x', '-d', 'app.example.test', '-o', out]);
   t.is(remote.code, 2);
-  t.regex(remote.stderr, /-s, --server http:\/\/192\.0\.2\.7:8443 is plain http:\/\/ to another machine: the token and the private key would cross the network in clear; .*--insecure-http/);
+  t.regex(
+    remote.stderr,
+    /-s, --server http:\/\/192\.0\.2\.7:8443 is plain http:\/\/ to another machine: the token and the private key would cross the network in clear; .*--insecure-http/,
+  );
   const label = await runAgent(['fetch', '-s', 'https://certhub.example.test', '-t', 'chd_x', '-d', 'app', '-o', out]);
   t.is(label.code, 2);
   t.regex(label.stderr, /-d, --domain must have at least 2 labels .*: give the full name/);
@@ -102,7 +109,16 @@ test('certhub-agent proxy fetches with the same checks: untrusted material is re
   await untrusted.process.waitFor(/app\.example\.test: .*the chain does not lead to a trusted root/, 30_000);
   await t.throwsAsync(readdir(join(dir, 'untrusted', name)), { code: 'ENOENT' }, 'nothing written');
 
-  const pinned = await startAgentProxy(t, { server: front.url, pin: front.pin, allow_untrusted: true, routes, host: '127.0.0.1', port: 0, threads: 1, material_dir: join(dir, 'pinned') });
+  const pinned = await startAgentProxy(t, {
+    server: front.url,
+    pin: front.pin,
+    allow_untrusted: true,
+    routes,
+    host: '127.0.0.1',
+    port: 0,
+    threads: 1,
+    material_dir: join(dir, 'pinned'),
+  });
   await pinned.process.waitFor(/fetch: new material for app\.example\.test/, 30_000);
   t.regex((await materialState(join(dir, 'pinned'), name)).cert.content, /^-----BEGIN CERTIFICATE-----/);
 });

@@ -28,10 +28,12 @@ async function exampleFor(file: string, dir: string, domain: string): Promise<st
   return text.replaceAll(`${exampleDir}/${exampleDomain}/`, `${dir}/${domain}/`).replaceAll(exampleDomain, domain);
 }
 
-test('nginx started on the manual\'s example serves the fetched fullchain and key: s_client sees the fetched chain', async (t) => {
+test("nginx started on the manual's example serves the fetched fullchain and key: s_client sees the fetched chain", async (t) => {
   const { dir, out, name } = await fetchedMaterial(t);
   const port = await reservePort('127.0.0.1');
-  const site = (await exampleFor('nginx.conf', out, name)).replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`).replace(/^\s*listen \[::\]:443 ssl;\n/m, '');
+  const site = (await exampleFor('nginx.conf', out, name))
+    .replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`)
+    .replace(/^\s*listen \[::\]:443 ssl;\n/m, '');
   t.true(site.includes(`listen 127.0.0.1:${port} ssl;`) && !site.includes(':443'), 'the example listens where the test expects');
   const prefix = join(dir, 'nginx');
   await mkdir(prefix, { recursive: true });
@@ -58,7 +60,7 @@ test('nginx started on the manual\'s example serves the fetched fullchain and ke
   await presentsFetchedChain(t, { port, name, out, exited: nginx.exited });
 });
 
-test('HAProxy started on the manual\'s example serves the fetched combined.pem: s_client sees the fetched chain', async (t) => {
+test("HAProxy started on the manual's example serves the fetched combined.pem: s_client sees the fetched chain", async (t) => {
   const { dir, out, name } = await fetchedMaterial(t, ['--combined-pem']);
   const port = await reservePort('127.0.0.1');
   const example = await exampleFor('haproxy.cfg', out, name);
@@ -71,7 +73,7 @@ test('HAProxy started on the manual\'s example serves the fetched combined.pem: 
   await presentsFetchedChain(t, { port, name, out, exited: haproxy.exited });
 });
 
-test('Apache started on the manual\'s example serves the fetched fullchain and key: s_client sees the fetched chain', async (t) => {
+test("Apache started on the manual's example serves the fetched fullchain and key: s_client sees the fetched chain", async (t) => {
   const { dir, out, name } = await fetchedMaterial(t);
   const port = await reservePort('127.0.0.1');
   const example = await exampleFor('apache.conf', out, name);
@@ -97,9 +99,12 @@ test('Apache started on the manual\'s example serves the fetched fullchain and k
   await presentsFetchedChain(t, { port, name, out, exited: apache.exited });
 });
 
-test('the manual\'s Fetch JSON example loads; combined_pem writes combined.pem (0600): the full chain then the key, as HAProxy\'s example takes it', async (t) => {
+test("the manual's Fetch JSON example loads; combined_pem writes combined.pem (0600): the full chain then the key, as HAProxy's example takes it", async (t) => {
   const targets = await targetsFromFile(join(examples, 'fetch.json'));
-  t.deepEqual(targets.map(({ domain, combinedPem }) => ({ domain, combinedPem })), [{ domain: exampleDomain, combinedPem: true }]);
+  t.deepEqual(
+    targets.map(({ domain, combinedPem }) => ({ domain, combinedPem })),
+    [{ domain: exampleDomain, combinedPem: true }],
+  );
   t.regex(await readFile(join(examples, 'haproxy.cfg'), 'utf8'), new RegExp(`crt ${exampleDir}/${exampleDomain}/combined\\.pem`));
 
   const server = await startCerthub(t, await certhubDataDir(t));
@@ -130,7 +135,10 @@ async function fetchedMaterial(t: ExecutionContext, flags: string[] = []): Promi
 }
 
 /** The server on `port` presents, for `name`, exactly the certificates of the fetched fullchain.pem, in order. */
-async function presentsFetchedChain(t: ExecutionContext, { port, name, out, exited }: { port: number; name: string; out: string; exited: Promise<unknown> }): Promise<void> {
+async function presentsFetchedChain(
+  t: ExecutionContext,
+  { port, name, out, exited }: { port: number; name: string; out: string; exited: Promise<unknown> },
+): Promise<void> {
   const presented = certificatesIn(await showCerts(port, name, exited));
   const fetched = certificatesIn(await readFile(materialPaths(out, name).fullchain, 'utf8'));
   t.true(fetched.length >= 1, 'the fetched full chain holds the leaf');

@@ -27,7 +27,12 @@ interface AriFront {
 }
 
 async function startAriFront(pebble: PebbleServer, cert: { certPem: string; keyPem: string }): Promise<AriFront> {
-  const front: AriFront = { directoryUrl: '', asked: [], window: { start: new Date(Date.now() + 86_400_000), end: new Date(Date.now() + 2 * 86_400_000) }, server: undefined as unknown as Server };
+  const front: AriFront = {
+    directoryUrl: '',
+    asked: [],
+    window: { start: new Date(Date.now() + 86_400_000), end: new Date(Date.now() + 2 * 86_400_000) },
+    server: undefined as unknown as Server,
+  };
   front.server = createServer({ cert: cert.certPem, key: cert.keyPem }, (request, response) => {
     const url = request.url ?? '';
     if (url === '/dir') {
@@ -40,7 +45,12 @@ async function startAriFront(pebble: PebbleServer, cert: { certPem: string; keyP
     if (url.startsWith('/renewal-info/')) {
       front.asked.push(url.slice('/renewal-info/'.length));
       // A check a minute later at the soonest (certhub clamps Retry-After to a minute .. a day).
-      response.writeHead(200, { 'content-type': 'application/json', 'retry-after': '60' }).end(JSON.stringify({ suggestedWindow: { start: front.window.start.toISOString(), end: front.window.end.toISOString() }, explanationURL: 'https://ca.example/why' }));
+      response.writeHead(200, { 'content-type': 'application/json', 'retry-after': '60' }).end(
+        JSON.stringify({
+          suggestedWindow: { start: front.window.start.toISOString(), end: front.window.end.toISOString() },
+          explanationURL: 'https://ca.example/why',
+        }),
+      );
       return;
     }
     response.writeHead(404).end();
@@ -57,7 +67,7 @@ interface Domain {
   renewal: { due_at: string | null; basis: string | null };
 }
 
-test('with renewalInfo offered, the renewal is planned inside the CA\'s window, asked for the certificate\'s CertID', async (t) => {
+test("with renewalInfo offered, the renewal is planned inside the CA's window, asked for the certificate's CertID", async (t) => {
   const stack = await startCertStack();
   const { powerdns, pebble } = stack;
   const notBefore = new Date(Date.now() - 3_600_000);
@@ -76,17 +86,23 @@ test('with renewalInfo offered, the renewal is planned inside the CA\'s window, 
     t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'ari', target: '203.0.113.9' } })).status, 201);
     let last: Domain | undefined;
     t.true(
-      await eventually(async () => {
-        last = (await (await server.admin('api/admin/domains/ari')).json()) as Domain;
-        return last.status === 'error' || (last.status === 'issued' && last.renewal.basis === 'ari');
-      }, 60_000, 100),
+      await eventually(
+        async () => {
+          last = (await (await server.admin('api/admin/domains/ari')).json()) as Domain;
+          return last.status === 'error' || (last.status === 'issued' && last.renewal.basis === 'ari');
+        },
+        60_000,
+        100,
+      ),
       JSON.stringify(last),
     );
     t.is(last?.status, 'issued', last?.error ?? '');
     const dueAt = Date.parse(last?.renewal.due_at ?? '');
     t.true(dueAt >= front.window.start.getTime() && dueAt <= front.window.end.getTime(), `due at ${last?.renewal.due_at ?? ''}, inside the window`);
 
-    const fetched = (await (await fetch(`${server.url}api/cert/ari`, { headers: { authorization: `Bearer ${last?.token ?? ''}` } })).json()) as { cert_pem: string };
+    const fetched = (await (await fetch(`${server.url}api/cert/ari`, { headers: { authorization: `Bearer ${last?.token ?? ''}` } })).json()) as {
+      cert_pem: string;
+    };
     const certId = ariCertId(readCertificateFacts(fetched.cert_pem));
     t.true(front.asked.includes(certId), `asked for ${certId}: ${front.asked.join(', ')}`);
     t.true(new X509Certificate(fetched.cert_pem).subjectAltName?.includes('DNS:ari.example.test') ?? false);

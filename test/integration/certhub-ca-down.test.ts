@@ -26,10 +26,14 @@ test('with the CA down at start, certhub serves, and an order fails with the rea
 
   let last: Domain | undefined;
   t.true(
-    await eventually(async () => {
-      last = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
-      return last.status === 'error';
-    }, 60_000, 100),
+    await eventually(
+      async () => {
+        last = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
+        return last.status === 'error';
+      },
+      60_000,
+      100,
+    ),
     `the order fails: ${JSON.stringify(last)}`,
   );
   t.regex(last?.error ?? '', /cannot reach https:\/\/127\.0\.0\.1:\d+/);

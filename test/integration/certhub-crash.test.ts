@@ -36,11 +36,21 @@ test('kill -9 while orders wait in issuing -> restart -> every domain issued, to
     for (const label of inFlight) tokens.set(label, (await addDomain(first, label, '203.0.113.41')).token);
     // Each order has written its challenge TXT and waits for the shut relay to answer it.
     let seen = '';
-    const held = await eventually(async () => {
-      const states = await Promise.all(inFlight.map(async (label) => ({ label, status: (await getDomain(first, label)).status, records: await recordsOf(powerdns, `${label}.example.test`) })));
-      seen = JSON.stringify(states);
-      return states.every(({ status, records }) => status === 'issuing' && records.some((rrset) => rrset.type === 'TXT'));
-    }, issueDeadlineMs, 200);
+    const held = await eventually(
+      async () => {
+        const states = await Promise.all(
+          inFlight.map(async (label) => ({
+            label,
+            status: (await getDomain(first, label)).status,
+            records: await recordsOf(powerdns, `${label}.example.test`),
+          })),
+        );
+        seen = JSON.stringify(states);
+        return states.every(({ status, records }) => status === 'issuing' && records.some((rrset) => rrset.type === 'TXT'));
+      },
+      issueDeadlineMs,
+      200,
+    );
     t.true(held, `every order waits in issuing with its TXT written: ${seen}`);
 
     first.child.kill('SIGKILL');
@@ -66,15 +76,23 @@ test('kill -9 while orders wait in issuing -> restart -> every domain issued, to
     for (const label of ['kept', ...inFlight]) {
       const name = `${label}.example.test`;
       let left = '';
-      const clean = await eventually(async () => {
-        const records = await recordsOf(powerdns, name);
-        left = JSON.stringify(records);
-        return records.length === 1 && records[0]?.type === 'A';
-      }, 30_000, 200);
+      const clean = await eventually(
+        async () => {
+          const records = await recordsOf(powerdns, name);
+          left = JSON.stringify(records);
+          return records.length === 1 && records[0]?.type === 'A';
+        },
+        30_000,
+        200,
+      );
       t.true(clean, `${name}: only its A record is left, no challenge TXT: ${left}`);
     }
     // The killed orders' records were removed by the restarted process, from its journal of challenge records.
-    for (const label of inFlight) t.regex(second.stderr(), new RegExp(`removed the challenge TXT _acme-challenge\\.${label}\\.example\\.test left by an order the last run did not finish`));
+    for (const label of inFlight)
+      t.regex(
+        second.stderr(),
+        new RegExp(`removed the challenge TXT _acme-challenge\\.${label}\\.example\\.test left by an order the last run did not finish`),
+      );
   } finally {
     await gate.close();
     await stopCertStack(stack);

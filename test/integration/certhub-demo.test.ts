@@ -30,14 +30,22 @@ test('add -> issued demo certificate -> fetched with its token; the admin key is
 
   const fetchCert = (name: string, token: string) => fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}` } });
   t.true(await eventually(async () => (await fetchCert('app', domain.token)).status === 200), 'the demo certificate is issued');
-  const material = (await (await fetchCert('app.example.test', domain.token)).json()) as { cert_pem: string; chain_pem: string; key_pem: string; expires_at: string };
+  const material = (await (await fetchCert('app.example.test', domain.token)).json()) as {
+    cert_pem: string;
+    chain_pem: string;
+    key_pem: string;
+    expires_at: string;
+  };
   const certificate = new X509Certificate(material.cert_pem);
   t.regex(certificate.issuer, /demo/);
   t.regex(certificate.subjectAltName ?? '', /DNS:app\.example\.test/);
   t.true(certificate.checkPrivateKey((await import('node:crypto')).createPrivateKey(material.key_pem)), 'the key matches the certificate');
   t.is(new Date(material.expires_at).getTime(), new Date(certificate.validTo).getTime());
 
-  t.true(await eventually(async () => ((await (await server.admin('api/admin/domains/app')).json()) as Domain).last_fetch !== null, 15_000), 'the fetch is recorded');
+  t.true(
+    await eventually(async () => ((await (await server.admin('api/admin/domains/app')).json()) as Domain).last_fetch !== null, 15_000),
+    'the fetch is recorded',
+  );
   const seen = (await (await server.admin('api/admin/domains/app')).json()) as Domain;
   t.like(seen, { status: 'issued' });
   t.is(seen.last_fetch?.from, '127.0.0.1');
@@ -77,7 +85,11 @@ test('bad input gets 4xx with {"error"} and stores nothing', async (t) => {
   const dataDir = await certhubDataDir(t);
   const server = await startCerthub(t, dataDir);
   const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-    fetch(`${server.url}api/admin/domains`, { method: 'POST', headers: { authorization: `Bearer ${testAdminKey}`, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${server.url}api/admin/domains`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${testAdminKey}`, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const cases: [unknown, number, RegExp, Record<string, string>?][] = [
     [{ name: 'bad_label!', target: '203.0.113.5' }, 400, /name/],
     [{ name: 'app.other.test', target: '203.0.113.5' }, 400, /not under the base domain/],
@@ -94,23 +106,41 @@ test('bad input gets 4xx with {"error"} and stores nothing', async (t) => {
   t.is((await post({ name: 'app', target: '203.0.113.5' })).status, 201);
   const duplicate = await post({ name: 'app.example.test', target: '203.0.113.6' });
   t.is(duplicate.status, 409);
-  t.deepEqual((await readdir(join(dataDir, 'domains'))).filter((file) => !file.startsWith('.')), ['app.example.test.json']);
+  t.deepEqual(
+    (await readdir(join(dataDir, 'domains'))).filter((file) => !file.startsWith('.')),
+    ['app.example.test.json'],
+  );
   t.is((await stat(join(dataDir, 'domains', 'app.example.test.json'))).mode & 0o777, 0o600);
   t.is((await fetch(`${server.url}api/admin/domains`)).status, 401, 'the admin API needs a credential');
 });
 
-test('a blank name, a blank target and a URL as target are refused in words (the panel\'s own)', async (t) => {
+test("a blank name, a blank target and a URL as target are refused in words (the panel's own)", async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   const refusal = async (method: string, path: string, body: unknown) => {
     const response = await server.admin(path, { method, body });
     return { status: response.status, error: ((await response.json()) as { error: string }).error };
   };
-  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: '', target: '203.0.113.5' }), { status: 400, error: 'give a name: a label such as "app" or a full name such as "app.example.test"' });
-  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: ' ' }), { status: 400, error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)' });
-  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: 'http://example.net' }), { status: 400, error: 'target "http://example.net": a target is an IP address or a host name, not a URL (give example.net)' });
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: '', target: '203.0.113.5' }), {
+    status: 400,
+    error: 'give a name: a label such as "app" or a full name such as "app.example.test"',
+  });
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: ' ' }), {
+    status: 400,
+    error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)',
+  });
+  t.deepEqual(await refusal('POST', 'api/admin/domains', { name: 'web', target: 'http://example.net' }), {
+    status: 400,
+    error: 'target "http://example.net": a target is an IP address or a host name, not a URL (give example.net)',
+  });
   t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: '203.0.113.5' } })).status, 201);
-  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: 'https://example.net/' }), { status: 400, error: 'target "https://example.net/": a target is an IP address or a host name, not a URL (give example.net)' });
-  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: '' }), { status: 400, error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)' });
+  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: 'https://example.net/' }), {
+    status: 400,
+    error: 'target "https://example.net/": a target is an IP address or a host name, not a URL (give example.net)',
+  });
+  t.deepEqual(await refusal('PATCH', 'api/admin/domains/web', { target: '' }), {
+    status: 400,
+    error: 'give a target: an IPv4 address (A record), an IPv6 address (AAAA) or a host name (CNAME)',
+  });
 });
 
 test('a restart keeps domains, tokens and certificates; edit and remove', async (t) => {
@@ -135,9 +165,17 @@ test('a restart keeps domains, tokens and certificates; edit and remove', async 
 
 test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin API; logout ends it', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
-  const wrong = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'wrong-key' }) });
+  const wrong = await fetch(`${server.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: 'wrong-key' }),
+  });
   t.is(wrong.status, 401);
-  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await fetch(`${server.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   t.is(login.status, 204);
   const cookie = login.headers.get('set-cookie') ?? '';
   t.regex(cookie, /certhub_session=[^;]+/);
@@ -148,7 +186,11 @@ test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin
   const sessionState = async (headers: Record<string, string>) => (await fetch(`${server.url}api/admin/session`, { headers })).json();
   t.deepEqual(await sessionState({ cookie: session }), { active: true, demo: true });
   t.deepEqual(await sessionState({}), { active: false, demo: true }, 'no cookie: an answer, not a 401');
-  const crossSite = await fetch(`${server.url}api/admin/domains`, { method: 'POST', headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', target: '203.0.113.9' }) });
+  const crossSite = await fetch(`${server.url}api/admin/domains`, {
+    method: 'POST',
+    headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'x', target: '203.0.113.9' }),
+  });
   t.is(crossSite.status, 403, 'a cookie-authenticated change from another origin is refused');
   t.is((await fetch(`${server.url}api/admin/logout`, { method: 'POST', headers: { cookie: session } })).status, 204);
   t.is((await fetch(`${server.url}api/admin/domains`, { headers: { cookie: session } })).status, 401);
@@ -157,7 +199,11 @@ test('login sets an HttpOnly SameSite=Strict session cookie that opens the admin
 
 test('logout closes the event and log streams its session opened; a stream opened with the admin key stays open', async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
-  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await fetch(`${server.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   const session = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const open = async (path: string, headers: Record<string, string>) => {
     const response = await fetch(`${server.url}${path}`, { headers });
@@ -191,7 +237,7 @@ test('logout closes the event and log streams its session opened; a stream opene
   await keyEvents.cancel();
 });
 
-test('the event stream carries each domain\'s summary (what the list shows) and no token', async (t) => {
+test("the event stream carries each domain's summary (what the list shows) and no token", async (t) => {
   const server = await startCerthub(t, await certhubDataDir(t));
   t.is((await server.admin('api/admin/domains', { method: 'POST', body: { name: 'before', target: '203.0.113.6' } })).status, 201);
   const response = await fetch(`${server.url}api/admin/events`, { headers: { authorization: `Bearer ${testAdminKey}` } });
@@ -238,5 +284,16 @@ test('version, help and an OpenAPI 3.0 spec that describes every admin endpoint'
   const { Validator } = await import('@seriousme/openapi-schema-validator');
   const result = await new Validator().validate(spec);
   t.true(result.valid, JSON.stringify(result.errors));
-  for (const path of ['/api/cert/{domain}', '/api/admin/domains', '/api/admin/domains/{name}', '/api/admin/domains/{name}/rotate', '/api/admin/domains/{name}/retry', '/api/admin/prefs', '/api/admin/logs', '/api/admin/events', '/api/admin/login']) t.truthy(spec.paths[path], path);
+  for (const path of [
+    '/api/cert/{domain}',
+    '/api/admin/domains',
+    '/api/admin/domains/{name}',
+    '/api/admin/domains/{name}/rotate',
+    '/api/admin/domains/{name}/retry',
+    '/api/admin/prefs',
+    '/api/admin/logs',
+    '/api/admin/events',
+    '/api/admin/login',
+  ])
+    t.truthy(spec.paths[path], path);
 });

@@ -19,7 +19,11 @@ const retryBackoffSeconds = 3;
 /** A bound on a hang of a whole test: the stack, two attempts and the backoff between them. */
 const testDeadlineMs = 4 * 60_000;
 
-async function withStack(t: ExecutionContext, sections: (stack: CertStack) => StackSections | Promise<StackSections>, body: (server: RunningCerthub, stack: CertStack) => Promise<void>): Promise<void> {
+async function withStack(
+  t: ExecutionContext,
+  sections: (stack: CertStack) => StackSections | Promise<StackSections>,
+  body: (server: RunningCerthub, stack: CertStack) => Promise<void>,
+): Promise<void> {
   t.timeout(testDeadlineMs);
   const stack = await startCertStack();
   try {
@@ -41,7 +45,10 @@ async function firstFailure(t: ExecutionContext, server: RunningCerthub, label: 
   t.not(failed.next_attempt_at, null, 'a retry is planned');
   t.true(Date.parse(failed.next_attempt_at ?? '') > Date.parse(failed.created_at), `the retry is later: ${failed.next_attempt_at ?? ''}`);
   // Planned when the failure was recorded, before this read: no later than the backoff from now.
-  t.true(Date.parse(failed.next_attempt_at ?? '') <= Date.now() + retryBackoffSeconds * 1000, `the retry follows acme.retry_backoff_seconds: ${failed.next_attempt_at ?? ''}`);
+  t.true(
+    Date.parse(failed.next_attempt_at ?? '') <= Date.now() + retryBackoffSeconds * 1000,
+    `the retry follows acme.retry_backoff_seconds: ${failed.next_attempt_at ?? ''}`,
+  );
   return failed;
 }
 
@@ -65,7 +72,11 @@ test('provider auth failure: the challenge provider refuses its api_token -> err
     async (server, { powerdns }) => {
       const name = 'auth.example.test';
       const failed = await firstFailure(t, server, 'auth', '203.0.113.30', /powerdns.*(401|unauthori[sz]ed|api key)/i);
-      t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.30'), 'the A record was written by dns_records, no challenge TXT is there');
+      t.deepEqual(
+        await recordsOf(powerdns, name),
+        onlyAddress(name, 'A', '203.0.113.30'),
+        'the A record was written by dns_records, no challenge TXT is there',
+      );
       const again = await failedAgain(server, failed, 2);
       t.is(again.status, 'error');
       t.regex(again.error ?? '', /powerdns.*(401|unauthori[sz]ed|api key)/i);
@@ -76,32 +87,45 @@ test('provider auth failure: the challenge provider refuses its api_token -> err
 });
 
 test('PowerDNS down: the record cannot be written -> error with the reason, retried, no order started', async (t) => {
-  await withStack(t, (stack) => ({ dns: powerdnsSection(stack.powerdns), ...stackSections(stack) }), async (server, { powerdns }) => {
-    await powerdns.stop();
-    const failed = await firstFailure(t, server, 'down', '203.0.113.31', /powerdns.*(ECONNREFUSED|cannot reach|connect)/i);
-    t.is((await failedAgain(server, failed, 2)).status, 'error');
-    t.notRegex(server.stderr(), /TXT _acme-challenge\.down\.example\.test written/, 'no challenge record was written');
-  });
+  await withStack(
+    t,
+    (stack) => ({ dns: powerdnsSection(stack.powerdns), ...stackSections(stack) }),
+    async (server, { powerdns }) => {
+      await powerdns.stop();
+      const failed = await firstFailure(t, server, 'down', '203.0.113.31', /powerdns.*(ECONNREFUSED|cannot reach|connect)/i);
+      t.is((await failedAgain(server, failed, 2)).status, 'error');
+      t.notRegex(server.stderr(), /TXT _acme-challenge\.down\.example\.test written/, 'no challenge record was written');
+    },
+  );
 });
 
 test('CA down: the order cannot reach Pebble -> error with the reason, retried; Pebble back -> issued', async (t) => {
-  await withStack(t, (stack) => ({ dns: powerdnsSection(stack.powerdns), ...stackSections(stack) }), async (server, { powerdns, pebble }) => {
-    const name = 'ca.example.test';
-    // The account is opened in the background at start: halting the CA after it is open makes the CA
-    // come back without it (the case checked below), not merely open it late.
-    await server.waitFor(/acme: account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+ at /, attemptDeadlineMs);
-    await pebble.halt();
-    const failed = await firstFailure(t, server, 'ca', '203.0.113.32', /cannot reach https:\/\/127\.0\.0\.1:\d+.*ECONNREFUSED/);
-    t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.32'), 'the record is published, no challenge TXT is there');
-    await pebble.start();
-    const recovered = await waitForDomain(server, 'ca', (domain) => domain.status === 'issued', Date.parse(failed.next_attempt_at ?? '') - Date.now() + attemptDeadlineMs);
-    t.is(recovered.status, 'issued', JSON.stringify(recovered));
-    t.is(recovered.error, null);
-    t.is(recovered.next_attempt_at, null);
-    // The CA came back without its accounts (Pebble keeps none): certhub registered its key again.
-    t.regex(server.stderr(), /the CA no longer knows account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+; registering the account key again/);
-    t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.32'), 'no challenge TXT is left');
-  });
+  await withStack(
+    t,
+    (stack) => ({ dns: powerdnsSection(stack.powerdns), ...stackSections(stack) }),
+    async (server, { powerdns, pebble }) => {
+      const name = 'ca.example.test';
+      // The account is opened in the background at start: halting the CA after it is open makes the CA
+      // come back without it (the case checked below), not merely open it late.
+      await server.waitFor(/acme: account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+ at /, attemptDeadlineMs);
+      await pebble.halt();
+      const failed = await firstFailure(t, server, 'ca', '203.0.113.32', /cannot reach https:\/\/127\.0\.0\.1:\d+.*ECONNREFUSED/);
+      t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.32'), 'the record is published, no challenge TXT is there');
+      await pebble.start();
+      const recovered = await waitForDomain(
+        server,
+        'ca',
+        (domain) => domain.status === 'issued',
+        Date.parse(failed.next_attempt_at ?? '') - Date.now() + attemptDeadlineMs,
+      );
+      t.is(recovered.status, 'issued', JSON.stringify(recovered));
+      t.is(recovered.error, null);
+      t.is(recovered.next_attempt_at, null);
+      // The CA came back without its accounts (Pebble keeps none): certhub registered its key again.
+      t.regex(server.stderr(), /the CA no longer knows account https:\/\/127\.0\.0\.1:\d+\/my-account\/\w+; registering the account key again/);
+      t.deepEqual(await recordsOf(powerdns, name), onlyAddress(name, 'A', '203.0.113.32'), 'no challenge TXT is left');
+    },
+  );
 });
 
 test('propagation timeout: a nameserver that never answers -> error naming it, retried, the challenge TXT removed', async (t) => {

@@ -17,15 +17,26 @@ test('certhub run --demo on a new folder writes a demo config (0600) and starts;
   const adminKey = (JSON.parse(await readFile(configPath!, 'utf8')) as { admin_key: string }).admin_key;
   t.true(adminKey.startsWith(prefix!));
   t.false(server.stdout().includes(adminKey), 'a stdout that is no terminal does not get the key');
-  t.regex(server.stderr(), /config\.json did not exist: wrote a demo config \(base domain demo\.test, a new admin key\); certhub setup -d DIR writes a real one/);
+  t.regex(
+    server.stderr(),
+    /config\.json did not exist: wrote a demo config \(base domain demo\.test, a new admin key\); certhub setup -d DIR writes a real one/,
+  );
   t.is(await modeOf(join(dataDir, 'config.json')), 0o600);
   t.is(await modeOf(dataDir), 0o700);
 
   const before = await fetch(`${url}api/admin/session`);
   t.deepEqual(await before.json(), { active: false, demo: true });
-  const login = await fetch(`${url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url!.slice(0, -1) }, body: JSON.stringify({ key: adminKey }) });
+  const login = await fetch(`${url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url!.slice(0, -1) },
+    body: JSON.stringify({ key: adminKey }),
+  });
   t.is(login.status, 204, 'the key in the named file logs in');
-  const added = await fetch(`${url}api/admin/domains`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'app', target: '127.0.0.1' }) });
+  const added = await fetch(`${url}api/admin/domains`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'app', target: '127.0.0.1' }),
+  });
   t.like(await added.json(), { name: 'app.demo.test' });
   server.child.kill('SIGTERM');
   t.is(await server.exited, 0, server.stderr());

@@ -69,10 +69,14 @@ test.serial('edit IP -> host name -> IPv6 -> IP: only the current record type is
     t.is(response.status, 200, target);
     t.like(await response.json(), { target, record_type: expected.type, status: 'issued', token: before.token });
     let seen: RRset[] = [];
-    const changed = await eventually(async () => {
-      seen = await recordsOf(stack.powerdns, name);
-      return JSON.stringify(seen) === JSON.stringify([expected]);
-    }, 30_000, 100);
+    const changed = await eventually(
+      async () => {
+        seen = await recordsOf(stack.powerdns, name);
+        return JSON.stringify(seen) === JSON.stringify([expected]);
+      },
+      30_000,
+      100,
+    );
     t.true(changed, `after the edit to ${target}, PowerDNS holds ${JSON.stringify(seen)}`);
   }
   t.deepEqual(await stack.powerdns.dig(name, 'A'), ['203.0.113.8']);

@@ -22,7 +22,10 @@ test('a config.json readable by group or others is refused (exit 2), naming the 
 });
 
 test('an admin key or metrics token below 128 bits is refused at start (exit 2), naming the option; nothing is printed', async (t) => {
-  for (const [option, weak] of [['admin_key', 'correct-horse-battery'], ['metrics_token', 'a1B2c3D4e5F6g7H8']] as const) {
+  for (const [option, weak] of [
+    ['admin_key', 'correct-horse-battery'],
+    ['metrics_token', 'a1B2c3D4e5F6g7H8'],
+  ] as const) {
     const dataDir = await certhubDataDir(t, { [option]: weak });
     const run = await runToEnd(process.execPath, [certhubBin, 'run', '-d', dataDir, '--demo', '-H', '127.0.0.1', '-p', '0']);
     t.is(run.code, 2, run.stderr);
@@ -39,14 +42,18 @@ test('off loopback without tls: HTTPS with a self-signed certificate kept in the
   t.notRegex(first.stderr(), /plain HTTP/);
   const certPem = await readFile(join(dataDir, 'self-signed.crt'), 'utf8');
   t.is(await modeOf(join(dataDir, 'self-signed.key')), 0o600);
-  t.is(first.pin, `sha256:${createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex')}`, 'the printed pin is the DER certificate\'s SHA-256');
+  t.is(first.pin, `sha256:${createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex')}`, "the printed pin is the DER certificate's SHA-256");
   t.is((await servedCertificate(first.url)).fingerprint256, new X509Certificate(certPem).fingerprint256, 'the kept certificate is the one served');
 
   // Verified against that certificate alone: what an agent pinning it does.
   const info = await requestTrusting(`${first.url}api/admin/server`, certPem, 'example.test', { headers: { authorization: `Bearer ${testAdminKey}` } });
   t.is(info.status, 200);
   t.deepEqual(JSON.parse(info.body), { pin: first.pin, insecure_http: false });
-  const login = await requestTrusting(`${first.url}api/admin/login`, certPem, 'example.test', { method: 'POST', headers: { 'content-type': 'application/json', origin: first.url.replace(/\/$/, '') }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await requestTrusting(`${first.url}api/admin/login`, certPem, 'example.test', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: first.url.replace(/\/$/, '') },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   t.is(login.status, 204);
   t.regex(String(login.headers['set-cookie']), /; Secure/);
   await t.throwsAsync(fetch(`${first.url.replace('https:', 'http:')}api/version`), undefined, 'no plain HTTP on the port');
@@ -91,8 +98,14 @@ test('failure limits: out of its allowance a client is refused without its key o
   const server = await startCerthub(t, await certhubDataDir(t, { trusted_proxies: ['127.0.0.1'] }));
   const added = (await (await server.admin('api/admin/domains', { method: 'POST', body: { name: 'web', target: '203.0.113.1' } })).json()) as { token: string };
   const from = (client: string) => ({ 'x-forwarded-for': `198.51.100.200, ${client}` });
-  const login = (key: string, client: string) => fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...from(client) }, body: JSON.stringify({ key }) }).then((response) => response.status);
-  const fetchCert = (token: string, client: string, name = 'web.example.test') => fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}`, ...from(client) } }).then((response) => response.status);
+  const login = (key: string, client: string) =>
+    fetch(`${server.url}api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from(client) },
+      body: JSON.stringify({ key }),
+    }).then((response) => response.status);
+  const fetchCert = (token: string, client: string, name = 'web.example.test') =>
+    fetch(`${server.url}api/cert/${name}`, { headers: { authorization: `Bearer ${token}`, ...from(client) } }).then((response) => response.status);
   const times = async (count: number, call: () => Promise<number>) => {
     const statuses = [];
     for (let index = 0; index < count; index++) statuses.push(await call());
@@ -106,7 +119,11 @@ test('failure limits: out of its allowance a client is refused without its key o
   t.is(await login(wrongKey, '203.0.113.10'), 401, 'another client behind the same proxy has its own allowance');
   t.is(await login(testAdminKey, '203.0.113.11'), 204);
   t.deepEqual(await times(11, () => login(wrongKey, '203.0.113.11')), [...Array<number>(10).fill(401), 429]);
-  t.is(await login(testAdminKey, '203.0.113.11'), 204, 'a client that logged in within the window still has its key checked (one NAT for the operator and a guesser)');
+  t.is(
+    await login(testAdminKey, '203.0.113.11'),
+    204,
+    'a client that logged in within the window still has its key checked (one NAT for the operator and a guesser)',
+  );
 
   const wrongToken = 'chd_wrong-token-that-must-never-be-logged';
   t.deepEqual(await times(21, () => fetchCert(wrongToken, '203.0.113.9')), [...Array<number>(20).fill(401), 429]);
@@ -124,7 +141,11 @@ test('failure limits: out of its allowance a client is refused without its key o
   t.regex(log, new RegExp(`certhub: failed certificate fetch client=203\\.0\\.113\\.13 domain=${'a'.repeat(253)}\n`), 'at most 253 characters of the name');
   const lines = (pattern: RegExp) => log.split('\n').filter((line) => pattern.test(line)).length;
   t.is(lines(/certhub: failed admin login client=203\.0\.113\.9$/), 10, 'a line for each checked key, none for the refused ones');
-  t.is(lines(/certhub: client out of its allowance of failed admin logins client=203\.0\.113\.9 retry_in_s=\d+$/), 1, 'one summary line for the client, however often it was refused');
+  t.is(
+    lines(/certhub: client out of its allowance of failed admin logins client=203\.0\.113\.9 retry_in_s=\d+$/),
+    1,
+    'one summary line for the client, however often it was refused',
+  );
   t.is(lines(/certhub: client out of its allowance of failed certificate fetches client=203\.0\.113\.9 retry_in_s=\d+$/), 1);
   t.is(lines(/certhub: client out of its allowance of failed certificate fetches client=203\.0\.113\.12 retry_in_s=\d+$/), 1);
   t.false(log.includes(wrongKey) || log.includes(wrongToken) || log.includes(added.token) || log.includes(testAdminKey), 'no credential in the log');
@@ -136,7 +157,11 @@ test('sessions over HTTPS: a __Host- cookie (Secure, Path=/, no Domain); a logou
   const certPem = await readFile(join(dataDir, 'self-signed.crt'), 'utf8');
   const origin = server.url.replace(/\/$/, '');
   const call = (path: string, init: { method?: string; cookie?: string; body?: string } = {}) =>
-    requestTrusting(`${server.url}${path}`, certPem, 'example.test', { method: init.method ?? 'GET', headers: { origin, 'content-type': 'application/json', ...(init.cookie === undefined ? {} : { cookie: init.cookie }) }, ...(init.body === undefined ? {} : { body: init.body }) });
+    requestTrusting(`${server.url}${path}`, certPem, 'example.test', {
+      method: init.method ?? 'GET',
+      headers: { origin, 'content-type': 'application/json', ...(init.cookie === undefined ? {} : { cookie: init.cookie }) },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
   const logIn = async () => {
     const answer = await call('api/admin/login', { method: 'POST', body: JSON.stringify({ key: testAdminKey }) });
     t.is(answer.status, 204);
@@ -151,6 +176,10 @@ test('sessions over HTTPS: a __Host- cookie (Secure, Path=/, no Domain); a logou
   t.deepEqual([await active(cookies[0] ?? ''), await active(cookies[1] ?? '')], [false, false], 'the other session ended too');
 
   const plain = await startCerthub(t, await certhubDataDir(t));
-  const login = await fetch(`${plain.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await fetch(`${plain.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   t.regex(login.headers.get('set-cookie') ?? '', /^certhub_session=/, 'browsers refuse a __Host- cookie without Secure, which plain HTTP cannot have');
 });

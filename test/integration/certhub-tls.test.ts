@@ -29,7 +29,12 @@ function peerCertificate(url: string, servername: string): Promise<PeerCertifica
 }
 
 /** GET over HTTPS, verified against `ca`, on `agent` (keep-alive: the same connection for every call). */
-function get(url: string, ca: string, agent: Agent, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  url: string,
+  ca: string,
+  agent: Agent,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const call = request(url, { ca, agent, headers, servername: 'localhost' }, (response) => {
       let body = '';
@@ -65,10 +70,14 @@ test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new
   t.is(version.status, 200);
   t.is((JSON.parse(version.body) as { product: string }).product, 'certhub');
   const login = await new Promise<string[]>((resolve, reject) => {
-    const call = request(`${server.url}api/admin/login`, { method: 'POST', ca: first.caPem, servername: 'localhost', headers: { 'content-type': 'application/json', origin: server.url.replace(/\/$/, '') } }, (response) => {
-      response.resume();
-      resolve(response.headers['set-cookie'] ?? []);
-    });
+    const call = request(
+      `${server.url}api/admin/login`,
+      { method: 'POST', ca: first.caPem, servername: 'localhost', headers: { 'content-type': 'application/json', origin: server.url.replace(/\/$/, '') } },
+      (response) => {
+        response.resume();
+        resolve(response.headers['set-cookie'] ?? []);
+      },
+    );
     call.on('error', reject);
     call.end(JSON.stringify({ key: testAdminKey }));
   });
@@ -79,7 +88,10 @@ test('tls from files: HTTPS with Secure cookies; a renewed pair is served to new
   await writeFile(keyFile, second.keyPem, { mode: 0o600 });
   await writeFile(certFile, second.certPem);
   let print = firstPrint;
-  t.true(await eventually(async () => (print = (await peerCertificate(server.url, 'localhost')).fingerprint256) !== firstPrint, 30_000, 200), 'new handshakes get the new certificate');
+  t.true(
+    await eventually(async () => (print = (await peerCertificate(server.url, 'localhost')).fingerprint256) !== firstPrint, 30_000, 200),
+    'new handshakes get the new certificate',
+  );
   t.is(print, new X509Certificate(second.certPem).fingerprint256);
   // The keep-alive connection opened under the first certificate still answers.
   t.is((await get(`${server.url}api/version`, first.caPem, agent)).status, 200);
@@ -95,10 +107,14 @@ test('tls.domain: a temporary certificate until the domain is issued, then the i
   const before = await peerCertificate(server.url, 'hub.example.test');
 
   const added = await new Promise<number>((resolve, reject) => {
-    const call = request(`${server.url}api/admin/domains`, { method: 'POST', rejectUnauthorized: false, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const call = request(
+      `${server.url}api/admin/domains`,
+      { method: 'POST', rejectUnauthorized: false, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     call.on('error', reject);
     call.end(JSON.stringify({ name: 'hub', target: '127.0.0.1' }));
   });
@@ -113,10 +129,30 @@ test('a tls pair that does not belong together, or a file that is missing, is re
   const [one, other] = await Promise.all([testChain('localhost', { notBefore, notAfter }), testChain('localhost', { notBefore, notAfter })]);
   await writeFile(join(dir, 'cert.pem'), one.certPem);
   await writeFile(join(dir, 'key.pem'), other.keyPem, { mode: 0o600 });
-  const mismatched = await runToEnd(process.execPath, [certhubBin, 'run', '-d', await certhubDataDir(t, { tls: { cert_file: join(dir, 'cert.pem'), key_file: join(dir, 'key.pem') } }), '--demo', '-H', '127.0.0.1', '-p', '0']);
+  const mismatched = await runToEnd(process.execPath, [
+    certhubBin,
+    'run',
+    '-d',
+    await certhubDataDir(t, { tls: { cert_file: join(dir, 'cert.pem'), key_file: join(dir, 'key.pem') } }),
+    '--demo',
+    '-H',
+    '127.0.0.1',
+    '-p',
+    '0',
+  ]);
   t.is(mismatched.code, 2);
   t.regex(mismatched.stderr, /tls: the private key is not the key of the certificate/);
-  const missing = await runToEnd(process.execPath, [certhubBin, 'run', '-d', await certhubDataDir(t, { tls: { cert_file: join(dir, 'nothing.pem'), key_file: join(dir, 'key.pem') } }), '--demo', '-H', '127.0.0.1', '-p', '0']);
+  const missing = await runToEnd(process.execPath, [
+    certhubBin,
+    'run',
+    '-d',
+    await certhubDataDir(t, { tls: { cert_file: join(dir, 'nothing.pem'), key_file: join(dir, 'key.pem') } }),
+    '--demo',
+    '-H',
+    '127.0.0.1',
+    '-p',
+    '0',
+  ]);
   t.is(missing.code, 2);
   t.regex(missing.stderr, /tls\.cert_file: .*nothing\.pem cannot be read/);
 });
@@ -129,7 +165,10 @@ test('tls from files: a pair caught half-written is refused, and the complete pa
   t.truthy(await server.waitFor(/https: the certificate from .*fullchain\.pem was not put in place/, 30_000), 'the half-written pair is refused');
   await writeFile(keyFile, second.keyPem, { mode: 0o600 });
   const secondPrint = new X509Certificate(second.certPem).fingerprint256;
-  t.true(await eventually(async () => (await peerCertificate(server.url, 'localhost')).fingerprint256 === secondPrint, 30_000, 200), 'the complete pair is served');
+  t.true(
+    await eventually(async () => (await peerCertificate(server.url, 'localhost')).fingerprint256 === secondPrint, 30_000, 200),
+    'the complete pair is served',
+  );
 });
 
 /** An HTTPS call that does not verify certhub's certificate (the test reads answers, not the chain). */
@@ -155,7 +194,9 @@ test('tls.domain: its token is never shown and its certificate and key are refus
   const other = await call(`${server.url}api/admin/domains`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'app', target: '127.0.0.1' }) });
   t.regex((JSON.parse(other.body) as { token: string }).token, /^chd_/, 'any other domain shows its token');
   const shown = async () => {
-    const list = JSON.parse((await call(`${server.url}api/admin/domains`, { headers: admin })).body) as { domains: { name: string; token: string; status: string }[] };
+    const list = JSON.parse((await call(`${server.url}api/admin/domains`, { headers: admin })).body) as {
+      domains: { name: string; token: string; status: string }[];
+    };
     return list.domains.find((domain) => domain.name === 'hub.example.test');
   };
   t.true(await eventually(async () => (await shown())?.status === 'issued', 30_000, 100), 'hub is issued');

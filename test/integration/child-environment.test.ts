@@ -44,7 +44,13 @@ test('qpool serve: the receive command never sees APP_POOL_KEY or a token, and t
   const double = await DiodeDouble.create();
   t.teardown(() => double.cleanup());
   const dump = join(dir, 'receive-environment');
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: dumpingEnvironment(dump, double.receiveCommand('auto-stream-recv')), pool_file: join(dir, 'pool.bin') } });
+  const config = await writeConfig(dir, {
+    server: {
+      listen: await freeListen(),
+      receive_command: dumpingEnvironment(dump, double.receiveCommand('auto-stream-recv')),
+      pool_file: join(dir, 'pool.bin'),
+    },
+  });
   double.enqueue(valueLines([randomBytes(128).toString('hex'), randomBytes(128).toString('hex')]));
   const serve = await startServe(t, config, { APP_POOL_KEY: poolKey, CERTHUB_TOKEN: token });
   t.like(await waitForStatus(serve.url, (status) => status.available === 2), { available: 2 });

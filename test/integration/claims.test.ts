@@ -28,8 +28,13 @@ test('a store reached through a symbolic link is the store its holder claimed', 
   const dir = await tempDir(t, 'outpost-claims-');
   await mkdir(join(dir, 'real'));
   await symlink(join(dir, 'real'), join(dir, 'link'));
-  const first = await holder(t, `await claims.holdClaims([{ role: 'recv', claims: { stores: [{ path: ${JSON.stringify(join(dir, 'real', 'pool.bin'))}, what: 'pool file' }] } }]);`);
-  const refusal = await t.throwsAsync(holdClaims([{ role: 'recv', claims: { stores: [{ path: join(dir, 'link', 'pool.bin'), what: 'pool file' }] } }]), { instanceOf: ClaimRefused });
+  const first = await holder(
+    t,
+    `await claims.holdClaims([{ role: 'recv', claims: { stores: [{ path: ${JSON.stringify(join(dir, 'real', 'pool.bin'))}, what: 'pool file' }] } }]);`,
+  );
+  const refusal = await t.throwsAsync(holdClaims([{ role: 'recv', claims: { stores: [{ path: join(dir, 'link', 'pool.bin'), what: 'pool file' }] } }]), {
+    instanceOf: ClaimRefused,
+  });
   t.regex(refusal?.message ?? '', new RegExp(`^cannot use the pool file ${dir}/link/pool\\.bin: it is in use by .*\\(pid ${first.child.pid!}\\)$`));
   // Another file in the same folder is another store.
   await t.notThrowsAsync(holdClaims([{ role: 'recv', claims: { stores: [{ path: join(dir, 'link', 'other.bin'), what: 'pool file' }] } }]));
@@ -85,7 +90,12 @@ test('outpost refuses to start when the folder of claims belongs to another user
   await chown(folder, 65534, 65534);
   const outpost = monitorOnFixedPort(t, temp, await fixedPortConfig(temp));
   // A bound on a hang: the refusal comes before any actor starts.
-  await outpost.waitFor(new RegExp(`${folder} belongs to uid 65534, not to this user \\(uid ${process.getuid!()}\\): another user may have made it to take outpost's sockets; remove it`), 30_000);
+  await outpost.waitFor(
+    new RegExp(
+      `${folder} belongs to uid 65534, not to this user \\(uid ${process.getuid!()}\\): another user may have made it to take outpost's sockets; remove it`,
+    ),
+    30_000,
+  );
   t.is(await outpost.exited, 1);
   t.deepEqual(await readdir(folder), [], 'nothing is made in it');
 });
@@ -106,7 +116,10 @@ test('the folder of claims is made 0700, and a process that exits removes its cl
   const outpost = monitorOnFixedPort(t, temp, await fixedPortConfig(temp));
   await outpost.waitFor(/^monitor +http:\/\/127\.0\.0\.1:\d+\/$/m, 30_000);
   t.is((await stat(folder)).mode & 0o777, 0o700);
-  t.true((await readdir(folder)).some((name) => name.startsWith('claim-')), 'the port is claimed by a socket file in it');
+  t.true(
+    (await readdir(folder)).some((name) => name.startsWith('claim-')),
+    'the port is claimed by a socket file in it',
+  );
   outpost.child.kill('SIGTERM');
   t.is(await outpost.exited, 0);
   t.false(existsSync(folder));

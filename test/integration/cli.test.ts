@@ -105,7 +105,10 @@ test('outpost run starts the roles a host config names', async (t) => {
   const host = startProcess(t, process.execPath, [projectPath('dist/bin/outpost.js'), 'run', '-c', file, '--log-json']);
   const [, url] = await host.waitFor(/^speedtest +(http:\/\/127\.0\.0\.1:\d+\/)$/m);
   t.like(await (await fetch(`${url}api/info`)).json(), { name: 'From host.json' });
-  const ready = host.stderr().split('\n').find((line) => line.includes('all actors ready'));
+  const ready = host
+    .stderr()
+    .split('\n')
+    .find((line) => line.includes('all actors ready'));
   t.like(JSON.parse(ready!) as object, { level: 'info', actor: 'supervisor' });
   host.child.kill('SIGTERM');
   t.is(await host.exited, 0);

@@ -9,7 +9,14 @@ import { outpostBin } from '../helpers/outpost.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
 const agentBin = projectPath('dist/bin/certhub-agent.js');
-const proxyConfig = { server: 'https://certhub.example.test/', fetch: false, routes: { 'app.example.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } }, host: '127.0.0.1', port: 0, material_dir: '/nonexistent/material' };
+const proxyConfig = {
+  server: 'https://certhub.example.test/',
+  fetch: false,
+  routes: { 'app.example.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } },
+  host: '127.0.0.1',
+  port: 0,
+  material_dir: '/nonexistent/material',
+};
 
 /** Runs a server command to its exit; one that starts listening instead is reported as `listening` (and killed at teardown). */
 async function exitOrListen(t: ExecutionContext, bin: string, args: string[]): Promise<{ code: number | NodeJS.Signals | 'listening'; stderr: string }> {
@@ -34,7 +41,10 @@ test('certhub-agent proxy refuses a config that group or others may read: exit 2
     const file = await fileWithMode(dir, 'proxy.json', proxyConfig, mode);
     const result = await exitOrListen(t, agentBin, ['proxy', '-c', file]);
     t.is(result.code, 2, result.stderr);
-    t.true(result.stderr.includes(`${file} is readable by group or others (mode 0${mode.toString(8)}); it holds the route tokens: run chmod 600 ${file}`), result.stderr);
+    t.true(
+      result.stderr.includes(`${file} is readable by group or others (mode 0${mode.toString(8)}); it holds the route tokens: run chmod 600 ${file}`),
+      result.stderr,
+    );
   }
 });
 
@@ -65,9 +75,20 @@ test('a SIGHUP that finds the proxy config readable by others is refused, and th
   const materialDir = await temporaryDir(t, 'config-permissions-material-');
   await writeTestMaterial(materialDir, 'alpha.test', '0a');
   await writeTestMaterial(materialDir, 'beta.test', '0b');
-  const config = { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 };
+  const config = {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'alpha.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: materialDir,
+    threads: 1,
+  };
   const proxy = await startAgentProxy(t, config);
-  await writeFile(proxy.configPath, JSON.stringify({ ...config, routes: { ...config.routes, 'beta.test': { backend: '127.0.0.1:9', token: 'chd_other_token' } } }));
+  await writeFile(
+    proxy.configPath,
+    JSON.stringify({ ...config, routes: { ...config.routes, 'beta.test': { backend: '127.0.0.1:9', token: 'chd_other_token' } } }),
+  );
   await chmod(proxy.configPath, 0o644);
   process.kill(proxy.process.child.pid!, 'SIGHUP');
   const [refused] = await proxy.process.waitFor(/reload refused, the running config stays: .*/);

@@ -28,7 +28,10 @@ async function inspectorOpeningMs(t: ExecutionContext): Promise<number> {
 /** The ports `pid` listens on, as `ss` lists them. */
 function listeningPorts(pid: number): number[] {
   const listed = spawnSync('ss', ['-Hltnp'], { encoding: 'utf8' });
-  return listed.stdout.split('\n').filter((line) => line.includes(`pid=${pid},`)).map((line) => Number(/:(\d+)\s/.exec(line)?.[1]));
+  return listed.stdout
+    .split('\n')
+    .filter((line) => line.includes(`pid=${pid},`))
+    .map((line) => Number(/:(\d+)\s/.exec(line)?.[1]));
 }
 
 async function signalAndCheck(t: ExecutionContext, name: string, running: RunningProcess, waitMs: number): Promise<void> {
@@ -57,5 +60,9 @@ test('SIGUSR1 to outpost run, certhub run and certhub-agent fetch --watch opens 
   const agent = startAgent(t, ['fetch', '--allow-untrusted', '-s', certhub.url, '-t', token, '-d', name, '-o', join(dir, 'certs'), '--watch']);
   await agent.waitFor(/app\.example\.test: written/, 30_000);
 
-  await Promise.all([signalAndCheck(t, 'outpost run', outpost, waitMs), signalAndCheck(t, 'certhub run', certhub, waitMs), signalAndCheck(t, 'certhub-agent fetch --watch', agent, waitMs)]);
+  await Promise.all([
+    signalAndCheck(t, 'outpost run', outpost, waitMs),
+    signalAndCheck(t, 'certhub run', certhub, waitMs),
+    signalAndCheck(t, 'certhub-agent fetch --watch', agent, waitMs),
+  ]);
 });

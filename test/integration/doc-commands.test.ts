@@ -96,35 +96,41 @@ for (const document of documents) {
 
   for (const [command, expectation] of Object.entries(expectations)) {
     if ('notRun' in expectation || !document.commands.includes(command)) continue;
-    test(`${document.path}: ${command}`, (t) => inSlot(async () => {
-      const { dir, env } = await linkedBin(t);
-      for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
-      const folder = expectation.inPackage === true ? projectPath('') : dir;
-      if ('exit' in expectation) {
-        const beside = expectation.beside === undefined ? '' : `${startedBeside(expectation.beside)} && `;
-        const script = `${ownLoopback} && cd "$0" && ${beside}${command}; code=$?; kill $(jobs -p) 2> /dev/null; exit $code`;
-        const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, folder], env);
-        t.is(result.code, expectation.exit, `${result.stderr}${expectation.beside === undefined ? '' : await readFile(join(dir, 'beside.log'), 'utf8').catch(() => '')}`);
-        if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
-        return;
-      }
-      const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, folder], env);
-      await started.waitFor(expectation.starts, 60_000);
-      started.child.kill('SIGTERM');
-      t.is(await started.exited, 0);
-    }));
+    test(`${document.path}: ${command}`, (t) =>
+      inSlot(async () => {
+        const { dir, env } = await linkedBin(t);
+        for (const [name, text] of Object.entries(expectation.files ?? {})) await writeFile(join(dir, name), text);
+        const folder = expectation.inPackage === true ? projectPath('') : dir;
+        if ('exit' in expectation) {
+          const beside = expectation.beside === undefined ? '' : `${startedBeside(expectation.beside)} && `;
+          const script = `${ownLoopback} && cd "$0" && ${beside}${command}; code=$?; kill $(jobs -p) 2> /dev/null; exit $code`;
+          const result = await runToEnd('unshare', ['--net', 'bash', '-c', script, folder], env);
+          t.is(
+            result.code,
+            expectation.exit,
+            `${result.stderr}${expectation.beside === undefined ? '' : await readFile(join(dir, 'beside.log'), 'utf8').catch(() => '')}`,
+          );
+          if (expectation.prints !== undefined) t.regex(result.stdout, expectation.prints);
+          return;
+        }
+        const started = startProcess(t, 'unshare', ['--net', 'bash', '-c', `${ownLoopback} && cd "$0" && exec ${command}`, folder], env);
+        await started.waitFor(expectation.starts, 60_000);
+        started.child.kill('SIGTERM');
+        t.is(await started.exited, 0);
+      }));
   }
 
   for (const walkthrough of document.walkthroughs) {
-    test(`${document.path}: the walkthrough "${walkthrough.name}" runs as written`, (t) => inSlot(async () => {
-      t.timeout(walkthroughMs + 30_000);
-      const { dir, env } = await linkedBin(t);
-      const script = `set -euo pipefail\n${ownLoopback}\ncd "$0"\n${walkthrough.script}`;
-      // A process namespace too, so that whatever the script left running ends with it.
-      const run = startProcess(t, 'unshare', ['--net', '--pid', '--fork', '--kill-child', 'bash', '-c', script, dir], env);
-      const code = await Promise.race([run.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), walkthroughMs).unref())]);
-      t.is(code, 0, `${walkthrough.name}:\n${run.stdout().slice(-3000)}\n${run.stderr().slice(-3000)}`);
-    }));
+    test(`${document.path}: the walkthrough "${walkthrough.name}" runs as written`, (t) =>
+      inSlot(async () => {
+        t.timeout(walkthroughMs + 30_000);
+        const { dir, env } = await linkedBin(t);
+        const script = `set -euo pipefail\n${ownLoopback}\ncd "$0"\n${walkthrough.script}`;
+        // A process namespace too, so that whatever the script left running ends with it.
+        const run = startProcess(t, 'unshare', ['--net', '--pid', '--fork', '--kill-child', 'bash', '-c', script, dir], env);
+        const code = await Promise.race([run.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), walkthroughMs).unref())]);
+        t.is(code, 0, `${walkthrough.name}:\n${run.stdout().slice(-3000)}\n${run.stderr().slice(-3000)}`);
+      }));
   }
 
   if (document.examples.some((example) => 'command' in example)) {

@@ -30,7 +30,15 @@ const readableLength = 1500;
 const mib = 1024 * 1024;
 
 function garbageFor(pems: readonly string[]): fc.Arbitrary<AcmeGarbage> {
-  const odd = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.string({ maxLength: 20 }), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }));
+  const odd = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.string({ maxLength: 20 }),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+  );
   return fc.oneof(
     fc.record({ kind: fc.constant('json' as const), json: fc.oneof(odd, fc.jsonValue({ maxDepth: 3 })) }),
     fc.record({ kind: fc.constant('retyped-fields' as const), values: fc.array(odd, { minLength: 1, maxLength: 6 }) }),
@@ -38,7 +46,10 @@ function garbageFor(pems: readonly string[]): fc.Arbitrary<AcmeGarbage> {
     fc.record({ kind: fc.constant('html' as const), status: fc.constantFrom(200, 201, 404, 500, 502, 503) }),
     fc.record({ kind: fc.constant('cut' as const), keep: fc.nat() }),
     fc.record({ kind: fc.constant('cut-connection' as const), keep: fc.nat() }),
-    fc.record({ kind: fc.constant('content-type' as const), contentType: fc.constantFrom('text/html', 'application/octet-stream', 'text/plain; charset=latin1', 'application/pem-certificate-chain', '') }),
+    fc.record({
+      kind: fc.constant('content-type' as const),
+      contentType: fc.constantFrom('text/html', 'application/octet-stream', 'text/plain; charset=latin1', 'application/pem-certificate-chain', ''),
+    }),
     fc.record({ kind: fc.constant('problem' as const), status: fc.constantFrom(200, 201, 204, 400, 404, 409, 500, 503) }),
     fc.record({ kind: fc.constant('redirect' as const), status: fc.constantFrom(301, 302, 303, 307, 308) }),
     fc.record({ kind: fc.constant('nonce' as const), nonce: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }) }),
@@ -49,7 +60,10 @@ function garbageFor(pems: readonly string[]): fc.Arbitrary<AcmeGarbage> {
 
 /** The reason an attempt failed with, checked readable and free of secrets; throws (fails the property) otherwise. */
 function assertReadable(error: unknown, context: string, { outpostError = true } = {}): void {
-  assert.ok(error instanceof Error && (!outpostError || error instanceof OutpostError), `${context}: not an ${outpostError ? 'OutpostError' : 'Error'}: ${error instanceof Error ? error.stack : String(error)}`);
+  assert.ok(
+    error instanceof Error && (!outpostError || error instanceof OutpostError),
+    `${context}: not an ${outpostError ? 'OutpostError' : 'Error'}: ${error instanceof Error ? error.stack : String(error)}`,
+  );
   assert.ok(error.message.length <= readableLength, `${context}: a reason of ${error.message.length} characters: ${error.message.slice(0, 300)}…`);
   assert.doesNotMatch(error.message, /\n\s+at /, `${context}: a stack trace in the reason`);
   assert.doesNotMatch(error.message, /PRIVATE KEY/, `${context}: a key in the reason`);
@@ -61,9 +75,21 @@ interface Attempt {
 }
 
 /** Opens a fresh account through the garbage CA and orders `name`: the certificate, or the error. */
-async function attempt(stack: CertStack, ca: GarbageCa, name: string, caPem: string, run: Attempt): Promise<{ certPem: string; keyPem: string } | { error: unknown }> {
+async function attempt(
+  stack: CertStack,
+  ca: GarbageCa,
+  name: string,
+  caPem: string,
+  run: Attempt,
+): Promise<{ certPem: string; keyPem: string } | { error: unknown }> {
   try {
-    run.account = await openAcmeAccount({ directoryUrl: ca.directoryUrl, caBundlePem: caPem, dir: run.dir, generateKey, polling: { minMs: 20, maxMs: 200, attempts: 5 } });
+    run.account = await openAcmeAccount({
+      directoryUrl: ca.directoryUrl,
+      caBundlePem: caPem,
+      dir: run.dir,
+      generateKey,
+      polling: { minMs: 20, maxMs: 200, attempts: 5 },
+    });
     const { powerdns } = stack;
     const issued = await issueCertificate(
       { name, keyType: 'ecdsa-p256' },
@@ -132,8 +158,18 @@ const property = test.macro(async (t, steps: readonly AcmeStep[], numRuns: numbe
   }
 });
 
-test('garbage from the CA before the order (directory, nonce, account): every attempt ends in a readable error or a sound certificate', property, ['directory', 'nonce', 'account', 'renewalInfo'], 40);
-test('garbage from the CA during the order (order, authorization, challenge, finalize, certificate): every attempt ends in a readable error or a sound certificate', property, ['order', 'authorization', 'challenge', 'finalize', 'certificate'], 40);
+test(
+  'garbage from the CA before the order (directory, nonce, account): every attempt ends in a readable error or a sound certificate',
+  property,
+  ['directory', 'nonce', 'account', 'renewalInfo'],
+  40,
+);
+test(
+  'garbage from the CA during the order (order, authorization, challenge, finalize, certificate): every attempt ends in a readable error or a sound certificate',
+  property,
+  ['order', 'authorization', 'challenge', 'finalize', 'certificate'],
+  40,
+);
 
 // The read runs in a process of its own (fixtures/acme/open-account-peak.ts), whose peak resident set
 // is that read's alone: the worker's process also holds this file's other tests.
@@ -178,6 +214,24 @@ const refusedWith = test.macro(async (t, step: AcmeStep, garbage: AcmeGarbage, r
   }
 });
 
-test('an authorization whose fields have the wrong types fails the order with the reason, not a TypeError (seed 2028)', refusedWith, 'authorization', { kind: 'retyped-fields', values: [null, 'X9Hbp7ZUH', { '': -1 }, null] }, /^acme: the CA sent an authorization \(.*\) without an identifier or a list of challenges$/);
-test('a chain with a block that is no certificate after the leaf is refused, not stored', refusedWith, 'certificate', { kind: 'appended', text: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n' }, /^acme: certificate 3 of the chain the CA sent for regression\..* cannot be read/);
-test('a certificate answer that is JSON, not PEM, fails the order with the reason (seed 2028)', refusedWith, 'certificate', { kind: 'json', json: { ';|R7T#%': true, SnaI: '\\++ e' } }, /^acme: the CA sent for regression\..* a certificate chain that is not PEM text$/);
+test(
+  'an authorization whose fields have the wrong types fails the order with the reason, not a TypeError (seed 2028)',
+  refusedWith,
+  'authorization',
+  { kind: 'retyped-fields', values: [null, 'X9Hbp7ZUH', { '': -1 }, null] },
+  /^acme: the CA sent an authorization \(.*\) without an identifier or a list of challenges$/,
+);
+test(
+  'a chain with a block that is no certificate after the leaf is refused, not stored',
+  refusedWith,
+  'certificate',
+  { kind: 'appended', text: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n' },
+  /^acme: certificate 3 of the chain the CA sent for regression\..* cannot be read/,
+);
+test(
+  'a certificate answer that is JSON, not PEM, fails the order with the reason (seed 2028)',
+  refusedWith,
+  'certificate',
+  { kind: 'json', json: { ';|R7T#%': true, SnaI: '\\++ e' } },
+  /^acme: the CA sent for regression\..* a certificate chain that is not PEM text$/,
+);

@@ -17,11 +17,17 @@ import { checkAsyncProperty } from '../helpers/fuzz.js';
 
 const steps: readonly AcmeStep[] = ['order', 'authorization', 'finalize', 'certificate'];
 const garbage: fc.Arbitrary<AcmeGarbage> = fc.oneof(
-  fc.record({ kind: fc.constant('retyped-fields' as const), values: fc.array(fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('retyped-fields' as const),
+    values: fc.array(fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant('html' as const), status: fc.constantFrom(200, 502) }),
   fc.record({ kind: fc.constant('cut' as const), keep: fc.nat() }),
   fc.record({ kind: fc.constant('problem' as const), status: fc.constantFrom(200, 500) }),
-  fc.record({ kind: fc.constant('pem' as const), pem: fc.constantFrom('not a certificate\n', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n') }),
+  fc.record({
+    kind: fc.constant('pem' as const),
+    pem: fc.constantFrom('not a certificate\n', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n'),
+  }),
   fc.record({ kind: fc.constant('appended' as const), text: fc.constant('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n') }),
 );
 

@@ -18,7 +18,12 @@ function request(method: string, target: string, headers: Record<string, string>
 
 test('seed 2812 (warm-up of 2811), path 19: PUT /api/admin/prefs with an untyped body answers 415, and the document lists it', async (t) => {
   const server = await certhub(t);
-  const found = request('PUT', '/api/admin/prefs?=&%&%F2%90%8D%A6', { authorization: `Bearer ${testAdminKey}x`, 'x-fuzz': 'lT5[' }, '[")?}6",false,"Jwf32",-4.5e+222]');
+  const found = request(
+    'PUT',
+    '/api/admin/prefs?=&%&%F2%90%8D%A6',
+    { authorization: `Bearer ${testAdminKey}x`, 'x-fuzz': 'lT5[' },
+    '[")?}6",false,"Jwf32",-4.5e+222]',
+  );
   t.is(await expectDocumented(t, server, found), 415);
 });
 
@@ -29,7 +34,14 @@ test('POST /api/admin/login with a body that is not JSON answers a documented 40
 
 test('PATCH /api/admin/domains/{name} with a body too large answers a documented 413', async (t) => {
   const server = await certhub(t);
-  t.is(await expectDocumented(t, server, request('PATCH', '/api/admin/domains/app', { ...admin, 'content-type': 'application/json' }, JSON.stringify({ target: 'a'.repeat(80_000) }))), 413);
+  t.is(
+    await expectDocumented(
+      t,
+      server,
+      request('PATCH', '/api/admin/domains/app', { ...admin, 'content-type': 'application/json' }, JSON.stringify({ target: 'a'.repeat(80_000) })),
+    ),
+    413,
+  );
 });
 
 test('a path parameter that is not valid percent-encoding answers a documented 400 (admin and token routes)', async (t) => {
@@ -41,11 +53,22 @@ test('a path parameter that is not valid percent-encoding answers a documented 4
 
 test('a session cookie or a login from another origin answers a documented 403', async (t) => {
   const server = await certhub(t);
-  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.origin }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await fetch(`${server.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   t.is(login.status, 204);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   t.is(await expectDocumented(t, server, request('DELETE', '/api/admin/domains/app', { cookie, origin: 'http://evil.test' })), 403);
-  t.is(await expectDocumented(t, server, request('POST', '/api/admin/login', { 'content-type': 'application/json', origin: 'http://evil.test' }, JSON.stringify({ key: testAdminKey }))), 403);
+  t.is(
+    await expectDocumented(
+      t,
+      server,
+      request('POST', '/api/admin/login', { 'content-type': 'application/json', origin: 'http://evil.test' }, JSON.stringify({ key: testAdminKey })),
+    ),
+    403,
+  );
   t.is(await expectDocumented(t, server, request('POST', '/api/admin/logout', { origin: 'http://evil.test' })), 403);
 });
 
@@ -56,8 +79,12 @@ test('GET / (the admin panel) is in the document', async (t) => {
 
 test('seed 2811, path 380: GET /api/admin/logs with a backlog that is not a whole number from 0 to 1000 answers a documented 400, not a stream', async (t) => {
   const server = await certhub(t);
-  const found = request('GET', '/api/admin/logs?backlog=%F0%9E%80%BD%E1%8C%A4%F0%9F%98%B7%E2%B6%89%F0%90%83%93', { authorization: `Bearer ${testAdminKey}`, cookie: 'certhub_session=lV' });
+  const found = request('GET', '/api/admin/logs?backlog=%F0%9E%80%BD%E1%8C%A4%F0%9F%98%B7%E2%B6%89%F0%90%83%93', {
+    authorization: `Bearer ${testAdminKey}`,
+    cookie: 'certhub_session=lV',
+  });
   t.is(await expectDocumented(t, server, found), 400);
-  for (const backlog of ['-5', '1.5', '1001', '', 'abc']) t.is(await expectDocumented(t, server, request('GET', `/api/admin/logs?backlog=${backlog}`, admin)), 400, backlog);
+  for (const backlog of ['-5', '1.5', '1001', '', 'abc'])
+    t.is(await expectDocumented(t, server, request('GET', `/api/admin/logs?backlog=${backlog}`, admin)), 400, backlog);
   t.is(await expectDocumented(t, server, request('GET', '/api/admin/logs?backlog=1000', admin)), 200);
 });

@@ -10,23 +10,31 @@ test('certhub: every fuzzed request, with and without credentials, gets a docume
   const added = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'fuzz', target: '203.0.113.7' } });
   t.is(added.status, 201);
   const { token } = (await added.json()) as { token: string };
-  const login = await fetch(`${server.url}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url.slice(0, -1) }, body: JSON.stringify({ key: testAdminKey }) });
+  const login = await fetch(`${server.url}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url.slice(0, -1) },
+    body: JSON.stringify({ key: testAdminKey }),
+  });
   t.is(login.status, 204);
   const session = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('certhub has no pid');
-  await fuzzOpenApi(t, { url: server.url, pid, cors: false }, {
-    seed: 28_1_1,
-    numRuns: 600,
-    options: {
-      credentials: {
-        none: {},
-        adminKey: { authorization: `Bearer ${testAdminKey}` },
-        session: { cookie: session },
-        domainToken: { authorization: `Bearer ${token}` },
-        wrongKey: { authorization: `Bearer ${testAdminKey}x` },
+  await fuzzOpenApi(
+    t,
+    { url: server.url, pid, cors: false },
+    {
+      seed: 28_1_1,
+      numRuns: 600,
+      options: {
+        credentials: {
+          none: {},
+          adminKey: { authorization: `Bearer ${testAdminKey}` },
+          session: { cookie: session },
+          domainToken: { authorization: `Bearer ${token}` },
+          wrongKey: { authorization: `Bearer ${testAdminKey}x` },
+        },
+        knownParameters: ['fuzz', 'fuzz.example.test', 'FUZZ', 'other.example.test'],
       },
-      knownParameters: ['fuzz', 'fuzz.example.test', 'FUZZ', 'other.example.test'],
     },
-  });
+  );
 });

@@ -33,13 +33,15 @@ export const garbageAnswer: fc.Arbitrary<Garbage> = fc.oneof(
   fc.record({ kind: fc.constant('truncated-then' as const), tcp: tcpGarbage }),
 );
 
-test('the double\'s honest answer is taken: what the property refuses is the garbage, not the double', async (t) => {
+test("the double's honest answer is taken: what the property refuses is the garbage, not the double", async (t) => {
   const server = await startGarbageNameserver();
   try {
     server.value = 'honest-value';
     // Deadlines of the production kind: an honest answer ends the wait as it comes, so they cost
     // nothing, while the short ones above (150 ms a query) failed this once on a loaded machine.
-    await t.notThrowsAsync(new AuthoritativeDns({ nameservers: [server.nameserver], queryTimeoutMs: 5_000 }).waitForTxt(name, server.value, { timeoutMs: 30_000, intervalMs: 50 }));
+    await t.notThrowsAsync(
+      new AuthoritativeDns({ nameservers: [server.nameserver], queryTimeoutMs: 5_000 }).waitForTxt(name, server.value, { timeoutMs: 30_000, intervalMs: 50 }),
+    );
   } finally {
     await server.close();
   }
@@ -70,7 +72,10 @@ test('a nameserver answering garbage is never taken as propagated: the wait ends
           assert.ok(server.questions() > asked, 'the server was asked');
           assert.ok(outcome instanceof OutpostError, `${garbage.kind}: ${String(outcome)}`);
           assert.equal(outcome.code, 'ERR_DNS_PROPAGATION');
-          assert.match(outcome.message, new RegExp(`^TXT ${name.replaceAll('.', '\\.')} = "${value}" was not answered within ${wait.timeoutMs} ms by 127\\.0\\.0\\.1:\\d+ \\(`));
+          assert.match(
+            outcome.message,
+            new RegExp(`^TXT ${name.replaceAll('.', '\\.')} = "${value}" was not answered within ${wait.timeoutMs} ms by 127\\.0\\.0\\.1:\\d+ \\(`),
+          );
           assert.doesNotMatch(outcome.message, /\n\s+at /, 'no stack trace in the reason');
         });
         await checkAsyncProperty(t, property, runsPerShard, { seed: fuzzSeed + shard });

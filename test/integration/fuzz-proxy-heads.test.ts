@@ -17,17 +17,26 @@ const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.f
 const blank = fc.constantFrom(' ', '\t');
 const obsText = fc.integer({ min: 0x80, max: 0xff }).map((code) => String.fromCharCode(code));
 /** U+0100-U+01FF, and the U+01xx aliases of CR, LF, NUL and space in particular. */
-const aliases = fc.oneof(fc.integer({ min: 0x100, max: 0x1ff }).map((code) => String.fromCharCode(code)), fc.constantFrom('\u010d\u010a', '\u010a', '\u0100', '\u0120'));
+const aliases = fc.oneof(
+  fc.integer({ min: 0x100, max: 0x1ff }).map((code) => String.fromCharCode(code)),
+  fc.constantFrom('\u010d\u010a', '\u010a', '\u0100', '\u0120'),
+);
 
 const joined = (character: fc.Arbitrary<string>, maxLength: number) => fc.array(character, { maxLength }).map((characters) => characters.join(''));
 /** Most parts are well formed, so that many requests pass and the backend's view is tried; the rest mix in every kind of character. */
 const part = (clean: fc.Arbitrary<string>, maxLength: number) =>
-  fc.oneof({ weight: 4, arbitrary: joined(clean, maxLength) }, { weight: 1, arbitrary: joined(fc.oneof({ weight: 4, arbitrary: visibleAscii }, blank, obsText, { weight: 2, arbitrary: aliases }), maxLength) });
+  fc.oneof(
+    { weight: 4, arbitrary: joined(clean, maxLength) },
+    { weight: 1, arbitrary: joined(fc.oneof({ weight: 4, arbitrary: visibleAscii }, blank, obsText, { weight: 2, arbitrary: aliases }), maxLength) },
+  );
 const text = (maxLength: number) => part(fc.oneof({ weight: 6, arbitrary: visibleAscii }, blank, obsText), maxLength);
 
 const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
 // Methods the backend's llhttp knows (it refuses any other token, which says nothing of the proxy), and garbage.
-const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: joined(fc.oneof(visibleAscii, obsText, aliases), 6).filter((value) => !/^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/.test(value)) });
+const method = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...METHODS) },
+  { weight: 1, arbitrary: joined(fc.oneof(visibleAscii, obsText, aliases), 6).filter((value) => !/^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/.test(value)) },
+);
 // A name holding non-ASCII is left out: uWS holds such a head unanswered until its own timeout
 // (hostile-clients-unicode.test.ts refuses every one of them).
 // No framing fields: a length with no body behind it only waits (hostile-clients.test.ts sends the framing attacks).

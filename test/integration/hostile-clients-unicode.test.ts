@@ -43,7 +43,7 @@ async function onlyTheVictimReached(t: ExecutionContext, port: number, backend: 
   t.deepEqual(backend.parseErrors, []);
 }
 
-test('a header value carrying CR LF as U+010D U+010A is refused with 400; the next client\'s request is not captured', async (t) => {
+test("a header value carrying CR LF as U+010D U+010A is refused with 400; the next client's request is not captured", async (t) => {
   const { port, backend } = await proxyBefore(t);
   const attack = await send(port, utf8(`GET / HTTP/1.1\r\nHost: app.test\r\nX-Note: a${smuggledPost}\r\n\r\n`));
   t.deepEqual(attack.statuses, [400], attack.bytes.toString('latin1'));
@@ -84,9 +84,14 @@ test('U+0100-U+01FF in the method, path, query, a header name or a value: refuse
   // timeout). Any refusal, or silence, will do, so long as the backend sees nothing.
   for (let code = 0x100; code <= 0x1ff; code += 0x10) {
     const characters = Array.from({ length: 16 }, (_, step) => String.fromCharCode(code + step));
-    const answers = await Promise.all(characters.flatMap((character) => parts(character).map(([part, text]) => send(port, utf8(text)).then((answer) => ({ part, character, answer })))));
+    const answers = await Promise.all(
+      characters.flatMap((character) => parts(character).map(([part, text]) => send(port, utf8(text)).then((answer) => ({ part, character, answer })))),
+    );
     for (const { part, character, answer } of answers) {
-      const refused = (answer.closed || answer.bytes.length === 0) && answer.statuses.length <= 1 && answer.statuses.every((status) => status === 400 || (part === 'method' && status >= 400));
+      const refused =
+        (answer.closed || answer.bytes.length === 0) &&
+        answer.statuses.length <= 1 &&
+        answer.statuses.every((status) => status === 400 || (part === 'method' && status >= 400));
       t.true(refused, `${part} U+${character.charCodeAt(0).toString(16)}: ${answer.bytes.toString('latin1').slice(0, 120)}`);
     }
   }
@@ -96,7 +101,12 @@ test('U+0100-U+01FF in the method, path, query, a header name or a value: refuse
 
 test('obs-text in a value reaches the backend as the bytes the client sent; names with an underscore and X-Real-IP do not reach it', async (t) => {
   const { port, backend } = await proxyBefore(t);
-  const answer = await send(port, utf8('GET /name HTTP/1.1\r\nHost: app.test\r\nX-Name: Zoë à\tla\r\nX_Forwarded_For: 203.0.113.9\r\nX-Real-IP: 203.0.113.9\r\nTrue-Client-IP: 203.0.113.9\r\nConnection: close\r\n\r\n'));
+  const answer = await send(
+    port,
+    utf8(
+      'GET /name HTTP/1.1\r\nHost: app.test\r\nX-Name: Zoë à\tla\r\nX_Forwarded_For: 203.0.113.9\r\nX-Real-IP: 203.0.113.9\r\nTrue-Client-IP: 203.0.113.9\r\nConnection: close\r\n\r\n',
+    ),
+  );
   t.deepEqual(answer.statuses, [200], answer.bytes.toString('latin1'));
   const [request] = backend.requests;
   t.deepEqual(Buffer.from(backend.header(request!, 'x-name') ?? '', 'latin1'), utf8('Zoë à\tla'));
@@ -108,7 +118,10 @@ test('obs-text in a value reaches the backend as the bytes the client sent; name
 
 test('behind a proxy in trusted_proxies, its X-Forwarded-For is extended and its X-Real-IP kept', async (t) => {
   const { port, backend } = await proxyBefore(t, { trusted_proxies: ['127.0.0.1'] });
-  const answer = await send(port, utf8('GET / HTTP/1.1\r\nHost: app.test\r\nX-Forwarded-For: 203.0.113.9\r\nX-Real-IP: 203.0.113.9\r\nConnection: close\r\n\r\n'));
+  const answer = await send(
+    port,
+    utf8('GET / HTTP/1.1\r\nHost: app.test\r\nX-Forwarded-For: 203.0.113.9\r\nX-Real-IP: 203.0.113.9\r\nConnection: close\r\n\r\n'),
+  );
   t.deepEqual(answer.statuses, [200]);
   t.is(backend.header(backend.requests[0]!, 'x-forwarded-for'), '203.0.113.9, 127.0.0.1');
   t.is(backend.header(backend.requests[0]!, 'x-real-ip'), '203.0.113.9');

@@ -70,7 +70,10 @@ test('proxy: every smuggling pair gets 400 or a closed connection, and the backe
   for (const [index, [name]] of pairs.entries()) {
     const answer = answers[index]!;
     t.true(answer.closed, `${name}: the connection is closed: ${JSON.stringify(answer.bytes.toString('latin1'))}`);
-    t.true(answer.statuses.length <= 1 && answer.statuses.every((status) => status >= 400 && status < 500), `${name}: ${answer.bytes.toString('latin1').slice(0, 200)}`);
+    t.true(
+      answer.statuses.length <= 1 && answer.statuses.every((status) => status >= 400 && status < 500),
+      `${name}: ${answer.bytes.toString('latin1').slice(0, 200)}`,
+    );
   }
   t.deepEqual(alpha.requests, [], 'the backend got none of them, and no smuggled request');
   t.deepEqual(beta.requests, []);
@@ -81,7 +84,9 @@ test('proxy: every smuggling pair gets 400 or a closed connection, and the backe
 
 test('proxy: a refused head is answered 400 with a JSON error naming the problem', async (t) => {
   const { proxy } = await hostileProxy(t);
-  const answer = await rawExchange(proxy.port, 'POST /whoami HTTP/1.1\r\nHost: alpha.test\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc', { servername: 'alpha.test' });
+  const answer = await rawExchange(proxy.port, 'POST /whoami HTTP/1.1\r\nHost: alpha.test\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc', {
+    servername: 'alpha.test',
+  });
   t.deepEqual(answer.statuses, [400]);
   t.regex(answer.bytes.toString('latin1'), /\{"error":"malformed request: more than one Content-Length header"\}/);
 });
@@ -96,7 +101,10 @@ test('certhub front: every smuggling pair gets 400 or a closed connection, and n
   for (const [index, [name]] of pairs.entries()) {
     const answer = answers[index]!;
     t.true(answer.closed, `${name}: the connection is closed: ${JSON.stringify(answer.bytes.toString('latin1').slice(0, 300))}`);
-    t.true(answer.statuses.length <= 1 && answer.statuses.every((status) => status >= 400 && status < 500), `${name}: ${answer.bytes.toString('latin1').slice(0, 300)}`);
+    t.true(
+      answer.statuses.length <= 1 && answer.statuses.every((status) => status >= 400 && status < 500),
+      `${name}: ${answer.bytes.toString('latin1').slice(0, 300)}`,
+    );
   }
   const fine = await rawExchange(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, {});
   t.deepEqual(fine.statuses, [200]);
@@ -104,10 +112,19 @@ test('certhub front: every smuggling pair gets 400 or a closed connection, and n
 
 test('oversized and slowloris heads: 431 or a closed connection, the backend sees nothing', async (t) => {
   const { proxy, alpha } = await hostileProxy(t);
-  const large = await rawExchange(proxy.port, `GET /whoami HTTP/1.1\r\nHost: alpha.test\r\nX-Large: ${'a'.repeat(64 * 1024)}\r\n\r\n`, { servername: 'alpha.test' });
+  const large = await rawExchange(proxy.port, `GET /whoami HTTP/1.1\r\nHost: alpha.test\r\nX-Large: ${'a'.repeat(64 * 1024)}\r\n\r\n`, {
+    servername: 'alpha.test',
+  });
   t.true(large.closed);
-  t.true(large.statuses.every((status) => status === 431 || status === 400), large.bytes.toString('latin1').slice(0, 100));
-  const many = await rawExchange(proxy.port, `GET /whoami HTTP/1.1\r\nHost: alpha.test\r\n${Array.from({ length: 500 }, (_, index) => `X-${index}: ${index}\r\n`).join('')}\r\n`, { servername: 'alpha.test' });
+  t.true(
+    large.statuses.every((status) => status === 431 || status === 400),
+    large.bytes.toString('latin1').slice(0, 100),
+  );
+  const many = await rawExchange(
+    proxy.port,
+    `GET /whoami HTTP/1.1\r\nHost: alpha.test\r\n${Array.from({ length: 500 }, (_, index) => `X-${index}: ${index}\r\n`).join('')}\r\n`,
+    { servername: 'alpha.test' },
+  );
   t.true(many.closed);
   t.true(many.statuses.every((status) => status >= 400 && status < 500));
 
@@ -143,7 +160,9 @@ test('oversized and slowloris heads: 431 or a closed connection, the backend see
 function rawUpgrade(port: number, servername: string, host: string): Promise<{ socket: TLSSocket; status: number; rest: Buffer }> {
   return new Promise((resolve, reject) => {
     const socket = connectTls({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () =>
-      socket.write(`GET /echo HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`),
+      socket.write(
+        `GET /echo HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      ),
     );
     let bytes = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -205,7 +224,7 @@ test('a relayed WebSocket silent both ways past websocket_idle_seconds is closed
   await proxy.process.waitFor(/idle WebSocket closed/);
 });
 
-test('a WebSocket client that never reads: the backend is held back, the proxy\'s memory stays bounded without closing it, and other clients are still served', async (t) => {
+test("a WebSocket client that never reads: the backend is held back, the proxy's memory stays bounded without closing it, and other clients are still served", async (t) => {
   const bound = 256 * 1024;
   const backendHighWater = 8 * 2 ** 20;
   const backend = await startFloodBackend(t, backendHighWater);
@@ -236,7 +255,7 @@ test('a WebSocket client that never reads: the backend is held back, the proxy\'
   await bodyText(fine);
 });
 
-test('a full backend queue answers 503 with Retry-After; a queued request\'s deadline runs from its arrival', async (t) => {
+test("a full backend queue answers 503 with Retry-After; a queued request's deadline runs from its arrival", async (t) => {
   const timeoutSeconds = 4;
   const { proxy, alpha } = await hostileProxy(t, { backend_connections: 1, backend_queue: 1, backend_timeout_seconds: timeoutSeconds });
   const hang = 'GET /hang HTTP/1.1\r\nHost: alpha.test\r\n\r\n';
@@ -246,7 +265,10 @@ test('a full backend queue answers 503 with Retry-After; a queued request\'s dea
   // Two more at once: whichever the proxy reads first takes the one queue place, the other is
   // refused at once. Which one that is depends on the machine's scheduling, so the test does not
   // name it (a pause between them would only make the order likely).
-  const later = await Promise.all([rawExchange(proxy.port, hang, { servername: 'alpha.test', quietMs }), rawExchange(proxy.port, hang, { servername: 'alpha.test', quietMs })]);
+  const later = await Promise.all([
+    rawExchange(proxy.port, hang, { servername: 'alpha.test', quietMs }),
+    rawExchange(proxy.port, hang, { servername: 'alpha.test', quietMs }),
+  ]);
   const refused = later.filter((answer) => answer.statuses[0] === 503);
   const queued = later.filter((answer) => answer.statuses[0] !== 503);
   t.is(refused.length, 1, `statuses ${later.map((answer) => answer.statuses.join(',')).join(' and ')}`);
@@ -290,7 +312,12 @@ test('an upload slower than the floor is dropped with 408; a fast one passes', a
   t.true(answer.closed, `still open after ${answer.sent} bytes at 50 bytes a second`);
   t.regex(answer.text, /^HTTP\/1\.1 408 /);
   await proxy.process.waitFor(/upload slower than the floor dropped/);
-  const fast = await proxiedRequest(proxy.port, 'alpha.test', { method: 'POST', path: '/upload', headers: { 'content-length': String(4_000_000) }, body: downloadStream(4_000_000) });
+  const fast = await proxiedRequest(proxy.port, 'alpha.test', {
+    method: 'POST',
+    path: '/upload',
+    headers: { 'content-length': String(4_000_000) },
+    body: downloadStream(4_000_000),
+  });
   t.is(fast.statusCode, 200);
   t.like(JSON.parse(await bodyText(fast)), { bytes: 4_000_000 });
 });
@@ -311,12 +338,14 @@ test('10,000 idle connections: the proxy keeps serving, and its memory stays bou
   t.teardown(() => sockets.forEach((socket) => socket.destroy()));
   for (let opened = 0; opened < count; opened += 250) {
     await Promise.all(
-      Array.from({ length: Math.min(250, count - opened) }, () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = connectTcp(proxy.port, '127.0.0.1', () => resolve());
-          socket.on('error', (error) => (sockets.includes(socket) ? undefined : reject(error)));
-          sockets.push(socket);
-        }),
+      Array.from(
+        { length: Math.min(250, count - opened) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connectTcp(proxy.port, '127.0.0.1', () => resolve());
+            socket.on('error', (error) => (sockets.includes(socket) ? undefined : reject(error)));
+            sockets.push(socket);
+          }),
       ),
     );
   }

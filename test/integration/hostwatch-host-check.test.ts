@@ -8,7 +8,12 @@ import { startHostwatch } from '../helpers/hostwatch.js';
 import { projectPath, runToEnd } from '../helpers/process.js';
 import { pipelined } from '../helpers/raw-http.js';
 
-async function statusFor(port: number, host: string, path = '/api/snapshot', method = 'GET'): Promise<{ status: number; body: string; cors: string | undefined }> {
+async function statusFor(
+  port: number,
+  host: string,
+  path = '/api/snapshot',
+  method = 'GET',
+): Promise<{ status: number; body: string; cors: string | undefined }> {
   const [answer] = await pipelined(port, [{ method, path, headers: { Host: host } }]);
   if (answer === undefined) throw new Error(`no answer for Host ${host}`);
   return { status: answer.status, body: answer.body.toString(), cors: answer.headers.get('access-control-allow-origin') };
@@ -19,7 +24,13 @@ test('hostwatch on loopback refuses a DNS-rebinding Host with 421 and answers lo
   const port = Number(new URL(hostwatch.url).port);
 
   for (const evil of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost.evil.example:${port}`, `[::2]:${port}`, '']) {
-    for (const [method, path] of [['GET', '/api/snapshot'], ['GET', '/'], ['GET', '/no/such/path'], ['HEAD', '/api/snapshot'], ['OPTIONS', '/api/snapshot']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/snapshot'],
+      ['GET', '/'],
+      ['GET', '/no/such/path'],
+      ['HEAD', '/api/snapshot'],
+      ['OPTIONS', '/api/snapshot'],
+    ] as const) {
       const refused = await statusFor(port, evil, path, method);
       t.is(refused.status, 421, `${method} ${path} with Host ${JSON.stringify(evil)}`);
       if (method !== 'HEAD') t.regex((JSON.parse(refused.body) as { error: string }).error, /does not answer requests for the host/);
@@ -27,14 +38,24 @@ test('hostwatch on loopback refuses a DNS-rebinding Host with 421 and answers lo
     }
   }
 
-  for (const good of [`localhost:${port}`, 'localhost', `app.localhost:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, '[::1]', `dash.example.test:${port}`, 'DASH.Example.Test']) {
+  for (const good of [
+    `localhost:${port}`,
+    'localhost',
+    `app.localhost:${port}`,
+    `127.0.0.1:${port}`,
+    `127.1.2.3:${port}`,
+    `[::1]:${port}`,
+    '[::1]',
+    `dash.example.test:${port}`,
+    'DASH.Example.Test',
+  ]) {
     const answered = await statusFor(port, good);
     t.is(answered.status, 200, `Host ${good}: ${answered.body}`);
     t.truthy((JSON.parse(answered.body) as { cpu?: unknown }).cpu, good);
   }
 });
 
-test('hostwatch on 0.0.0.0 answers the machine\'s own names and addresses, loopback and --allowed-host names, and refuses any other Host with 421', async (t) => {
+test("hostwatch on 0.0.0.0 answers the machine's own names and addresses, loopback and --allowed-host names, and refuses any other Host with 421", async (t) => {
   const hostwatch = await startHostwatch(t, ['-H', '0.0.0.0', '--allowed-host', 'dash.example.test']);
   const port = Number(new URL(hostwatch.url).port);
   const own = Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map(({ address }) => (isIPv6(address) ? `[${address}]` : address)));
@@ -52,7 +73,11 @@ test('hostwatch on 0.0.0.0 answers the machine\'s own names and addresses, loopb
 test('hostwatch on 0.0.0.0 with no --allowed-host still refuses a DNS-rebinding Host with 421', async (t) => {
   const hostwatch = await startHostwatch(t, ['-H', '0.0.0.0']);
   const port = Number(new URL(hostwatch.url).port);
-  for (const [method, path] of [['GET', '/api/snapshot'], ['GET', '/'], ['HEAD', '/api/snapshot']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/snapshot'],
+    ['GET', '/'],
+    ['HEAD', '/api/snapshot'],
+  ] as const) {
     const refused = await statusFor(port, `attacker.example:${port}`, path, method);
     t.is(refused.status, 421, `${method} ${path}`);
   }
@@ -60,7 +85,17 @@ test('hostwatch on 0.0.0.0 with no --allowed-host still refuses a DNS-rebinding 
 });
 
 test('an --allowed-host with a port is refused naming the option, exit 2', async (t) => {
-  const result = await runToEnd(process.execPath, [projectPath('dist/bin/hostwatch.js'), '-H', '127.0.0.1', '-p', '0', '--allowed-host', 'ok.example', '--allowed-host', 'dash.example:80']);
+  const result = await runToEnd(process.execPath, [
+    projectPath('dist/bin/hostwatch.js'),
+    '-H',
+    '127.0.0.1',
+    '-p',
+    '0',
+    '--allowed-host',
+    'ok.example',
+    '--allowed-host',
+    'dash.example:80',
+  ]);
   t.is(result.code, 2, result.stderr);
   t.regex(result.stderr, /--allowed-host must be a host name or an IP address, without a port/);
 });

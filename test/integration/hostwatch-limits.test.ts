@@ -37,7 +37,13 @@ function ask(t: ExecutionContext, port: number, path: string, from: string): Pro
       const length = headers.get('content-length');
       if (length !== undefined && text.length < end + 4 + Number(length)) return;
       answered = true;
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4, length === undefined ? undefined : end + 4 + Number(length)), socket, closed });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: text.slice(end + 4, length === undefined ? undefined : end + 4 + Number(length)),
+        socket,
+        closed,
+      });
     });
     socket.on('error', reject);
   });
@@ -59,7 +65,10 @@ test('one client address gets at most its allowance of requests at once: the nex
   t.is(refused.status, 429);
   t.is(refused.headers.get('retry-after'), '1');
   t.regex(refused.headers.get('content-type') ?? '', /^application\/json/);
-  t.regex((JSON.parse(refused.body) as { error: string }).error, new RegExp(`too many requests at once from this address: at most ${defaultRequestsPerClient}`));
+  t.regex(
+    (JSON.parse(refused.body) as { error: string }).error,
+    new RegExp(`too many requests at once from this address: at most ${defaultRequestsPerClient}`),
+  );
   t.is(refused.headers.get('connection'), 'close');
   await refused.closed;
 

@@ -59,13 +59,19 @@ test('a busy child shows near 100% of one core in its row and its core bar, and 
   const host = await startHostwatch(t, fast);
   const busy = startProcess(t, 'taskset', ['-c', '1', process.execPath, projectPath('dist/test/fixtures/hostwatch/busy-loop.js')]);
   await busy.waitFor(/busy/);
-  const loaded = await snapshotWhere(host, (snapshot) => (snapshot.processes.find((row) => row.pids.includes(busy.child.pid!))?.cpuPercent ?? 0) >= 85 && (snapshot.cpu.perCore[1] ?? 0) >= 85);
+  const loaded = await snapshotWhere(
+    host,
+    (snapshot) => (snapshot.processes.find((row) => row.pids.includes(busy.child.pid!))?.cpuPercent ?? 0) >= 85 && (snapshot.cpu.perCore[1] ?? 0) >= 85,
+  );
   const row = loaded.processes.find((candidate) => candidate.pids.includes(busy.child.pid!))!;
   t.is(row.name, 'busy-loop.js');
   t.true(row.cpuPercent <= 105, `at most one core: ${row.cpuPercent}`);
   busy.child.kill('SIGKILL');
   await busy.exited;
-  const idle = await snapshotWhere(host, (snapshot) => !snapshot.processes.some((candidate) => candidate.pids.includes(busy.child.pid!)) && (snapshot.cpu.perCore[1] ?? 100) < 75);
+  const idle = await snapshotWhere(
+    host,
+    (snapshot) => !snapshot.processes.some((candidate) => candidate.pids.includes(busy.child.pid!)) && (snapshot.cpu.perCore[1] ?? 100) < 75,
+  );
   t.true((idle.cpu.perCore[1] ?? 100) < 75);
 });
 
@@ -76,7 +82,8 @@ test('five workers of one parent form one xN row with the interpreter, its versi
   const nodePids = JSON.parse((await nodePool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
   const pythonPids = JSON.parse((await pythonPool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
   const pythonVersion = (await run('python3', ['-c', 'import platform; print(platform.python_version())'])).stdout.trim();
-  const rowOf = (pids: number[]) => (snapshot: Awaited<ReturnType<typeof host.snapshot>>) => snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
+  const rowOf = (pids: number[]) => (snapshot: Awaited<ReturnType<typeof host.snapshot>>) =>
+    snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
   const snapshot = await snapshotWhere(host, (candidate) => {
     const python = rowOf(pythonPids.workers)(candidate);
     return rowOf(nodePids.workers)(candidate) !== undefined && python !== undefined && python.runtime?.version === pythonVersion;
@@ -98,8 +105,11 @@ test('a python -c program with a multiprocessing pool and its workers are named 
       return JSON.parse((await pool.waitFor(/^\{.*\}$/m))[0]) as { parent: number; workers: number[] };
     }),
   );
-  const rowWith = (snapshot: Awaited<ReturnType<typeof host.snapshot>>, pids: number[]) => snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
-  const snapshot = await snapshotWhere(host, (candidate) => pools.every(({ parent, workers }) => rowWith(candidate, [parent]) !== undefined && rowWith(candidate, workers) !== undefined));
+  const rowWith = (snapshot: Awaited<ReturnType<typeof host.snapshot>>, pids: number[]) =>
+    snapshot.processes.find((row) => pids.every((pid) => row.pids.includes(pid)));
+  const snapshot = await snapshotWhere(host, (candidate) =>
+    pools.every(({ parent, workers }) => rowWith(candidate, [parent]) !== undefined && rowWith(candidate, workers) !== undefined),
+  );
   for (const { parent, workers } of pools) {
     t.like(rowWith(snapshot, [parent]), { name: 'python -c', runtime: { name: 'python' } });
     t.like(rowWith(snapshot, workers), { name: 'python -c', runtime: { name: 'python' } });
@@ -146,19 +156,29 @@ async function withDockerStandIn(t: ExecutionContext, args: string[]): Promise<{
   const sleepers = [startProcess(t, 'sleep', ['300']), startProcess(t, 'sleep', ['301']), startProcess(t, 'sleep', ['302'])];
   const [a = '', b = '', c = ''] = sleepers.map((sleeper) => String(sleeper.child.pid));
   // hostwatch gives the CLI only the variables a container engine reads: the stand-in's PIDs are set here.
-  await writeFile(join(bin, 'docker'), `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/fixtures/hostwatch/docker')}' "$@"\n`, { mode: 0o755 });
+  await writeFile(
+    join(bin, 'docker'),
+    `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/fixtures/hostwatch/docker')}' "$@"\n`,
+    { mode: 0o755 },
+  );
   const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}` });
   return { snapshot: await snapshotWhere(host, (candidate) => candidate.containers.length === 3), pids: [a, b, c] };
 }
 
 test('container processes come through the docker CLI and merge into the table with their container, their programs without arguments', async (t) => {
-  const { snapshot, pids: [a, b, c] } = await withDockerStandIn(t, []);
+  const {
+    snapshot,
+    pids: [a, b, c],
+  } = await withDockerStandIn(t, []);
   t.deepEqual(snapshot.machine.containerRuntime, { available: true, name: 'docker', version: '28.2.2' });
-  t.deepEqual(snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]), [
-    ['web', Number(a), 'nginx:'],
-    ['web', Number(b), 'nginx:'],
-    ['cache', Number(c), 'redis-server'],
-  ]);
+  t.deepEqual(
+    snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]),
+    [
+      ['web', Number(a), 'nginx:'],
+      ['web', Number(b), 'nginx:'],
+      ['cache', Number(c), 'redis-server'],
+    ],
+  );
   // Arguments are where containers are given passwords: none of them leaves the sampler.
   const served = JSON.stringify(snapshot);
   for (const argument of ['daemon off', '*:6379', 'worker process']) t.false(served.includes(argument), argument);
@@ -168,12 +188,18 @@ test('container processes come through the docker CLI and merge into the table w
 });
 
 test('--show-container-args shows container command lines whole', async (t) => {
-  const { snapshot, pids: [a, b, c] } = await withDockerStandIn(t, ['--show-container-args']);
-  t.deepEqual(snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]), [
-    ['web', Number(a), 'nginx: master process nginx -g daemon off;'],
-    ['web', Number(b), 'nginx: worker process'],
-    ['cache', Number(c), 'redis-server *:6379'],
-  ]);
+  const {
+    snapshot,
+    pids: [a, b, c],
+  } = await withDockerStandIn(t, ['--show-container-args']);
+  t.deepEqual(
+    snapshot.containers.map((entry) => [entry.container, entry.pid, entry.command]),
+    [
+      ['web', Number(a), 'nginx: master process nginx -g daemon off;'],
+      ['web', Number(b), 'nginx: worker process'],
+      ['cache', Number(c), 'redis-server *:6379'],
+    ],
+  );
 });
 
 test('without a container runtime CLI the containers panel says why', async (t) => {
@@ -194,7 +220,11 @@ test('a client that reconnects gets the current state and the whole history at o
     while (!/event: snapshot\ndata: .*\n\n/.test(text)) text += (await reader.read()).value ?? '';
     controller.abort();
     const data = /event: snapshot\ndata: (.*)\n\n/.exec(text)![1]!;
-    return { waitedMs: Date.now() - startedAt, history: (JSON.parse(data) as { cpu: { history: unknown[] } }).cpu.history.length, retry: /^retry: (\d+)$/m.exec(text)?.[1] };
+    return {
+      waitedMs: Date.now() - startedAt,
+      history: (JSON.parse(data) as { cpu: { history: unknown[] } }).cpu.history.length,
+      retry: /^retry: (\d+)$/m.exec(text)?.[1],
+    };
   };
   const first = await firstEvent();
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -229,5 +259,8 @@ test('with two front threads every viewer gets the samples, whichever thread ser
       return (text.match(/event: snapshot/g) ?? []).length;
     }),
   );
-  t.true(pushedPerViewer.every((count) => count >= 3), `snapshots per viewer: ${pushedPerViewer.join(', ')}`);
+  t.true(
+    pushedPerViewer.every((count) => count >= 3),
+    `snapshots per viewer: ${pushedPerViewer.join(', ')}`,
+  );
 });

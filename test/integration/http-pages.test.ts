@@ -9,28 +9,33 @@ import { withServer } from '../helpers/with-server.js';
 
 const roles = ['monitor', 'qpool', 'speedtest'];
 
-test('every page is served with its content security policy, no framing, no referrer and no sniffing', withServer, async ({ router }) => {
-  for (const role of roles) serveStatic(router, await loadStaticAssets(projectPath(`dist/ui/${role}`)), `/${role}`);
-}, async (t, { url }) => {
-  for (const role of roles) {
-    const page = await fetch(`${url}/${role}/`);
-    t.is(page.status, 200, role);
-    const policy = page.headers.get('content-security-policy') ?? '';
-    t.is(policy, contentSecurityPolicy, role);
-    t.regex(policy, /frame-ancestors 'none'/);
-    t.regex(policy, /script-src 'self'(;|$)/, 'no inline or eval script');
-    t.notRegex(policy, /unsafe/);
-    t.is(page.headers.get('referrer-policy'), 'no-referrer', role);
-    t.is(page.headers.get('x-content-type-options'), 'nosniff', role);
-    const html = await page.text();
-    for (const [, asset] of html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)) {
-      const file = await fetch(`${url}/${role}/${asset}`);
-      t.is(file.status, 200, asset);
-      t.is(file.headers.get('x-content-type-options'), 'nosniff', asset);
-      t.is(file.headers.get('content-security-policy'), null, `${asset} is no document`);
+test(
+  'every page is served with its content security policy, no framing, no referrer and no sniffing',
+  withServer,
+  async ({ router }) => {
+    for (const role of roles) serveStatic(router, await loadStaticAssets(projectPath(`dist/ui/${role}`)), `/${role}`);
+  },
+  async (t, { url }) => {
+    for (const role of roles) {
+      const page = await fetch(`${url}/${role}/`);
+      t.is(page.status, 200, role);
+      const policy = page.headers.get('content-security-policy') ?? '';
+      t.is(policy, contentSecurityPolicy, role);
+      t.regex(policy, /frame-ancestors 'none'/);
+      t.regex(policy, /script-src 'self'(;|$)/, 'no inline or eval script');
+      t.notRegex(policy, /unsafe/);
+      t.is(page.headers.get('referrer-policy'), 'no-referrer', role);
+      t.is(page.headers.get('x-content-type-options'), 'nosniff', role);
+      const html = await page.text();
+      for (const [, asset] of html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)) {
+        const file = await fetch(`${url}/${role}/${asset}`);
+        t.is(file.status, 200, asset);
+        t.is(file.headers.get('x-content-type-options'), 'nosniff', asset);
+        t.is(file.headers.get('content-security-policy'), null, `${asset} is no document`);
+      }
     }
-  }
-});
+  },
+);
 
 test('no page has inline script, inline style or an event handler attribute', async (t) => {
   for (const role of roles) {

@@ -2,19 +2,24 @@ import test from 'ava';
 import { startFixtureHost } from '../helpers/fixture-host.js';
 import { withServer } from '../helpers/with-server.js';
 
-test('a route parameter is percent-decoded; a malformed one answers 400 and the server serves on', withServer, ({ router }) => {
-  router.get('/x/:id', (request, reply) => reply.json(200, { id: request.params.id }));
-}, async (t, { url }) => {
-  const decoded = await fetch(`${url}/x/caf%C3%A9%20au%20lait`);
-  t.deepEqual(await decoded.json(), { id: 'café au lait' });
-  for (const broken of ['%E0%A4%A', '%', '%zz', '%C3']) {
-    const response = await fetch(`${url}/x/${broken}`);
-    t.is(response.status, 400, broken);
-    t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
-    t.deepEqual(await response.json(), { error: 'the path parameter id is not valid percent-encoding' });
-  }
-  t.deepEqual(await (await fetch(`${url}/x/after`)).json(), { id: 'after' });
-});
+test(
+  'a route parameter is percent-decoded; a malformed one answers 400 and the server serves on',
+  withServer,
+  ({ router }) => {
+    router.get('/x/:id', (request, reply) => reply.json(200, { id: request.params.id }));
+  },
+  async (t, { url }) => {
+    const decoded = await fetch(`${url}/x/caf%C3%A9%20au%20lait`);
+    t.deepEqual(await decoded.json(), { id: 'café au lait' });
+    for (const broken of ['%E0%A4%A', '%', '%zz', '%C3']) {
+      const response = await fetch(`${url}/x/${broken}`);
+      t.is(response.status, 400, broken);
+      t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
+      t.deepEqual(await response.json(), { error: 'the path parameter id is not valid percent-encoding' });
+    }
+    t.deepEqual(await (await fetch(`${url}/x/after`)).json(), { id: 'after' });
+  },
+);
 
 test('a real front process survives a malformed route parameter', async (t) => {
   const host = await startFixtureHost(t);

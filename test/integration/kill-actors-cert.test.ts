@@ -23,7 +23,11 @@ test('cert/acme and cert/dns killed at random instants while domains are issued:
   const stack = await startCertStack();
   t.teardown(() => stopCertStack(stack));
   const sections = stackSections(stack, [stack.powerdns.nameserver], 60);
-  const dataDir = await certhubDataDir(t, { dns: powerdnsSection(stack.powerdns), ...sections, acme: { ...sections.acme, retry_backoff_seconds: retryBackoffSeconds } });
+  const dataDir = await certhubDataDir(t, {
+    dns: powerdnsSection(stack.powerdns),
+    ...sections,
+    acme: { ...sections.acme, retry_backoff_seconds: retryBackoffSeconds },
+  });
   const server = await startCerthub(t, dataDir, [], { OUTPOST_TEST_KILL_ACTOR: killed.join(',') });
 
   const first = await addDomain(server, 'before', '203.0.113.50');
@@ -32,7 +36,12 @@ test('cert/acme and cert/dns killed at random instants while domains are issued:
   let stopFetches = false;
   const fetching = (async () => {
     while (!stopFetches) {
-      fetches.push(await fetchCertificate(server, 'before', first.token).then((response) => String(response.status), (error: unknown) => String(error)));
+      fetches.push(
+        await fetchCertificate(server, 'before', first.token).then(
+          (response) => String(response.status),
+          (error: unknown) => String(error),
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -70,7 +79,11 @@ test('cert/acme and cert/dns killed at random instants while domains are issued:
 
   const terminated = killed.map((name) => (server.stdout() + server.stderr()).split(`SIGUSR2: terminated actor ${name}`).length - 1);
   t.log(`terminations ${killed.map((name, index) => `${name} ${terminated[index]}`).join(', ')}; ${fetches.length} fetches during the kills`);
-  t.deepEqual(terminated, killed.map(() => rounds), 'each signal terminated each actor');
+  t.deepEqual(
+    terminated,
+    killed.map(() => rounds),
+    'each signal terminated each actor',
+  );
   t.deepEqual(
     fetches.filter((status) => status !== '200'),
     [],

@@ -25,10 +25,21 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
 /** One request through the proxy to the demo's netspeed page, trusting the demo certificate: its status, or the error. */
 function throughProxy(port: number, ca: string): Promise<string> {
   return new Promise((resolve) => {
-    const call = httpsRequest({ host: '127.0.0.1', port, servername: 'netspeed.localhost', headers: { host: `netspeed.localhost:${port}` }, path: '/api/info', ca, timeout: requestDeadlineMs }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(String(response.statusCode)));
-    });
+    const call = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        servername: 'netspeed.localhost',
+        headers: { host: `netspeed.localhost:${port}` },
+        path: '/api/info',
+        ca,
+        timeout: requestDeadlineMs,
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(String(response.statusCode)));
+      },
+    );
     call.on('timeout', () => call.destroy(new Error('hung')));
     call.on('error', (error) => resolve(error.message));
     call.end();
@@ -114,7 +125,9 @@ test('the sampler, collector, diode sender and diode receiver killed at random i
   for (const name of killed) t.is(states.get(name)?.restarts, rounds, `${name} restarted once per kill`);
   const values = takes.flatMap((take) => (take.kind === 'value' ? [take.value] : []));
   const refusals = takes.flatMap((take) => (take.kind === 'refused' ? [`${take.status} ${take.body}`] : []));
-  t.log(`${snapshots.length} snapshots; ${takes.length} takes: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}); ${proxied.length} proxied`);
+  t.log(
+    `${snapshots.length} snapshots; ${takes.length} takes: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}); ${proxied.length} proxied`,
+  );
   t.is(takes.filter((take) => take.kind === 'hung' || take.kind === 'closed').length, 0, 'every take was answered');
   t.is(new Set(values).size, values.length, 'no value was served twice');
   for (const refusal of refusals) t.regex(refusal, /^503 \{"error":"[^"]+"\}$/);

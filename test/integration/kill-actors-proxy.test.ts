@@ -34,10 +34,13 @@ async function until(check: () => Promise<boolean>, what: string | (() => string
 /** A GET on a TLS connection of its own (no agent, so a handshake each time): its status, or what went wrong. */
 function freshConnectionGet(port: number, name: string): Promise<string> {
   return new Promise((resolve) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: name, rejectUnauthorized: false, agent: false, path: '/whoami', headers: { host: `${name}:${port}` } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(String(response.statusCode)));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, servername: name, rejectUnauthorized: false, agent: false, path: '/whoami', headers: { host: `${name}:${port}` } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(String(response.statusCode)));
+      },
+    );
     outgoing.once('error', (error) => resolve(error.message));
     outgoing.setTimeout(requestDeadlineMs, () => outgoing.destroy(new Error('hung')));
     outgoing.end();
@@ -74,7 +77,10 @@ async function renewOnCerthub(t: ExecutionContext, certhub: RunningCerthub, name
   certhub.child.kill('SIGTERM');
   await certhub.exited;
   const file = join(certhub.dataDir, 'domains', `${name}.json`);
-  const stored = JSON.parse(await readFile(file, 'utf8')) as { record: { expires_at: string | null }; material: { cert_pem: string; chain_pem: string; key_pem: string } };
+  const stored = JSON.parse(await readFile(file, 'utf8')) as {
+    record: { expires_at: string | null };
+    material: { cert_pem: string; chain_pem: string; key_pem: string };
+  };
   // Whole seconds: certhub answers expires_at, and a fetch refuses material whose notAfter differs from it.
   const now = Math.floor(Date.now() / 1000) * 1000;
   const notAfter = new Date(now + 60 * 86_400_000);
@@ -193,19 +199,25 @@ test('proxy/cert-fetcher killed at random instants under load: restarted, no req
   let served = before;
   /** What the last handshake gave: a serial, or why there was none. */
   let lastHandshake = `serial ${before.serialNumber}`;
-  await until(async () => {
-    served = await presentedCertificate(proxy.port, name).catch((error: unknown) => {
-      lastHandshake = `failed: ${String(error)}`;
-      throw error;
-    });
-    lastHandshake = `serial ${served.serialNumber}`;
-    return served.serialNumber !== before.serialNumber;
-  }, () => `the renewed certificate served (it was ${before.serialNumber}; the last handshake: ${lastHandshake}; the last GETs on fresh connections: ${fresh.slice(-5).join(', ')}; the first that failed: ${firstFreshFailure ?? 'none'}; listening on the port: ${listeners(proxy.port)}); the fetcher and fronts said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`);
+  await until(
+    async () => {
+      served = await presentedCertificate(proxy.port, name).catch((error: unknown) => {
+        lastHandshake = `failed: ${String(error)}`;
+        throw error;
+      });
+      lastHandshake = `serial ${served.serialNumber}`;
+      return served.serialNumber !== before.serialNumber;
+    },
+    () =>
+      `the renewed certificate served (it was ${before.serialNumber}; the last handshake: ${lastHandshake}; the last GETs on fresh connections: ${fresh.slice(-5).join(', ')}; the first that failed: ${firstFreshFailure ?? 'none'}; listening on the port: ${listeners(proxy.port)}); the fetcher and fronts said:\n${fetcherLines(proxy.process.stdout() + proxy.process.stderr())}`,
+  );
   t.is(served.serialNumber, renewedSerial);
   stopLoad = true;
   await Promise.all(load);
 
-  t.log(`${keptAlive.length} kept-alive GETs, ${fresh.length} on fresh connections, ${echoes.length} echoes on the open WebSocket, ${shortSockets.length} short WebSockets`);
+  t.log(
+    `${keptAlive.length} kept-alive GETs, ${fresh.length} on fresh connections, ${echoes.length} echoes on the open WebSocket, ${shortSockets.length} short WebSockets`,
+  );
   const failed = (outcomes: string[], expected: string) => outcomes.filter((outcome) => outcome !== expected);
   t.deepEqual(failed(keptAlive, '200'), [], 'every kept-alive GET answered 200');
   t.deepEqual(failed(fresh, '200'), [], 'every GET on a fresh TLS connection answered 200');

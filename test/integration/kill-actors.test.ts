@@ -26,7 +26,10 @@ async function killActor(process_: RunningProcess, actor: string, count: number)
   for (;;) {
     const refusedBefore = said(`SIGUSR2: actor ${actor} is `);
     process.kill(process_.child.pid ?? 0, 'SIGUSR2');
-    const answer = await process_.waitFor(new RegExp(`(SIGUSR2: terminated actor ${actor}[^]*){${count}}|(SIGUSR2: actor ${actor.replace('/', '\\/')} is [^]*){${refusedBefore + 1}}`), 20_000);
+    const answer = await process_.waitFor(
+      new RegExp(`(SIGUSR2: terminated actor ${actor}[^]*){${count}}|(SIGUSR2: actor ${actor.replace('/', '\\/')} is [^]*){${refusedBefore + 1}}`),
+      20_000,
+    );
     if (answer[1] !== undefined) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -37,7 +40,13 @@ test('the pool actor terminated at random instants under load: restarted, every 
   const double = await DiodeDouble.create();
   t.teardown(() => double.cleanup());
   const config = await writeConfig(dir, {
-    server: { listen: await freeListen(), max_entries: 20_000, served_history: 20_000, receive_command: double.receiveCommand('auto-stream-recv'), pool_file: join(dir, 'pool.bin') },
+    server: {
+      listen: await freeListen(),
+      max_entries: 20_000,
+      served_history: 20_000,
+      receive_command: double.receiveCommand('auto-stream-recv'),
+      pool_file: join(dir, 'pool.bin'),
+    },
   });
   const serve = await startServe(t, config, { ...double.env, APP_POOL_KEY: 'kill-actors passphrase', OUTPOST_TEST_KILL_ACTOR: 'recv/pool' });
   const fed = Array.from({ length: 1500 }, () => randomBytes(128).toString('hex'));
@@ -67,15 +76,21 @@ test('the pool actor terminated at random instants under load: restarted, every 
 
   const values = outcomes.flatMap((outcome) => (outcome.kind === 'value' ? [outcome.value] : []));
   const refusals = outcomes.flatMap((outcome) => (outcome.kind === 'refused' ? [`${outcome.status} ${outcome.body}`] : []));
-  t.log(`${outcomes.length} requests: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${outcomes.filter((outcome) => outcome.kind === 'closed').length} closed; ${restarts()} restarts`);
+  t.log(
+    `${outcomes.length} requests: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${outcomes.filter((outcome) => outcome.kind === 'closed').length} closed; ${restarts()} restarts`,
+  );
   t.is(outcomes.filter((outcome) => outcome.kind === 'hung').length, 0, 'no request outlived its deadline');
   t.is(restarts(), kills);
   t.is(new Set(values).size, values.length, 'no value was served twice');
   const known = new Set(fed);
-  t.deepEqual(values.filter((value) => !known.has(value)), []);
+  t.deepEqual(
+    values.filter((value) => !known.has(value)),
+    [],
+  );
   for (const refusal of refusals) t.regex(refusal, /^5\d\d \{"error":"[^"]+"\}$/);
   // What is left comes out once each too: a value answered before a kill but not recorded as served would come back here.
-  for (let outcome = await takeValue(serve.url, requestDeadlineMs); outcome.kind === 'value'; outcome = await takeValue(serve.url, requestDeadlineMs)) values.push(outcome.value);
+  for (let outcome = await takeValue(serve.url, requestDeadlineMs); outcome.kind === 'value'; outcome = await takeValue(serve.url, requestDeadlineMs))
+    values.push(outcome.value);
   t.is(new Set(values).size, values.length, 'no value was served twice, the drain included');
   const status = await waitForStatus(serve.url, (current) => current.available === 0);
   t.true(status.served_total >= values.length, `served_total ${status.served_total} < ${values.length} values answered`);
@@ -95,7 +110,9 @@ async function domainOrWhy(t: ExecutionContext, server: RunningCerthub, name: st
     return (await getDomain(server, name)).name;
   } catch (error) {
     const files = (await readdir(join(server.dataDir, 'domains'))).filter((file) => file.includes(`${name}.`));
-    const lines = (server.stdout() + server.stderr()).split('\n').filter((line) => line.includes(`${name}.`) || /SIGUSR2|restarting|terminated|error/i.test(line));
+    const lines = (server.stdout() + server.stderr())
+      .split('\n')
+      .filter((line) => line.includes(`${name}.`) || /SIGUSR2|restarting|terminated|error/i.test(line));
     t.log(`${String(error)}\nfiles: ${files.join(', ') || 'none'}\n${lines.join('\n')}`);
     return String(error);
   }
@@ -139,7 +156,9 @@ test('the cert domains actor terminated at random instants while domains are add
 
   const added = outcomes.flatMap((outcome) => (outcome.kind === 'added' ? [outcome.name] : []));
   const refusals = outcomes.flatMap((outcome) => (outcome.kind === 'refused' ? [`${outcome.status} ${outcome.body}`] : []));
-  t.log(`${outcomes.length} adds: ${added.length} added, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${outcomes.filter((outcome) => outcome.kind === 'closed').length} closed`);
+  t.log(
+    `${outcomes.length} adds: ${added.length} added, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${outcomes.filter((outcome) => outcome.kind === 'closed').length} closed`,
+  );
   t.is(outcomes.filter((outcome) => outcome.kind === 'hung').length, 0, 'no add outlived its deadline');
   for (const refusal of refusals) t.regex(refusal, /^5\d\d \{"error":"[^"]+"\}$/);
   // Every domain answered 201 is there, in this process and in the next one on the same data.

@@ -93,11 +93,19 @@ test('an unreachable server or one that is not netspeed is a clear error and exi
   t.regex(bad.stderr, /only http:\/\/ and https:\/\/ servers are supported/);
 });
 
-test('a bare host means the server\'s default port 8080', async (t) => {
+test("a bare host means the server's default port 8080", async (t) => {
   // Port 8080 of a namespace the test made, where nothing else can hold it.
   const link = await makeShapedLink(t);
   await startNetspeedServer(t, ['-H', link.server.address, '-q'], link.inNamespace(link.server.namespace));
-  const result = await runToEnd('ip', ['netns', 'exec', link.client.namespace, process.execPath, projectPath('dist/bin/netspeed.js'), link.server.address, '--json']);
+  const result = await runToEnd('ip', [
+    'netns',
+    'exec',
+    link.client.namespace,
+    process.execPath,
+    projectPath('dist/bin/netspeed.js'),
+    link.server.address,
+    '--json',
+  ]);
   t.is(result.code, 0, result.stderr);
   t.is((JSON.parse(result.stdout) as { server: string }).server, `http://${link.server.address}:8080`);
 });

@@ -42,7 +42,10 @@ test('an upload whose body the server stops reading: the upload deadline', async
   const server = await startStallingServer(t, 'upload');
   const result = await clientWithTimeout(server, 3, '-c');
   t.is(result.code, 1);
-  t.regex(result.stderr, new RegExp(`^netspeed: upload: http://${server} (took no data for 3 s \\(stalled while sending\\)|accepted the request but sent no answer within 3 s)\\n$`));
+  t.regex(
+    result.stderr,
+    new RegExp(`^netspeed: upload: http://${server} (took no data for 3 s \\(stalled while sending\\)|accepted the request but sent no answer within 3 s)\\n$`),
+  );
 });
 
 test('--timeout must be a positive number of seconds', async (t) => {

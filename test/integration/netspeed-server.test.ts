@@ -7,7 +7,14 @@ test('info, ping and the page', async (t) => {
   const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-n', 'Lab Link', '-d', '3']);
   const info = await fetch(`${server.url}api/info`);
   t.is(info.headers.get('access-control-allow-origin'), '*');
-  t.deepEqual(await info.json(), { version: '0.1.0-beta.1', server: 'netspeed', name: 'Lab Link', test_duration: 3, max_download_bytes: 100_000_000, max_upload_bytes: 100_000_000 });
+  t.deepEqual(await info.json(), {
+    version: '0.1.0-beta.1',
+    server: 'netspeed',
+    name: 'Lab Link',
+    test_duration: 3,
+    max_download_bytes: 100_000_000,
+    max_upload_bytes: 100_000_000,
+  });
   const before = Date.now() / 1000;
   const ping = await fetch(`${server.url}api/ping`);
   t.is(ping.headers.get('cache-control'), 'no-store');
@@ -67,7 +74,10 @@ test('upload: counted as it arrives, size and duration reported, past the bound 
 
 test('CORS preflight, unknown paths and wrong methods', async (t) => {
   const server = await startNetspeedServer(t, ['-H', '127.0.0.1', '-p', '0', '-q']);
-  const preflight = await fetch(`${server.url}api/upload`, { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+  const preflight = await fetch(`${server.url}api/upload`, {
+    method: 'OPTIONS',
+    headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+  });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), '*');
   t.is(preflight.headers.get('access-control-allow-methods'), 'POST, OPTIONS');

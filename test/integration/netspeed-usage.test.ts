@@ -8,7 +8,10 @@ import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 const netspeed = (...args: string[]) => runToEnd(process.execPath, [projectPath('dist/bin/netspeed.js'), ...args]);
 
 test('a server address that cannot be one is a usage error (exit 2)', async (t) => {
-  for (const [address, reason] of [['127.0.0.1:99999', /127\.0\.0\.1:99999 is not a server address/], ['ftp://example.net', /only http:\/\/ and https:\/\/ servers are supported/]] as const) {
+  for (const [address, reason] of [
+    ['127.0.0.1:99999', /127\.0\.0\.1:99999 is not a server address/],
+    ['ftp://example.net', /only http:\/\/ and https:\/\/ servers are supported/],
+  ] as const) {
     const result = await netspeed(address);
     t.is(result.code, 2, address);
     t.regex(result.stderr, /^netspeed: /, address);
@@ -34,7 +37,15 @@ test('a server that answers 404 at /api/info is reported as such', async (t) => 
 
 test('netspeed server logs each request at debug, not info', async (t) => {
   for (const debug of [false, true]) {
-    const server = startProcess(t, process.execPath, [projectPath('dist/bin/netspeed.js'), 'server', '-H', '127.0.0.1', '-p', '0', ...(debug ? ['--debug'] : [])]);
+    const server = startProcess(t, process.execPath, [
+      projectPath('dist/bin/netspeed.js'),
+      'server',
+      '-H',
+      '127.0.0.1',
+      '-p',
+      '0',
+      ...(debug ? ['--debug'] : []),
+    ]);
     const [url] = await server.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
     const response = await fetch(`${url}api/info`);
     t.is(response.status, 200);

@@ -21,6 +21,9 @@ test('on a Node.js with no uWebSockets.js binary, outpost demo ends with exit co
   t.is(result.stdout, '', 'no actor started, so nothing was logged');
   const lines = result.stderr.split('\n').filter((line) => line !== '');
   t.is(lines.length, 1, result.stderr);
-  t.regex(lines[0] ?? '', /^outpost: uWebSockets\.js cannot load on Node\.js v24\.\d+\.\d+ \(ABI 137, linux-x64\): Cannot find module '\.\/bin\/uws_linux_x64_137\.node'; outpost runs on Node\.js /);
+  t.regex(
+    lines[0] ?? '',
+    /^outpost: uWebSockets\.js cannot load on Node\.js v24\.\d+\.\d+ \(ABI 137, linux-x64\): Cannot find module '\.\/bin\/uws_linux_x64_137\.node'; outpost runs on Node\.js /,
+  );
   t.true(lines[0]?.endsWith(`outpost runs on Node.js ${supportedNode}`), lines[0]);
 });

@@ -22,7 +22,12 @@ async function frontsByRole(outpost: RunningOutpost, socket: string): Promise<Ma
   return new Map(status.roles.flatMap((role) => role.actors.flatMap((actor) => (actor.urls ?? []).map((url) => [role.name, url] as const))));
 }
 
-async function hostOf(t: Parameters<typeof outpostDir>[0], name: string, roles: object, fronts: number): Promise<{ outpost: RunningOutpost; urls: Map<string, string> }> {
+async function hostOf(
+  t: Parameters<typeof outpostDir>[0],
+  name: string,
+  roles: object,
+  fronts: number,
+): Promise<{ outpost: RunningOutpost; urls: Map<string, string> }> {
   const dir = join(await outpostDir(t), name);
   await mkdir(dir);
   const socket = join(dir, 'control.sock');
@@ -45,14 +50,28 @@ async function rules(prometheus: RunningPrometheus): Promise<RuleState[]> {
 test('three outposts scraped by Prometheus with the example config: every target up, every rule evaluates, every dashboard query answers', async (t) => {
   const certDir = join(await outpostDir(t), 'certhub');
   await mkdir(certDir, { mode: 0o700 });
-  await writeFile(join(certDir, 'config.json'), JSON.stringify({ base_domain: 'example.test', admin_key: testAdminKey, metrics_token: metricsToken }), { mode: 0o600 });
+  await writeFile(join(certDir, 'config.json'), JSON.stringify({ base_domain: 'example.test', admin_key: testAdminKey, metrics_token: metricsToken }), {
+    mode: 0o600,
+  });
   const [a, b, c] = await Promise.all([
-    hostOf(t, 'a', { recv: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true, max_entries: 1000 } }, send: { anu: { demo: { enabled: true, values: 64, interval_seconds: 1 } }, diode: { loopback: true } } }, 1),
+    hostOf(
+      t,
+      'a',
+      {
+        recv: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true, max_entries: 1000 } },
+        send: { anu: { demo: { enabled: true, values: 64, interval_seconds: 1 } }, diode: { loopback: true } },
+      },
+      1,
+    ),
     hostOf(t, 'b', { cert: { data_dir: certDir, demo: true, bind: '127.0.0.1', port: 0 }, monitor: { host: '127.0.0.1', port: 0 } }, 2),
     hostOf(t, 'c', { speedtest: { host: '127.0.0.1', port: 0, quiet: true }, monitor: { host: '127.0.0.1', port: 0 } }, 2),
   ]);
   const certhub = new URL(b.urls.get('cert')!);
-  const added = await fetch(new URL('api/admin/domains', certhub), { method: 'POST', headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'app', target: '203.0.113.5' }) });
+  const added = await fetch(new URL('api/admin/domains', certhub), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'app', target: '203.0.113.5' }),
+  });
   t.is(added.status, 201);
 
   const outpostTargets = [a.urls.get('recv')!, b.urls.get('monitor')!, c.urls.get('speedtest')!, c.urls.get('monitor')!].map((url) => `'${new URL(url).host}'`);
@@ -77,7 +96,11 @@ test('three outposts scraped by Prometheus with the example config: every target
 
   await waitForQuery(prometheus, 'count(up == 1)', (samples) => samples[0]?.value[1] === '5', 60_000);
   await waitForQuery(prometheus, 'outpost_pool_available / outpost_pool_capacity', (samples) => samples.length === 1);
-  await waitForQuery(prometheus, 'outpost_certificate_expiry_timestamp_seconds{domain="app.example.test"} - time() > 7 * 86400', (samples) => samples.length === 1);
+  await waitForQuery(
+    prometheus,
+    'outpost_certificate_expiry_timestamp_seconds{domain="app.example.test"} - time() > 7 * 86400',
+    (samples) => samples.length === 1,
+  );
   await waitForQuery(prometheus, 'increase(outpost_actor_restarts_total[15m])', (samples) => samples.length > 0);
   // Every rule has been evaluated at least once after the series it reads arrived, without an error.
   const deadline = Date.now() + 60_000;
@@ -86,7 +109,13 @@ test('three outposts scraped by Prometheus with the example config: every target
     await new Promise((resolve) => setTimeout(resolve, 500));
     states = await rules(prometheus);
   }
-  t.deepEqual(states.map((rule) => rule.name).sort(), ['OutpostActorRestarting', 'OutpostCertificateExpiresSoon', 'OutpostHostCpuHigh', 'OutpostNotReady', 'OutpostQpoolPoolLow']);
+  t.deepEqual(states.map((rule) => rule.name).sort(), [
+    'OutpostActorRestarting',
+    'OutpostCertificateExpiresSoon',
+    'OutpostHostCpuHigh',
+    'OutpostNotReady',
+    'OutpostQpoolPoolLow',
+  ]);
   for (const rule of states) t.is(rule.health, 'ok', `${rule.name}: ${rule.lastError ?? ''}`);
 
   const dashboard = JSON.parse(await readFile(join(example, 'grafana-dashboard.json'), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };

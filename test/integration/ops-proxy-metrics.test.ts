@@ -14,7 +14,7 @@ import { outpostDir, pollText, startOutpost } from '../helpers/outpost.js';
 import { runToEnd } from '../helpers/process.js';
 import { startProxyBackend } from '../helpers/proxy-backend.js';
 
-test('the proxy serves /metrics, /healthz and /readyz on its metrics port, with its routes\' figures, and promtool passes them', async (t) => {
+test("the proxy serves /metrics, /healthz and /readyz on its metrics port, with its routes' figures, and promtool passes them", async (t) => {
   const materialDir = await temporaryDir(t, 'proxy-metrics-material-');
   await writeTestMaterial(materialDir, 'alpha.test', '0a');
   await writeTestMaterial(materialDir, 'beta.test', '0b');

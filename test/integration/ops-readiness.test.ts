@@ -25,7 +25,10 @@ test('a recv whose pool files cannot be written is not ready, and is ready again
   // The journal's last page may take a few more records before a write fails.
   await pollText(`${url}api/random`, (_text, status) => status === 503);
   const notReady = await pollText(`${url}readyz`, (_text, status) => status === 503);
-  t.deepEqual(JSON.parse(notReady), { error: 'not ready: recv/pool: the pool files cannot be written', reasons: ['recv/pool: the pool files cannot be written'] });
+  t.deepEqual(JSON.parse(notReady), {
+    error: 'not ready: recv/pool: the pool files cannot be written',
+    reasons: ['recv/pool: the pool files cannot be written'],
+  });
   t.is((await fetch(`${url}healthz`)).status, 200);
 
   await unlink(filler);

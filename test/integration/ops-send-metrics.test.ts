@@ -41,7 +41,9 @@ test('the send role serves its figures on collect.metrics_port: collected values
 
   const text = await pollText(
     `${url}metrics`,
-    (body) => (sampleValue(body, 'outpost_diode_send_attempts_total', { outcome: 'ok' }) ?? 0) >= 2 && sampleValue(body, 'outpost_diode_send_attempts_total', { outcome: 'failed' }) === 3,
+    (body) =>
+      (sampleValue(body, 'outpost_diode_send_attempts_total', { outcome: 'ok' }) ?? 0) >= 2 &&
+      sampleValue(body, 'outpost_diode_send_attempts_total', { outcome: 'failed' }) === 3,
     30_000,
   );
   await promtoolCheck(t, dir, text);
@@ -62,7 +64,11 @@ test('the send role serves its figures on collect.metrics_port: collected values
     prometheusDir,
     `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: send\n    static_configs:\n      - targets: ['${new URL(url).host}']\n`,
   );
-  const gaveUp = await waitForQuery(prometheus, 'sum(outpost_diode_batches_dropped_total{job="send",reason="gave_up"})', (samples) => samples[0]?.value[1] === '1');
+  const gaveUp = await waitForQuery(
+    prometheus,
+    'sum(outpost_diode_batches_dropped_total{job="send",reason="gave_up"})',
+    (samples) => samples[0]?.value[1] === '1',
+  );
   t.is(gaveUp.length, 1);
   const rate = await waitForQuery(prometheus, 'sum(increase(outpost_send_values_collected_total{job="send"}[1m])) > 0', (samples) => samples.length === 1);
   t.true(Number(rate[0]!.value[1]) > 0);

@@ -43,7 +43,12 @@ test('netspeed counts tests by phase, started and completed, and the bytes serve
   const upload = await fetch(`${url}api/upload`, { method: 'POST', body: new Uint8Array(700_000) });
   t.is(upload.status, 200);
   await brokenOffDownload(url);
-  const text = await pollText(`${url}metrics`, (body) => sampleValue(body, 'outpost_speedtest_tests_started_total', { phase: 'download' }) === 2 && sampleValue(body, 'outpost_speedtest_tests_completed_total', { phase: 'upload' }) === 1);
+  const text = await pollText(
+    `${url}metrics`,
+    (body) =>
+      sampleValue(body, 'outpost_speedtest_tests_started_total', { phase: 'download' }) === 2 &&
+      sampleValue(body, 'outpost_speedtest_tests_completed_total', { phase: 'upload' }) === 1,
+  );
   await promtoolCheck(t, dir, text);
   t.is(sampleValue(text, 'outpost_speedtest_tests_started_total', { phase: 'ping' }), 2);
   t.is(sampleValue(text, 'outpost_speedtest_tests_completed_total', { phase: 'ping' }), 2);
@@ -59,7 +64,7 @@ test('netspeed counts tests by phase, started and completed, and the bytes serve
   t.is(sampleValue(text, 'outpost_speedtest_tests_started_total', { role: 'speedtest', thread: 'speedtest/http-front' }), 2);
 });
 
-test('the monitor gives the sampler\'s seconds per tick, counters and scans apart, and the processes it read; promtool passes', async (t) => {
+test("the monitor gives the sampler's seconds per tick, counters and scans apart, and the processes it read; promtool passes", async (t) => {
   const dir = await outpostDir(t);
   const outpost = await startOutpost(t, dir, host, 2);
   const url = frontOf(outpost, 'monitor');
@@ -67,12 +72,17 @@ test('the monitor gives the sampler\'s seconds per tick, counters and scans apar
   t.is((await fetch(`${url}api/snapshot`)).status, 200);
   const text = await pollText(
     `${url}metrics`,
-    (body) => (sampleValue(body, 'outpost_monitor_sample_duration_seconds_count', { kind: 'scan' }) ?? 0) >= 2 && (sampleValue(body, 'outpost_monitor_sample_duration_seconds_count', { kind: 'counters' }) ?? 0) >= 2,
+    (body) =>
+      (sampleValue(body, 'outpost_monitor_sample_duration_seconds_count', { kind: 'scan' }) ?? 0) >= 2 &&
+      (sampleValue(body, 'outpost_monitor_sample_duration_seconds_count', { kind: 'counters' }) ?? 0) >= 2,
   );
   await promtoolCheck(t, dir, text);
   const scanSeconds = sampleValue(text, 'outpost_monitor_sample_duration_seconds_sum', { kind: 'scan', thread: 'monitor/sampler' }) ?? 0;
   t.true(scanSeconds > 0, `${scanSeconds}`);
-  t.is(sampleValue(text, 'outpost_monitor_sample_duration_seconds_bucket', { kind: 'scan', le: '+Inf' }), sampleValue(text, 'outpost_monitor_sample_duration_seconds_count', { kind: 'scan' }));
+  t.is(
+    sampleValue(text, 'outpost_monitor_sample_duration_seconds_bucket', { kind: 'scan', le: '+Inf' }),
+    sampleValue(text, 'outpost_monitor_sample_duration_seconds_count', { kind: 'scan' }),
+  );
   // This test's own node processes at least (outpost, ava's worker) are among those read.
   const processes = sampleValue(text, 'outpost_monitor_processes_sampled', { thread: 'monitor/sampler' }) ?? 0;
   t.log(`${processes} processes, scans ${(scanSeconds * 1000).toFixed(1)} ms in all`);

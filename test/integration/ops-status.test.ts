@@ -7,10 +7,18 @@ import type { SupervisorStatus } from '../../src/actor/actor-status.js';
 import { outpostBin, outpostDir, startOutpost } from '../helpers/outpost.js';
 import { runToEnd } from '../helpers/process.js';
 
-test('outpost status prints each role\'s actors, restarts, uptime and URLs through a 0600 socket', async (t) => {
+test("outpost status prints each role's actors, restarts, uptime and URLs through a 0600 socket", async (t) => {
   const dir = await outpostDir(t);
   const socket = join(dir, 'control.sock');
-  const outpost = await startOutpost(t, dir, { roles: { recv: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true } }, monitor: { host: '127.0.0.1', port: 0 } }, supervisor: { control_socket: socket } }, 2);
+  const outpost = await startOutpost(
+    t,
+    dir,
+    {
+      roles: { recv: { server: { listen: '127.0.0.1:0', loopback: true, accept_demo: true } }, monitor: { host: '127.0.0.1', port: 0 } },
+      supervisor: { control_socket: socket },
+    },
+    2,
+  );
   t.is((await stat(socket)).mode & 0o777, 0o600);
 
   const json = await runToEnd(process.execPath, [outpostBin, 'status', '-c', outpost.configPath, '--json']);

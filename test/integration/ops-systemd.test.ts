@@ -50,7 +50,10 @@ test('every shipped unit caps glibc malloc arenas (their memory grew with the wo
 test('verify fails on a unit whose program is missing (the check above has teeth)', async (t) => {
   const dir = await outpostDir(t);
   const copy = join(dir, 'outpost.service');
-  await writeFile(copy, (await readFile(join(unitsDir, 'outpost.service'), 'utf8')).replace('ExecStart=/usr/local/bin/outpost ', `ExecStart=${join(dir, 'missing')} `));
+  await writeFile(
+    copy,
+    (await readFile(join(unitsDir, 'outpost.service'), 'utf8')).replace('ExecStart=/usr/local/bin/outpost ', `ExecStart=${join(dir, 'missing')} `),
+  );
   const verified = await runToEnd('systemd-analyze', ['verify', copy]);
   t.not(verified.code, 0);
   t.regex(verified.stderr, /is not executable/);
@@ -101,11 +104,18 @@ test('the files that hold tokens or the pool key reach the services as credentia
   for (const text of [proxy, outpost, qpool]) t.notRegex(text, /^EnvironmentFile=/m);
 });
 
-test('the proxy unit\'s ExecStart runs on its config as systemd hands the credential over (a 0400 copy in a 0700 folder)', async (t) => {
+test("the proxy unit's ExecStart runs on its config as systemd hands the credential over (a 0400 copy in a 0700 folder)", async (t) => {
   const dir = await outpostDir(t);
   const credentials = join(dir, 'credentials');
   await mkdir(credentials, { mode: 0o700 });
-  const config = { server: 'https://certhub.example.test/', fetch: false, routes: { 'app.example.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } }, host: '127.0.0.1', port: 0, material_dir: join(dir, 'material') };
+  const config = {
+    server: 'https://certhub.example.test/',
+    fetch: false,
+    routes: { 'app.example.test': { backend: '127.0.0.1:9', token: 'chd_route_token' } },
+    host: '127.0.0.1',
+    port: 0,
+    material_dir: join(dir, 'material'),
+  };
   await writeFile(join(credentials, 'proxy.json'), JSON.stringify(config), { mode: 0o400 });
   const text = await readFile(join(unitsDir, 'certhub-agent-proxy.service'), 'utf8');
   const [program, ...args] = /^ExecStart=(.+)$/m.exec(text)![1]!.replaceAll('%d', credentials).split(' ');

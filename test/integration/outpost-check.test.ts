@@ -7,14 +7,14 @@ import test, { type ExecutionContext } from 'ava';
 import { hostFile } from '../helpers/outpost.js';
 import { projectPath, runToEnd, startProcess } from '../helpers/process.js';
 
-const outpost = (args: readonly string[], env: NodeJS.ProcessEnv = {}, input = '') => runToEnd(process.execPath, [projectPath('dist/bin/outpost.js'), ...args], env, input);
+const outpost = (args: readonly string[], env: NodeJS.ProcessEnv = {}, input = '') =>
+  runToEnd(process.execPath, [projectPath('dist/bin/outpost.js'), ...args], env, input);
 
 async function tempDir(t: ExecutionContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'outpost-check-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
-
 
 test('check refuses, as run does, two roles on one port, a pool file without APP_POOL_KEY and a cert data_dir without config.json', async (t) => {
   const dir = await tempDir(t);
@@ -70,7 +70,10 @@ test('a JSON syntax error names the line and column', async (t) => {
 test('log.file whose parent is a file, or where nothing can be created, is a config error naming log.file', async (t) => {
   const dir = await tempDir(t);
   await writeFile(join(dir, 'plain'), 'a file');
-  for (const [path, reason] of [[join(dir, 'plain', 'outpost.log'), /plain is not a directory/], ['/proc/outpost.log', /cannot be written: /]] as const) {
+  for (const [path, reason] of [
+    [join(dir, 'plain', 'outpost.log'), /plain is not a directory/],
+    ['/proc/outpost.log', /cannot be written: /],
+  ] as const) {
     const file = await hostFile(dir, 'host.json', { roles: { monitor: { host: '127.0.0.1', port: 0 } }, log: { file: path } });
     for (const command of ['check', 'run']) {
       const result = await outpost([command, '-c', file]);
@@ -119,7 +122,13 @@ test('run prints each role and its URL in the config order and logs one line per
   await host.waitFor(/monitor listening on/);
   for (const line of lines) {
     const [role, url] = line.split(/ +/);
-    t.is(host.stderr().split('\n').filter((entry) => entry.includes(`[supervisor] ${role} listening on ${url}`)).length, 1);
+    t.is(
+      host
+        .stderr()
+        .split('\n')
+        .filter((entry) => entry.includes(`[supervisor] ${role} listening on ${url}`)).length,
+      1,
+    );
   }
   host.child.kill('SIGTERM');
   t.is(await host.exited, 0);

@@ -20,7 +20,11 @@ test('outpost demo: the printed proxy URL opens trusting the printed certificate
   const [, certUrl, configPath] = cert ?? [];
   const adminKey = (JSON.parse(await readFile(configPath!, 'utf8')) as { admin_key: string }).admin_key;
   t.false(printed.includes(adminKey), 'a stdout that is no terminal does not get the key');
-  const login = await fetch(`${certUrl}api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: certUrl!.slice(0, -1) }, body: JSON.stringify({ key: adminKey }) });
+  const login = await fetch(`${certUrl}api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: certUrl!.slice(0, -1) },
+    body: JSON.stringify({ key: adminKey }),
+  });
   t.is(login.status, 204, 'the key opens a panel session');
   t.is((await fetch(`${certUrl}api/admin/domains`, { headers: { authorization: `Bearer ${adminKey}` } })).status, 200);
 

@@ -22,7 +22,11 @@ interface ServerKind {
 }
 
 const servers: Record<string, ServerKind> = {
-  hostwatch: { command: 'hostwatch', args: (_t, port) => Promise.resolve([projectPath('dist/bin/hostwatch.js'), '-H', '127.0.0.1', '-p', String(port)]), path: 'api/snapshot' },
+  hostwatch: {
+    command: 'hostwatch',
+    args: (_t, port) => Promise.resolve([projectPath('dist/bin/hostwatch.js'), '-H', '127.0.0.1', '-p', String(port)]),
+    path: 'api/snapshot',
+  },
   'netspeed server': {
     command: 'netspeed server',
     args: (_t, port) => Promise.resolve([projectPath('dist/bin/netspeed.js'), 'server', '-H', '127.0.0.1', '-p', String(port), '--threads', '2']),
@@ -54,7 +58,10 @@ for (const [name, kind] of Object.entries(servers)) {
       // Its two front threads share the port: two listening sockets of one process.
       const sockets = listeningSockets(port).filter((line) => line.includes(`127.0.0.1:${port} `));
       t.is(sockets.length, 2, sockets.join('\n'));
-      t.true(sockets.every((line) => line.includes(`pid=${first.child.pid!},`)), sockets.join('\n'));
+      t.true(
+        sockets.every((line) => line.includes(`pid=${first.child.pid!},`)),
+        sockets.join('\n'),
+      );
     }
   });
 }
@@ -110,14 +117,20 @@ test('a second qpool collect with keyed requests on the ledger of a running one 
   const diode = await DiodeDouble.create();
   t.teardown(() => diode.cleanup());
   const dir = await tempDir(t);
-  const config = await writeConfig(dir, { anu: { keyed: { enabled: true, api_key: 'test-key', url: anu.keyedUrl } }, diode: { send_command: diode.sendCommand() } });
+  const config = await writeConfig(dir, {
+    anu: { keyed: { enabled: true, api_key: 'test-key', url: anu.keyedUrl } },
+    diode: { send_command: diode.sendCommand() },
+  });
   const env = { ...diode.env, QPOOL_STATE_DIR: join(dir, 'state') };
   const first = startProcess(t, process.execPath, [qpoolBin, 'collect', '-c', config], env);
   const keyedRequests = () => anu.requests.filter((request) => request.source === 'keyed').length;
   while (keyedRequests() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const second = startProcess(t, process.execPath, [qpoolBin, 'collect', '-c', config], env);
   t.is(await second.exited, 1);
-  t.is(second.stderr(), `qpool: cannot use the keyed request ledger ${join(dir, 'state', 'send-ledger.json')}: it is in use by qpool collect (pid ${first.child.pid!})\n`);
+  t.is(
+    second.stderr(),
+    `qpool: cannot use the keyed request ledger ${join(dir, 'state', 'send-ledger.json')}: it is in use by qpool collect (pid ${first.child.pid!})\n`,
+  );
   t.is(keyedRequests(), 1);
   t.is(first.child.exitCode, null);
 });

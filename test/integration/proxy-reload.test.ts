@@ -9,7 +9,15 @@ import { Agent as HttpsAgent, request } from 'node:https';
 import test from 'ava';
 import { WebSocket } from 'undici';
 import { materialPaths } from '../../actors/proxy/client/material-files.js';
-import { curlResolve, presentedCertificate, proxiedRequest, loopbackDispatcher, startAgentProxy, temporaryDir, writeTestMaterial } from '../helpers/agent-proxy.js';
+import {
+  curlResolve,
+  presentedCertificate,
+  proxiedRequest,
+  loopbackDispatcher,
+  startAgentProxy,
+  temporaryDir,
+  writeTestMaterial,
+} from '../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../helpers/certhub.js';
 import { addIssuedDomain } from '../helpers/certhub-agent.js';
 import { downloadDigest, startProxyBackend } from '../helpers/proxy-backend.js';
@@ -20,12 +28,15 @@ const downloadBytes = 64 * 1024 * 1024;
 /** GET /whoami for alpha.test on `agent`'s one kept-alive connection: which backend answered, on which local port. */
 function whoamiOn(agent: HttpsAgent, port: number): Promise<{ name: string; localPort: number | undefined }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: 'alpha.test', rejectUnauthorized: false, agent, path: '/whoami', headers: { host: 'alpha.test' } }, (response) => {
-      const localPort = response.socket.localPort;
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.once('end', () => resolve({ name: (JSON.parse(text) as { name: string }).name, localPort }));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, servername: 'alpha.test', rejectUnauthorized: false, agent, path: '/whoami', headers: { host: 'alpha.test' } },
+      (response) => {
+        const localPort = response.socket.localPort;
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.once('end', () => resolve({ name: (JSON.parse(text) as { name: string }).name, localPort }));
+      },
+    );
     outgoing.once('error', reject);
     outgoing.end();
   });
@@ -92,12 +103,24 @@ test('SIGHUP serves new routes without dropping a connection, and refuses a bad 
     hash.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }
-  t.deepEqual({ bytes, sha256: hash.digest('hex') }, { bytes: downloadBytes, sha256: await downloadDigest(downloadBytes) }, 'the download of the removed route ran to its end');
+  t.deepEqual(
+    { bytes, sha256: hash.digest('hex') },
+    { bytes: downloadBytes, sha256: await downloadDigest(downloadBytes) },
+    'the download of the removed route ran to its end',
+  );
 
   // Two problems: both are logged, and the running routes stay.
   await writeFile(
     proxy.configPath,
-    JSON.stringify({ server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: 'nowhere', token: routeToken }, 'beta.test': { backend: beta.address } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 2 }),
+    JSON.stringify({
+      server: 'https://certhub.example.test/',
+      fetch: false,
+      routes: { 'alpha.test': { backend: 'nowhere', token: routeToken }, 'beta.test': { backend: beta.address } },
+      host: '127.0.0.1',
+      port: 0,
+      material_dir: materialDir,
+      threads: 2,
+    }),
   );
   process.kill(pid, 'SIGHUP');
   const [refused] = await proxy.process.waitFor(/reload refused, the running config stays: .*/);
@@ -105,22 +128,34 @@ test('SIGHUP serves new routes without dropping a connection, and refuses a bad 
   t.regex(refused, /routes\.beta\.test\.token/);
   t.is((await whoamiOn(agent, proxy.port)).name, 'gamma');
   t.is((await presentedCertificate(proxy.port, 'delta.test')).subject, 'CN=delta.test');
-  t.deepEqual(alpha.requests, ['GET /whoami', 'GET /echo'], 'alpha\'s old backend got only what came before the reload');
+  t.deepEqual(alpha.requests, ['GET /whoami', 'GET /echo'], "alpha's old backend got only what came before the reload");
 
   socket.close(1000);
   t.false(proxy.process.stderr().includes('uncaught'));
 });
 
-test('SIGHUP hands the fetcher a route\'s new token: the material it could not fetch before is fetched and served', async (t) => {
+test("SIGHUP hands the fetcher a route's new token: the material it could not fetch before is fetched and served", async (t) => {
   const certhub = await startCerthub(t, await certhubDataDir(t));
   const app = await addIssuedDomain(certhub, 'app');
   const backend = await startProxyBackend(t, 'app');
   const materialDir = await temporaryDir(t, 'proxy-reload-material-');
-  const config = (token: string) => ({ server: certhub.url, allow_untrusted: true, routes: { [app.name]: { backend: backend.address, token } }, host: '127.0.0.1', port: 0, threads: 1, material_dir: materialDir });
+  const config = (token: string) => ({
+    server: certhub.url,
+    allow_untrusted: true,
+    routes: { [app.name]: { backend: backend.address, token } },
+    host: '127.0.0.1',
+    port: 0,
+    threads: 1,
+    material_dir: materialDir,
+  });
   const proxy = await startAgentProxy(t, config('chd_not_the_token'));
   await proxy.process.waitFor(/fetch: app\.example\.test: .*\(failure 1\)/);
-  await proxy.process.waitFor(/fetch: give the proxy the current token of app\.example\.test \(from the certhub panel\): put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/);
-  await proxy.process.waitFor(/no material for app\.example\.test in \S+ yet \(ENOENT\); its handshakes are refused until the proxy's own fetch from certhub writes it/);
+  await proxy.process.waitFor(
+    /fetch: give the proxy the current token of app\.example\.test \(from the certhub panel\): put it in the route's token in the proxy's config file, then send SIGHUP \(systemctl reload certhub-agent-proxy\); until then it is tried again ever less often, up to every 6 hours/,
+  );
+  await proxy.process.waitFor(
+    /no material for app\.example\.test in \S+ yet \(ENOENT\); its handshakes are refused until the proxy's own fetch from certhub writes it/,
+  );
   await t.throwsAsync(presentedCertificate(proxy.port, app.name), undefined, 'no material yet: the handshake is refused');
 
   await writeFile(proxy.configPath, JSON.stringify(config(app.token)));

@@ -23,14 +23,26 @@ test('the proxy writes a key for uWS only under <material_dir>/.scratch, mode 07
   await writeTestMaterial(materialDir, 'alpha.test', '0a');
   const proxy = await startAgentProxy(
     t,
-    { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: '127.0.0.1:9', token: routeToken } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 },
+    {
+      server: 'https://certhub.example.test/',
+      fetch: false,
+      routes: { 'alpha.test': { backend: '127.0.0.1:9', token: routeToken } },
+      host: '127.0.0.1',
+      port: 0,
+      material_dir: materialDir,
+      threads: 1,
+    },
     { TMPDIR: temp },
   );
   t.is((await presentedCertificate(proxy.port, 'alpha.test')).subject, 'CN=alpha.test');
 
   await writeFile(join(temp, marker), '');
   await markerSeen;
-  t.deepEqual(seen.filter((name) => name.startsWith('.tls-')), [], 'no key folder in the temp folder');
+  t.deepEqual(
+    seen.filter((name) => name.startsWith('.tls-')),
+    [],
+    'no key folder in the temp folder',
+  );
 
   const scratch = join(materialDir, '.scratch');
   t.is((await stat(scratch)).mode & 0o777, 0o700);

@@ -14,10 +14,13 @@ const parallel = 4;
 /** A GET on a fresh TLS connection: its status, or what went wrong. */
 function freshGet(port: number): Promise<string> {
   return new Promise((resolve) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: 'app.test', rejectUnauthorized: false, agent: false, path: '/whoami', headers: { host: 'app.test' } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(String(response.statusCode)));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, servername: 'app.test', rejectUnauthorized: false, agent: false, path: '/whoami', headers: { host: 'app.test' } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(String(response.statusCode)));
+      },
+    );
     outgoing.once('error', (error) => resolve(error.message));
     outgoing.end();
   });

@@ -94,7 +94,11 @@ test('least_connections sends requests past a backend busy with a slow one', asy
 
 test('a backend killed mid-run: once its health check marks it down no request fails, it gets none, and it is used again once it is back', async (t) => {
   const [a, b] = await Promise.all([startBackend(t, 'a'), startBackend(t, 'b')]);
-  const proxy = await startProxyTo(t, { backends: [local(a), local(b)], health_check: { path: '/health', interval_seconds: 1, unhealthy_threshold: 2, healthy_threshold: 2 } }, { backend_connections: 4 });
+  const proxy = await startProxyTo(
+    t,
+    { backends: [local(a), local(b)], health_check: { path: '/health', interval_seconds: 1, unhealthy_threshold: 2, healthy_threshold: 2 } },
+    { backend_connections: 4 },
+  );
   for (let index = 0; index < 4; index++) t.is((await get(proxy.port)).status, 200);
   await a.kill();
   await proxy.process.waitFor(/backend down: its health checks fail.*backend=127\.0\.0\.1:\d+/, 30_000);
@@ -165,19 +169,30 @@ test('the access log: a JSON line per request with the request id the backend go
   await bodyText(response);
   const lines = await eventuallyLines(jsonFile, 2);
   const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  t.like(records[0], { method: 'GET', target: '/one?x=1', host: `app.test:${json.port}`, status: 200, bytes: 'a /one?x=1'.length, backend: local(backend), client: '127.0.0.1' });
+  t.like(records[0], {
+    method: 'GET',
+    target: '/one?x=1',
+    host: `app.test:${json.port}`,
+    status: 200,
+    bytes: 'a /one?x=1'.length,
+    backend: local(backend),
+    client: '127.0.0.1',
+  });
   t.like(records[1], { target: '/two', user_agent: 'test "agent"' });
   t.deepEqual(
     records.map((record) => record.request_id),
     backend.requestIds,
   );
-  t.regex(String(records[1]!.request_id), /^[0-9a-f-]{36}$/, 'a client\'s own X-Request-Id is replaced');
+  t.regex(String(records[1]!.request_id), /^[0-9a-f-]{36}$/, "a client's own X-Request-Id is replaced");
 
   const combinedFile = join(dir, 'access.log');
   const combined = await startProxyTo(t, local(backend), { access_log: { path: combinedFile, format: 'combined' } });
   await proxiedRequest(combined.port, 'app.test', { path: '/three', headers: { 'user-agent': 'curl/8 "x"', referer: 'https://app.test/' } }).then(bodyText);
   const [line] = await eventuallyLines(combinedFile, 1);
-  t.regex(line!, /^127\.0\.0\.1 - - \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000\] "GET \/three HTTP\/1\.1" 200 8 "https:\/\/app\.test\/" "curl\/8 \\x22x\\x22" "[0-9a-f-]{36}"$/);
+  t.regex(
+    line!,
+    /^127\.0\.0\.1 - - \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000\] "GET \/three HTTP\/1\.1" 200 8 "https:\/\/app\.test\/" "curl\/8 \\x22x\\x22" "[0-9a-f-]{36}"$/,
+  );
 });
 
 /** The first `count` lines of a file the proxy appends to (written a moment after the answer). */

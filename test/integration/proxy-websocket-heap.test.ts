@@ -20,7 +20,15 @@ test(`${measured} WebSockets relayed and closed leave less than ${maxBytesLeftEa
   const backend = await startProxyBackend(t, 'alpha');
   const proxy = await startAgentProxy(
     t,
-    { server: 'https://certhub.example.test/', fetch: false, routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } }, host: '127.0.0.1', port: 0, material_dir: materialDir, threads: 1 },
+    {
+      server: 'https://certhub.example.test/',
+      fetch: false,
+      routes: { 'alpha.test': { backend: backend.address, token: 'chd_test_token' } },
+      host: '127.0.0.1',
+      port: 0,
+      material_dir: materialDir,
+      threads: 1,
+    },
     { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --inspect=127.0.0.1:0` },
   );
   const [, inspectorUrl] = await proxy.process.waitFor(inspectorLine);
@@ -35,9 +43,11 @@ test(`${measured} WebSockets relayed and closed leave less than ${maxBytesLeftEa
   const relay = async (count: number) => {
     let left = count;
     // Four at a time, each echoing three messages and closed by the client, as the soak's are.
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (left-- > 0) if ((await echoThreeAndClose(await proxiedWebSocket(proxy.port, 'alpha.test', '/echo'))) === 1006) closedWithoutCode++;
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (left-- > 0) if ((await echoThreeAndClose(await proxiedWebSocket(proxy.port, 'alpha.test', '/echo'))) === 1006) closedWithoutCode++;
+      }),
+    );
   };
 
   await relay(warmUp);
@@ -49,7 +59,9 @@ test(`${measured} WebSockets relayed and closed leave less than ${maxBytesLeftEa
   // front. It is logged; most must echo.
   if (closedWithoutCode > 0) t.log(`${closedWithoutCode} WebSockets closed with 1006 (the open relay defect)`);
   t.true(closedWithoutCode < (warmUp + measured) / 10, `${closedWithoutCode} of ${warmUp + measured} WebSockets closed with 1006`);
-  t.log(`front heap after a full GC: ${(before / 1024).toFixed(0)} KiB after ${warmUp} WebSockets, ${(after / 1024).toFixed(0)} KiB after ${measured} more (${((after - before) / measured).toFixed(0)} bytes each)`);
+  t.log(
+    `front heap after a full GC: ${(before / 1024).toFixed(0)} KiB after ${warmUp} WebSockets, ${(after / 1024).toFixed(0)} KiB after ${measured} more (${((after - before) / measured).toFixed(0)} bytes each)`,
+  );
   t.true(after - before < measured * maxBytesLeftEach, `the front's heap rose by ${after - before} bytes over ${measured} WebSockets`);
 });
 
@@ -63,7 +75,11 @@ function echoThreeAndClose(socket: WebSocket): Promise<number> {
       if (received.length === sent.length) socket.close(1000);
     });
     socket.once('error', reject);
-    socket.once('close', (code) => ((code === 1000 && received.join(' ') === sent.join(' ')) || code === 1006 ? resolve(code) : reject(new Error(`closed with ${code} after ${received.join(' ')}`))));
+    socket.once('close', (code) =>
+      (code === 1000 && received.join(' ') === sent.join(' ')) || code === 1006
+        ? resolve(code)
+        : reject(new Error(`closed with ${code} after ${received.join(' ')}`)),
+    );
     for (const message of sent) socket.send(message);
   });
 }

@@ -37,7 +37,12 @@ function sendConfig(anu: AnuDouble, diode: DiodeDouble, sources: { keyed?: objec
 }
 
 function queuedLines(diode: DiodeDouble): Line[] {
-  return diode.queued().toString('utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Line);
+  return diode
+    .queued()
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Line);
 }
 
 async function waitFor<T>(read: () => T, ready: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -54,7 +59,10 @@ test('keyed 1024x10 and legacy 1024x64 cross the diode as 160 and 512 values: th
   const { anu, diode, dir, stateDir, env } = await setup(t);
   const config = await writeConfig(dir, sendConfig(anu, diode, { keyed: { length: 1024, size: 10 }, legacy: { length: 1024, size: 64 } }));
   const collect = startCollect(t, config, env);
-  const lines = await waitFor(() => queuedLines(diode), (got) => got.length >= 672);
+  const lines = await waitFor(
+    () => queuedLines(diode),
+    (got) => got.length >= 672,
+  );
   await collect.waitFor(/sent 512 values across the diode/);
   t.is(lines.length, 672);
   for (const source of ['keyed', 'legacy'] as const) {
@@ -79,7 +87,10 @@ test('a size that does not divide into 128-byte values discards the remainder an
   const config = await writeConfig(dir, sendConfig(anu, diode, { legacy: { length: 10, size: 100 } }));
   const collect = startCollect(t, config, env);
   await collect.waitFor(/legacy: 7 values from 1000 bytes; discarded the last 104 bytes/);
-  const lines = await waitFor(() => queuedLines(diode), (got) => got.length >= 7);
+  const lines = await waitFor(
+    () => queuedLines(diode),
+    (got) => got.length >= 7,
+  );
   t.is(lines.map((line) => line.value).join(''), anu.responses[0]?.bytes.subarray(0, 896).toString('hex') ?? 'no response recorded');
 });
 
@@ -98,7 +109,10 @@ test('a refusing diode is tried retry_limit times, then the batch is dropped wit
 test('a hanging send is killed at diode.timeout_seconds and counts as a failed attempt', async (t) => {
   const { anu, diode, dir, env } = await setup(t);
   diode.control({ hangSends: true });
-  const config = await writeConfig(dir, sendConfig(anu, diode, { legacy: { length: 2, size: 64 } }, { collect: { retry_limit: 2 }, diode: { timeout_seconds: 1 } }));
+  const config = await writeConfig(
+    dir,
+    sendConfig(anu, diode, { legacy: { length: 2, size: 64 } }, { collect: { retry_limit: 2 }, diode: { timeout_seconds: 1 } }),
+  );
   const collect = startCollect(t, config, env);
   await collect.waitFor(/gave up after 2 attempts; dropped 1 values/);
   t.is((collect.stdout() + collect.stderr()).match(/no answer within 1s \(diode\.timeout_seconds\); killed/g)?.length, 2);
@@ -144,7 +158,10 @@ test('the legacy rate limit: the provider text is logged with the every-source l
   await first.exited;
   const second = startCollect(t, config, env);
   await second.waitFor(/every ANU source tried failed: legacy/);
-  t.regex(second.stdout() + second.stderr(), /legacy request failed: HTTP 500: The QRNG API is limited to 1 requests per minute\. For more requests, please visit https:\/\/quantumnumbers\.anu\.edu\.au/);
+  t.regex(
+    second.stdout() + second.stderr(),
+    /legacy request failed: HTTP 500: The QRNG API is limited to 1 requests per minute\. For more requests, please visit https:\/\/quantumnumbers\.anu\.edu\.au/,
+  );
 });
 
 test('a refused key logs the 403, and a crash loop spends no further keyed request', async (t) => {
@@ -171,18 +188,42 @@ test('every config mistake exits 2 with a message naming the option', async (t) 
   const dir = await tempDir(t);
   const diode = ['diode', 'stream-send', '--channel', 'qpool', '--no-colour'];
   const cases: [string, object, RegExp][] = [
-    ['keyed without a key', { anu: { keyed: { enabled: true } }, diode: { send_command: diode } }, /anu\.keyed\.api_key is required when anu\.keyed\.enabled is true/],
+    [
+      'keyed without a key',
+      { anu: { keyed: { enabled: true } }, diode: { send_command: diode } },
+      /anu\.keyed\.api_key is required when anu\.keyed\.enabled is true/,
+    ],
     ['length out of range', { anu: { legacy: { enabled: true, length: 2000 } }, diode: { send_command: diode } }, /anu\.legacy\.length must be at most 1024/],
-    ['keyed size out of range', { anu: { keyed: { enabled: true, api_key: 'k', size: 11 } }, diode: { send_command: diode } }, /anu\.keyed\.size must be at most 10/],
+    [
+      'keyed size out of range',
+      { anu: { keyed: { enabled: true, api_key: 'k', size: 11 } }, diode: { send_command: diode } },
+      /anu\.keyed\.size must be at most 10/,
+    ],
     ['legacy size zero', { anu: { legacy: { enabled: true, size: 0 } }, diode: { send_command: diode } }, /anu\.legacy\.size must be at least 1/],
     ['no source', { anu: {}, diode: { send_command: diode } }, /anu must enable a source/],
     ['empty send command', { anu: { legacy: { enabled: true } }, diode: { send_command: [] } }, /diode\.send_command must have at least 1 entries/],
     ['send command not an array', { anu: { legacy: { enabled: true } }, diode: { send_command: 'diode stream-send' } }, /diode\.send_command must be an array/],
-    ['--no-wait', { anu: { legacy: { enabled: true } }, diode: { send_command: [...diode, '--no-wait'] } }, /diode\.send_command\[5\] is --no-wait, which stream-send does not have: .*every cycle would fail/],
-    ['-f', { anu: { legacy: { enabled: true } }, diode: { send_command: [...diode, '-f'] } }, /diode\.send_command\[5\] is -f, which stream-send does not have/],
-    ['file-based send', { anu: { legacy: { enabled: true } }, diode: { send_command: ['diode', 'send', '--channel', 'qpool'] } }, /diode\.send_command\[1\] is send, a file-based diode subcommand/],
+    [
+      '--no-wait',
+      { anu: { legacy: { enabled: true } }, diode: { send_command: [...diode, '--no-wait'] } },
+      /diode\.send_command\[5\] is --no-wait, which stream-send does not have: .*every cycle would fail/,
+    ],
+    [
+      '-f',
+      { anu: { legacy: { enabled: true } }, diode: { send_command: [...diode, '-f'] } },
+      /diode\.send_command\[5\] is -f, which stream-send does not have/,
+    ],
+    [
+      'file-based send',
+      { anu: { legacy: { enabled: true } }, diode: { send_command: ['diode', 'send', '--channel', 'qpool'] } },
+      /diode\.send_command\[1\] is send, a file-based diode subcommand/,
+    ],
     ['no diode', { anu: { legacy: { enabled: true } } }, /diode must be an object/],
-    ['typo', { anu: { legacy: { enabled: true, intervl_seconds: 60 } }, diode: { send_command: diode } }, /anu\.legacy\.intervl_seconds is not a known option \(did you mean interval_seconds\?\)/],
+    [
+      'typo',
+      { anu: { legacy: { enabled: true, intervl_seconds: 60 } }, diode: { send_command: diode } },
+      /anu\.legacy\.intervl_seconds is not a known option \(did you mean interval_seconds\?\)/,
+    ],
   ];
   for (const [name, config, message] of cases) {
     const path = await writeConfig(dir, config, `${name.replaceAll(' ', '-')}.json`);
@@ -191,7 +232,11 @@ test('every config mistake exits 2 with a message naming the option', async (t) 
     t.regex(result.stderr, message, name);
   }
   const serveCases: [string, object, RegExp][] = [
-    ['file-based receive', { server: { receive_command: ['diode', 'recv', '--channel', 'q'] } }, /server\.receive_command\[1\] is recv, a file-based diode subcommand/],
+    [
+      'file-based receive',
+      { server: { receive_command: ['diode', 'recv', '--channel', 'q'] } },
+      /server\.receive_command\[1\] is recv, a file-based diode subcommand/,
+    ],
     ['no receive command', { server: {} }, /server\.receive_command is required/],
     ['relative pool file', { server: { receive_command: ['diode', 'stream-recv'], pool_file: 'pool.bin' } }, /server\.pool_file must be an absolute path/],
     ['bad listen', { server: { receive_command: ['diode', 'stream-recv'], listen: 'localhost' } }, /server\.listen must be host:port/],

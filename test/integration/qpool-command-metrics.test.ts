@@ -15,7 +15,7 @@ const recvHost = (receiveCommand: string[]) => ({
   supervisor: { metrics_interval_ms: 200 },
 });
 
-test('a running receive command has its memory and CPU on the recv front\'s /metrics, and promtool passes', async (t) => {
+test("a running receive command has its memory and CPU on the recv front's /metrics, and promtool passes", async (t) => {
   const double = await DiodeDouble.create();
   t.teardown(() => double.cleanup());
   const dir = await outpostDir(t);

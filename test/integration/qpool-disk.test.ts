@@ -65,7 +65,9 @@ async function servedPool(t: ExecutionContext, mountPoint: string, count: number
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t, 'qpool-disk-config-');
   // stream-recv ends by itself each run: nothing is left behind when the server is killed.
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('stream-recv'), pool_file: join(mountPoint, 'pool.bin') } });
+  const config = await writeConfig(dir, {
+    server: { listen: await freeListen(), receive_command: double.receiveCommand('stream-recv'), pool_file: join(mountPoint, 'pool.bin') },
+  });
   const env = { ...double.env, APP_POOL_KEY: passphrase };
   const serve = await startServe(t, config, env);
   const values = Array.from({ length: count }, () => randomBytes(128).toString('hex'));

@@ -77,10 +77,7 @@ test('legacy: a second request within the interval gets the plain-text 500', asy
     const limited = await fetch(anu.legacyUrl + query(1, 8));
     t.is(limited.status, 500);
     t.regex(limited.headers.get('content-type') ?? '', /^text\/plain/);
-    t.is(
-      await limited.text(),
-      'The QRNG API is limited to 1 requests per minute. For more requests, please visit https://quantumnumbers.anu.edu.au',
-    );
+    t.is(await limited.text(), 'The QRNG API is limited to 1 requests per minute. For more requests, please visit https://quantumnumbers.anu.edu.au');
     t.is(anu.responses.length, 1);
   });
 });
@@ -117,7 +114,10 @@ test('injected faults spoil one answer each, in order', async (t) => {
     const parsed = (index: number) => JSON.parse(answers[index]!.text) as { success: boolean; data: string[] };
     t.false(parsed(0).success);
     t.is(parsed(1).data.length, 2);
-    t.deepEqual(parsed(2).data.map((block) => block.length), [7, 8, 8]);
+    t.deepEqual(
+      parsed(2).data.map((block) => block.length),
+      [7, 8, 8],
+    );
     t.regex(parsed(3).data[0]!, /^zz/);
     t.true(parsed(4).data.every((block) => /^[0-9A-F]{8}$/.test(block)));
     t.throws(() => parsed(5));

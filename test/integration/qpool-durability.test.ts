@@ -121,7 +121,14 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
   const poolFile = join(dir, 'pool', 'pool.bin');
   const config = await writeConfig(dir, {
     // A small journal limit compacts every few hundred values, so the kills also land during compactions.
-    server: { listen: await freeListen(), max_entries: 20_000, served_history: 20_000, receive_command: double.receiveCommand('auto-stream-recv'), pool_file: poolFile, journal_limit_kib: 16 },
+    server: {
+      listen: await freeListen(),
+      max_entries: 20_000,
+      served_history: 20_000,
+      receive_command: double.receiveCommand('auto-stream-recv'),
+      pool_file: poolFile,
+      journal_limit_kib: 16,
+    },
   });
 
   const fed = new Set<string>();
@@ -185,7 +192,9 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
     await arrivalsFed;
     const leftBehind = killDiodeTools(double);
     await Promise.all(load);
-    perRound.push(`round ${round}: killed after ${killAt} answers (${killedAfterMs} ms), ${answered} values answered, ${failures} requests cut off, ${leftBehind} receiver(s) left behind, status before ${before.available}/${before.served_total}`);
+    perRound.push(
+      `round ${round}: killed after ${killAt} answers (${killedAfterMs} ms), ${answered} values answered, ${failures} requests cut off, ${leftBehind} receiver(s) left behind, status before ${before.available}/${before.served_total}`,
+    );
 
     serve = await startPoolServe(t, config, double);
     const after = await poolStatus(serve.url);
@@ -212,7 +221,11 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
   t.is(end.served_total, beforeDrain.served_total + drained);
 
   t.deepEqual(log.duplicates(), [], 'no value was answered twice');
-  t.deepEqual(log.values.filter((value) => !fed.has(value)), [], 'every answered value was one fed in');
+  t.deepEqual(
+    log.values.filter((value) => !fed.has(value)),
+    [],
+    'every answered value was one fed in',
+  );
   t.deepEqual([...new Set(log.other)], [], 'no request got anything but a value before the final drain');
   t.true(end.served_total >= log.values.length);
   // Lost to crashes: taken (on disk as served) but never answered, or received and not yet on disk.

@@ -45,7 +45,10 @@ test('values collected from ANU are served over HTTP in all four formats, byte-i
   const dir = await tempDir(t);
   const listen = await freeListen();
   const config = await writeConfig(dir, {
-    anu: { keyed: { enabled: true, api_key: 'test-key', url: anu.keyedUrl, length: 64, size: 10 }, legacy: { enabled: true, url: anu.legacyUrl, length: 64, size: 64 } },
+    anu: {
+      keyed: { enabled: true, api_key: 'test-key', url: anu.keyedUrl, length: 64, size: 10 },
+      legacy: { enabled: true, url: anu.legacyUrl, length: 64, size: 64 },
+    },
     diode: { send_command: diode.sendCommand() },
     server: { listen, receive_command: diode.receiveCommand('stream-recv'), pool_file: join(dir, 'pool', 'pool.bin') },
   });
@@ -54,7 +57,11 @@ test('values collected from ANU are served over HTTP in all four formats, byte-i
   startCollect(t, config, env);
   // keyed 64 x 20 bytes = 10 values; legacy 64 x 64 bytes = 32 values.
   await waitForStatus(serve.url, (status) => status.available === 42, 30_000);
-  const produced = new Set(anu.responses.flatMap((response) => Array.from({ length: Math.floor(response.bytes.length / 128) }, (_, index) => response.bytes.subarray(index * 128, (index + 1) * 128).toString('hex'))));
+  const produced = new Set(
+    anu.responses.flatMap((response) =>
+      Array.from({ length: Math.floor(response.bytes.length / 128) }, (_, index) => response.bytes.subarray(index * 128, (index + 1) * 128).toString('hex')),
+    ),
+  );
   t.is(produced.size, 42);
 
   const served: string[] = [];
@@ -104,13 +111,28 @@ test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS
   t.teardown(() => diode.cleanup());
   const dir = await tempDir(t);
   // qpool.example stands for the name of a reverse proxy in front of this loopback server.
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: diode.receiveCommand('auto-stream-recv'), allowed_hosts: ['qpool.example'] } });
+  const config = await writeConfig(dir, {
+    server: { listen: await freeListen(), receive_command: diode.receiveCommand('auto-stream-recv'), allowed_hosts: ['qpool.example'] },
+  });
   const serve = await startServe(t, config, diode.env);
   const get = (path: string, init?: RequestInit) => fetch(`${serve.url}${path}`, init);
   t.like(await (await get('api/version')).json(), { product: 'qpool', version: '0.1.0-beta.1', api_version: 1 });
   const spec = (await (await get('api/spec')).json()) as { openapi: string; paths: Record<string, unknown> };
   t.is(spec.openapi, '3.1.0');
-  t.deepEqual(Object.keys(spec.paths).sort(), ['/', '/api/help', '/api/random', '/api/random/base64', '/api/random/binary', '/api/random/hex', '/api/spec', '/api/status', '/api/version', '/healthz', '/metrics', '/readyz']);
+  t.deepEqual(Object.keys(spec.paths).sort(), [
+    '/',
+    '/api/help',
+    '/api/random',
+    '/api/random/base64',
+    '/api/random/binary',
+    '/api/random/hex',
+    '/api/spec',
+    '/api/status',
+    '/api/version',
+    '/healthz',
+    '/metrics',
+    '/readyz',
+  ]);
   const help = await get('api/help');
   t.regex(help.headers.get('content-type') ?? '', /^text\/plain/);
   // The curl lines name the address the request was sent to, not the default server.listen.

@@ -34,7 +34,9 @@ test('with pool_file a front under load holds values on disk as served: a commit
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const poolFile = join(dir, 'pool.bin');
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv'), pool_file: poolFile } });
+  const config = await writeConfig(dir, {
+    server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv'), pool_file: poolFile },
+  });
   const env = { ...double.env, APP_POOL_KEY: passphrase };
   const fed = Array.from({ length: 4000 }, () => randomBytes(128).toString('hex'));
   let serve = await startServe(t, config, env);
@@ -46,7 +48,9 @@ test('with pool_file a front under load holds values on disk as served: a commit
   process.kill(-(serve.process.child.pid ?? 0), 'SIGTERM');
   t.is(await serve.process.exited, 0);
 
-  const { files, loaded } = await PoolFiles.load(poolFile, passphrase, (password, kdf) => Promise.resolve(pbkdf2Sync(password, kdf.salt, kdf.iterations, 32, 'sha256')));
+  const { files, loaded } = await PoolFiles.load(poolFile, passphrase, (password, kdf) =>
+    Promise.resolve(pbkdf2Sync(password, kdf.salt, kdf.iterations, 32, 'sha256')),
+  );
   await files.close();
   const largest = Math.max(...loaded.journal.map((record) => (record.kind === 'served' ? record.keys.length : 0)));
   t.true(largest > clients, `the largest commit carried ${largest} values, no more than the ${clients} requests in flight`);

@@ -51,7 +51,9 @@ test('every cut of a journal that removes a counted record is refused; bytes pas
   length.writeUInt32BE(~200 >>> 0, 4);
   const torn = Buffer.concat([bytes, length, randomBytes(32)]);
   t.deepEqual(decodeJournal(magic, masterKey, torn, 'journal'), { records, incompleteTailBytes: 40 });
-  t.throws(() => decodeJournal(magic, masterKey, bytes.subarray(0, boundaries(bytes).at(-2)), 'journal'), { message: /journal was cut short: it holds 5 complete records of the 6 written/ });
+  t.throws(() => decodeJournal(magic, masterKey, bytes.subarray(0, boundaries(bytes).at(-2)), 'journal'), {
+    message: /journal was cut short: it holds 5 complete records of the 6 written/,
+  });
 });
 
 test('what a crash can leave opens: a record whose count is not on disk yet, a torn count slot', async (t) => {
@@ -79,7 +81,11 @@ test('a count cannot be raised or carried over without the key: a slot from anot
   const one = await writtenJournal(dir, 3);
   await writeFile(join(dir, 'journal'), '');
   const other = await writtenJournal(dir, 3);
-  const swapped = Buffer.concat([other.bytes.subarray(0, headerBytes), one.bytes.subarray(headerBytes, headerBytes + journalCountBytes), other.bytes.subarray(headerBytes + journalCountBytes)]);
+  const swapped = Buffer.concat([
+    other.bytes.subarray(0, headerBytes),
+    one.bytes.subarray(headerBytes, headerBytes + journalCountBytes),
+    other.bytes.subarray(headerBytes + journalCountBytes),
+  ]);
   t.throws(() => decodeJournal(magic, masterKey, swapped, 'journal'), { message: /no valid record count/ });
 });
 

@@ -21,7 +21,11 @@ const journalRecordsStart = headerBytes + journalCountBytes;
 /** Where each complete record of a journal starts: its length, the length's complement (4 bytes each), the sealed record. */
 function recordOffsets(journal: Buffer): number[] {
   const offsets: number[] = [];
-  for (let offset = journalRecordsStart; offset + 8 <= journal.length && offset + 8 + journal.readUInt32BE(offset) <= journal.length; offset += 8 + journal.readUInt32BE(offset)) {
+  for (
+    let offset = journalRecordsStart;
+    offset + 8 <= journal.length && offset + 8 + journal.readUInt32BE(offset) <= journal.length;
+    offset += 8 + journal.readUInt32BE(offset)
+  ) {
     offsets.push(offset);
   }
   return offsets;
@@ -113,7 +117,11 @@ async function serveUntilExit(t: ExecutionContext, config: string, env: NodeJS.P
   return { code, output };
 }
 
-async function refusedAndUntouched(t: ExecutionContext, tamper: ((files: { snapshot: Buffer; journal: Buffer }) => void) | undefined, key = passphrase): Promise<void> {
+async function refusedAndUntouched(
+  t: ExecutionContext,
+  tamper: ((files: { snapshot: Buffer; journal: Buffer }) => void) | undefined,
+  key = passphrase,
+): Promise<void> {
   const { dir, poolFile, config, double, files } = await tamperedPool(t, tamper);
   const listing = await readdir(join(dir, 'pool'));
   const { code, output } = await serveUntilExit(t, config, { ...double.env, APP_POOL_KEY: key });

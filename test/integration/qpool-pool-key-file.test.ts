@@ -16,7 +16,9 @@ test('APP_POOL_KEY_FILE gives the passphrase: the pool it writes opens with the 
   t.teardown(() => double.cleanup());
   const keyFile = join(dir, 'pool-key');
   await writeFile(keyFile, `${passphrase}\n`, { mode: 0o600 });
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv'), pool_file: join(dir, 'pool.bin') } });
+  const config = await writeConfig(dir, {
+    server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv'), pool_file: join(dir, 'pool.bin') },
+  });
   double.enqueue(valueLines(Array.from({ length: 3 }, () => randomBytes(128).toString('hex'))));
   const first = await startServe(t, config, { APP_POOL_KEY_FILE: keyFile });
   await waitForStatus(first.url, (status) => status.available === 3);
@@ -29,7 +31,9 @@ test('APP_POOL_KEY_FILE gives the passphrase: the pool it writes opens with the 
 
 test('an APP_POOL_KEY_FILE that cannot be read: exit code 2, the variable named', async (t) => {
   const dir = await tempDir(t);
-  const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: ['diode', 'stream-recv', '--channel', 'qpool'], pool_file: join(dir, 'pool.bin') } });
+  const config = await writeConfig(dir, {
+    server: { listen: await freeListen(), receive_command: ['diode', 'stream-recv', '--channel', 'qpool'], pool_file: join(dir, 'pool.bin') },
+  });
   const result = await runToEnd(process.execPath, [qpoolBin, 'serve', '-c', config], { APP_POOL_KEY: '', APP_POOL_KEY_FILE: join(dir, 'no-such-key') });
   t.is(result.code, 2, result.stderr);
   t.regex(result.stderr, /APP_POOL_KEY_FILE names \S+no-such-key, which cannot be read: ENOENT/);

@@ -90,7 +90,10 @@ test('a receive command that replays the same data is paced by the idle backoff,
   }
   const watchedUntil = Date.now();
   starts = await runStarts();
-  const receiverLines = serve.process.stderr().split('\n').filter((line) => line.includes('[recv/diode-receiver]'));
+  const receiverLines = serve.process
+    .stderr()
+    .split('\n')
+    .filter((line) => line.includes('[recv/diode-receiver]'));
   process.kill(serve.process.child.pid ?? 0, 'SIGTERM');
   t.is(await serve.process.exited, 0);
 

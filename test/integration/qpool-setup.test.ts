@@ -28,7 +28,10 @@ test('setup send writes the answers, re-asks a bad one, and keeps the file priva
   const answers = ['y', 'yes', 'key-from-anu', '16', '2000', '32', '30', '120', '10', '5', '86400', '300', '/opt/diode/bin/diode', 'rng', '7', '900'];
   const result = await qpool(dir, ['setup', 'send', '-o', file], answers);
   t.is(result.code, 0, result.stderr);
-  t.regex(result.stdout, /Legacy API: bytes per block \(1-1024\) \[64\]: 2000\n {2}"2000" is not usable: the answer must be a whole number, from 1 to 1024\nLegacy API: bytes per block/);
+  t.regex(
+    result.stdout,
+    /Legacy API: bytes per block \(1-1024\) \[64\]: 2000\n {2}"2000" is not usable: the answer must be a whole number, from 1 to 1024\nLegacy API: bytes per block/,
+  );
   t.regex(result.stdout, /Legacy API: seconds between requests \(at least 60\) \[3600\]: 30\n {2}"30" is not usable/);
   t.notRegex(result.stdout, /key-from-anu/, 'the API key is not shown');
   t.regex(result.stdout, new RegExp(`Next, on this machine: qpool collect -c ${file}\n`));

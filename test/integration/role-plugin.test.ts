@@ -13,11 +13,13 @@ const greeterBin = projectPath('dist/test/fixtures/roles/outpost-with-greeter.js
 
 const run = (bin: string, args: readonly string[]) => runToEnd(process.execPath, [bin, ...args]);
 
-
 test('outpost run starts the greeter beside monitor: its URL is printed, its front asks its counter actor, status lists its actors', async (t) => {
   const dir = await outpostDir(t);
   const socket = join(dir, 'control.sock');
-  const config = { roles: { greeter: { host: '127.0.0.1', port: 0, greeting: 'hello from a fixture' }, monitor: { host: '127.0.0.1', port: 0 } }, supervisor: { control_socket: socket } };
+  const config = {
+    roles: { greeter: { host: '127.0.0.1', port: 0, greeting: 'hello from a fixture' }, monitor: { host: '127.0.0.1', port: 0 } },
+    supervisor: { control_socket: socket },
+  };
   const outpost = await startOutpost(t, dir, config, 2, {}, greeterBin);
   const greeterUrl = /^greeter +(http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(outpost.process.stdout())?.[1];
   if (greeterUrl === undefined) return t.fail(`no greeter URL in:\n${outpost.process.stdout()}`);
@@ -31,7 +33,10 @@ test('outpost run starts the greeter beside monitor: its URL is printed, its fro
     t.regex(response.headers.get('content-type') ?? '', /^application\/json/);
     counts.push((await response.json()) as Greeting);
   }
-  t.deepEqual(counts, [1, 2, 3].map((count) => ({ greeting: 'hello from a fixture', count })));
+  t.deepEqual(
+    counts,
+    [1, 2, 3].map((count) => ({ greeting: 'hello from a fixture', count })),
+  );
 
   // The operations routes and the router's refusals come with the front, not with the role.
   const health = await fetch(`${greeterUrl}healthz`);
@@ -51,8 +56,14 @@ test('outpost run starts the greeter beside monitor: its URL is printed, its fro
   t.deepEqual(status.roles.map((role) => role.name).sort(), ['greeter', 'monitor']);
   const greeter = status.roles.find((role) => role.name === 'greeter')!;
   t.true(greeter.ready);
-  t.deepEqual(greeter.actors.map((actor) => [actor.name, actor.state, actor.restarts]).sort(), [['greeter/counter', 'running', 0], ['greeter/http-front', 'running', 0]]);
-  t.deepEqual(greeter.actors.flatMap((actor) => actor.urls ?? []), [greeterUrl]);
+  t.deepEqual(greeter.actors.map((actor) => [actor.name, actor.state, actor.restarts]).sort(), [
+    ['greeter/counter', 'running', 0],
+    ['greeter/http-front', 'running', 0],
+  ]);
+  t.deepEqual(
+    greeter.actors.flatMap((actor) => actor.urls ?? []),
+    [greeterUrl],
+  );
 
   const text = await run(greeterBin, ['status', '--socket', socket]);
   t.is(text.code, 0, text.stderr);

@@ -28,17 +28,28 @@ test('an actor that crashes in a loop stops the role and the process exits non-z
 
 test('SIGTERM during load drains the requests in flight and exits 0', async (t) => {
   const host = await startFixtureHost(t);
-  const requests = Array.from({ length: 24 }, () => fetch(`${host.url}slow?ms=2000`).then(async (response) => ({ status: response.status, body: await response.json() })));
+  const requests = Array.from({ length: 24 }, () =>
+    fetch(`${host.url}slow?ms=2000`).then(async (response) => ({ status: response.status, body: await response.json() })),
+  );
   // SIGTERM only once every request has reached the handler, however slow the machine is.
-  t.true(await eventually(async () => ((await (await fetch(`${host.url}slow/started`)).json()) as { started: number }).started === 24, 10_000, 20), 'every slow request reached the front');
+  t.true(
+    await eventually(async () => ((await (await fetch(`${host.url}slow/started`)).json()) as { started: number }).started === 24, 10_000, 20),
+    'every slow request reached the front',
+  );
   const stoppedAt = Date.now();
   host.child.kill('SIGTERM');
   const answers = await Promise.all(requests);
-  t.true(answers.every((answer) => answer.status === 200), 'every request in flight is answered');
+  t.true(
+    answers.every((answer) => answer.status === 200),
+    'every request in flight is answered',
+  );
   t.is(await host.exited, 0);
   t.true(Date.now() - stoppedAt < 5000, 'the process exits within the shutdown bound');
   t.regex(host.stderr(), /stopping: received SIGTERM/);
-  const refused = await fetch(`${host.url}ping`).then(() => 'answered', () => 'refused');
+  const refused = await fetch(`${host.url}ping`).then(
+    () => 'answered',
+    () => 'refused',
+  );
   t.is(refused, 'refused', 'nothing listens after the stop');
 });
 
@@ -61,7 +72,12 @@ test('actor log records reach the console and the ring buffer with the actor nam
   const event = streamed.split('\n\n').find((frame) => frame.includes('hello from the echo actor'));
   t.truthy(event);
   t.regex(event!, /^event: log$/m);
-  const record = JSON.parse(event!.split('\n').find((line) => line.startsWith('data: '))!.slice(6)) as { source: string; fields: Record<string, string> };
+  const record = JSON.parse(
+    event!
+      .split('\n')
+      .find((line) => line.startsWith('data: '))!
+      .slice(6),
+  ) as { source: string; fields: Record<string, string> };
   t.is(record.source, 'echo');
   t.is(record.fields.password, '[redacted]');
 
@@ -94,15 +110,27 @@ for (const keptBy of ['supervisor', 'publisher'] as const) {
     const publish = (key: string, text: string, retain = true) =>
       fetch(`${host.url}notes?key=${key}&text=${encodeURIComponent(text)}&kept=${keptBy}${retain ? '' : '&retain=no'}`, { method: 'POST' });
     const notes = async () => (await (await fetch(`${host.url}notes`)).json()) as { key: string; text: string }[];
-    for (const [key, text] of [['app', 'app v1'], ['www', 'www v1'], ['app', 'app v2'], ['old', 'old v1']] as const) t.is((await publish(key, text)).status, 202);
+    for (const [key, text] of [
+      ['app', 'app v1'],
+      ['www', 'www v1'],
+      ['app', 'app v2'],
+      ['old', 'old v1'],
+    ] as const)
+      t.is((await publish(key, text)).status, 202);
     t.is((await publish('old', 'old removed', false)).status, 202);
     t.true(await eventually(async () => (await notes()).length === 5), 'the subscriber receives every event in order');
-    t.deepEqual((await notes()).map((note) => note.text), ['app v1', 'www v1', 'app v2', 'old v1', 'old removed']);
+    t.deepEqual(
+      (await notes()).map((note) => note.text),
+      ['app v1', 'www v1', 'app v2', 'old v1', 'old removed'],
+    );
 
     t.is((await fetch(`${host.url}crash-echo`, { method: 'POST' })).status, 202);
     await host.waitFor(/restarting actor echo in \d+ms/);
     t.true(await eventually(async () => (await notes()).length === 2), 'the restarted subscriber receives the kept state');
-    t.deepEqual((await notes()).map((note) => note.text), ['app v2', 'www v1']);
+    t.deepEqual(
+      (await notes()).map((note) => note.text),
+      ['app v2', 'www v1'],
+    );
   });
 }
 

@@ -28,7 +28,22 @@ async function testssl(t: ExecutionContext, name: string, port: number): Promise
     // limit bug", and beside 7 busy loops the file does not end in 15 minutes.
     execFile(
       '/usr/bin/testssl',
-      ['--quiet', '--color', '0', '--warnings', 'off', '--fast', '--protocols', '--server-preference', '--fs', '--jsonfile', json, '--ip', '127.0.0.1', `${name}:${port}`],
+      [
+        '--quiet',
+        '--color',
+        '0',
+        '--warnings',
+        'off',
+        '--fast',
+        '--protocols',
+        '--server-preference',
+        '--fs',
+        '--jsonfile',
+        json,
+        '--ip',
+        '127.0.0.1',
+        `${name}:${port}`,
+      ],
       { maxBuffer: 16 << 20 },
       // testssl's exit code counts findings of any kind: the JSON file is what is judged. An error
       // without a numeric exit code means it could not be started.
@@ -48,7 +63,10 @@ const intermediateTls12 = /^ECDHE-(ECDSA|RSA)-(AES(128|256)-GCM-SHA(256|384)|CHA
 function assertPolicy(t: ExecutionContext, findings: Finding[]): void {
   const byId = new Map(findings.map((finding) => [finding.id, finding]));
   // "No engine or GOST support" is about the local openssl testssl drives, not the server.
-  t.deepEqual(findings.filter((finding) => severe.has(finding.severity) || (finding.severity === 'WARN' && finding.id !== 'engine_problem')), []);
+  t.deepEqual(
+    findings.filter((finding) => severe.has(finding.severity) || (finding.severity === 'WARN' && finding.id !== 'engine_problem')),
+    [],
+  );
   for (const old of ['SSLv2', 'SSLv3', 'TLS1', 'TLS1_1']) t.regex(byId.get(old)?.finding ?? '', /^not offered/, old);
   t.regex(byId.get('TLS1_2')?.finding ?? '', /^offered/);
   t.regex(byId.get('TLS1_3')?.finding ?? '', /^offered/);
@@ -59,10 +77,14 @@ function assertPolicy(t: ExecutionContext, findings: Finding[]): void {
   for (const suite of tls12) t.regex(suite, intermediateTls12);
 }
 
-test('certhub\'s HTTPS: TLS 1.2 and 1.3 only, the server\'s choice, forward secrecy and no CBC; no finding MEDIUM or above', async (t) => {
+test("certhub's HTTPS: TLS 1.2 and 1.3 only, the server's choice, forward secrecy and no CBC; no finding MEDIUM or above", async (t) => {
   t.timeout(15 * 60_000, 'testssl on a loaded machine');
   const dir = await temporaryDir(t, 'tls-policy-certhub-');
-  const chain = await testChain('localhost', { notBefore: new Date(Date.now() - 3_600_000), notAfter: new Date(Date.now() + 30 * 86_400_000), ips: ['127.0.0.1'] });
+  const chain = await testChain('localhost', {
+    notBefore: new Date(Date.now() - 3_600_000),
+    notAfter: new Date(Date.now() + 30 * 86_400_000),
+    ips: ['127.0.0.1'],
+  });
   await writeFile(join(dir, 'fullchain.pem'), chain.certPem);
   await writeFile(join(dir, 'key.pem'), chain.keyPem, { mode: 0o600 });
   const certhub = await startCerthub(t, await certhubDataDir(t, { tls: { cert_file: join(dir, 'fullchain.pem'), key_file: join(dir, 'key.pem') } }));
@@ -70,7 +92,7 @@ test('certhub\'s HTTPS: TLS 1.2 and 1.3 only, the server\'s choice, forward secr
   assertPolicy(t, findings);
 });
 
-test('the proxy\'s listener: the same policy, and a route with hsts sends Strict-Transport-Security', async (t) => {
+test("the proxy's listener: the same policy, and a route with hsts sends Strict-Transport-Security", async (t) => {
   t.timeout(15 * 60_000, 'testssl on a loaded machine');
   const { proxy } = await startTwoRouteProxy(t, { alphaRoute: { hsts: { include_subdomains: true } } });
   const withHsts = await proxiedRequest(proxy.port, 'alpha.test', { path: '/whoami' });

@@ -27,7 +27,8 @@ test("another role's actor is refused certhub's replica topic, reading or publis
   const certUrl = urlOf('cert');
   const greeterUrl = urlOf('greeter');
   if (certUrl === undefined || greeterUrl === undefined) return t.fail(`no cert or greeter URL in:\n${outpost.process.stdout()}`);
-  const admin = (path: string, init: RequestInit = {}) => fetch(`${certUrl}${path}`, { ...init, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' } });
+  const admin = (path: string, init: RequestInit = {}) =>
+    fetch(`${certUrl}${path}`, { ...init, headers: { authorization: `Bearer ${testAdminKey}`, 'content-type': 'application/json' } });
 
   const added = await admin('api/admin/domains', { method: 'POST', body: JSON.stringify({ name: 'app', target: '203.0.113.5' }) });
   t.is(added.status, 201);
@@ -42,12 +43,18 @@ test("another role's actor is refused certhub's replica topic, reading or publis
   const answer = (await reading.json()) as TopicReading;
   t.false('received' in answer, `the greeter's front received the replica: ${JSON.stringify(answer).slice(0, 300)}`);
   t.deepEqual(answer, { refused: 'topic cert/domains is readable by role cert only' });
-  t.truthy(await outpost.process.waitFor(/refused a subscription of actor greeter\/http-front \(role greeter\) to topic cert\/domains/, 10_000), 'the refusal is logged');
+  t.truthy(
+    await outpost.process.waitFor(/refused a subscription of actor greeter\/http-front \(role greeter\) to topic cert\/domains/, 10_000),
+    'the refusal is logged',
+  );
 
   const forged = { type: 'domain', domain: { ...domain, token: 'chd_forged-by-another-role' }, material: null };
   const publishing = await fetch(`${greeterUrl}api/publish-topic?name=cert/domains&key=${domain.name}`, { method: 'POST', body: JSON.stringify(forged) });
   t.is(publishing.status, 202);
-  t.truthy(await outpost.process.waitFor(/refused a publish of actor greeter\/http-front \(role greeter\) on topic cert\/domains/, 10_000), 'the forged publish is logged');
+  t.truthy(
+    await outpost.process.waitFor(/refused a publish of actor greeter\/http-front \(role greeter\) on topic cert\/domains/, 10_000),
+    'the forged publish is logged',
+  );
   const after = await admin('api/admin/domains/app');
   t.is(((await after.json()) as Domain).token, domain.token, "the cert role's front kept the real domain");
 });

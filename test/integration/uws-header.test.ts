@@ -22,7 +22,9 @@ test("the proxy's own answers (421, the HTTPS redirect) carry no uWebSockets hea
   t.is(misdirected.statusCode, 421);
   t.is(misdirected.headers.uwebsockets, undefined);
   // fetch replaces a Host header with the URL's: node:http sends the one given.
-  const redirect = await new Promise<IncomingMessage>((resolve, reject) => get({ host: '127.0.0.1', port: proxy.redirectPort, path: '/', headers: { host: 'alpha.test' } }, resolve).once('error', reject));
+  const redirect = await new Promise<IncomingMessage>((resolve, reject) =>
+    get({ host: '127.0.0.1', port: proxy.redirectPort, path: '/', headers: { host: 'alpha.test' } }, resolve).once('error', reject),
+  );
   await bodyText(redirect);
   t.is(redirect.statusCode, 308);
   t.is(redirect.headers.uwebsockets, undefined);

@@ -16,10 +16,13 @@ test('calls made in one turn travel as one batch and get their own answers', asy
 
 test('a batch is sent early at maxBatch', async (t) => {
   const sizes: number[] = [];
-  const echo = batched<number, number>((values) => {
-    sizes.push(values.length);
-    return Promise.resolve(values);
-  }, { maxBatch: 2 });
+  const echo = batched<number, number>(
+    (values) => {
+      sizes.push(values.length);
+      return Promise.resolve(values);
+    },
+    { maxBatch: 2 },
+  );
   await Promise.all([1, 2, 3, 4, 5].map((value) => echo(value)));
   t.deepEqual(sizes, [2, 2, 1]);
 });

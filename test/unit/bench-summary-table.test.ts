@@ -5,11 +5,25 @@ import test from 'ava';
 import { figure, ratio, replaceTable, summaryDocument, summaryRow, tableEnd, tableStart } from '../../benchmarks/summary-table.js';
 
 test('the document: the command, the machine, one row a figure, cells with a pipe escaped, the benchmarks that did not finish', (t) => {
-  summaryRow({ benchmark: 'events: a | b', ours: `${figure(656_217)} events/s`, anchor: 'MessagePorts', anchorFigure: `${figure(829_235)} events/s`, ratio: ratio(656_217, 829_235) });
-  const document = summaryDocument({ command: 'all --markdown', startedAt: new Date('2026-01-02T03:04:05.678Z'), loadAtStart: 1.25, failed: [{ name: 'panel', reason: 'no Chromium' }], pending: ['qpool-collect', 'qpool-serve'] });
+  summaryRow({
+    benchmark: 'events: a | b',
+    ours: `${figure(656_217)} events/s`,
+    anchor: 'MessagePorts',
+    anchorFigure: `${figure(829_235)} events/s`,
+    ratio: ratio(656_217, 829_235),
+  });
+  const document = summaryDocument({
+    command: 'all --markdown',
+    startedAt: new Date('2026-01-02T03:04:05.678Z'),
+    loadAtStart: 1.25,
+    failed: [{ name: 'panel', reason: 'no Chromium' }],
+    pending: ['qpool-collect', 'qpool-serve'],
+  });
   const lines = document.split('\n');
   t.regex(lines[0]!, /^Made by `npm run bench -- all --markdown` from 2026-01-02T03:04:05Z to \S+Z, commit \S+:$/);
-  t.true(lines[1]!.includes(`${cpus().length} cores`) && lines[1]!.includes(`Node ${process.versions.node}`) && lines[1]!.includes('load average 1.3 at the start'));
+  t.true(
+    lines[1]!.includes(`${cpus().length} cores`) && lines[1]!.includes(`Node ${process.versions.node}`) && lines[1]!.includes('load average 1.3 at the start'),
+  );
   t.true(lines.includes('| events: a \\| b | 656,217 events/s | MessagePorts | 829,235 events/s | 0.79 |'));
   t.true(lines.includes('- panel: no Chromium'));
   t.true(lines.includes('Not measured in this run: qpool-collect, qpool-serve.'));

@@ -30,7 +30,10 @@ test('no benchmark imports a file under test/', (t) => {
       .map((specifier) => ({ file: relative(root, file), target: resolve(dirname(file), specifier) })),
   );
   // The scan reads what it should: the harness is imported by every benchmark.
-  t.true(imports.some(({ target }) => target === resolve(root, 'benchmarks/harness.js')), 'imports of ./harness.js are found');
+  t.true(
+    imports.some(({ target }) => target === resolve(root, 'benchmarks/harness.js')),
+    'imports of ./harness.js are found',
+  );
   const fromTests = imports.filter(({ target }) => target.startsWith(`${testDir}/`)).map(({ file, target }) => `${file} imports ${relative(root, target)}`);
   t.deepEqual(fromTests, []);
 });

@@ -7,7 +7,11 @@ import { generatePrivateKeyPem } from '../../actors/cert/private-key.js';
 import { generatePrivateKeyJob } from '../../actors/cert/jobs.js';
 
 test('each key type gives a PKCS#8 key of that type and size', (t) => {
-  const expected = { 'ecdsa-p256': { type: 'ec', namedCurve: 'prime256v1' }, 'rsa-2048': { type: 'rsa', modulusLength: 2048 }, 'rsa-4096': { type: 'rsa', modulusLength: 4096 } } as const;
+  const expected = {
+    'ecdsa-p256': { type: 'ec', namedCurve: 'prime256v1' },
+    'rsa-2048': { type: 'rsa', modulusLength: 2048 },
+    'rsa-4096': { type: 'rsa', modulusLength: 4096 },
+  } as const;
   for (const keyType of keyTypes) {
     const pem = generatePrivateKeyPem({ keyType });
     t.regex(pem, /^-----BEGIN PRIVATE KEY-----\n/, keyType);
@@ -21,11 +25,13 @@ test('each key type gives a PKCS#8 key of that type and size', (t) => {
 test('keys are made by the shared job pool', async (t) => {
   const jobs = new JobPool();
   try {
-    const [first, second] = await Promise.all([jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' }), jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' })]);
+    const [first, second] = await Promise.all([
+      jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' }),
+      jobs.run(generatePrivateKeyJob, { keyType: 'ecdsa-p256' }),
+    ]);
     t.is(createPrivateKey(first).asymmetricKeyType, 'ec');
     t.not(first, second);
   } finally {
     await jobs.close();
   }
 });
-

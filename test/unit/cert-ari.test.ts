@@ -28,8 +28,29 @@ test('CertID of RFC 9773 §4.1: the serial keeps its 0x00 sign byte, which Node 
 test('CertID of a certificate made by openssl matches its own AKI and serial', async (t) => {
   const dir = await certDataDir(t);
   const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=app.example.com', '-days', '7',
-    '-set_serial', '0x87654321', '-addext', 'subjectKeyIdentifier=hash', '-addext', 'authorityKeyIdentifier=keyid:always', '-keyout', keyFile, '-out', certFile]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-subj',
+    '/CN=app.example.com',
+    '-days',
+    '7',
+    '-set_serial',
+    '0x87654321',
+    '-addext',
+    'subjectKeyIdentifier=hash',
+    '-addext',
+    'authorityKeyIdentifier=keyid:always',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+  ]);
   const { stdout } = await run('openssl', ['x509', '-in', certFile, '-noout', '-ext', 'authorityKeyIdentifier']);
   const keyIdHex = /([0-9A-F]{2}(?::[0-9A-F]{2})+)/.exec(stdout)?.[1]?.replace(/:/g, '') ?? '';
   t.is(keyIdHex.length, 40, stdout);
@@ -78,7 +99,11 @@ test('a renewalInfo answer: window, explanation, next check from Retry-After cla
 test('a window that ends before it starts, or a malformed answer, is a failure with a reason and a next check', (t) => {
   const now = 0;
   const inverted = parseRenewalInfo({ suggestedWindow: { start: '2025-03-02T00:00:00Z', end: '2025-03-01T00:00:00Z' } }, '120', now);
-  t.deepEqual(inverted, { ok: false, reason: 'renewalInfo answer has a suggestedWindow that ends (2025-03-01T00:00:00Z) before it starts (2025-03-02T00:00:00Z)', nextCheckAt: 120_000 });
+  t.deepEqual(inverted, {
+    ok: false,
+    reason: 'renewalInfo answer has a suggestedWindow that ends (2025-03-01T00:00:00Z) before it starts (2025-03-02T00:00:00Z)',
+    nextCheckAt: 120_000,
+  });
   const empty = parseRenewalInfo({ suggestedWindow: { start: '2025-03-01T00:00:00Z', end: '2025-03-01T00:00:00Z' } }, undefined, now);
   t.false(empty.ok);
   for (const [answer, reason] of [

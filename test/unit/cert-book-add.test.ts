@@ -22,7 +22,14 @@ async function codeOf(run: () => Promise<unknown>): Promise<string> {
 test('add: label or full name, target classified, token made; bad input 400, duplicate 409', async (t) => {
   const { book } = await startBook(t, { dataDir: await certDataDir(t), clock: new ManualClock(now), lifetimeMs: 90 * day, scheduled: false });
   const view = await book.add({ name: 'App', target: '2001:db8::1' });
-  t.like(view, { name: 'app.example.com', label: 'app', target: '2001:db8::1', record_type: 'AAAA', status: 'pending', created_at: '2025-01-01T00:00:00.000Z' });
+  t.like(view, {
+    name: 'app.example.com',
+    label: 'app',
+    target: '2001:db8::1',
+    record_type: 'AAAA',
+    status: 'pending',
+    created_at: '2025-01-01T00:00:00.000Z',
+  });
   t.true(isDomainTokenShape(view.token));
   t.is(await codeOf(() => book.add({ name: 'app.other.org', target: '192.0.2.1' })), 'ERR_BAD_REQUEST');
   t.is(await codeOf(() => book.add({ name: 'web', target: 'not a target' })), 'ERR_BAD_REQUEST');

@@ -13,7 +13,12 @@ const start = Date.UTC(2026, 0, 1);
 test('ARI: renewed inside the CA window, asked again as told, an earlier window followed, replaces sent', async (t) => {
   const clock = new ManualClock(start);
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day });
-  let answer: RenewalInfoAnswer = { ok: true, window: { start: start + 40 * day, end: start + 41 * day }, explanationUrl: 'https://ca.test/why', nextCheckAt: start + 6 * hour };
+  let answer: RenewalInfoAnswer = {
+    ok: true,
+    window: { start: start + 40 * day, end: start + 41 * day },
+    explanationUrl: 'https://ca.test/why',
+    nextCheckAt: start + 6 * hour,
+  };
   harness.issuer.renewalWindow = () => answer;
 
   const added = await harness.book.add({ name: 'app', target: '203.0.113.5' });

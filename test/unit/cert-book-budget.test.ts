@@ -14,7 +14,11 @@ const settings = { certificates: 2, windowMs: 7 * day };
 async function budgetOf(dataDir: string, clock: ManualClock) {
   const { ledger, problem } = await readBudgetLedger(dataDir);
   if (problem !== undefined) throw new Error(problem);
-  return ledgerBudget(new CertificateBudget(settings, clock, ledger), dataDir, loggerFrom('budget', () => {}));
+  return ledgerBudget(
+    new CertificateBudget(settings, clock, ledger),
+    dataDir,
+    loggerFrom('budget', () => {}),
+  );
 }
 
 test('past the budget an add waits in pending for its slot, starts when it comes; renewals are not counted', async (t) => {

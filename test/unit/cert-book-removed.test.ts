@@ -27,7 +27,12 @@ test('a domain removed while its expiry notice goes out is not written back: its
     },
   });
   // The CA's renewal window lies past expiry, so the expiry notice is the domain's next timed step.
-  harness.issuer.renewalWindow = () => ({ ok: true, window: { start: start + 91 * day, end: start + 92 * day }, explanationUrl: undefined, nextCheckAt: start + 365 * day });
+  harness.issuer.renewalWindow = () => ({
+    ok: true,
+    window: { start: start + 91 * day, end: start + 92 * day },
+    explanationUrl: undefined,
+    nextCheckAt: start + 365 * day,
+  });
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   await harness.until('app', (view) => view.status === 'issued' && view.renewal.basis === 'ari');
   clock.advance(85 * day);

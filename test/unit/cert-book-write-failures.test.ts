@@ -36,8 +36,14 @@ test('issued while its file cannot be written: stays issued, the error names the
   // Until the order's end is logged, issued or failed. No deadline of its own (the unit groups run
   // at nice 19): ava's timeout bounds the wait.
   while (!logged.some((line) => /issued app\.example\.com|failed/.test(line))) await setTimeout(20);
-  t.regex(logged.find((line) => line.startsWith('error: issued app.example.com, but')) ?? '', /^error: issued app\.example\.com, but its file could not be written \(.*ENOENT.*\); it is kept in memory/);
-  t.deepEqual(logged.filter((line) => /cannot take the event|failed unexpectedly|issuing app\.example\.com failed/.test(line)), []);
+  t.regex(
+    logged.find((line) => line.startsWith('error: issued app.example.com, but')) ?? '',
+    /^error: issued app\.example\.com, but its file could not be written \(.*ENOENT.*\); it is kept in memory/,
+  );
+  t.deepEqual(
+    logged.filter((line) => /cannot take the event|failed unexpectedly|issuing app\.example\.com failed/.test(line)),
+    [],
+  );
   const view = book.list().find((domain) => domain.name === 'app.example.com');
   t.is(view?.status, 'issued');
   t.not(view?.renewal.due_at ?? null, null, 'the renewal is planned');
@@ -73,7 +79,10 @@ test('the record republished for a target change while the file cannot be writte
   // No deadline of its own (the unit groups run at nice 19): ava's timeout bounds the wait.
   while (unhandled.length === 0 && !logged.some((line) => line.includes('the record of app.example.com points to'))) await setTimeout(20);
   t.deepEqual(unhandled, []);
-  t.regex(logged.find((line) => line.includes('the record of app.example.com points to')) ?? '', /^error: the record of app\.example\.com points to 192\.0\.2\.2, but the domain's file could not be written \(.*ENOENT.*\); it is written with the domain's next change$/);
+  t.regex(
+    logged.find((line) => line.includes('the record of app.example.com points to')) ?? '',
+    /^error: the record of app\.example\.com points to 192\.0\.2\.2, but the domain's file could not be written \(.*ENOENT.*\); it is written with the domain's next change$/,
+  );
   await rename(`${domainsDir}-away`, domainsDir);
   await book.rotate('app');
   t.like(await harness.storedRecord('app'), { target: '192.0.2.2', published: { target: '192.0.2.2', record_type: 'A' } });
@@ -96,7 +105,10 @@ test('fetch times that cannot be written: the error is logged, nothing is left u
   // No deadline of its own (the unit groups run at nice 19): ava's timeout bounds the wait.
   while (unhandled.length === 0 && !logged.some((line) => line.includes('the last fetch times could not be written'))) await setTimeout(20);
   t.deepEqual(unhandled, []);
-  t.regex(logged.find((line) => line.includes('the last fetch times could not be written')) ?? '', /^error: the last fetch times could not be written, tried again in 5 s: app\.example\.com: .*ENOENT/);
+  t.regex(
+    logged.find((line) => line.includes('the last fetch times could not be written')) ?? '',
+    /^error: the last fetch times could not be written, tried again in 5 s: app\.example\.com: .*ENOENT/,
+  );
 
   // The directory is back: the next flush, 5 s on, writes the fetch.
   await rename(`${domainsDir}-away`, domainsDir);

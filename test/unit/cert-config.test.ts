@@ -29,7 +29,12 @@ test('a minimal config gets every default', (t) => {
   t.is(config.bind, '0.0.0.0');
   t.is(config.port, 8443);
   t.deepEqual(config.dns, { ...cloudflare, api_url: cloudflareApiUrl });
-  t.deepEqual(config.acme, { directory_url: letsEncryptDirectories.letsencrypt, key_type: 'ecdsa-p256', certificate_budget: { certificates: 50, window_hours: 168 }, retry_backoff_seconds: 120 });
+  t.deepEqual(config.acme, {
+    directory_url: letsEncryptDirectories.letsencrypt,
+    key_type: 'ecdsa-p256',
+    certificate_budget: { certificates: 50, window_hours: 168 },
+    retry_backoff_seconds: 120,
+  });
   t.deepEqual(config.propagation, { timeout_seconds: 120 });
   t.deepEqual(config.notify, {});
   t.is(config.tls, undefined);
@@ -44,7 +49,13 @@ test('a full config: split providers, named directory, nameservers, tls by domai
     port: 0,
     dns_acme: cloudflare,
     dns_records: powerdns,
-    acme: { directory_url: 'letsencrypt-staging', email: 'ops@example.com', ca_bundle: '/etc/pebble/root.pem', key_type: 'rsa-2048', certificate_budget: { certificates: 300 } },
+    acme: {
+      directory_url: 'letsencrypt-staging',
+      email: 'ops@example.com',
+      ca_bundle: '/etc/pebble/root.pem',
+      key_type: 'rsa-2048',
+      certificate_budget: { certificates: 300 },
+    },
     propagation: { nameservers: ['127.0.0.1:5353', '[::1]:53', 'ns1.example.net', '2001:db8::53'], timeout_seconds: 30 },
     tls: { domain: 'Panel' },
     notify: { webhook_url: 'https://hooks.example.net/certhub' },
@@ -63,16 +74,28 @@ test('a full config: split providers, named directory, nameservers, tls by domai
   t.like(config.dns_records, { zone: 'example.com' });
 });
 
-test('acme.retry_backoff_seconds: 2 minutes by default; shorter only for a CA that is not Let\'s Encrypt', (t) => {
+test("acme.retry_backoff_seconds: 2 minutes by default; shorter only for a CA that is not Let's Encrypt", (t) => {
   const pebble = { directory_url: 'https://127.0.0.1:14000/dir', retry_backoff_seconds: 1 };
   t.is(validateConfig(strict, { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: pebble }).acme.retry_backoff_seconds, 1);
-  const lessThanTwoMinutes = 'acme.retry_backoff_seconds must be at least 120 with Let\'s Encrypt, whose limit is 5 failed validations per hostname an hour';
+  const lessThanTwoMinutes = "acme.retry_backoff_seconds must be at least 120 with Let's Encrypt, whose limit is 5 failed validations per hostname an hour";
   for (const directory_url of ['letsencrypt', 'letsencrypt-staging', letsEncryptDirectories.letsencrypt]) {
-    t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { directory_url, retry_backoff_seconds: 119 } }), [lessThanTwoMinutes]);
+    t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { directory_url, retry_backoff_seconds: 119 } }), [
+      lessThanTwoMinutes,
+    ]);
   }
-  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 5 } }), [lessThanTwoMinutes], 'the default directory is Let\'s Encrypt');
-  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { ...pebble, retry_backoff_seconds: 0 } }), ['acme.retry_backoff_seconds must be at least 1']);
-  t.is(validateConfig(strict, { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 600 } }).acme.retry_backoff_seconds, 600);
+  t.deepEqual(
+    problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 5 } }),
+    [lessThanTwoMinutes],
+    "the default directory is Let's Encrypt",
+  );
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { ...pebble, retry_backoff_seconds: 0 } }), [
+    'acme.retry_backoff_seconds must be at least 1',
+  ]);
+  t.is(
+    validateConfig(strict, { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, acme: { retry_backoff_seconds: 600 } }).acme
+      .retry_backoff_seconds,
+    600,
+  );
 });
 
 test('DNS: one of dns or the pair is required, except in demo', (t) => {
@@ -81,7 +104,9 @@ test('DNS: one of dns or the pair is required, except in demo', (t) => {
   ]);
   const config = validateConfig(demo, { base_domain: 'example.com', admin_key: adminKey });
   t.is(dnsDuties(config), undefined);
-  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns_acme: cloudflare }), ['dns_records is required with dns_acme (the provider for A, AAAA and CNAME records)']);
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns_acme: cloudflare }), [
+    'dns_records is required with dns_acme (the provider for A, AAAA and CNAME records)',
+  ]);
   t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, dns: cloudflare, dns_records: powerdns }), [
     'dns_records cannot be used with dns: give dns (one provider) or dns_acme and dns_records (split), not both',
   ]);
@@ -104,7 +129,16 @@ test('an admin key or metrics token below 128 bits is refused, naming the option
     'admin_key must carry at least 128 bits, and this one carries about 100 (21 characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32',
     'metrics_token must carry at least 128 bits, and this one carries about 95 (16 characters × log2 of the alphabet they come from); certhub setup generates one, as does openssl rand -base64 32',
   ]);
-  t.notThrows(() => validateConfig(strict, { base_domain: 'example.com', admin_key: '0123456789abcdef0123456789abcdef', metrics_token: 'Zx8_k2Lq-Pw4Nv7Ry1Tb3M', dns: cloudflare }), '32 hexadecimal digits and 22 base64url characters pass');
+  t.notThrows(
+    () =>
+      validateConfig(strict, {
+        base_domain: 'example.com',
+        admin_key: '0123456789abcdef0123456789abcdef',
+        metrics_token: 'Zx8_k2Lq-Pw4Nv7Ry1Tb3M',
+        dns: cloudflare,
+      }),
+    '32 hexadecimal digits and 22 base64url characters pass',
+  );
 });
 
 test('each section names its option path and rule', (t) => {
@@ -114,7 +148,13 @@ test('each section names its option path and rule', (t) => {
     bind: 'not an address',
     port: 70000,
     dns: cloudflare,
-    acme: { directory_url: 'http://acme.example.com/dir', key_type: 'ed25519', email: 'nobody', ca_bundle: 'root.pem', certificate_budget: { certificates: 0 } },
+    acme: {
+      directory_url: 'http://acme.example.com/dir',
+      key_type: 'ed25519',
+      email: 'nobody',
+      ca_bundle: 'root.pem',
+      certificate_budget: { certificates: 0 },
+    },
     propagation: { nameservers: ['127.0.0.1:99999', 'bad host:53'], timeout_seconds: 0 },
     notify: { webhook_url: 'mailto:ops@example.com' },
     domian: 'x',
@@ -138,17 +178,28 @@ test('each section names its option path and rule', (t) => {
 });
 
 test('a mistyped key gets the likely one, as every outpost config does', (t) => {
-  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, propogation: {} }, demo), ['propogation is not a known option (did you mean propagation?)']);
-  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, acme: { emial: 'ops@example.com' } }, demo), ['acme.emial is not a known option (did you mean email?)']);
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, propogation: {} }, demo), [
+    'propogation is not a known option (did you mean propagation?)',
+  ]);
+  t.deepEqual(problems({ base_domain: 'example.com', admin_key: adminKey, acme: { emial: 'ops@example.com' } }, demo), [
+    'acme.emial is not a known option (did you mean email?)',
+  ]);
 });
 
 test('tls: files or one of its own domains, not both, not half', (t) => {
   const base = { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare };
-  t.deepEqual(validateConfig(strict, { ...base, tls: { cert_file: '/etc/c.pem', key_file: '/etc/k.pem' } }).tls, { cert_file: '/etc/c.pem', key_file: '/etc/k.pem' });
+  t.deepEqual(validateConfig(strict, { ...base, tls: { cert_file: '/etc/c.pem', key_file: '/etc/k.pem' } }).tls, {
+    cert_file: '/etc/c.pem',
+    key_file: '/etc/k.pem',
+  });
   t.deepEqual(problems({ ...base, tls: { cert_file: '/etc/c.pem' } }), ['tls.key_file is required with tls.cert_file']);
-  t.deepEqual(problems({ ...base, tls: { cert_file: '/etc/c.pem', key_file: '/etc/k.pem', domain: 'panel' } }), ['tls takes either cert_file and key_file or domain, not both']);
+  t.deepEqual(problems({ ...base, tls: { cert_file: '/etc/c.pem', key_file: '/etc/k.pem', domain: 'panel' } }), [
+    'tls takes either cert_file and key_file or domain, not both',
+  ]);
   t.deepEqual(problems({ ...base, tls: {} }), ["tls needs cert_file and key_file, or domain (one of certhub's own subdomains)"]);
-  t.deepEqual(problems({ ...base, tls: { domain: 'panel.other.org' } }), ['tls.domain must be one of certhub\'s own subdomains: name "panel.other.org" is not under the base domain example.com']);
+  t.deepEqual(problems({ ...base, tls: { domain: 'panel.other.org' } }), [
+    'tls.domain must be one of certhub\'s own subdomains: name "panel.other.org" is not under the base domain example.com',
+  ]);
 });
 
 test('the base domain needs two labels', (t) => {
@@ -158,7 +209,9 @@ test('the base domain needs two labels', (t) => {
 
 test('powerdns: an http:// server_url off loopback is refused unless insecure_http allows it (the API key would travel in clear)', (t) => {
   const base = { base_domain: 'example.com', admin_key: adminKey };
-  t.deepEqual(problems({ ...base, dns: { ...powerdns, server_url: 'http://192.0.2.53:8081' } }), ['dns.server_url is http:// to 192.0.2.53:8081, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider']);
+  t.deepEqual(problems({ ...base, dns: { ...powerdns, server_url: 'http://192.0.2.53:8081' } }), [
+    'dns.server_url is http:// to 192.0.2.53:8081, off loopback: the API key would travel in clear; use https://, or set insecure_http: true in this provider',
+  ]);
   t.deepEqual(problems({ ...base, dns_acme: cloudflare, dns_records: { ...powerdns, server_url: 'http://pdns.example.net' } }).length, 1);
   for (const server_url of ['http://127.0.0.1:8081', 'http://[::1]:8081', 'http://localhost:8081', 'https://pdns.example.net']) {
     t.notThrows(() => validateConfig(strict, { ...base, dns: { ...powerdns, server_url } }), server_url);

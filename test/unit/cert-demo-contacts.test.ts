@@ -28,7 +28,11 @@ test('without its timed steps (demo), a certificate past its renewal instant and
 
 test('the demo role hands no webhook to the domains actor, even with notify.webhook_url in config.json', async (t) => {
   const dataDir = await certDataDir(t);
-  const config = { base_domain: 'demo.test', admin_key: 'a-demo-admin-key-long-enough-for-128-bits', notify: { webhook_url: 'https://hooks.example.net/secret' } };
+  const config = {
+    base_domain: 'demo.test',
+    admin_key: 'a-demo-admin-key-long-enough-for-128-bits',
+    notify: { webhook_url: 'https://hooks.example.net/secret' },
+  };
   await writeFile(join(dataDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
   const specs = await certRole.actors(certRole.schema.parse({ data_dir: dataDir, demo: true }));
   const domains = specs.find((spec) => spec.kind === 'domains');

@@ -36,7 +36,10 @@ for (const [keyType, keyDetails] of [
 }
 
 test('demo certificates: a positive random serial each time, an ARI CertID, a chosen lifetime', async (t) => {
-  const [a, b] = await Promise.all([createDemoCertificate('a.example.com', { now }), createDemoCertificate('b.example.com', { now, lifetimeMs: 6 * 86_400_000 })]);
+  const [a, b] = await Promise.all([
+    createDemoCertificate('a.example.com', { now }),
+    createDemoCertificate('b.example.com', { now, lifetimeMs: 6 * 86_400_000 }),
+  ]);
   const [factsA, factsB] = [readCertificateFacts(a.cert_pem), readCertificateFacts(b.cert_pem)];
   t.not(Buffer.from(factsA.serial).toString('hex'), Buffer.from(factsB.serial).toString('hex'));
   for (const facts of [factsA, factsB]) {

@@ -33,7 +33,8 @@ test('nameservers are host:port, [v6]:port or a host for port 53', (t) => {
   t.deepEqual(parseNameserver('::1'), { host: '::1', port: 53 });
   t.deepEqual(parseNameserver('ns1.example.com'), { host: 'ns1.example.com', port: 53 });
   t.deepEqual(parseNameserver('ns1.example.com:53'), { host: 'ns1.example.com', port: 53 });
-  for (const bad of ['', ':53', '127.0.0.1:0', '127.0.0.1:70000', 'a b:53', '[::1]:x']) t.throws(() => parseNameserver(bad), { message: /is not host:port/ }, bad);
+  for (const bad of ['', ':53', '127.0.0.1:0', '127.0.0.1:70000', 'a b:53', '[::1]:x'])
+    t.throws(() => parseNameserver(bad), { message: /is not host:port/ }, bad);
 });
 
 test('operations on one key run one after the other, other keys in parallel', async (t) => {
@@ -66,6 +67,9 @@ test('group commit: changes arriving during a write go together; a failure that 
   writes.length = 0;
   failNext = true;
   const results = await Promise.allSettled(['d', 'e', 'f'].map((change) => commit.submit(change)));
-  t.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected']);
+  t.deepEqual(
+    results.map((result) => result.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
   t.deepEqual(writes, [['d'], ['e', 'f']], 'no change was written alone after a failure that was not a refusal');
 });

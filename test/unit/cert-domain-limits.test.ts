@@ -43,11 +43,19 @@ test('refuseCnameLoop: two names, three names, and chains that end outside are t
     loopOf('a.example.com', 'B.Example.com.', { 'b.example.com': 'c.example.com', 'c.example.com': 'a.example.com' }) ?? '',
     /target "b\.example\.com" would make a CNAME loop between managed names: a\.example\.com -> b\.example\.com -> c\.example\.com -> a\.example\.com/,
   );
-  t.is(loopOf('a.example.com', 'b.example.com', { 'b.example.com': 'c.example.com', 'c.example.com': '203.0.113.5' }), undefined, 'a chain that ends at an address');
+  t.is(
+    loopOf('a.example.com', 'b.example.com', { 'b.example.com': 'c.example.com', 'c.example.com': '203.0.113.5' }),
+    undefined,
+    'a chain that ends at an address',
+  );
   t.is(loopOf('a.example.com', 'b.example.com', { 'b.example.com': 'backend.example.net' }), undefined, 'a chain that leaves the managed names');
   t.is(loopOf('a.example.com', 'x.b.example.com', { 'b.example.com': 'a.example.com' }), undefined, 'a name under a managed one is not managed');
   t.is(loopOf('a.example.com', '203.0.113.5', { 'b.example.com': 'a.example.com' }), undefined, 'an address ends every chain');
-  t.is(loopOf('a.example.com', 'b.example.com', { 'b.example.com': 'c.example.com', 'c.example.com': 'b.example.com' }), undefined, 'a loop an older store holds elsewhere ends the walk, and is not this one');
+  t.is(
+    loopOf('a.example.com', 'b.example.com', { 'b.example.com': 'c.example.com', 'c.example.com': 'b.example.com' }),
+    undefined,
+    'a loop an older store holds elsewhere ends the walk, and is not this one',
+  );
 });
 
 test('the book refuses an add past max_domains with 409, stores nothing for it, and takes one again after a removal', async (t) => {
@@ -58,7 +66,13 @@ test('the book refuses an add past max_domains with 409, stores nothing for it, 
   const refused = await t.throwsAsync(harness.book.add({ name: 'three', target: '203.0.113.3' }), { instanceOf: OutpostError });
   t.is(refused?.status, 409);
   t.regex(refused?.message ?? '', /max_domains \(config\.json\) allows 2/);
-  t.deepEqual(harness.book.list().map((view) => view.label).sort(), ['one', 'two']);
+  t.deepEqual(
+    harness.book
+      .list()
+      .map((view) => view.label)
+      .sort(),
+    ['one', 'two'],
+  );
   await t.throwsAsync(access(join(dataDir, 'domains', 'three.example.com.json')), { code: 'ENOENT' });
   t.false(harness.replica.has('three.example.com'), 'nothing published for it');
   await harness.book.remove('one');
@@ -81,8 +95,12 @@ test('the book refuses a CNAME loop on add and on a target change, and leaves th
   const onChange = await t.throwsAsync(harness.book.setTarget('a', 'c.example.com'), { instanceOf: OutpostError });
   t.is(onChange?.status, 409);
   t.regex(onChange?.message ?? '', /a\.example\.com -> c\.example\.com -> b\.example\.com -> a\.example\.com/);
-  t.like((await harness.storedRecord('a')), { target: '203.0.113.5', record_type: 'A' }, 'the refused target was not stored');
-  t.like(await harness.book.setTarget('a', 'backend.example.net'), { target: 'backend.example.net', record_type: 'CNAME' }, 'a chain that ends outside is fine');
+  t.like(await harness.storedRecord('a'), { target: '203.0.113.5', record_type: 'A' }, 'the refused target was not stored');
+  t.like(
+    await harness.book.setTarget('a', 'backend.example.net'),
+    { target: 'backend.example.net', record_type: 'CNAME' },
+    'a chain that ends outside is fine',
+  );
   // The orders finish before the data directory goes.
   for (const label of ['a', 'b', 'c']) await harness.until(label, (view) => view.status === 'issued');
 });

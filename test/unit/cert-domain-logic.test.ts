@@ -62,7 +62,11 @@ test('first issuance: pending -> issuing -> issued, a new certificate for the bu
 test('failure and retry: the reason kept, failures counted, backoff until the retry; a success clears both', (t) => {
   const issuing = startOrder(pendingDomain());
   const failed = markFailed(issuing, 'CA refused: rateLimited', { at: now + 120_000, reason: 'backoff' });
-  t.like(failed, { status: 'error', error: 'CA refused: rateLimited', retry: { failures: 1, next_attempt_at: '2025-01-01T00:02:00.000Z', waiting_for: 'backoff' } });
+  t.like(failed, {
+    status: 'error',
+    error: 'CA refused: rateLimited',
+    retry: { failures: 1, next_attempt_at: '2025-01-01T00:02:00.000Z', waiting_for: 'backoff' },
+  });
   const again = retry(failed);
   t.like(again, { status: 'pending', error: 'CA refused: rateLimited', retry: { failures: 1, next_attempt_at: null, waiting_for: null } });
   const twice = markFailed(startOrder(again), 'propagation timed out', { at: now + 600_000, reason: 'backoff' });
@@ -77,16 +81,33 @@ test('renewal: issued -> issuing keeps the material fields until the new certifi
   t.like(renewing, { status: 'issuing', issued_at: issued.issued_at, expires_at: issued.expires_at });
   const failed = markFailed(renewing, 'DNS provider refused the token', { at: now + 120_000, reason: 'backoff' });
   t.like(failed, { status: 'error', expires_at: issued.expires_at, renewal: { cert_id: certificate.certId } });
-  const renewed = markIssued(startOrder(retry(failed)), { ...certificate, notBefore: Date.parse('2025-03-01T00:00:00Z'), notAfter: Date.parse('2025-05-30T00:00:00Z'), certId: 'next.id' });
+  const renewed = markIssued(startOrder(retry(failed)), {
+    ...certificate,
+    notBefore: Date.parse('2025-03-01T00:00:00Z'),
+    notAfter: Date.parse('2025-05-30T00:00:00Z'),
+    certId: 'next.id',
+  });
   t.like(renewed, { status: 'issued', issued_at: '2025-03-01T00:00:00.000Z', expires_at: '2025-05-30T00:00:00.000Z', renewal: { cert_id: 'next.id' } });
 });
 
 test('transitions the table does not have are refused with ERR_CONFLICT', (t) => {
   const pending = pendingDomain();
-  t.is(code(() => markIssued(pending, certificate)), 'ERR_CONFLICT');
-  t.is(code(() => retry(pending)), 'ERR_CONFLICT');
-  t.is(code(() => waitForBudget(startOrder(pending), now)), 'ERR_CONFLICT');
-  t.is(code(() => startOrder(startOrder(pending))), 'ERR_CONFLICT');
+  t.is(
+    code(() => markIssued(pending, certificate)),
+    'ERR_CONFLICT',
+  );
+  t.is(
+    code(() => retry(pending)),
+    'ERR_CONFLICT',
+  );
+  t.is(
+    code(() => waitForBudget(startOrder(pending), now)),
+    'ERR_CONFLICT',
+  );
+  t.is(
+    code(() => startOrder(startOrder(pending))),
+    'ERR_CONFLICT',
+  );
 });
 
 test('restart: an order in flight starts again from pending; other states stay', (t) => {

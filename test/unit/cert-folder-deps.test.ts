@@ -51,7 +51,13 @@ function references(file: string, from: Folder): Reference[] {
   const urls = [...source.matchAll(/new URL\(\s*'([^']+)'\s*,\s*import\.meta\.url/g)].map((match) => ({ specifier: match[1] ?? '', position: match.index }));
   return [...imports, ...urls]
     .filter(({ specifier }) => specifier.startsWith('.'))
-    .map(({ specifier, position }) => ({ file: relative(certDir, file), line: lineOf(position), from, to: certFolder(resolve(dirname(file), specifier)), specifier }));
+    .map(({ specifier, position }) => ({
+      file: relative(certDir, file),
+      line: lineOf(position),
+      from,
+      to: certFolder(resolve(dirname(file), specifier)),
+      specifier,
+    }));
 }
 
 const all = checked.flatMap((folder) => sourceFiles(join(certDir, folder)).map((file) => references(file, folder))).flat();
@@ -60,7 +66,10 @@ test('the scan reads what it should: the book imports both workers protocols', (
   const reached = (from: Folder, to: Folder) => all.some((reference) => reference.from === from && reference.to === to);
   t.true(reached('domains', 'dns'), 'domains/ imports dns/protocol.ts');
   t.true(reached('domains', 'acme'), 'domains/ imports acme/protocol.ts');
-  t.true(all.some((reference) => reference.specifier === './index.js'), 'new URL references are read (kind.ts)');
+  t.true(
+    all.some((reference) => reference.specifier === './index.js'),
+    'new URL references are read (kind.ts)',
+  );
 });
 
 test('dns/ and acme/ import nothing from domains/ nor from each other', (t) => {

@@ -44,9 +44,14 @@ test('half a legacy pair, disagreeing aliases, or legacy keys beside dns are ref
   const refusal = (input: unknown) => t.throws(() => migrateLegacyObject(input), { instanceOf: ConfigError })?.message;
   t.is(refusal({ cf_api_token: 'tok' }), 'cf_api_token (legacy Cloudflare key) needs cloudflare_zone_id too, or move both into a dns section');
   t.is(refusal({ cloudflare_api_token: 'a', cf_api_token: 'b', cf_zone_id: zoneId }), 'cloudflare_api_token and cf_api_token disagree; keep one of them');
-  t.is(refusal({ cloudflare_api_token: 'a', cloudflare_zone_id: zoneId, dns: {} }), 'cloudflare_api_token, cloudflare_zone_id (legacy Cloudflare keys) cannot be used with dns: remove them, or remove dns');
+  t.is(
+    refusal({ cloudflare_api_token: 'a', cloudflare_zone_id: zoneId, dns: {} }),
+    'cloudflare_api_token, cloudflare_zone_id (legacy Cloudflare keys) cannot be used with dns: remove them, or remove dns',
+  );
   // The same value under two aliases is not a conflict.
-  t.deepEqual(migrateLegacyObject({ cloudflare_api_token: 'a', cf_api_token: 'a', cf_zone_id: zoneId })?.config, { dns: { provider: 'cloudflare', api_token: 'a', zone_id: zoneId } });
+  t.deepEqual(migrateLegacyObject({ cloudflare_api_token: 'a', cf_api_token: 'a', cf_zone_id: zoneId })?.config, {
+    dns: { provider: 'cloudflare', api_token: 'a', zone_id: zoneId },
+  });
 });
 
 test('first start rewrites the file (0600), keeps the old one beside it, and loads; the second start does nothing', async (t) => {
@@ -54,7 +59,11 @@ test('first start rewrites the file (0600), keeps the old one beside it, and loa
   const dir = await dataDir(t, legacy);
   const oldText = await readFile(join(dir, 'config.json'), 'utf8');
   const first = await loadCertConfig(dir, { demo: false });
-  t.deepEqual(first.migration, { configPath: join(dir, 'config.json'), legacyPath: join(dir, 'config.json.legacy'), keys: ['cloudflare_api_token', 'cloudflare_zone_id'] });
+  t.deepEqual(first.migration, {
+    configPath: join(dir, 'config.json'),
+    legacyPath: join(dir, 'config.json.legacy'),
+    keys: ['cloudflare_api_token', 'cloudflare_zone_id'],
+  });
   t.deepEqual(first.config.dns, { provider: 'cloudflare', api_token: 'tok', zone_id: zoneId, api_url: cloudflareApiUrl });
   t.is(await readFile(join(dir, 'config.json.legacy'), 'utf8'), oldText);
   t.deepEqual(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')), {
@@ -81,6 +90,9 @@ test('a config that cannot be read or parsed is reported by the loader, not the 
 
 test('a refused migration names the file and writes nothing', async (t) => {
   const dir = await dataDir(t, { base_domain: 'example.com', admin_key: adminKey, cf_zone_id: zoneId });
-  await t.throwsAsync(migrateLegacyConfig(dir), { instanceOf: ConfigError, message: `${join(dir, 'config.json')}: cf_zone_id (legacy Cloudflare key) needs cloudflare_api_token too, or move both into a dns section` });
+  await t.throwsAsync(migrateLegacyConfig(dir), {
+    instanceOf: ConfigError,
+    message: `${join(dir, 'config.json')}: cf_zone_id (legacy Cloudflare key) needs cloudflare_api_token too, or move both into a dns section`,
+  });
   t.deepEqual(await readdir(dir), ['config.json']);
 });

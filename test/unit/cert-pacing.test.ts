@@ -49,7 +49,11 @@ test('budget: a burst of adds starts as many as fit, the rest wait with successi
   const start = clock.now();
   const ledger = [start - 6 * day, start - 5 * day, start - 4 * day];
   const dataDir = await certDataDir(t);
-  const gate = ledgerBudget(new CertificateBudget({ certificates: 5, windowMs: week }, clock, ledger), dataDir, loggerFrom('budget', () => {}));
+  const gate = ledgerBudget(
+    new CertificateBudget({ certificates: 5, windowMs: week }, clock, ledger),
+    dataDir,
+    loggerFrom('budget', () => {}),
+  );
   const pending = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => ({ name, kind: 'new' as const }));
   // As the book asks: in the order the domains were added, each refused one told how many wait ahead of it.
   const started: string[] = [];
@@ -76,11 +80,27 @@ test('budget: a ledger over a lowered budget waits for enough certificates to le
 });
 
 test('backoff: doubles from 2 minutes to a 6 hour cap, jittered up to a fifth earlier', (t) => {
-  t.deepEqual([1, 2, 3, 4, 5].map((failures) => backoffDelay(failures, defaultBackoff, () => 0)), [2, 4, 8, 16, 32].map((m) => m * minute));
-  t.is(backoffDelay(9, defaultBackoff, () => 0), 6 * hour);
-  t.is(backoffDelay(1000, defaultBackoff, () => 0), 6 * hour);
-  t.is(backoffDelay(1, defaultBackoff, () => 1), 96_000);
-  t.is(backoffDelay(0, defaultBackoff, () => 0), 2 * minute, 'a first failure counted as 0 is still the first');
+  t.deepEqual(
+    [1, 2, 3, 4, 5].map((failures) => backoffDelay(failures, defaultBackoff, () => 0)),
+    [2, 4, 8, 16, 32].map((m) => m * minute),
+  );
+  t.is(
+    backoffDelay(9, defaultBackoff, () => 0),
+    6 * hour,
+  );
+  t.is(
+    backoffDelay(1000, defaultBackoff, () => 0),
+    6 * hour,
+  );
+  t.is(
+    backoffDelay(1, defaultBackoff, () => 1),
+    96_000,
+  );
+  t.is(
+    backoffDelay(0, defaultBackoff, () => 0),
+    2 * minute,
+    'a first failure counted as 0 is still the first',
+  );
   const failedValidationsInFirstHour = (() => {
     let at = 0;
     let count = 0;
@@ -93,13 +113,28 @@ test('backoff: doubles from 2 minutes to a 6 hour cap, jittered up to a fifth ea
   t.is(failedValidationsInFirstHour, 5, "at most Let's Encrypt's 5 failed validations per hostname per hour without jitter");
 });
 
-test('next attempt: Retry-After wins when longer, clamped to a minute .. seven days (the CA\'s longest window)', (t) => {
+test("next attempt: Retry-After wins when longer, clamped to a minute .. seven days (the CA's longest window)", (t) => {
   const now = 1_000_000;
-  t.deepEqual(nextAttempt(1, now, undefined, defaultBackoff, () => 0), { at: now + 2 * minute, reason: 'backoff' });
-  t.deepEqual(nextAttempt(1, now, hour, defaultBackoff, () => 0), { at: now + hour, reason: 'retry_after' });
-  t.deepEqual(nextAttempt(3, now, minute, defaultBackoff, () => 0), { at: now + 8 * minute, reason: 'backoff' });
-  t.deepEqual(nextAttempt(1, now, 0, defaultBackoff, () => 0), { at: now + 2 * minute, reason: 'backoff' });
-  t.deepEqual(nextAttempt(1, now, 30 * day, defaultBackoff, () => 0), { at: now + 7 * day, reason: 'retry_after' });
+  t.deepEqual(
+    nextAttempt(1, now, undefined, defaultBackoff, () => 0),
+    { at: now + 2 * minute, reason: 'backoff' },
+  );
+  t.deepEqual(
+    nextAttempt(1, now, hour, defaultBackoff, () => 0),
+    { at: now + hour, reason: 'retry_after' },
+  );
+  t.deepEqual(
+    nextAttempt(3, now, minute, defaultBackoff, () => 0),
+    { at: now + 8 * minute, reason: 'backoff' },
+  );
+  t.deepEqual(
+    nextAttempt(1, now, 0, defaultBackoff, () => 0),
+    { at: now + 2 * minute, reason: 'backoff' },
+  );
+  t.deepEqual(
+    nextAttempt(1, now, 30 * day, defaultBackoff, () => 0),
+    { at: now + 7 * day, reason: 'retry_after' },
+  );
 });
 
 test('budget.json: round trip; missing starts empty; damaged starts empty with a reason', async (t) => {
@@ -109,7 +144,10 @@ test('budget.json: round trip; missing starts empty; damaged starts empty with a
   await writeBudgetLedger(dataDir, ledger);
   t.deepEqual(await readBudgetLedger(dataDir), { ledger });
   await writeFile(join(dataDir, 'budget.json'), '{"new_certificates": ["soon"]}');
-  t.deepEqual(await readBudgetLedger(dataDir), { ledger: [], problem: `${join(dataDir, 'budget.json')} is not usable (new_certificates holds something other than times); counting the CA budget from empty` });
+  t.deepEqual(await readBudgetLedger(dataDir), {
+    ledger: [],
+    problem: `${join(dataDir, 'budget.json')} is not usable (new_certificates holds something other than times); counting the CA budget from empty`,
+  });
   await writeFile(join(dataDir, 'budget.json'), '[]');
   t.regex((await readBudgetLedger(dataDir)).problem ?? '', /new_certificates is not a list/);
 });

@@ -4,7 +4,23 @@
 import test from 'ava';
 import { supportsExtendPrune } from '../../actors/cert/dns/providers/powerdns-version.js';
 
-const supported = ['4.9.12', '4.9.13', '4.9.100', '5.0.2', '5.0.3', '5.0.10', '5.1.0', '5.1.3', '5.2.0', '6.0.0', '10.0.0', '6.0.0-alpha1', '5.1.1-rc1', '5.0.2+build7', ' 5.0.2\n'];
+const supported = [
+  '4.9.12',
+  '4.9.13',
+  '4.9.100',
+  '5.0.2',
+  '5.0.3',
+  '5.0.10',
+  '5.1.0',
+  '5.1.3',
+  '5.2.0',
+  '6.0.0',
+  '10.0.0',
+  '6.0.0-alpha1',
+  '5.1.1-rc1',
+  '5.0.2+build7',
+  ' 5.0.2\n',
+];
 const refused = [
   '4.7.3',
   '4.8.4',

@@ -13,12 +13,18 @@ import { certErrors } from '../../actors/cert/error-codes.js';
 const now = Date.UTC(2026, 0, 1);
 
 test('a Retry-After of days sets the next attempt that far, up to 7 days', (t) => {
-  t.deepEqual(nextAttempt(1, now, 3 * day, undefined, () => 0), { at: now + 3 * day, reason: 'retry_after' });
-  t.deepEqual(nextAttempt(1, now, 30 * day, undefined, () => 0), { at: now + maxRefusalRetryAfterMs, reason: 'retry_after' });
+  t.deepEqual(
+    nextAttempt(1, now, 3 * day, undefined, () => 0),
+    { at: now + 3 * day, reason: 'retry_after' },
+  );
+  t.deepEqual(
+    nextAttempt(1, now, 30 * day, undefined, () => 0),
+    { at: now + maxRefusalRetryAfterMs, reason: 'retry_after' },
+  );
   t.is(maxRefusalRetryAfterMs, 7 * day);
 });
 
-test('a DNS provider 429 and a CA rateLimited refusal each set the domain\'s next attempt, shown with why', async (t) => {
+test("a DNS provider 429 and a CA rateLimited refusal each set the domain's next attempt, shown with why", async (t) => {
   const clock = new ManualClock(now);
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day });
   harness.issuer.failures.push(new OutpostError(certErrors.ERR_DNS_PROVIDER, 'cloudflare answered 429', 300_000));

@@ -20,8 +20,14 @@ test('lifetime rule: half the lifetime left for certificates of 10 days or less 
 
 test('a random instant inside the window: both ends reachable, never outside', (t) => {
   const window = { start: 1000, end: 2000 };
-  t.is(pickInstant(window, () => 0), 1000);
-  t.is(pickInstant(window, () => 0.999_999), 1999);
+  t.is(
+    pickInstant(window, () => 0),
+    1000,
+  );
+  t.is(
+    pickInstant(window, () => 0.999_999),
+    1999,
+  );
   for (let i = 0; i < 1000; i++) {
     const at = pickInstant(window);
     t.true(at >= 1000 && at < 2000);
@@ -36,7 +42,11 @@ test('plan from a real certificate: lifetime rule without ARI, jittered inside i
   const late = planRenewal({ facts }, () => 0.999_999);
   t.deepEqual(early, { dueAt: Date.parse('2025-01-04T00:00:00Z') - 0.3 * day, basis: 'lifetime', explanationUrl: undefined });
   t.true(late.dueAt < Date.parse('2025-01-04T00:00:00Z') && late.dueAt > Date.parse('2025-01-04T00:00:00Z') - 1000, String(late.dueAt));
-  t.is(planRenewal({ facts, previous: late }, () => 0), late, 'an existing lifetime plan is kept');
+  t.is(
+    planRenewal({ facts, previous: late }, () => 0),
+    late,
+    'an existing lifetime plan is kept',
+  );
 });
 
 test('plan with ARI: an instant inside the window; kept while the window still holds it; ARI overrides the lifetime plan', (t) => {
@@ -48,7 +58,10 @@ test('plan with ARI: an instant inside the window; kept while the window still h
   const widened = planRenewal({ facts, ari: { window: { start: 49 * day, end: 52 * day }, explanationUrl: undefined }, previous: first }, () => 0);
   t.is(widened.dueAt, 50.5 * day, 'still inside: not picked again');
   // The CA moved the window (for example after a revocation): pick again inside the new one.
-  const moved = planRenewal({ facts, ari: { window: { start: 10 * day, end: 10 * day + hour }, explanationUrl: 'https://ca.example/incident' }, previous: first }, () => 0);
+  const moved = planRenewal(
+    { facts, ari: { window: { start: 10 * day, end: 10 * day + hour }, explanationUrl: 'https://ca.example/incident' }, previous: first },
+    () => 0,
+  );
   t.deepEqual(moved, { dueAt: 10 * day, basis: 'ari', explanationUrl: 'https://ca.example/incident' });
 });
 
@@ -89,7 +102,10 @@ test('scheduler: keys fire at their instant, in one batch when due together, at 
   t.is(scheduler.size, 1);
   clock.advance(10 * day);
   t.deepEqual(fired[2], [10 * day, ['d']]);
-  t.true(clock.delays.every((delay) => delay <= maxRenewalCheckMs), 'never sleeps past 2 hours');
+  t.true(
+    clock.delays.every((delay) => delay <= maxRenewalCheckMs),
+    'never sleeps past 2 hours',
+  );
   t.true(clock.delays.length >= (10 * day) / maxRenewalCheckMs, 'woke at least every 2 hours while waiting for d');
   scheduler.stop();
 });

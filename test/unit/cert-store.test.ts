@@ -61,7 +61,9 @@ test('writes to one domain land in call order, however they interleave', async (
   const dataDir = await certDataDir(t);
   const { store } = await DomainStore.open(dataDir);
   const record = testRecord('order');
-  const writes = Array.from({ length: 20 }, (_, index) => store.write({ record: { ...record, target: `10.0.0.${index + 1}` }, material: versionedMaterial(String(index)) }));
+  const writes = Array.from({ length: 20 }, (_, index) =>
+    store.write({ record: { ...record, target: `10.0.0.${index + 1}` }, material: versionedMaterial(String(index)) }),
+  );
   await Promise.all(writes);
   await store.flush();
   const { loaded } = await DomainStore.open(dataDir);
@@ -130,13 +132,18 @@ test('material is checked before it is written and kept in canonical PEM form', 
   const { store } = await DomainStore.open(dataDir);
   const record = testRecord('pem');
   const material = versionedMaterial('v1');
-  await t.throwsAsync(store.write({ record, material: { ...material, cert_pem: material.cert_pem + material.key_pem } }), { message: /^cert_pem \(one CERTIFICATE block\) does not hold what it should$/ });
+  await t.throwsAsync(store.write({ record, material: { ...material, cert_pem: material.cert_pem + material.key_pem } }), {
+    message: /^cert_pem \(one CERTIFICATE block\) does not hold what it should$/,
+  });
   await t.throwsAsync(store.write({ record, material: { ...material, key_pem: '' } }), { message: /^key_pem/ });
   await t.throwsAsync(store.write({ record, material: { ...material, chain_pem: material.key_pem } }), { message: /^chain_pem/ });
   await t.throwsAsync(store.write({ record: { ...record, name: '../escape' }, material: undefined }), { message: 'not a domain name: "../escape"' });
   t.deepEqual(await readdir(join(dataDir, 'domains')), []);
   // CRLF line ends and text around the blocks are dropped; an empty chain (self-signed) is fine.
-  await store.write({ record, material: { cert_pem: `Subject: x\r\n${material.cert_pem.replace(/\n/g, '\r\n')}`, chain_pem: '', key_pem: `${material.key_pem}\n\n` } });
+  await store.write({
+    record,
+    material: { cert_pem: `Subject: x\r\n${material.cert_pem.replace(/\n/g, '\r\n')}`, chain_pem: '', key_pem: `${material.key_pem}\n\n` },
+  });
   const stored = JSON.parse(await readFile(join(dataDir, 'domains', 'pem.example.com.json'), 'utf8')) as { material: unknown };
   t.deepEqual(stored.material, { cert_pem: material.cert_pem, chain_pem: '', key_pem: material.key_pem });
   const chain = material.chain_pem + pemBlock('CERTIFICATE', 'root');

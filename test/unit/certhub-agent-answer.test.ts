@@ -19,7 +19,7 @@ async function answerFor(name: string, at = now) {
   return { cert_pem: demo.cert_pem, chain_pem: demo.chain_pem, key_pem: demo.key_pem, expires_at: new Date(demo.notAfter).toISOString() };
 }
 
-test('a good answer gives its material as it came, under the full name, with the leaf\'s expiry', async (t) => {
+test("a good answer gives its material as it came, under the full name, with the leaf's expiry", async (t) => {
   const answer = await answerFor('app.example.test');
   const material = checkUntrusted(answer, 'app.example.test', now);
   t.is(material.domain, 'app.example.test');
@@ -40,12 +40,24 @@ test('material is written only when its chain leads to a trusted root: the syste
   const answer = { cert_pem: chain.certPem, chain_pem: '', key_pem: chain.keyPem, expires_at: new Date(now + 30 * 86_400_000).toISOString() };
   t.is(checkCertificateAnswer(answer, 'app.example.test', now, trustAnchors(chain.caPem)).domain, 'app.example.test');
   t.is(checkCertificateAnswer({ ...answer, chain_pem: chain.caPem }, 'app.example.test', now, trustAnchors(chain.caPem)).chainPem, chain.caPem);
-  t.throws(() => checkCertificateAnswer(answer, 'app.example.test', now, trustAnchors()), { message: /does not lead to a trusted root \(its last issuer: .*\); a private CA\? pass it with --ca-bundle FILE/ });
-  t.throws(() => checkCertificateAnswer({ ...answer, chain_pem: chain.caPem }, 'app.example.test', now, trustAnchors()), { message: /does not lead to a trusted root/ });
+  t.throws(() => checkCertificateAnswer(answer, 'app.example.test', now, trustAnchors()), {
+    message: /does not lead to a trusted root \(its last issuer: .*\); a private CA\? pass it with --ca-bundle FILE/,
+  });
+  t.throws(() => checkCertificateAnswer({ ...answer, chain_pem: chain.caPem }, 'app.example.test', now, trustAnchors()), {
+    message: /does not lead to a trusted root/,
+  });
   const other = await testChain('app.example.test', { notBefore: new Date(now - 86_400_000), notAfter: new Date(now + 30 * 86_400_000) });
-  t.throws(() => checkCertificateAnswer(answer, 'app.example.test', now, trustAnchors(other.caPem)), { message: /does not lead to a trusted root/ }, 'a CA of the same name but another key');
+  t.throws(
+    () => checkCertificateAnswer(answer, 'app.example.test', now, trustAnchors(other.caPem)),
+    { message: /does not lead to a trusted root/ },
+    'a CA of the same name but another key',
+  );
   const demo = await answerFor('app.example.test');
-  t.throws(() => checkCertificateAnswer(demo, 'app.example.test', now, trustAnchors()), { message: /does not lead to a trusted root/ }, 'a self-signed demo certificate');
+  t.throws(
+    () => checkCertificateAnswer(demo, 'app.example.test', now, trustAnchors()),
+    { message: /does not lead to a trusted root/ },
+    'a self-signed demo certificate',
+  );
   t.is(checkCertificateAnswer(demo, 'app.example.test', now, 'untrusted-allowed').domain, 'app.example.test');
 });
 
@@ -65,7 +77,16 @@ test('nonsense is refused, each time naming what is wrong and never quoting the 
     [{ ...answer, key_pem: undefined }, /not a certificate response/],
     [{ ...answer, cert_pem: 'hello' }, /cert_pem holds no PEM block/],
     [{ ...answer, cert_pem: `${answer.cert_pem}${other.cert_pem}` }, /exactly one CERTIFICATE/],
-    [{ ...answer, cert_pem: answer.cert_pem.split('\n').filter((_, index) => index !== 3).join('\n') }, /cert_pem is not a readable X.509 certificate/],
+    [
+      {
+        ...answer,
+        cert_pem: answer.cert_pem
+          .split('\n')
+          .filter((_, index) => index !== 3)
+          .join('\n'),
+      },
+      /cert_pem is not a readable X.509 certificate/,
+    ],
     [{ ...answer, key_pem: other.key_pem }, /key_pem does not match the certificate/],
     [{ ...answer, key_pem: answer.cert_pem }, /exactly one PRIVATE KEY block/],
     [{ ...answer, chain_pem: answer.key_pem }, /chain_pem block 1 is a PRIVATE KEY/],

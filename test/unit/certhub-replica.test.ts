@@ -6,8 +6,21 @@ import { DomainReplica } from '../../actors/cert/site/replica.js';
 
 function view(changes: Partial<DomainView>): DomainView {
   return {
-    name: 'app.example.test', label: 'app', target: '203.0.113.5', record_type: 'A', status: 'pending', error: null,
-    created_at: '2026-11-23T12:00:00.000Z', issued_at: null, expires_at: null, token: 'chd_one', last_fetch: null, next_attempt_at: null, waiting_for: null, renewal: { due_at: null, basis: null }, ...changes,
+    name: 'app.example.test',
+    label: 'app',
+    target: '203.0.113.5',
+    record_type: 'A',
+    status: 'pending',
+    error: null,
+    created_at: '2026-11-23T12:00:00.000Z',
+    issued_at: null,
+    expires_at: null,
+    token: 'chd_one',
+    last_fetch: null,
+    next_attempt_at: null,
+    waiting_for: null,
+    renewal: { due_at: null, basis: null },
+    ...changes,
   };
 }
 
@@ -35,7 +48,7 @@ test('an answer ahead of its replica messages is read at once but streamed in or
   t.deepEqual(seen, ['pending chd_one', 'issuing chd_one']);
 });
 
-test('the replica says when the domains actor\'s loaded book has reached it, and streams no change for it', async (t) => {
+test("the replica says when the domains actor's loaded book has reached it, and streams no change for it", async (t) => {
   const replica = new DomainReplica('example.test');
   const seen: string[] = [];
   replica.onChange((message: ReplicaMessage) => seen.push(message.type));

@@ -2,7 +2,16 @@
 // per entry, published to the fronts' replica, and worded so that the agent recognises them.
 import test from 'ava';
 import { isRetiredTokenReason, statusFailure } from '../../actors/proxy/client/fetch-failure.js';
-import { matchRetired, retiredDigest, retiredInAll, retiredPerDomain, retiredTokenKeepMs, retiredTokenMessage, withRetired, type RetiredToken } from '../../actors/cert/domains/retired-tokens.js';
+import {
+  matchRetired,
+  retiredDigest,
+  retiredInAll,
+  retiredPerDomain,
+  retiredTokenKeepMs,
+  retiredTokenMessage,
+  withRetired,
+  type RetiredToken,
+} from '../../actors/cert/domains/retired-tokens.js';
 import { DomainReplica } from '../../actors/cert/site/replica.js';
 import { RetiredFetchLog, retiredFetchLogGapMs } from '../../actors/cert/site/retired-fetch-log.js';
 
@@ -20,16 +29,22 @@ test('a retired token is kept as its SHA-256, never as itself, and matches only 
 test('kept for 90 days, the latest few of a domain, and a bounded number in all', (t) => {
   const old = withRetired([], 'app.example.test', 'chd_old', 'rotated', now - retiredTokenKeepMs);
   t.is(matchRetired(old, 'chd_old', now), undefined, 'older than 90 days: the plain 401');
-  t.deepEqual(withRetired(old, 'web.example.test', 'chd_web', 'removed', now).map((entry) => entry.name), ['web.example.test'], 'expired entries are dropped when one is added');
+  t.deepEqual(
+    withRetired(old, 'web.example.test', 'chd_web', 'removed', now).map((entry) => entry.name),
+    ['web.example.test'],
+    'expired entries are dropped when one is added',
+  );
 
   let tokens: RetiredToken[] = [];
-  for (let rotation = 0; rotation < retiredPerDomain + 3; rotation++) tokens = withRetired(tokens, 'app.example.test', `chd_${rotation}`, 'rotated', now + rotation);
+  for (let rotation = 0; rotation < retiredPerDomain + 3; rotation++)
+    tokens = withRetired(tokens, 'app.example.test', `chd_${rotation}`, 'rotated', now + rotation);
   t.is(tokens.length, retiredPerDomain);
   t.is(matchRetired(tokens, 'chd_0', now + day), undefined, 'the oldest rotations are forgotten first');
   t.truthy(matchRetired(tokens, `chd_${retiredPerDomain + 2}`, now + day));
 
   let many: RetiredToken[] = [];
-  for (let domain = 0; domain < retiredInAll + 5; domain++) many.push({ name: `d${domain}.example.test`, sha256: retiredDigest(`chd_${domain}`), reason: 'removed', retired_at: new Date(now).toISOString() });
+  for (let domain = 0; domain < retiredInAll + 5; domain++)
+    many.push({ name: `d${domain}.example.test`, sha256: retiredDigest(`chd_${domain}`), reason: 'removed', retired_at: new Date(now).toISOString() });
   many = withRetired(many, 'last.example.test', 'chd_last', 'removed', now);
   t.is(many.length, retiredInAll);
   t.is(many.at(-1)?.name, 'last.example.test');

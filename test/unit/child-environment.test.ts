@@ -1,7 +1,17 @@
 import test from 'ava';
 import { childEnvironment } from '../../src/process/child-environment.js';
 
-const ours = { PATH: '/usr/bin:/bin', HOME: '/var/lib/outpost', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'UTC', APP_POOL_KEY: 'pool passphrase', CERTHUB_TOKEN: 'a token', DOCKER_HOST: 'unix:///run/docker.sock', NODE_OPTIONS: '--inspect' };
+const ours = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/var/lib/outpost',
+  LANG: 'C.UTF-8',
+  LC_TIME: 'en_GB.UTF-8',
+  TZ: 'UTC',
+  APP_POOL_KEY: 'pool passphrase',
+  CERTHUB_TOKEN: 'a token',
+  DOCKER_HOST: 'unix:///run/docker.sock',
+  NODE_OPTIONS: '--inspect',
+};
 
 test('a child gets PATH, HOME, the locale and TZ of ours, and nothing else unless named', (t) => {
   t.deepEqual(childEnvironment({}, ours), { PATH: '/usr/bin:/bin', HOME: '/var/lib/outpost', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'UTC' });

@@ -24,7 +24,11 @@ function problemsOf(schema: z.ZodType, input: unknown): readonly string[] {
 }
 
 test('each problem names its option path and rule', (t) => {
-  const problems = problemsOf(hostConfigSchema, { roles: { monitor: {} }, supervisor: { ready_timeout_ms: 0, restart: { max_restarts: 'many' } }, log: { level: 'loud' } });
+  const problems = problemsOf(hostConfigSchema, {
+    roles: { monitor: {} },
+    supervisor: { ready_timeout_ms: 0, restart: { max_restarts: 'many' } },
+    log: { level: 'loud' },
+  });
   t.true(problems.includes('supervisor.ready_timeout_ms must be at least 1'));
   t.true(problems.includes('supervisor.restart.max_restarts must be a number'));
   t.true(problems.includes('log.level must be one of "error", "warn", "info", "debug"'));
@@ -56,7 +60,9 @@ test('array entries and ranges are named by index', (t) => {
 });
 
 test('bind addresses and allowed hosts are IP addresses or host names, as src/net/host-names.ts checks names', (t) => {
-  const problems = problemsOf(hostConfigSchema, { roles: { monitor: { host: 'bad..name', allowed_hosts: ['-dash.example', 'a_b.example', 'ok.example', '::1'] } } });
+  const problems = problemsOf(hostConfigSchema, {
+    roles: { monitor: { host: 'bad..name', allowed_hosts: ['-dash.example', 'a_b.example', 'ok.example', '::1'] } },
+  });
   t.true(problems.includes('roles.monitor.host must be an IP address or a host name'), problems.join('\n'));
   t.true(problems.includes('roles.monitor.allowed_hosts[0] must be a host name or an IP address, without a port'), problems.join('\n'));
   t.true(problems.includes('roles.monitor.allowed_hosts[1] must be a host name or an IP address, without a port'), problems.join('\n'));

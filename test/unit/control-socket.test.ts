@@ -22,7 +22,10 @@ async function socketPath(t: { teardown(fn: () => Promise<void>): void }): Promi
 test('a socket file nothing listens on (its process died) is replaced, and the socket is 0600', async (t) => {
   const path = await socketPath(t);
   // A process that binds the path and dies without removing the file, as a SIGKILL leaves it.
-  execFileSync('python3', ['-c', `import os, socket\nos.makedirs(os.path.dirname(${JSON.stringify(path)}), exist_ok=True)\nsocket.socket(socket.AF_UNIX).bind(${JSON.stringify(path)})`]);
+  execFileSync('python3', [
+    '-c',
+    `import os, socket\nos.makedirs(os.path.dirname(${JSON.stringify(path)}), exist_ok=True)\nsocket.socket(socket.AF_UNIX).bind(${JSON.stringify(path)})`,
+  ]);
   t.true((await stat(path)).isSocket());
   const opened = await openControlSocket(path, statusOf(1));
   t.true(opened.listening);
@@ -67,7 +70,7 @@ test('a live outpost too busy to answer in time keeps its socket: the one starti
   const opened = await openControlSocket(path, statusOf(2));
   t.false(opened.listening);
   if (!opened.listening) t.regex(opened.reason, /another running outpost answers on/);
-  t.true((await stat(path)).isSocket(), 'the busy one\'s socket file is still there');
+  t.true((await stat(path)).isSocket(), "the busy one's socket file is still there");
 });
 
 test("a folder another user owns is refused: no socket is made there, whoever's socket is at the path", async (t) => {
@@ -89,6 +92,10 @@ test('a folder other users may write is refused', async (t) => {
   await mkdir(dirname(path));
   await chmod(dirname(path), 0o777);
   const opened = await openControlSocket(path, statusOf(4));
-  t.deepEqual(opened, { listening: false, unsafe: true, reason: `refused the folder of ${path}: ${dirname(path)} may be written by other users (mode 777); run chmod 700 ${dirname(path)}` });
+  t.deepEqual(opened, {
+    listening: false,
+    unsafe: true,
+    reason: `refused the folder of ${path}: ${dirname(path)} may be written by other users (mode 777); run chmod 700 ${dirname(path)}`,
+  });
   t.false(existsSync(path));
 });

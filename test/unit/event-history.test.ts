@@ -6,7 +6,10 @@ test('the history forgets its oldest events past its capacity', (t) => {
   t.is(history.after('1'), undefined);
   for (let id = 1; id <= 4; id++) history.add({ id: String(id), data: String(id) });
   t.is(history.after('1'), undefined);
-  t.deepEqual(history.after('2')?.map((event) => event.id), ['3', '4']);
+  t.deepEqual(
+    history.after('2')?.map((event) => event.id),
+    ['3', '4'],
+  );
   t.deepEqual(history.after('4'), []);
   t.is(history.lastId, '4');
 });

@@ -22,13 +22,23 @@ test('every subscriber of a topic receives a published batch in one delivery; ot
   for (const subscriber of ['a', 'b', 'c', 'd']) router.subscribe(subscriber, 'samples');
   router.subscribe('e', 'other');
   router.publish('sampler', [{ topic: 'samples', messages: [1, 2] }]);
-  t.deepEqual(delivered, ['a', 'b', 'c', 'd'].map((subscriber) => ({ subscriber, messages: [1, 2] })));
+  t.deepEqual(
+    delivered,
+    ['a', 'b', 'c', 'd'].map((subscriber) => ({ subscriber, messages: [1, 2] })),
+  );
 });
 
 test('a late or restarted subscriber receives the latest message of every key at once, removals left out', (t) => {
   const { router, delivered } = recordingRouter();
   router.subscribe('front', 'domains');
-  router.publish('owner', [keyed('domains', [['app', 'app v1'], ['www', 'www v1'], ['app', 'app v2'], ['old', 'old v1']])]);
+  router.publish('owner', [
+    keyed('domains', [
+      ['app', 'app v1'],
+      ['www', 'www v1'],
+      ['app', 'app v2'],
+      ['old', 'old v1'],
+    ]),
+  ]);
   router.publish('owner', [keyed('domains', [['old', 'old removed', false]])]);
   router.dropSubscriber('front');
   delivered.length = 0;
@@ -49,7 +59,11 @@ test('a thread that unsubscribed or ended receives nothing more', (t) => {
 test('an actor batches its publishes into one post per turn and subscribes to a topic once', async (t) => {
   const posts: EventBatch[][] = [];
   const subscriptions: string[] = [];
-  const channel = new EventChannel({ publish: (events) => posts.push(events), subscribe: (topic) => subscriptions.push(`+${topic}`), unsubscribe: (topic) => subscriptions.push(`-${topic}`) });
+  const channel = new EventChannel({
+    publish: (events) => posts.push(events),
+    subscribe: (topic) => subscriptions.push(`+${topic}`),
+    unsubscribe: (topic) => subscriptions.push(`-${topic}`),
+  });
   const topic = declareTopic<{ n: number }>('numbers');
   const seen: number[] = [];
   const first = channel.subscribe(topic, (message) => seen.push(message.n));
@@ -57,7 +71,10 @@ test('an actor batches its publishes into one post per turn and subscribes to a 
   for (let n = 1; n <= 3; n++) channel.publish(topic, { n }, { key: String(n) });
   await new Promise((resolve) => setImmediate(resolve));
   t.is(posts.length, 1);
-  t.deepEqual(posts[0]?.map((batch) => batch.keys), [['1', '2', '3']]);
+  t.deepEqual(
+    posts[0]?.map((batch) => batch.keys),
+    [['1', '2', '3']],
+  );
   channel.deliver(posts[0] ?? []);
   t.deepEqual(seen, [1, 10, 2, 20, 3, 30]);
   first();
@@ -114,10 +131,14 @@ test('a snapshot follows what the publisher had batched, and goes nowhere once i
   owner.flush();
   owner.publish(replica, 'app v2', { key: 'app' });
   router.subscribe('front', 'replica');
-  t.deepEqual(delivered, [
-    { subscriber: 'front', messages: ['app v2'] },
-    { subscriber: 'front', messages: ['app v2'] },
-  ], 'the batched change is sent first, then the state that includes it');
+  t.deepEqual(
+    delivered,
+    [
+      { subscriber: 'front', messages: ['app v2'] },
+      { subscriber: 'front', messages: ['app v2'] },
+    ],
+    'the batched change is sent first, then the state that includes it',
+  );
 
   delivered.length = 0;
   router.unsubscribe('front', 'replica');
@@ -145,9 +166,21 @@ test('a turn of many events goes in posts of at most messagesPerPost, in order, 
   const count = messagesPerPost * 2 + 1;
   for (let n = 0; n < count; n++) channel.publish(topic, n, { key: `k${n}`, retain: n % 2 === 0 });
   await new Promise((resolve) => setImmediate(resolve));
-  t.deepEqual(posts.map((post) => post.map((batch) => batch.messages.length)), [[messagesPerPost], [messagesPerPost], [1]]);
+  t.deepEqual(
+    posts.map((post) => post.map((batch) => batch.messages.length)),
+    [[messagesPerPost], [messagesPerPost], [1]],
+  );
   const batches = posts.flat();
-  t.deepEqual(batches.flatMap((batch) => batch.messages), Array.from({ length: count }, (_, n) => n));
-  t.deepEqual(batches.flatMap((batch) => batch.keys), Array.from({ length: count }, (_, n) => `k${n}`));
-  t.deepEqual(batches.flatMap((batch) => batch.retain), Array.from({ length: count }, (_, n) => n % 2 === 0));
+  t.deepEqual(
+    batches.flatMap((batch) => batch.messages),
+    Array.from({ length: count }, (_, n) => n),
+  );
+  t.deepEqual(
+    batches.flatMap((batch) => batch.keys),
+    Array.from({ length: count }, (_, n) => `k${n}`),
+  );
+  t.deepEqual(
+    batches.flatMap((batch) => batch.retain),
+    Array.from({ length: count }, (_, n) => n % 2 === 0),
+  );
 });

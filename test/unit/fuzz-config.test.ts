@@ -42,14 +42,20 @@ for (const { name, schema, valid } of configLoaders) {
 test('config text of any kind is JSON or refused with the line and column of the fault', (t) => {
   checkProperty(
     t,
-    fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.json().map((text) => text.slice(0, Math.max(0, text.length - 1)))), (text) => {
-      try {
-        parseConfigJson(text, 'host.json');
-      } catch (error) {
-        assert.ok(error instanceof ConfigError);
-        assert.match(error.problems[0] ?? '', /^host\.json is not valid JSON \(line \d+, column \d+\): \S/);
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc.json().map((text) => text.slice(0, Math.max(0, text.length - 1))),
+      ),
+      (text) => {
+        try {
+          parseConfigJson(text, 'host.json');
+        } catch (error) {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.problems[0] ?? '', /^host\.json is not valid JSON \(line \d+, column \d+\): \S/);
+        }
+      },
+    ),
     500,
   );
 });

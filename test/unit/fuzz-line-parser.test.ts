@@ -10,14 +10,18 @@ import { checkProperty, chop } from '../helpers/fuzz.js';
 import { recordsOf } from '../helpers/qpool.js';
 
 const sources = new Set(['keyed', 'legacy'] as const);
-const goodRecord: fc.Arbitrary<ValueRecord> = fc.record({
-  value: fc.uint8Array({ minLength: 128, maxLength: 128 }).map((bytes) => Buffer.from(bytes).toString('hex')),
-  timestamp: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString()),
-  source: fc.constantFrom('keyed' as const, 'legacy' as const),
-}).map((record) => ({ ...record }));
+const goodRecord: fc.Arbitrary<ValueRecord> = fc
+  .record({
+    value: fc.uint8Array({ minLength: 128, maxLength: 128 }).map((bytes) => Buffer.from(bytes).toString('hex')),
+    timestamp: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString()),
+    source: fc.constantFrom('keyed' as const, 'legacy' as const),
+  })
+  .map((record) => ({ ...record }));
 
 /** A line the parser must refuse: noise without a newline, starting with a byte no JSON starts with. */
-const noiseLine = fc.uint8Array({ minLength: 0, maxLength: 600 }).map((bytes) => Buffer.concat([Buffer.from('#'), Buffer.from(bytes.map((byte) => (byte === 0x0a ? 0x0b : byte)))]));
+const noiseLine = fc
+  .uint8Array({ minLength: 0, maxLength: 600 })
+  .map((bytes) => Buffer.concat([Buffer.from('#'), Buffer.from(bytes.map((byte) => (byte === 0x0a ? 0x0b : byte)))]));
 
 const hugeLine = fc.integer({ min: maxLineBytes + 1, max: 20_000 }).map((length) => Buffer.alloc(length, 0x7b));
 
@@ -33,7 +37,6 @@ function lineBytes(entry: Line): Buffer {
   return entry.kind === 'good' ? Buffer.from(JSON.stringify(entry.record)) : entry.bytes;
 }
 
-
 test('a stream of good, noisy and endless lines chopped anywhere: every good value, one refusal per damaged line', (t) => {
   checkProperty(
     t,
@@ -48,8 +51,13 @@ test('a stream of good, noisy and endless lines chopped anywhere: every good val
         damaged.push(...parsed.damaged);
         assert.ok(parser.heldBytes <= maxLineBytes, `${parser.heldBytes} bytes held`);
       }
-      const expectedDamage = lines.filter((entry) => entry.kind !== 'good').map((entry) => (entry.kind === 'huge' ? `longer than ${maxLineBytes} bytes` : 'not JSON'));
-      assert.deepEqual(values, lines.flatMap((entry) => (entry.kind === 'good' ? [entry.record] : [])));
+      const expectedDamage = lines
+        .filter((entry) => entry.kind !== 'good')
+        .map((entry) => (entry.kind === 'huge' ? `longer than ${maxLineBytes} bytes` : 'not JSON'));
+      assert.deepEqual(
+        values,
+        lines.flatMap((entry) => (entry.kind === 'good' ? [entry.record] : [])),
+      );
       assert.deepEqual(damaged, expectedDamage);
       assert.equal(parser.heldBytes, 0);
     }),
@@ -94,10 +102,21 @@ test('a timestamp is accepted only when it names a real instant, and is served a
       const timestamp = `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`;
       const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
       // Date.UTC rolls an impossible field over (February 30 is March 2): a real time is one that does not roll.
-      const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+      const real =
+        date.getUTCFullYear() === year &&
+        date.getUTCMonth() === month - 1 &&
+        date.getUTCDate() === day &&
+        date.getUTCHours() === hour &&
+        date.getUTCMinutes() === minute &&
+        date.getUTCSeconds() === second;
       const parsed = new LineParser(sources).feed(Buffer.from(`${JSON.stringify({ ...record, timestamp })}\n`));
       const served = recordsOf(parsed.values);
-      if (real) assert.deepEqual(served.map((entry) => entry.timestamp), [date.toISOString()], timestamp);
+      if (real)
+        assert.deepEqual(
+          served.map((entry) => entry.timestamp),
+          [date.toISOString()],
+          timestamp,
+        );
       else assert.deepEqual(parsed.damaged, ['timestamp is not an ISO 8601 time'], timestamp);
     }),
     500,

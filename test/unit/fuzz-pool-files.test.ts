@@ -55,7 +55,11 @@ async function writePool(t: ExecutionContext): Promise<{ snapshot: Buffer; journ
     for (const key of keys) pool.markServed(key);
   }
   await files.close();
-  return { snapshot: await readFile(path), journal: await readFile(`${path}.hot`), state: { values: pool.toBatch(), servedKeys: pool.servedKeys(), servedTotal } };
+  return {
+    snapshot: await readFile(path),
+    journal: await readFile(`${path}.hot`),
+    state: { values: pool.toBatch(), servedKeys: pool.servedKeys(), servedTotal },
+  };
 }
 
 /**
@@ -98,7 +102,10 @@ test('every byte of the pool file or the journal flipped: refused with Decryptio
   const dir = await tempDir(t, 'fuzz-pool-flip-');
   // Each position in both files, each with a mask fast-check picks (any of the 255 that change it);
   // one run is every position once (a load takes 10-15 ms on this machine).
-  const positions = [...Array.from({ length: snapshot.length }, (_, at) => ({ file: 'pool' as const, at })), ...Array.from({ length: journal.length }, (_, at) => ({ file: 'pool.hot' as const, at }))];
+  const positions = [
+    ...Array.from({ length: snapshot.length }, (_, at) => ({ file: 'pool' as const, at })),
+    ...Array.from({ length: journal.length }, (_, at) => ({ file: 'pool.hot' as const, at })),
+  ];
   let refused = 0;
   await checkAsyncProperty(
     t,

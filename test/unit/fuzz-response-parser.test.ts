@@ -41,7 +41,9 @@ interface Response {
   framing: Framing;
 }
 
-const token = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/).filter((name) => !['content-length', 'transfer-encoding', 'connection'].includes(name.toLowerCase()));
+const token = fc
+  .stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)
+  .filter((name) => !['content-length', 'transfer-encoding', 'connection'].includes(name.toLowerCase()));
 const headerValue = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/);
 
 const response: fc.Arbitrary<Response> = fc
@@ -52,7 +54,15 @@ const response: fc.Arbitrary<Response> = fc
     body: fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.from(bytes)),
     framing: fc.oneof(
       fc.constant<Framing>({ kind: 'length' }),
-      fc.record({ kind: fc.constant('chunked' as const), sizes: fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 8 }), extensions: fc.boolean(), trailers: fc.array(fc.tuple(token, headerValue).map(([name, value]) => `${name}: ${value}`), { maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('chunked' as const),
+        sizes: fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 8 }),
+        extensions: fc.boolean(),
+        trailers: fc.array(
+          fc.tuple(token, headerValue).map(([name, value]) => `${name}: ${value}`),
+          { maxLength: 3 },
+        ),
+      }),
       fc.constant<Framing>({ kind: 'until-close' }),
     ),
   })
@@ -74,12 +84,16 @@ function chunked(body: Buffer, framing: Extract<Framing, { kind: 'chunked' }>): 
 
 function encode(entry: Response): Buffer {
   const interim = entry.interim.map((status) => `HTTP/1.1 ${status} Interim\r\nLink: </a>\r\n\r\n`).join('');
-  const framingHeader = entry.framing.kind === 'length' ? `Content-Length: ${entry.body.length}\r\n` : entry.framing.kind === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : 'Connection: close\r\n';
+  const framingHeader =
+    entry.framing.kind === 'length'
+      ? `Content-Length: ${entry.body.length}\r\n`
+      : entry.framing.kind === 'chunked'
+        ? 'Transfer-Encoding: chunked\r\n'
+        : 'Connection: close\r\n';
   const head = `${interim}HTTP/1.1 ${entry.status} Reason Phrase\r\n${entry.headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}${framingHeader}\r\n`;
   const body = entry.framing.kind === 'chunked' ? chunked(entry.body, entry.framing) : entry.body;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
-
 
 test('a response framed any way, cut anywhere: one head with its status and headers, the body whole, one end', (t) => {
   checkProperty(
@@ -138,10 +152,15 @@ function outcome(pieces: readonly Uint8Array[], bodiless = false): 'read' | 'mal
 test('noise, alone or after a valid head, is read or refused as MalformedResponse, nothing else', (t) => {
   checkProperty(
     t,
-    fc.property(fc.option(response, { nil: undefined }), fc.array(fc.uint8Array({ maxLength: 2000 }), { maxLength: 10 }), fc.boolean(), (entry, noise, bodiless) => {
-      const start = entry === undefined ? [] : [encode(entry).subarray(0, 200)];
-      outcome([...start, ...noise], bodiless);
-    }),
+    fc.property(
+      fc.option(response, { nil: undefined }),
+      fc.array(fc.uint8Array({ maxLength: 2000 }), { maxLength: 10 }),
+      fc.boolean(),
+      (entry, noise, bodiless) => {
+        const start = entry === undefined ? [] : [encode(entry).subarray(0, 200)];
+        outcome([...start, ...noise], bodiless);
+      },
+    ),
     300,
   );
 });

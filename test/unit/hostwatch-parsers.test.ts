@@ -11,8 +11,14 @@ import { isLoopbackOnly } from '../../src/net/address.js';
 const recording = (name: string) => readFileSync(projectPath(`test/fixtures/hostwatch/${name}`), 'utf8');
 
 test('CPU usage comes from counter deltas, per core and overall', (t) => {
-  const before = [{ user: 100, nice: 0, sys: 100, idle: 800, irq: 0 }, { user: 0, nice: 0, sys: 0, idle: 1000, irq: 0 }];
-  const after = [{ user: 190, nice: 0, sys: 110, idle: 800, irq: 0 }, { user: 25, nice: 0, sys: 0, idle: 1075, irq: 0 }];
+  const before = [
+    { user: 100, nice: 0, sys: 100, idle: 800, irq: 0 },
+    { user: 0, nice: 0, sys: 0, idle: 1000, irq: 0 },
+  ];
+  const after = [
+    { user: 190, nice: 0, sys: 110, idle: 800, irq: 0 },
+    { user: 25, nice: 0, sys: 0, idle: 1075, irq: 0 },
+  ];
   t.deepEqual(cpuUsage(before, after), { percent: 62.5, perCore: [100, 25] });
 });
 
@@ -35,12 +41,24 @@ test('macOS vm_stat: used is active + wired + compressed', (t) => {
 
 test('/proc/net/tcp and tcp6: listening sockets with addresses decoded', (t) => {
   const v4 = parseProcNetTcp(recording('proc-net-tcp.txt'), 'tcp');
-  t.deepEqual(v4.map((socket) => `${socket.host}:${socket.port}`), ['0.0.0.0:2024', '127.0.0.1:56543', '127.0.0.1:18432', '127.0.0.1:18431']);
+  t.deepEqual(
+    v4.map((socket) => `${socket.host}:${socket.port}`),
+    ['0.0.0.0:2024', '127.0.0.1:56543', '127.0.0.1:18432', '127.0.0.1:18431'],
+  );
   const v6 = parseProcNetTcp(recording('proc-net-tcp6.txt'), 'tcp6');
-  t.deepEqual(v6.map((socket) => `${socket.host} ${socket.port} ${socket.inode}`), [':: 22 20511', '::1 631 20512', '::ffff:127.0.0.1 8080 20513', '2001:db8::1 443 20514']);
+  t.deepEqual(
+    v6.map((socket) => `${socket.host} ${socket.port} ${socket.inode}`),
+    [':: 22 20511', '::1 631 20512', '::ffff:127.0.0.1 8080 20513', '2001:db8::1 443 20514'],
+  );
   const ports = listeningPorts([...v4, ...v6], new Map([[1061, { pid: 10, name: 'sshd' }]]));
-  t.deepEqual(ports.map((port) => port.address), ['[::]:22', '[2001:db8::1]:443', '0.0.0.0:2024']);
-  t.like(ports.find((port) => port.port === 2024), { process: 'sshd', pid: 10, protocol: 'tcp' });
+  t.deepEqual(
+    ports.map((port) => port.address),
+    ['[::]:22', '[2001:db8::1]:443', '0.0.0.0:2024'],
+  );
+  t.like(
+    ports.find((port) => port.port === 2024),
+    { process: 'sshd', pid: 10, protocol: 'tcp' },
+  );
   t.true(isLoopbackOnly('127.0.0.53'));
   t.false(isLoopbackOnly('0.0.0.0'));
 });
@@ -68,7 +86,8 @@ test('docker ps JSON lines and docker top tables', (t) => {
 });
 
 test('/proc/<pid>/stat fields are read after the last parenthesis of the command name', (t) => {
-  const line = '4242 (my (odd) name) S 17 4242 4242 0 -1 4194304 120 0 0 0 315 42 0 0 20 0 1 0 98765 12345678 2048 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
+  const line =
+    '4242 (my (odd) name) S 17 4242 4242 0 -1 4194304 120 0 0 0 315 42 0 0 20 0 1 0 98765 12345678 2048 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
   const buffer = Buffer.from(line, 'latin1');
   t.deepEqual(statFields(buffer, buffer.length), { ppid: 17, utime: 315, stime: 42, starttime: 98765, rss: 2048 });
 });

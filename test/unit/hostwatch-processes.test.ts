@@ -8,7 +8,10 @@ test('interpreters are named by their script or module', (t) => {
   t.deepEqual(identify(facts('/usr/bin/python3.11', ['python3', '-u', 'worker.py', '--queue', 'a'])), { name: 'worker.py', runtime: 'python' });
   t.deepEqual(identify(facts('/usr/bin/python3.11', ['python3', '-m', 'http.server', '8000'])), { name: 'http.server', runtime: 'python' });
   t.deepEqual(identify(facts('/venv/bin/python', ['/venv/bin/python', '/venv/bin/gunicorn', 'app:app'])), { name: 'gunicorn', runtime: 'python' });
-  t.deepEqual(identify(facts('/usr/bin/node', ['node', '--max-old-space-size=4096', '-r', 'dotenv/config', 'server.js'])), { name: 'server.js', runtime: 'node' });
+  t.deepEqual(identify(facts('/usr/bin/node', ['node', '--max-old-space-size=4096', '-r', 'dotenv/config', 'server.js'])), {
+    name: 'server.js',
+    runtime: 'node',
+  });
   t.deepEqual(identify(facts('/usr/bin/node', ['node', '/srv/app/node_modules/vite/bin/vite.js', 'dev'])), { name: 'vite', runtime: 'node' });
   t.deepEqual(identify(facts('/usr/bin/node', ['node', '/srv/node_modules/@angular/cli/bin/ng.js'])), { name: '@angular/cli', runtime: 'node' });
   t.deepEqual(identify(facts('/usr/bin/ruby3.1', ['ruby', 'bin/rails', 'server'])), { name: 'rails', runtime: 'ruby' });
@@ -22,7 +25,12 @@ test('interpreters are named by their script or module', (t) => {
 
 test('multiprocessing workers take the name of the program that started them', (t) => {
   const parent = { name: 'train.py', runtime: 'python' };
-  const spawned = facts('/usr/bin/python3.11', ['python3', '-c', 'from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)', '--multiprocessing-fork']);
+  const spawned = facts('/usr/bin/python3.11', [
+    'python3',
+    '-c',
+    'from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)',
+    '--multiprocessing-fork',
+  ]);
   t.deepEqual(identify(spawned, parent), { name: 'train.py', runtime: 'python' });
   const tracker = facts('/usr/bin/python3.11', ['python3', '-c', 'from multiprocessing.resource_tracker import main;main(4)']);
   t.deepEqual(identify(tracker, parent), { name: 'train.py', runtime: 'python' });
@@ -44,7 +52,10 @@ test('a python -c program that uses multiprocessing is the program, not a worker
 test('other programs are named by their executable, whatever title they set', (t) => {
   t.deepEqual(identify(facts('/usr/sbin/nginx', ['nginx: worker process'], 'nginx')), { name: 'nginx', runtime: null });
   t.deepEqual(identify(facts('', ['nginx: worker process'], 'nginx')), { name: 'nginx', runtime: null });
-  t.deepEqual(identify(facts('/memfd:sealed-91173221a7ea (deleted)', ['/usr/lib/chromium/chromium', '--type=zygote'], 'chromium')), { name: 'chromium', runtime: null });
+  t.deepEqual(identify(facts('/memfd:sealed-91173221a7ea (deleted)', ['/usr/lib/chromium/chromium', '--type=zygote'], 'chromium')), {
+    name: 'chromium',
+    runtime: null,
+  });
   t.deepEqual(identify(facts('/usr/lib/chromium/chromium (deleted)', ['/usr/lib/chromium/chromium', '--type=renderer'])), { name: 'chromium', runtime: null });
 });
 
@@ -61,19 +72,35 @@ test('interpreter versions from paths and from their own output', (t) => {
 
 test('processes with one parent and one name form a row; rows sort by CPU plus memory share', (t) => {
   const sample = (pid: number, ppid: number, name: string, cpuPercent: number, memoryBytes: number): ProcessSample => ({
-    pid, ppid, identity: { name, runtime: name.endsWith('.py') ? 'python' : null }, source: 'alice', container: false, cpuPercent, memoryBytes, exe: '/usr/bin/python3.11',
+    pid,
+    ppid,
+    identity: { name, runtime: name.endsWith('.py') ? 'python' : null },
+    source: 'alice',
+    container: false,
+    cpuPercent,
+    memoryBytes,
+    exe: '/usr/bin/python3.11',
   });
   const rows = processTable(
-    [sample(10, 1, 'worker.py', 20, 100), sample(11, 1, 'worker.py', 30, 100), sample(12, 1, 'worker.py', 10, 100), sample(20, 1, 'postgres', 5, 500), sample(30, 2, 'worker.py', 1, 100)],
+    [
+      sample(10, 1, 'worker.py', 20, 100),
+      sample(11, 1, 'worker.py', 30, 100),
+      sample(12, 1, 'worker.py', 10, 100),
+      sample(20, 1, 'postgres', 5, 500),
+      sample(30, 2, 'worker.py', 1, 100),
+    ],
     1000,
     10,
     (runtime) => (runtime === 'python' ? '3.11' : ''),
   );
-  t.deepEqual(rows.map((row) => [row.name, row.count, row.cpuPercent, row.memoryPercent]), [
-    ['worker.py', 3, 60, 30],
-    ['postgres', 1, 5, 50],
-    ['worker.py', 1, 1, 10],
-  ]);
+  t.deepEqual(
+    rows.map((row) => [row.name, row.count, row.cpuPercent, row.memoryPercent]),
+    [
+      ['worker.py', 3, 60, 30],
+      ['postgres', 1, 5, 50],
+      ['worker.py', 1, 1, 10],
+    ],
+  );
   t.deepEqual(rows[0]?.runtime, { name: 'python', version: '3.11' });
   t.deepEqual(rows[0]?.pids, [10, 11, 12]);
   t.is(processTable([sample(1, 0, 'a', 1, 1), sample(2, 0, 'b', 2, 1)], 10, 1, () => '').length, 1);

@@ -10,7 +10,18 @@ const intervalMs = 500;
 function slowProbe() {
   const scans: ((readings: ProcessReading[]) => void)[] = [];
   const probe: SystemProbe = {
-    machine: () => Promise.resolve({ hostname: 'h', os: 'os', kernel: 'k', platform: 'linux', arch: 'x86_64', cpuModel: 'cpu', physicalCores: 1, logicalCores: 1, totalMemoryBytes: 1024 }),
+    machine: () =>
+      Promise.resolve({
+        hostname: 'h',
+        os: 'os',
+        kernel: 'k',
+        platform: 'linux',
+        arch: 'x86_64',
+        cpuModel: 'cpu',
+        physicalCores: 1,
+        logicalCores: 1,
+        totalMemoryBytes: 1024,
+      }),
     coreTimes: () => [{ user: 1, nice: 0, sys: 1, idle: 1, irq: 0 }],
     memory: () => Promise.resolve({ totalBytes: 1024, usedBytes: 512, availableBytes: 512, swap: null, breakdown: null }),
     processes: () => new Promise((resolve) => scans.push(resolve)),
@@ -27,7 +38,16 @@ test('a scan slower than the interval is published once, though the next tick jo
   const { probe, scans } = slowProbe();
   const published: SnapshotJson[] = [];
   const sampler = new Sampler(
-    { intervalMs, historySeconds: 60, topProcesses: 10, askedGraceMs: 30_000, containerIntervalMs: 10_000, containerRetryMs: 300_000, portsIntervalMs: 7_500, firstSampleMs: 250 },
+    {
+      intervalMs,
+      historySeconds: 60,
+      topProcesses: 10,
+      askedGraceMs: 30_000,
+      containerIntervalMs: 10_000,
+      containerRetryMs: 300_000,
+      portsIntervalMs: 7_500,
+      firstSampleMs: 250,
+    },
     {
       probe,
       containers: { read: () => Promise.resolve(unavailableContainers('off')) },

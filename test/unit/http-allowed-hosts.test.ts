@@ -10,7 +10,8 @@ test('a front bound to loopback checks the Host; one bound elsewhere checks it o
 
   const wildcard = hostCheckFor('0.0.0.0', { allowedHosts: ['dash.example.test', '2001:db8::1', '192.0.2.1'] });
   if (wildcard === undefined) return t.fail('allowed_hosts must switch the check on off loopback');
-  for (const host of ['dash.example.test:8080', 'DASH.example.test', '[2001:db8::1]:80', '192.0.2.1:8080', 'localhost:8080', '127.0.0.1']) t.true(wildcard(host), host);
+  for (const host of ['dash.example.test:8080', 'DASH.example.test', '[2001:db8::1]:80', '192.0.2.1:8080', 'localhost:8080', '127.0.0.1'])
+    t.true(wildcard(host), host);
   for (const host of ['other.example.test', '192.0.2.2:8080', 'dash.example.test.evil', '[2001:db8::2]']) t.false(wildcard(host), host);
 });
 
@@ -19,7 +20,8 @@ test('a front checking on every bind answers off loopback the names and addresse
   for (const bind of ['0.0.0.0', '::', '192.0.2.7']) {
     const check = hostCheckFor(bind, { allowedHosts: ['dash.example.test'], everyBind: { machineNames } });
     if (check === undefined) return t.fail(`${bind}: the check must apply on every bind`);
-    for (const host of ['box.lan.example:8080', 'BOX', '192.0.2.7:8080', '[fd00::7]:8080', 'localhost:8080', '[::1]', 'dash.example.test']) t.true(check(host), `${bind} ${host}`);
+    for (const host of ['box.lan.example:8080', 'BOX', '192.0.2.7:8080', '[fd00::7]:8080', 'localhost:8080', '[::1]', 'dash.example.test'])
+      t.true(check(host), `${bind} ${host}`);
     for (const host of ['attacker.example', 'box.attacker.example', '192.0.2.8', '[fd00::8]', 'fd00::7', '']) t.false(check(host), `${bind} ${host}`);
   }
   const onLoopback = hostCheckFor('127.0.0.1', { everyBind: { machineNames } });
@@ -30,8 +32,21 @@ test('a front checking on every bind answers off loopback the names and addresse
 test('loopback names and addresses pass with or without a port; look-alikes do not', (t) => {
   const check = hostCheckFor('127.0.0.1');
   if (check === undefined) return t.fail('a loopback bind must check the Host');
-  for (const host of ['localhost', 'localhost:80', 'LocalHost:8080', 'a.b.localhost:1', '127.0.0.1', '127.255.0.9:65535', '[::1]', '[::1]:8080']) t.true(check(host), host);
-  for (const host of ['', 'evil.example', 'localhost.evil.example', 'evillocalhost', '127.0.0.1.nip.io', '127.0.0.256', '128.0.0.1', '[::2]:80', '::1', '[::ffff:7f00:1]']) t.false(check(host), host);
+  for (const host of ['localhost', 'localhost:80', 'LocalHost:8080', 'a.b.localhost:1', '127.0.0.1', '127.255.0.9:65535', '[::1]', '[::1]:8080'])
+    t.true(check(host), host);
+  for (const host of [
+    '',
+    'evil.example',
+    'localhost.evil.example',
+    'evillocalhost',
+    '127.0.0.1.nip.io',
+    '127.0.0.256',
+    '128.0.0.1',
+    '[::2]:80',
+    '::1',
+    '[::ffff:7f00:1]',
+  ])
+    t.false(check(host), host);
 });
 
 test('the Host values a check remembers are bounded and never let another one through', (t) => {

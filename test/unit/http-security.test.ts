@@ -13,11 +13,20 @@ test('safeEqual compares texts of any lengths', (t) => {
 });
 
 test('cookies parse by name (first one wins) and serialize with safe defaults', (t) => {
-  t.deepEqual([...parseCookies('a=1; b=two%20words; a=3')], [['a', '1'], ['b', 'two words']]);
+  t.deepEqual(
+    [...parseCookies('a=1; b=two%20words; a=3')],
+    [
+      ['a', '1'],
+      ['b', 'two words'],
+    ],
+  );
   t.deepEqual([...parseCookies(undefined)], []);
   t.deepEqual([...parseCookies('garbage')], []);
   t.is(serializeCookie('sid', 'v'), 'sid=v; Path=/; HttpOnly; Secure; SameSite=Strict');
-  t.is(serializeCookie('sid', 'v', { maxAge: 60, path: '/admin', sameSite: 'lax', secure: false, httpOnly: false }), 'sid=v; Max-Age=60; Path=/admin; SameSite=Lax');
+  t.is(
+    serializeCookie('sid', 'v', { maxAge: 60, path: '/admin', sameSite: 'lax', secure: false, httpOnly: false }),
+    'sid=v; Max-Age=60; Path=/admin; SameSite=Lax',
+  );
   t.throws(() => serializeCookie('bad name', 'v'), { instanceOf: TypeError });
   t.throws(() => serializeCookie('sid', 'v', { path: '/a;b' }), { instanceOf: TypeError });
 });

@@ -48,7 +48,7 @@ test('the terminal line, the log file and the ring get one line per record, what
   const [record] = log.ring.recent();
   const texts = textsOf(record);
   t.true(texts.length >= 8, texts.join(' | '));
-  for (const text of texts) t.notRegex(text, new RegExp(`${controlCharacter.source}|\n`, 'u'), 'the ring (the panel\'s Logs tab) holds only escaped text');
+  for (const text of texts) t.notRegex(text, new RegExp(`${controlCharacter.source}|\n`, 'u'), "the ring (the panel's Logs tab) holds only escaped text");
   t.is((record?.fields as unknown as { detail: { answer: string } }).detail.answer, '\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[31mred\\r\\u202eevil');
 });
 

@@ -11,7 +11,10 @@ async function jsonLinesOf(t: ExecutionContext, write: (log: SupervisorLog) => v
   const log = new SupervisorLog({ json: true, quiet: true, file });
   write(log);
   await log.flush();
-  return (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return (await readFile(file, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 test('a JSON log line says which actor, role, host and process spoke', async (t) => {
@@ -25,8 +28,20 @@ test('a call field cannot overwrite a reserved key of a JSON log line', async (t
     log.logger('send/collector').error('fetched', { source: 'keyed', actor: 'x', role: 'y', level: 'info', time: 0, msg: 'z', hostname: 'h', pid: 1 }),
   );
   t.like(line, {
-    actor: 'send/collector', role: 'send', level: 'error', msg: 'fetched', hostname: hostname(), pid: process.pid, source: 'keyed',
-    field_actor: 'x', field_role: 'y', field_level: 'info', field_time: 0, field_msg: 'z', field_hostname: 'h', field_pid: 1,
+    actor: 'send/collector',
+    role: 'send',
+    level: 'error',
+    msg: 'fetched',
+    hostname: hostname(),
+    pid: process.pid,
+    source: 'keyed',
+    field_actor: 'x',
+    field_role: 'y',
+    field_level: 'info',
+    field_time: 0,
+    field_msg: 'z',
+    field_hostname: 'h',
+    field_pid: 1,
   });
   t.regex(String(line!.time), /^\d{4}-\d\d-\d\dT/);
 });

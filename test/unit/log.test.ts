@@ -8,8 +8,14 @@ const record = (message: string): LogRecord => ({ time: 0, level: 'info', source
 test('the ring keeps the newest records in order', (t) => {
   const ring = new LogRing(3);
   for (const message of ['a', 'b', 'c', 'd', 'e']) ring.push(record(message));
-  t.deepEqual(ring.recent().map((entry) => entry.message), ['c', 'd', 'e']);
-  t.deepEqual(ring.recent(2).map((entry) => entry.message), ['d', 'e']);
+  t.deepEqual(
+    ring.recent().map((entry) => entry.message),
+    ['c', 'd', 'e'],
+  );
+  t.deepEqual(
+    ring.recent(2).map((entry) => entry.message),
+    ['d', 'e'],
+  );
   t.is(ring.size, 3);
 });
 

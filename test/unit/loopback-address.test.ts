@@ -11,7 +11,16 @@ test('loopback is localhost and the address literals of 127.0.0.0/8 and ::1, IPv
 });
 
 test('a name that starts like a loopback address is not loopback: its owner points it anywhere', (t) => {
-  for (const host of ['127.attacker.example', '127.0.0.1.nip.io', '127.0.0.1.', '127.1', 'localhost.example', 'x.localhost', '::1.example', '::ffff:127.attacker.example']) {
+  for (const host of [
+    '127.attacker.example',
+    '127.0.0.1.nip.io',
+    '127.0.0.1.',
+    '127.1',
+    'localhost.example',
+    'x.localhost',
+    '::1.example',
+    '::ffff:127.attacker.example',
+  ]) {
     t.false(isLoopbackOnly(host), host);
   }
 });

@@ -27,7 +27,10 @@ test('a family whose samples did not change is not pushed again; one that change
   const { pusher, names } = pushes();
   let fetches = 1;
   // A source making new objects with the same samples, as cert-metrics does for the fetch counts.
-  pusher.addSource(() => [expiry, family('outpost_cert_fetches_total', 'Fetches.', 'counter', [{ value: fetches, labels: { domain: 'd1.example.com', outcome: 'served' } }])]);
+  pusher.addSource(() => [
+    expiry,
+    family('outpost_cert_fetches_total', 'Fetches.', 'counter', [{ value: fetches, labels: { domain: 'd1.example.com', outcome: 'served' } }]),
+  ]);
   await pusher.pushNow();
   t.true(names().includes(expiry.name));
   t.true(names().includes('outpost_cert_fetches_total'));
@@ -66,7 +69,8 @@ test('the scraped text is what prom-client merges of every thread at once, after
     },
   };
   const metrics = new RoleMetrics(context);
-  const requests = (value: number) => family('outpost_http_requests_total', 'Requests.', 'counter', [{ value, labels: { route: '/api/cert/:domain', status: 200 } }]);
+  const requests = (value: number) =>
+    family('outpost_http_requests_total', 'Requests.', 'counter', [{ value, labels: { route: '/api/cert/:domain', status: 200 } }]);
   const threads: Record<string, MetricFamily[]> = {
     'cert/front-1': withLabels([expiry, requests(5)], { thread: 'cert/front-1', role: 'cert' }),
     'cert/front-2': withLabels([requests(7)], { thread: 'cert/front-2', role: 'cert' }),

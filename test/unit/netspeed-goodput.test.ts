@@ -61,7 +61,7 @@ test('bytes between samples are interpolated', (t) => {
   t.is(bytesBy(samples, 25), 300);
 });
 
-test('the server\'s timeline of an upload is fine, bounded and keeps its last point', (t) => {
+test("the server's timeline of an upload is fine, bounded and keeps its last point", (t) => {
   const timeline = new ByteTimeline(1000);
   for (let index = 1; index <= 10; index++) timeline.record(1000 + index * 0.1, index);
   timeline.record(1002, 20);

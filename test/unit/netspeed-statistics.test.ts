@@ -15,7 +15,7 @@ test('server addresses: no scheme means http://, no port means 8080, shown as gi
   t.is(serverAddress('127.0.0.1:8080').url.href, 'http://127.0.0.1:8080/');
   t.like(serverAddress('http://127.0.0.1:8080/'), { shown: 'http://127.0.0.1:8080/' });
   const bare = serverAddress('myhost');
-  t.is(bare.url.port, '8080', 'the server\'s default port, not 80');
+  t.is(bare.url.port, '8080', "the server's default port, not 80");
   t.is(bare.shown, 'http://myhost:8080');
   t.is(serverAddress('myhost/speed').url.href, 'http://myhost:8080/speed');
   t.is(serverAddress('myhost:80').url.href, 'http://myhost/', 'a port given is kept');
@@ -39,6 +39,15 @@ test('the compact line and JSON forms', (t) => {
     loadedUploadRtts: [],
   };
   t.is(compactLine(outcome), 'ping 1.1 ms / down 95.71 Mbps / up 80.00 Mbps');
-  t.like(jsonReport(outcome), { ping_ms: 1.15, ping: '1.1 ms', download_bps: 95_712_346, download: '95.71 Mbps', upload: '80.00 Mbps', download_loaded_latency_ms: 7, upload_loaded_latency_ms: null, jitter_ms: 0.22 });
+  t.like(jsonReport(outcome), {
+    ping_ms: 1.15,
+    ping: '1.1 ms',
+    download_bps: 95_712_346,
+    download: '95.71 Mbps',
+    upload: '80.00 Mbps',
+    download_loaded_latency_ms: 7,
+    upload_loaded_latency_ms: null,
+    jitter_ms: 0.22,
+  });
   t.is(progressBar(0.5, 1e8, 10), '[█████░░░░░]  50%  100.00 Mbps');
 });

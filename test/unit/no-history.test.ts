@@ -33,8 +33,18 @@ const rules: readonly Rule[] = [
   { name: 'a tracker issue', pattern: new RegExp(String.raw`\bissues? #\d+|\bissues? \d+${trackerEnd}|\(issues? \d+`, 'i') },
   { name: 'a tracker item', pattern: /\bitems? \d+\b/i },
   { name: 'a pull request number', pattern: /\b(?:PR|pull request) #?\d+/i },
-  { name: 'a commit hash', pattern: new RegExp(String.raw`(?:\b(?:in|at|since|commit|commits|from|before|after|until|reverts?|reverted|see)\s+` + '`?' + String.raw`|\(\`?|\`)${hash}(?![\w/+-])`, 'i'), besideCodeSamples: true },
-  { name: 'a dated run', pattern: new RegExp(String.raw`\(${date}|\b(?:measured|run|ran|recorded|benchmarked|timed)\s+(?:on\s+)?${date}|^\s*#{1,6}\s.*\b${date}`, 'i') },
+  {
+    name: 'a commit hash',
+    pattern: new RegExp(
+      String.raw`(?:\b(?:in|at|since|commit|commits|from|before|after|until|reverts?|reverted|see)\s+` + '`?' + String.raw`|\(\`?|\`)${hash}(?![\w/+-])`,
+      'i',
+    ),
+    besideCodeSamples: true,
+  },
+  {
+    name: 'a dated run',
+    pattern: new RegExp(String.raw`\(${date}|\b(?:measured|run|ran|recorded|benchmarked|timed)\s+(?:on\s+)?${date}|^\s*#{1,6}\s.*\b${date}`, 'i'),
+  },
   { name: 'a run count', pattern: /\b[1-9][\d,]*\s+passed\b/i },
   { name: 'a change told as history', pattern: /\btaken\s+back\b|\bfound\s+and\s+fixed\b/i },
   { name: 'the people who wrote it', pattern: /\b(?:other|another|founding|fellow)\s+engineer/i },
@@ -111,8 +121,8 @@ const negatives: readonly string[] = [
   'the supervisor waits, then stops 3 fronts one by one',
   'a session 12 hours long ends at the next request',
   "Date.parse('2026-11-25T12:00:00Z')",
-  "renewalInfo answer ends (2025-03-01T00:00:00Z) before it starts",
-  "this token was replaced (rotated) on 2026-12-01; give certhub-agent the new token",
+  'renewalInfo answer ends (2025-03-01T00:00:00Z) before it starts',
+  'this token was replaced (rotated) on 2026-12-01; give certhub-agent the new token',
   "{ id: '4f1c2e3b9a7d', name: 'web' }",
   "zone_id: '023e105f4ecef8ad9ca31a8372d0c353'",
   'sha256 of the key: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
@@ -132,7 +142,9 @@ test('references to other projects, code, fixtures and words that only look alik
 });
 
 test('a reference a line break splits is caught on the first line', (t) => {
-  t.deepEqual(hits(sample('// a restarted certhub answered 404, found and\n// ¦fixed by the replica'), false), ['1: a change told as history: // a restarted certhub answered 404, found and']);
+  t.deepEqual(hits(sample('// a restarted certhub answered 404, found and\n// ¦fixed by the replica'), false), [
+    '1: a change told as history: // a restarted certhub answered 404, found and',
+  ]);
   t.deepEqual(hits(sample('the latest figures, of session\n¦19, below'), true), ['1: a session number: the latest figures, of session']);
   t.deepEqual(hits('// the first line\n// the second line', false), []);
   t.deepEqual(hits('case "$2" in\n  4f1c2e3b9a7d) recording=web ;;', false), [], 'two lines of code');

@@ -36,7 +36,8 @@ test('non-ASCII in the method or target, the replacement character, controls and
   t.not(problem('GET', '/é', []), undefined);
   t.not(problem('GET', '/a b', []), undefined);
   t.not(problem('GET', '/', [['x-a', 'a\uFFFDb']]), undefined);
-  for (const value of ['a\rb', 'a\nb', 'a\x00b', 'a\x7fb', 'a\x1bb', 'a\u0100b', 'a\u2028b']) t.not(problem('GET', '/', [['x-a', value]]), undefined, JSON.stringify(value));
+  for (const value of ['a\rb', 'a\nb', 'a\x00b', 'a\x7fb', 'a\x1bb', 'a\u0100b', 'a\u2028b'])
+    t.not(problem('GET', '/', [['x-a', value]]), undefined, JSON.stringify(value));
 });
 
 test('obs-text (U+0080-U+00FF) passes, rewritten to the bytes the client sent; visible ASCII, spaces and tabs are left alone', (t) => {
@@ -52,6 +53,12 @@ test('obs-text (U+0080-U+00FF) passes, rewritten to the bytes the client sent; v
 });
 
 test('the framing rules still apply once the grammar passes', (t) => {
-  t.regex(problem('POST', '/', [['content-length', '3'], ['content-length', '3']]) ?? '', /more than one Content-Length/);
+  t.regex(
+    problem('POST', '/', [
+      ['content-length', '3'],
+      ['content-length', '3'],
+    ]) ?? '',
+    /more than one Content-Length/,
+  );
   t.deepEqual(forwardableRequest('POST', '/', [['content-length', '3']]), { ok: true, body: { kind: 'length', length: 3 } });
 });

@@ -41,7 +41,10 @@ test('a Content-Length body, cut at every byte, arrives whole and ends once; kee
 
 test('a chunked body with extensions and trailers is decoded; 1xx heads are skipped', (t) => {
   const { parser: target, seen } = parser();
-  feedBytes(target, 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nwiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\n\r\n');
+  feedBytes(
+    target,
+    'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nwiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\n\r\n',
+  );
   t.is(seen.heads.length, 1);
   t.is(seen.heads[0]!.statusCode, 201);
   t.is(seen.body, 'wikipedia in \r\n\r\nchunks.');

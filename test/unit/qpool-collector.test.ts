@@ -53,8 +53,20 @@ test('both sources are polled at start, then each on its own interval, values ta
   await collector.start();
   t.is(requests.length, 2);
   t.deepEqual(batches.map((batch) => batch.count).sort(), [160, 512]);
-  const sources = (batch: ValueBatch) => new Set(batch.lines.trimEnd().split('\n').map((line) => (JSON.parse(line) as { source: string }).source));
-  t.deepEqual(batches.map(sources).map((set) => [...set].join()).sort(), ['keyed', 'legacy']);
+  const sources = (batch: ValueBatch) =>
+    new Set(
+      batch.lines
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { source: string }).source),
+    );
+  t.deepEqual(
+    batches
+      .map(sources)
+      .map((set) => [...set].join())
+      .sort(),
+    ['keyed', 'legacy'],
+  );
   requests.length = 0;
   for (let hour = 1; hour < 8; hour++) {
     clock.advance(3_600_000);
@@ -75,7 +87,10 @@ test('a restart within the keyed interval spends no keyed request until the inte
   const start = Date.parse('2026-11-22T00:00:00Z');
   const { clock, collector, requests, ledger, logs } = harness({ lastKeyed: start - 1_000_000 });
   await collector.start();
-  t.deepEqual(requests.map((request) => request.url.includes('jsonI')), [true]);
+  t.deepEqual(
+    requests.map((request) => request.url.includes('jsonI')),
+    [true],
+  );
   t.true(logs.some((record) => /keyed: the last request was less than 28800s ago; the next is in 27800s/.test(record.message)));
   clock.advance(27_800_000 - 1);
   await settle();

@@ -49,5 +49,8 @@ test('a hanging send command is killed at the timeout, with whatever it started'
   t.deepEqual(outcome, { ok: false, reason: 'no answer within 0.3s (diode.timeout_seconds); killed' });
   t.true(performance.now() - startedAt < 5000);
   const cwdEntries = await readdir('.');
-  t.false(cwdEntries.some((name) => name.startsWith('qpool')), 'the sender writes no file');
+  t.false(
+    cwdEntries.some((name) => name.startsWith('qpool')),
+    'the sender writes no file',
+  );
 });

@@ -27,7 +27,12 @@ function hexes(batch: Uint8Array | undefined): string[] {
 
 function memoryPool(capacity = 100, durability?: PoolServiceSetup['durability']) {
   const clock = new ManualClock(Date.parse('2026-11-25T12:00:00Z'));
-  return new PoolService(new ValuePool(capacity, 1000), { durability, options: { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, clock, log: loggerFrom('pool', () => {}) });
+  return new PoolService(new ValuePool(capacity, 1000), {
+    durability,
+    options: { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 },
+    clock,
+    log: loggerFrom('pool', () => {}),
+  });
 }
 
 const front = (served: number, start = 'run-1'): Holding => ({ front: 'recv/http-front', start, served });
@@ -76,7 +81,10 @@ test('with a pool file, held values are on disk as served before the front gets 
   pool.ingest(Buffer.from(batch));
   const answer = await pool.take(2, { count: 5, holding: front(0) });
   t.is(recordsOf(answer.values).length, 2);
-  t.deepEqual(hexes(answer.held), [7, 6, 5, 4, 3].map((index) => entryHex(batch, index)));
+  t.deepEqual(
+    hexes(answer.held),
+    [7, 6, 5, 4, 3].map((index) => entryHex(batch, index)),
+  );
   t.is(answer.available, 8);
   const served = appended.filter((record) => record.kind === 'served');
   t.is(served.length, 1, 'one commit for the requests and the holding');
@@ -100,14 +108,20 @@ test('with a pool file, held values are on disk as served before the front gets 
   // the value still held (one of five) counted as served: lost, never served twice.
   const restored = restorePool({ servedTotal: 0, lastIngest: undefined, entryCount: 0, entries: [], servedKeys: [] }, appended, 100, 1000);
   t.deepEqual([restored.pool.size, restored.servedTotal], [5, 5]);
-  t.deepEqual(hexes(restored.pool.toBatch()).reverse(), [4, 3, 2, 1, 0].map((index) => entryHex(batch, index)));
+  t.deepEqual(
+    hexes(restored.pool.toBatch()).reverse(),
+    [4, 3, 2, 1, 0].map((index) => entryHex(batch, index)),
+  );
 });
 
 test('two takes in one turn share the held values in order, each with its own buffers', async (t) => {
   const pool = memoryPool();
   const batch = fresh(6);
   pool.ingest(Buffer.from(batch));
-  const [first, second] = await Promise.all([pool.take(1, { count: 2, holding: front(0, 'a') }), pool.take(1, { count: 4, holding: { front: 'other', start: 'b', served: 0 } })]);
+  const [first, second] = await Promise.all([
+    pool.take(1, { count: 2, holding: front(0, 'a') }),
+    pool.take(1, { count: 4, holding: { front: 'other', start: 'b', served: 0 } }),
+  ]);
   t.deepEqual(hexes(first?.values), [entryHex(batch, 5)]);
   t.deepEqual(hexes(second?.values), [entryHex(batch, 4)]);
   t.deepEqual(hexes(first?.held), [entryHex(batch, 3), entryHex(batch, 2)]);
@@ -180,7 +194,10 @@ test('values given back go on top unserved, and held values count toward the cap
   pool.ingest(Buffer.from(batch));
   const answer = await pool.take(0, { count: 3, holding: front(0) });
   const held = Buffer.from(answer.held ?? new Uint8Array(0));
-  t.deepEqual(hexes(held), [4, 3, 2].map((index) => entryHex(batch, index)));
+  t.deepEqual(
+    hexes(held),
+    [4, 3, 2].map((index) => entryHex(batch, index)),
+  );
   // Full: two in the pool and three held. An arrival drops the oldest in the pool.
   t.deepEqual(pool.ingest(fresh(1)), { added: 1, duplicates: 0, evicted: 1 });
   t.is(pool.status().available, 5);
@@ -216,7 +233,10 @@ test('a front gives back what it holds after a pause and can keep it again if th
   const holding = holdingAfter(8, first, 20);
   holding.take();
   const returned = holding.giveBack();
-  t.deepEqual(hexes(returned), [1, 2, 3].map((index) => entryHex(first, index)));
+  t.deepEqual(
+    hexes(returned),
+    [1, 2, 3].map((index) => entryHex(first, index)),
+  );
   t.deepEqual([holding.size, holding.wanted], [0, 0], 'nothing held, and no demand left to hold for');
   t.is(holding.giveBack(), undefined);
   holding.keep(returned!);

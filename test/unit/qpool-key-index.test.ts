@@ -14,23 +14,25 @@ const key48 = fc.oneof(
 
 test('sets and deletes leave what a Map would hold', (t) => {
   // fc.assert throws with the shrunk counterexample when the property fails.
-  t.notThrows(() => fc.assert(
-    fc.property(fc.array(fc.tuple(fc.boolean(), key48, fc.integer({ min: 0, max: 1000 })), { maxLength: 400 }), (operations) => {
-      const index = new KeyIndex(400);
-      const model = new Map<number, number>();
-      for (const [isSet, key, value] of operations) {
-        if (isSet) {
-          index.set(key, value);
-          model.set(key, value);
-        } else {
-          if (index.delete(key) !== model.delete(key)) return false;
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), key48, fc.integer({ min: 0, max: 1000 })), { maxLength: 400 }), (operations) => {
+        const index = new KeyIndex(400);
+        const model = new Map<number, number>();
+        for (const [isSet, key, value] of operations) {
+          if (isSet) {
+            index.set(key, value);
+            model.set(key, value);
+          } else {
+            if (index.delete(key) !== model.delete(key)) return false;
+          }
+          if (index.size !== model.size) return false;
         }
-        if (index.size !== model.size) return false;
-      }
-      for (const [, key] of operations) if (index.get(key) !== model.get(key) || index.has(key) !== model.has(key)) return false;
-      return true;
-    }),
-  ));
+        for (const [, key] of operations) if (index.get(key) !== model.get(key) || index.has(key) !== model.has(key)) return false;
+        return true;
+      }),
+    ),
+  );
 });
 
 test('a full index holds exactly its keys and refuses one more; clear empties it', (t) => {

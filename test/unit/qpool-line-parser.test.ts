@@ -69,7 +69,7 @@ test('each field is validated', (t) => {
 
 test('random bytes never crash the parser, and a valid line after them is read', (t) => {
   const parser = new LineParser(sources);
-  for (let round = 0; round < 200; round++) parser.feed(randomBytes(1 + (round * 37) % 3000));
+  for (let round = 0; round < 200; round++) parser.feed(randomBytes(1 + ((round * 37) % 3000)));
   t.true(parser.heldBytes <= 1024);
   const good = record();
   const parsed = parser.feed(Buffer.concat([Buffer.from('\n'), stream([good])]));

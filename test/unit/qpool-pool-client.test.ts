@@ -17,7 +17,11 @@ import { ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
 import { poolApi } from '../../actors/qpool/pool/api.js';
 
 function client(t: ExecutionContext, values: number) {
-  const service = new PoolService(new ValuePool(1000, 1000), { options: { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 }, clock: new ManualClock(0), log: loggerFrom('pool', () => {}) });
+  const service = new PoolService(new ValuePool(1000, 1000), {
+    options: { rewriteAtJournalBytes: 1e9, retryAfterFailureMs: 1000 },
+    clock: new ManualClock(0),
+    log: loggerFrom('pool', () => {}),
+  });
   const builder = new ValueBatchBuilder();
   for (let index = 0; index < values; index++) builder.push(randomBytes(128), index, 'keyed');
   service.ingest(builder.finish());

@@ -95,7 +95,12 @@ class FakeDisk implements PoolDurability {
 function service(disk: FakeDisk | undefined, capacity = 100, compactAt = 1000) {
   const logs: LogRecord[] = [];
   const clock = new ManualClock(Date.parse('2026-11-22T12:00:00Z'));
-  const pool = new PoolService(new ValuePool(capacity, 1000), { durability: disk, options: { rewriteAtJournalBytes: compactAt, retryAfterFailureMs: 1000 }, clock, log: loggerFrom('pool', (entry) => logs.push(entry)) });
+  const pool = new PoolService(new ValuePool(capacity, 1000), {
+    durability: disk,
+    options: { rewriteAtJournalBytes: compactAt, retryAfterFailureMs: 1000 },
+    clock,
+    log: loggerFrom('pool', (entry) => logs.push(entry)),
+  });
   return { pool, logs, clock };
 }
 
@@ -117,7 +122,10 @@ test('takes in one turn share one commit, newest first, with the count left afte
     [2, 1, 0],
     'the count left after the last value of each take',
   );
-  t.deepEqual([...values(answers[0], 1), ...values(answers[1], 1), ...values(answers[2], 2)], [records[2]!.value, records[1]!.value, records[0]!.value, 'empty']);
+  t.deepEqual(
+    [...values(answers[0], 1), ...values(answers[1], 1), ...values(answers[2], 2)],
+    [records[2]!.value, records[1]!.value, records[0]!.value, 'empty'],
+  );
   const served = disk.records.filter((journalRecord) => journalRecord.kind === 'served');
   t.is(served.length, 1, 'one journal record for the whole batch');
   t.deepEqual(pool.status().served_total, 3);
@@ -262,24 +270,24 @@ test('ageRange is the earliest and latest collection time in the pool, in any ar
   );
   t.notThrows(() =>
     fc.assert(
-    fc.property(fc.integer({ min: 1, max: 12 }), fc.array(operation, { maxLength: 40 }), (capacity, operations) => {
-      const pool = new ValuePool(capacity, 1000);
-      let lastTaken: Buffer | undefined;
-      for (const step of operations) {
-        if ('add' in step) pool.addAll(entries(...step.add.map((minute) => minute * 60_000)));
-        else if ('take' in step) for (let count = 0; count < step.take; count++) lastTaken = takeOne(pool) ?? lastTaken;
-        else if (lastTaken !== undefined && !pool.hasServed(entryKey(lastTaken, 0))) {
-          pool.putBack(lastTaken, 1);
-          lastTaken = undefined;
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(operation, { maxLength: 40 }), (capacity, operations) => {
+        const pool = new ValuePool(capacity, 1000);
+        let lastTaken: Buffer | undefined;
+        for (const step of operations) {
+          if ('add' in step) pool.addAll(entries(...step.add.map((minute) => minute * 60_000)));
+          else if ('take' in step) for (let count = 0; count < step.take; count++) lastTaken = takeOne(pool) ?? lastTaken;
+          else if (lastTaken !== undefined && !pool.hasServed(entryKey(lastTaken, 0))) {
+            pool.putBack(lastTaken, 1);
+            lastTaken = undefined;
+          }
+          const all = pool.toBatch();
+          const times = Array.from({ length: all.length / 137 }, (_, index) => entryTimestamp(all, index));
+          const expected = times.length === 0 ? undefined : { oldest: Math.min(...times), newest: Math.max(...times) };
+          if (JSON.stringify(pool.ageRange()) !== JSON.stringify(expected)) return false;
         }
-        const all = pool.toBatch();
-        const times = Array.from({ length: all.length / 137 }, (_, index) => entryTimestamp(all, index));
-        const expected = times.length === 0 ? undefined : { oldest: Math.min(...times), newest: Math.max(...times) };
-        if (JSON.stringify(pool.ageRange()) !== JSON.stringify(expected)) return false;
-      }
-      return true;
-    }),
-    { numRuns: 500 },
+        return true;
+      }),
+      { numRuns: 500 },
     ),
   );
 });

@@ -22,7 +22,10 @@ test('keyed length 1024 size 10 yields exactly 160 values of the response bytes'
   t.is(bytes.length, 20_480);
   t.is(batch.count, 160);
   t.is(batch.discardedBytes, 0);
-  const lines = batch.lines.trimEnd().split('\n').map((line) => JSON.parse(line) as { value: string; timestamp: string; source: string });
+  const lines = batch.lines
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { value: string; timestamp: string; source: string });
   t.is(lines.length, 160);
   t.is(lines.map((line) => line.value).join(''), bytes.toString('hex'));
   for (const line of lines) {
@@ -42,7 +45,14 @@ test('odd sizes discard the remainder and count it', (t) => {
   const legacy = valuesFrom('legacy', 10, 100, legacyBody(10, 100));
   t.is(legacy.batch.count, 7);
   t.is(legacy.batch.discardedBytes, 1000 - 7 * 128);
-  t.is(legacy.batch.lines.trimEnd().split('\n').map((line) => (JSON.parse(line) as { value: string }).value).join(''), legacy.bytes.subarray(0, 7 * 128).toString('hex'));
+  t.is(
+    legacy.batch.lines
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { value: string }).value)
+      .join(''),
+    legacy.bytes.subarray(0, 7 * 128).toString('hex'),
+  );
   const keyed = valuesFrom('keyed', 3, 7, keyedBody(3, 7));
   t.is(keyed.batch.count, 0);
   t.is(keyed.batch.discardedBytes, 42);
@@ -63,7 +73,10 @@ test('responses are checked strictly against each API shape', (t) => {
   t.is(reason('legacy', 200, legacyBody(2, 2)), 'ok');
   // The keyed API sends length as a string; a number there is not that API.
   t.regex(reason('keyed', 200, JSON.stringify({ success: true, type: 'hex16', length: 2, data: ['aaaaaaaa', 'bbbbbbbb'] })), /length is 2, "2" expected/);
-  t.regex(reason('legacy', 200, JSON.stringify({ type: 'hex16', length: 2, size: 2, data: ['aaaa', 'bbbb'], success: true })), /type is "hex16", "string" expected/);
+  t.regex(
+    reason('legacy', 200, JSON.stringify({ type: 'hex16', length: 2, size: 2, data: ['aaaa', 'bbbb'], success: true })),
+    /type is "hex16", "string" expected/,
+  );
   t.regex(reason('legacy', 200, legacyBody(2, 2, ['aaaa'])), /data has 1 blocks, 2 were asked for/);
   t.regex(reason('keyed', 200, keyedBody(2, 2, ['aaaaaaaa', 'aaaa'])), /data\[1\] has 4 hex characters, 8 expected/);
   t.regex(reason('legacy', 200, legacyBody(2, 2, ['aaaa', 'zzzz'])), /data\[1\] is not hex/);

@@ -95,7 +95,14 @@ function receiver(command: ScriptedCommand, pool: FakePool) {
   const clock = new ManualClock(Date.parse('2026-11-22T12:00:00Z'));
   const log = loggerFrom('recv/diode-receiver', (record) => logs.push(record));
   const parser = new LineParser(new Set(['keyed', 'legacy'] as const));
-  const loop = new Receiver(timing, { run: (onChunk) => command.run(onChunk), ingest: (values) => pool.ingest(values), poolReady: () => pool.poolReady(), parser, clock, log });
+  const loop = new Receiver(timing, {
+    run: (onChunk) => command.run(onChunk),
+    ingest: (values) => pool.ingest(values),
+    poolReady: () => pool.poolReady(),
+    parser,
+    clock,
+    log,
+  });
   void loop.loop();
   return { loop, logs, clock };
 }
@@ -201,7 +208,10 @@ test('a run that brings only values already seen is followed by the pause an emp
   }
   t.deepEqual(runsAt, [1000, 3000, 7000, 15_000, 31_000, 61_000, 91_000]);
   t.is(logs.filter((record) => record.level === 'info' && record.message.startsWith('receive command returned')).length, 1, 'the first of the spell at info');
-  t.regex(logs.find((record) => record.message.startsWith('receive command returned'))?.message ?? '', /returned \d+ bytes and no new value \(20 already seen, 5 damaged lines\)/);
+  t.regex(
+    logs.find((record) => record.message.startsWith('receive command returned'))?.message ?? '',
+    /returned \d+ bytes and no new value \(20 already seen, 5 damaged lines\)/,
+  );
   // 45 damaged lines in 9 runs over two minutes: one line at once, then at most one summary per interval.
   const warnings = logs.filter((record) => record.level === 'warn');
   t.true(warnings.every((record) => record.message.startsWith('skipped a damaged line')));

@@ -30,7 +30,11 @@ test('a success is remembered for one window; memory for successes is bounded by
   clock.now += 1;
   t.false(limiter.succeededRecently('a'), 'not after it');
   for (const key of ['a', 'b', 'c']) limiter.succeeded(key);
-  t.deepEqual(['a', 'b', 'c'].map((key) => limiter.succeededRecently(key)), [false, true, true], 'the success noted longest ago is forgotten');
+  t.deepEqual(
+    ['a', 'b', 'c'].map((key) => limiter.succeededRecently(key)),
+    [false, true, true],
+    'the success noted longest ago is forgotten',
+  );
 });
 
 test('a spell out of allowance is reported once, and again only after a whole window without failures', (t) => {
@@ -102,9 +106,16 @@ test('a refund gives back one request, never past the limit, and never for a key
 
 test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that is not a proxy; from anyone else the header is ignored', (t) => {
   const trusted = new Set(['10.0.0.1', '10.0.0.2'].map(canonicalAddress));
-  const request = (remoteAddress: string, forwarded?: string) => ({ remoteAddress, headers: new Map(forwarded === undefined ? [] : [['x-forwarded-for', forwarded]]) });
+  const request = (remoteAddress: string, forwarded?: string) => ({
+    remoteAddress,
+    headers: new Map(forwarded === undefined ? [] : [['x-forwarded-for', forwarded]]),
+  });
   t.is(forwardedClient(request('10.0.0.1', '203.0.113.7'), trusted), '203.0.113.7');
-  t.is(forwardedClient(request('0000:0000:0000:0000:0000:ffff:0a00:0001', '198.51.100.1, 203.0.113.7, 10.0.0.2'), trusted), '203.0.113.7', 'a forged left part and a second proxy are passed over');
+  t.is(
+    forwardedClient(request('0000:0000:0000:0000:0000:ffff:0a00:0001', '198.51.100.1, 203.0.113.7, 10.0.0.2'), trusted),
+    '203.0.113.7',
+    'a forged left part and a second proxy are passed over',
+  );
   t.is(forwardedClient(request('10.0.0.1', '2001:db8::7'), trusted), '2001:0db8:0000:0000:0000:0000:0000:0007');
   t.is(forwardedClient(request('192.0.2.9', '203.0.113.7'), trusted), '192.0.2.9', 'an untrusted peer says nothing about anyone');
   t.is(forwardedClient(request('10.0.0.1'), trusted), '10.0.0.1', 'no header: the proxy itself');

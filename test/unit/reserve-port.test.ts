@@ -11,4 +11,3 @@ test('a reserved port lies below the kernel ephemeral range, where no outgoing c
   }
   t.true(new Set(ports).size > 1, 'ports are drawn, not fixed');
 });
-

@@ -6,7 +6,10 @@ import { speedtestRole } from '../../actors/speedtest/index.js';
 
 test('the demo runs the speed test on one front thread; a configured server keeps its default', async (t) => {
   const demo = await speedtestRole.actors(speedtestRole.schema.parse(speedtestRole.demoConfig));
-  t.deepEqual(demo.map((spec) => spec.name), ['speedtest/http-front']);
+  t.deepEqual(
+    demo.map((spec) => spec.name),
+    ['speedtest/http-front'],
+  );
   const configured = await speedtestRole.actors(speedtestRole.schema.parse({ host: '127.0.0.1', port: 0 }));
   t.is(configured.length, Math.min(2, availableParallelism()));
 });

@@ -22,7 +22,10 @@ test("a topic is readable by its role's own actors and by the roles and kinds it
   t.is(policy.refuseSubscribe({ role: 'proxy', kind: 'http-front' }, 'cert/domains'), 'topic cert/domains is readable by role cert only');
   t.is(policy.refuseSubscribe({ role: 'speedtest', kind: 'http-front' }, 'monitor/snapshots'), undefined);
   t.is(policy.refuseSubscribe({ role: 'qpool', kind: 'auditor' }, 'monitor/snapshots'), undefined);
-  t.is(policy.refuseSubscribe({ role: 'qpool', kind: 'http-front' }, 'monitor/snapshots'), 'topic monitor/snapshots is readable by role monitor and speedtest, auditor only');
+  t.is(
+    policy.refuseSubscribe({ role: 'qpool', kind: 'http-front' }, 'monitor/snapshots'),
+    'topic monitor/snapshots is readable by role monitor and speedtest, auditor only',
+  );
   t.is(policy.refuseSubscribe({ role: 'cert', kind: 'http-front' }, 'fixture/anything'), 'no role declares topic fixture/anything');
 });
 
@@ -58,6 +61,8 @@ test('a refused subscription drops its listener and tells it; a listener that di
   t.deepEqual(received, []);
 
   channel.subscribe(shared, (message) => received.push(message));
-  const error = t.throws(() => channel.refused('monitor/snapshots', 'topic monitor/snapshots is readable by role monitor only'), { instanceOf: FatalActorError });
+  const error = t.throws(() => channel.refused('monitor/snapshots', 'topic monitor/snapshots is readable by role monitor only'), {
+    instanceOf: FatalActorError,
+  });
   t.is(error?.message, 'the supervisor refused the subscription to topic monitor/snapshots: topic monitor/snapshots is readable by role monitor only');
 });

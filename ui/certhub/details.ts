@@ -173,7 +173,8 @@ export class DetailsView {
     this.domain = domain;
     this.node.setAttribute('aria-busy', 'false');
     // A target being edited is left alone; one that still shows the old value follows the server.
-    if (document.activeElement !== this.targetInput && (previous === undefined || this.targetInput.value === previous.target || this.targetInput.value === '')) this.targetInput.value = domain.target;
+    if (document.activeElement !== this.targetInput && (previous === undefined || this.targetInput.value === previous.target || this.targetInput.value === ''))
+      this.targetInput.value = domain.target;
     this.recordType.textContent = `${domain.record_type} record`;
     this.expires.textContent = dateTime(domain.expires_at, 'not issued yet');
     this.issued.textContent = dateTime(domain.issued_at, 'not yet');
@@ -185,7 +186,10 @@ export class DetailsView {
     this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
     this.drawToken();
     const issued = domain.expires_at !== null;
-    for (const [link, file] of [[this.crt, 'cert.crt'], [this.key, 'key.key']] as const) {
+    for (const [link, file] of [
+      [this.crt, 'cert.crt'],
+      [this.key, 'key.key'],
+    ] as const) {
       if (issued) link.href = `${domainPath(domain.name)}/${file}`;
       else link.removeAttribute('href');
       link.setAttribute('aria-disabled', String(!issued));

@@ -67,7 +67,10 @@ function drawSort(): void {
     button.setAttribute('aria-pressed', String(active));
     const mark = button.querySelector('.sort-mark');
     if (mark !== null) mark.textContent = active ? (model.sort.direction === 'asc' ? '▲' : '▼') : '';
-    button.setAttribute('aria-label', `Sort by ${button.dataset.key === 'name' ? 'name' : 'expiry'}${active ? (model.sort.direction === 'asc' ? ', ascending' : ', descending') : ''}`);
+    button.setAttribute(
+      'aria-label',
+      `Sort by ${button.dataset.key === 'name' ? 'name' : 'expiry'}${active ? (model.sort.direction === 'asc' ? ', ascending' : ', descending') : ''}`,
+    );
   }
 }
 

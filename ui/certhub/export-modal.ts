@@ -83,7 +83,7 @@ function serverUrl(): string {
 }
 
 function serverProblem(text: string): string {
-  if (text === '') return 'empty: the page\'s origin is used';
+  if (text === '') return "empty: the page's origin is used";
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:' ? '' : 'must start with http:// or https://';

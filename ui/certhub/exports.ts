@@ -32,15 +32,25 @@ export function exportText(format: ExportFormat, domains: readonly Exported[], t
     case 'fetch-json': {
       const [only] = domains;
       if (domains.length === 1 && only !== undefined) return json({ server, ...pinned, domain: only.name, token: only.token } satisfies FetchOneExport);
-      return json({ server, ...pinned, domains: Object.fromEntries(domains.map((domain) => [domain.name, { token: domain.token }])) } satisfies FetchManyExport);
+      return json({
+        server,
+        ...pinned,
+        domains: Object.fromEntries(domains.map((domain) => [domain.name, { token: domain.token }])),
+      } satisfies FetchManyExport);
     }
     case 'fetch-cli': {
       // Each argument quoted for a POSIX shell: a typed URL or a name must never run as a command.
       const pinArgument = pin === undefined ? [] : ['--pin', pin];
-      return lines(domains.map((domain) => ['certhub-agent', 'fetch', '-s', server, ...pinArgument, '-t', domain.token, '-d', domain.name].map(shellQuote).join(' ')));
+      return lines(
+        domains.map((domain) => ['certhub-agent', 'fetch', '-s', server, ...pinArgument, '-t', domain.token, '-d', domain.name].map(shellQuote).join(' ')),
+      );
     }
     case 'proxy-json':
-      return json({ server, ...pinned, routes: Object.fromEntries(domains.map((domain) => [domain.name, { backend: placeholderBackend, token: domain.token }])) } satisfies ProxyRoutesExport);
+      return json({
+        server,
+        ...pinned,
+        routes: Object.fromEntries(domains.map((domain) => [domain.name, { backend: placeholderBackend, token: domain.token }])),
+      } satisfies ProxyRoutesExport);
     case 'csv':
       return lines(domains.map((domain) => `${domain.token}, ${domain.name}`));
   }

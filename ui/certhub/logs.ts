@@ -37,7 +37,12 @@ function line(record: LogRecord): HTMLLIElement {
   const time = element('time', 'log-time', clockTime(record.time));
   time.dateTime = new Date(record.time).toISOString();
   const fields = record.fields === undefined || Object.keys(record.fields).length === 0 ? '' : ` ${JSON.stringify(record.fields)}`;
-  item.append(time, element('span', 'log-level-tag', record.level), element('span', 'log-source', record.source), element('span', 'log-message', `${record.message}${fields}`));
+  item.append(
+    time,
+    element('span', 'log-level-tag', record.level),
+    element('span', 'log-source', record.source),
+    element('span', 'log-message', `${record.message}${fields}`),
+  );
   return item;
 }
 
@@ -45,14 +50,18 @@ function line(record: LogRecord): HTMLLIElement {
 export function startLogs(): void {
   if (started) return;
   started = true;
-  openStream(`api/admin/logs?backlog=${backlog}`, {
-    log(data) {
-      lines.append(line(JSON.parse(data) as LogRecord));
-      while (lines.childElementCount > maxLines) lines.firstElementChild?.remove();
-      if (following) lines.scrollTop = lines.scrollHeight;
+  openStream(
+    `api/admin/logs?backlog=${backlog}`,
+    {
+      log(data) {
+        lines.append(line(JSON.parse(data) as LogRecord));
+        while (lines.childElementCount > maxLines) lines.firstElementChild?.remove();
+        if (following) lines.scrollTop = lines.scrollHeight;
+      },
     },
-  }, () => {
-    // Every connection starts with the backlog again: what was shown is in it.
-    lines.replaceChildren();
-  });
+    () => {
+      // Every connection starts with the backlog again: what was shown is in it.
+      lines.replaceChildren();
+    },
+  );
 }

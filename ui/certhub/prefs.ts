@@ -34,7 +34,9 @@ function flush(): void {
   pendingUpdate = {};
   timer = undefined;
   // One save at a time, in order, so an older write never lands after a newer one.
-  saving = saving.then(() => savePrefs(update)).catch(() => {
-    document.body.dataset.prefs = 'unsaved';
-  });
+  saving = saving
+    .then(() => savePrefs(update))
+    .catch(() => {
+      document.body.dataset.prefs = 'unsaved';
+    });
 }

@@ -26,19 +26,21 @@ form.addEventListener('submit', (event) => {
   if (key === '') return;
   submit.disabled = true;
   errorText.hidden = true;
-  login(key).then(
-    () => {
-      keyInput.value = '';
-      document.body.dataset.session = 'in';
-      dialog.close();
-      resolvePending?.();
-      pending = undefined;
-      resolvePending = undefined;
-    },
-    (error: unknown) => showError(error),
-  ).finally(() => {
-    submit.disabled = false;
-  });
+  login(key)
+    .then(
+      () => {
+        keyInput.value = '';
+        document.body.dataset.session = 'in';
+        dialog.close();
+        resolvePending?.();
+        pending = undefined;
+        resolvePending = undefined;
+      },
+      (error: unknown) => showError(error),
+    )
+    .finally(() => {
+      submit.disabled = false;
+    });
 });
 
 let attempts = 0;

@@ -27,7 +27,8 @@ export async function fetchStatus(): Promise<StatusReading> {
 
 export async function fetchVersion(): Promise<VersionInfo> {
   const body: unknown = await (await get('version')).json();
-  if (!isRecord(body) || typeof body.version !== 'string' || typeof body.product !== 'string') throw new Error('the server answered /api/version with something else');
+  if (!isRecord(body) || typeof body.version !== 'string' || typeof body.product !== 'string')
+    throw new Error('the server answered /api/version with something else');
   return { product: body.product, version: body.version };
 }
 

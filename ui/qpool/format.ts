@@ -19,7 +19,8 @@ export function formatAge(thenMs: number, nowMs: number): string {
   const seconds = Math.round((nowMs - thenMs) / 1000);
   const size = Math.abs(seconds);
   if (size < 5) return 'just now';
-  const span = size < 60 ? `${size} s` : size < 3600 ? `${Math.floor(size / 60)} min` : size < 172_800 ? `${Math.floor(size / 3600)} h` : `${Math.floor(size / 86_400)} d`;
+  const span =
+    size < 60 ? `${size} s` : size < 3600 ? `${Math.floor(size / 60)} min` : size < 172_800 ? `${Math.floor(size / 3600)} h` : `${Math.floor(size / 86_400)} d`;
   return seconds > 0 ? `${span} ago` : `in ${span}`;
 }
 

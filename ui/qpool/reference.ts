@@ -21,7 +21,10 @@ function entry(endpoint: Endpoint, origin: string): HTMLLIElement {
   const code = element('code', 'curl', command);
   const line = element('div', 'command');
   // The button comes first and floats, so the command wraps around it and uses the full width below.
-  line.append(copyButton(`curl command for ${endpoint.path}`, () => command, code), code);
+  line.append(
+    copyButton(`curl command for ${endpoint.path}`, () => command, code),
+    code,
+  );
 
   item.append(head, element('p', 'endpoint-summary', endpoint.summary), line);
   return item;

@@ -31,11 +31,21 @@ export async function runSpeedTest(info: SpeedtestInfo, observer: TestObserver):
   observer.phaseFinished('ping', ping.meanMs);
 
   observer.phaseStarted('download', phaseMs);
-  const download = await timed(phaseMs, (phase) => underLoad(phase, measureDownload(info, phase, phaseMs, (bits) => observer.live('download', bits))));
+  const download = await timed(phaseMs, (phase) =>
+    underLoad(
+      phase,
+      measureDownload(info, phase, phaseMs, (bits) => observer.live('download', bits)),
+    ),
+  );
   observer.phaseFinished('download', download.result);
 
   observer.phaseStarted('upload', phaseMs);
-  const upload = await timed(phaseMs, (phase) => underLoad(phase, measureUpload(info, phase, phaseMs, (bits) => observer.live('upload', bits))));
+  const upload = await timed(phaseMs, (phase) =>
+    underLoad(
+      phase,
+      measureUpload(info, phase, phaseMs, (bits) => observer.live('upload', bits)),
+    ),
+  );
   observer.phaseFinished('upload', upload.result.bitsPerSecond);
 
   return {

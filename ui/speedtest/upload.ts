@@ -29,7 +29,12 @@ function uploadBody(size: number): Blob {
 }
 
 /** Uploads until `phase` aborts (at `phaseMs`); reports the live rate every window. */
-export async function measureUpload(info: SpeedtestInfo, phase: AbortController, phaseMs: number, onLive: (bitsPerSecond: number) => void): Promise<UploadMeasurement> {
+export async function measureUpload(
+  info: SpeedtestInfo,
+  phase: AbortController,
+  phaseMs: number,
+  onLive: (bitsPerSecond: number) => void,
+): Promise<UploadMeasurement> {
   const payload = uploadBody(uploadBodyBytes(info.max_upload_bytes));
   const sent = new ByteWindows(performance.now(), phaseMs);
   const landed: LandedUpload[] = [];

@@ -111,7 +111,9 @@ async function readAccountKey(path: string, generate: () => Promise<string>): Pr
 async function readStoredAccount(path: string): Promise<StoredAccount | undefined> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<StoredAccount>;
-    return typeof parsed.directory_url === 'string' && typeof parsed.account_url === 'string' ? { directory_url: parsed.directory_url, account_url: parsed.account_url } : undefined;
+    return typeof parsed.directory_url === 'string' && typeof parsed.account_url === 'string'
+      ? { directory_url: parsed.directory_url, account_url: parsed.account_url }
+      : undefined;
   } catch {
     // Missing or unreadable: the account is registered (again) with the same key.
     return undefined;

@@ -19,9 +19,24 @@ export const noAcmeFigures: AcmeFigures = { orderDone: () => {}, accountOpen: ()
 export function registerAcmeMetrics(registry: Registry): AcmeFigures {
   const { Counter, Gauge, Histogram } = promClient();
   const registers = [registry];
-  const orders = new Counter({ name: 'outpost_acme_orders_total', help: 'ACME orders finished, by outcome (issued, failed).', labelNames: ['outcome'], registers });
-  const duration = new Histogram({ name: 'outpost_acme_order_duration_seconds', help: 'Time from an order starting to its certificate or its failure, by outcome.', labelNames: ['outcome'], buckets: orderBuckets, registers });
-  const account = new Gauge({ name: 'outpost_acme_account_ready', help: '1 once the ACME account is open at the CA, 0 before (the CA unreachable or refusing).', registers });
+  const orders = new Counter({
+    name: 'outpost_acme_orders_total',
+    help: 'ACME orders finished, by outcome (issued, failed).',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'outpost_acme_order_duration_seconds',
+    help: 'Time from an order starting to its certificate or its failure, by outcome.',
+    labelNames: ['outcome'],
+    buckets: orderBuckets,
+    registers,
+  });
+  const account = new Gauge({
+    name: 'outpost_acme_account_ready',
+    help: '1 once the ACME account is open at the CA, 0 before (the CA unreachable or refusing).',
+    registers,
+  });
   account.set(0);
   return {
     orderDone(outcome, seconds) {

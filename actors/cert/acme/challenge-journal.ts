@@ -25,7 +25,10 @@ export class ChallengeJournal {
     let leftover: ChallengeEntry[] = [];
     try {
       const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-      if (Array.isArray(parsed)) leftover = parsed.filter((entry): entry is ChallengeEntry => typeof (entry as ChallengeEntry).name === 'string' && typeof (entry as ChallengeEntry).value === 'string');
+      if (Array.isArray(parsed))
+        leftover = parsed.filter(
+          (entry): entry is ChallengeEntry => typeof (entry as ChallengeEntry).name === 'string' && typeof (entry as ChallengeEntry).value === 'string',
+        );
     } catch {
       // Missing (no order ever ran) or unreadable: nothing known to clean up.
     }

@@ -32,10 +32,20 @@ export function describeNameserver(server: Nameserver): string {
 
 /** `recursive`: the RD flag, for a question to a recursive resolver (an authoritative server ignores it). */
 export async function queryNameserver(server: Nameserver, name: string, type: RecordType, timeoutMs: number, recursive = false): Promise<DnsReply> {
-  const question = { type: 'query' as const, id: randomInt(0, 65_536), flags: recursive ? RECURSION_DESIRED : 0, questions: [{ type, name, class: 'IN' as const }] };
+  const question = {
+    type: 'query' as const,
+    id: randomInt(0, 65_536),
+    flags: recursive ? RECURSION_DESIRED : 0,
+    questions: [{ type, name, class: 'IN' as const }],
+  };
   const overUdp = await udpExchange(server, { ...question, additionals: [{ type: 'OPT', name: '.', udpPayloadSize } as Answer] }, question, timeoutMs);
   const reply = overUdp.flag_tc ? await tcpExchange(server, question, question, timeoutMs) : overUdp;
-  return { rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR', authoritative: reply.flag_aa, answers: reply.answers ?? [], authorities: reply.authorities ?? [] };
+  return {
+    rcode: (reply as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR',
+    authoritative: reply.flag_aa,
+    answers: reply.answers ?? [],
+    authorities: reply.authorities ?? [],
+  };
 }
 
 /** What a reply must echo to be the answer to a question: its id and its one question. */
@@ -52,7 +62,10 @@ interface Asked {
 function answers(reply: DecodedPacket, asked: Asked): boolean {
   if (reply.type !== 'response' || reply.id !== asked.id) return false;
   const echoed = reply.questions ?? [];
-  return echoed.length === asked.questions.length && echoed.every((question, index) => question.type === asked.questions[index]!.type && sameName(question.name, asked.questions[index]!.name));
+  return (
+    echoed.length === asked.questions.length &&
+    echoed.every((question, index) => question.type === asked.questions[index]!.type && sameName(question.name, asked.questions[index]!.name))
+  );
 }
 
 function sameName(a: string, b: string): boolean {

@@ -55,7 +55,8 @@ runActor(acmeActor, {
         },
         (error: unknown) => {
           current = undefined;
-          if (opened === undefined) context.setReadiness(false, `the ACME account is not open at ${config.directoryUrl}: ${error instanceof Error ? error.message : String(error)}`);
+          if (opened === undefined)
+            context.setReadiness(false, `the ACME account is not open at ${config.directoryUrl}: ${error instanceof Error ? error.message : String(error)}`);
           throw error;
         },
       );
@@ -68,7 +69,9 @@ runActor(acmeActor, {
     let retry: NodeJS.Timeout | undefined;
     const keepOpening = () => {
       account().catch((error: unknown) => {
-        log.warn(`acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again, and so will certhub in ${retryMs / 1000} s`);
+        log.warn(
+          `acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again, and so will certhub in ${retryMs / 1000} s`,
+        );
         retry = setTimeout(keepOpening, retryMs);
         retryMs = Math.min(retryMs * 2, longestRetryMs);
       });
@@ -124,7 +127,15 @@ runActor(acmeActor, {
         const order = (withAccount: AcmeAccount) =>
           issueCertificate(
             { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
-            { account: withAccount, dns, authoritative, propagation: { timeoutMs: config.propagationTimeoutMs }, generateKey, orders, log: (message) => log.info(message) },
+            {
+              account: withAccount,
+              dns,
+              authoritative,
+              propagation: { timeoutMs: config.propagationTimeoutMs },
+              generateKey,
+              orders,
+              log: (message) => log.info(message),
+            },
           );
         const started = performance.now();
         const issued = await (async () => {

@@ -38,7 +38,11 @@ export class OrderJournal implements OrderLedger {
       if (typeof parsed === 'object' && parsed !== null) {
         for (const [name, entry] of Object.entries(parsed as Record<string, Partial<OrderEntry>>)) {
           if (typeof entry.url !== 'string') continue;
-          entries.set(name, { url: entry.url, ...(typeof entry.replaces === 'string' ? { replaces: entry.replaces } : {}), ...(typeof entry.keyPem === 'string' ? { keyPem: entry.keyPem } : {}) });
+          entries.set(name, {
+            url: entry.url,
+            ...(typeof entry.replaces === 'string' ? { replaces: entry.replaces } : {}),
+            ...(typeof entry.keyPem === 'string' ? { keyPem: entry.keyPem } : {}),
+          });
         }
       }
     } catch {

@@ -111,7 +111,10 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
     log(`acme: the order left open for ${name} (${entry.url}) cannot be read, ordering afresh: ${messageOf(error)}`);
   }
   const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
-  const usable = order !== undefined && !expired && (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
+  const usable =
+    order !== undefined &&
+    !expired &&
+    (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
   if (order === undefined || !usable) {
     if (order !== undefined) log(`acme: the order left open for ${name} is ${expired ? 'expired' : order.status}, ordering afresh`);
     await orders.delete(name);
@@ -130,7 +133,9 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
 async function newOrder(name: string, replaces: string | undefined, context: IssueContext, state: CaCallState): Promise<Order> {
   const { account, orders, log = () => {} } = context;
   const create = (withReplaces: string | undefined) =>
-    caStep(state, `creating the order for ${name}`, () => account.client.createOrder({ identifiers: [{ type: 'dns', value: name }], ...(withReplaces === undefined ? {} : { replaces: withReplaces }) }));
+    caStep(state, `creating the order for ${name}`, () =>
+      account.client.createOrder({ identifiers: [{ type: 'dns', value: name }], ...(withReplaces === undefined ? {} : { replaces: withReplaces }) }),
+    );
   let order: Order;
   let named = replaces;
   try {
@@ -226,7 +231,8 @@ function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCer
     } catch (error) {
       throw new AcmeOrderError(`acme: certificate ${index + 2} of the chain the CA sent for ${name} cannot be read (${messageOf(error)})`);
     }
-    if (!child.checkIssued(issuer) || !child.verify(issuer.publicKey)) throw new AcmeOrderError(`acme: certificate ${index + 2} of the chain the CA sent for ${name} did not issue the one before it`);
+    if (!child.checkIssued(issuer) || !child.verify(issuer.publicKey))
+      throw new AcmeOrderError(`acme: certificate ${index + 2} of the chain the CA sent for ${name} did not issue the one before it`);
     child = issuer;
   }
   return {

@@ -142,7 +142,10 @@ export class AuthoritativeDns {
       const reply = await queryNameserver(server, name, 'TXT', this.queryTimeoutMs);
       if (!reply.authoritative) return `not authoritative, ${reply.rcode}`;
       if (reply.rcode !== 'NOERROR') return reply.rcode;
-      const values = reply.answers.filter((answer) => answer.name.toLowerCase() === name.toLowerCase()).map(txtValue).filter((text) => text !== undefined);
+      const values = reply.answers
+        .filter((answer) => answer.name.toLowerCase() === name.toLowerCase())
+        .map(txtValue)
+        .filter((text) => text !== undefined);
       if (values.includes(value)) return 'present';
       return values.length === 0 ? 'no TXT value yet' : `other values only: ${values.map((text) => JSON.stringify(text)).join(' ')}`;
     } catch (error) {
@@ -168,7 +171,10 @@ export class AuthoritativeDns {
       const answer = await this.askCname(servers, name, failures);
       if (answer !== noAuthoritativeAnswer) return answer;
     }
-    throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`);
+    throw new OutpostError(
+      certErrors.ERR_DNS_PROPAGATION,
+      `no nameserver answered with authority whether ${name} has a CNAME: ${failures.join('; ') || 'none found'}`,
+    );
   }
 
   /** One pass over `servers`: the CNAME target, undefined for none, or noAuthoritativeAnswer with each server's failure in `failures`. */
@@ -198,7 +204,10 @@ export class AuthoritativeDns {
   async zoneOf(name: string): Promise<{ apex: string; nameservers: string[] }> {
     const apex = await this.apexOf(name.replace(/\.$/, '').toLowerCase());
     const nameservers = await this.system.resolveNs(apex).catch((error: unknown) => {
-      throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the NS records of ${apex} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OutpostError(
+        certErrors.ERR_DNS_PROPAGATION,
+        `the NS records of ${apex} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     if (nameservers.length === 0) throw new OutpostError(certErrors.ERR_DNS_PROPAGATION, `the zone ${apex} has no NS records; set propagation.nameservers`);
     return { apex, nameservers };
@@ -237,7 +246,8 @@ export class AuthoritativeDns {
 /** `host:port`, `[v6]:port`, or a host alone (port 53). Throws a message fit for a config error. */
 export function parseNameserver(text: string): { host: string; port: number } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  const [host, port] = bracketed !== null ? [bracketed[1]!, bracketed[2]] : isIP(text) === 6 ? [text, undefined] : (text.split(/:(?=\d+$)/) as [string, string?]);
+  const [host, port] =
+    bracketed !== null ? [bracketed[1]!, bracketed[2]] : isIP(text) === 6 ? [text, undefined] : (text.split(/:(?=\d+$)/) as [string, string?]);
   const portNumber = port === undefined ? 53 : Number(port);
   if (host === '' || !/^[a-z0-9.:_-]+$/i.test(host) || !Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65_535) {
     throw new Error(`${JSON.stringify(text)} is not host:port`);

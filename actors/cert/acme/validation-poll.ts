@@ -21,7 +21,13 @@ interface SignedRequests {
 }
 
 /** Resolves once the authorization at `url` is valid; throws when it turns invalid or the deadline passes. */
-export async function pollUntilFinal(client: Client, url: string, settings: Partial<ValidationPolling> = {}, log: (message: string) => void = () => {}, now: () => number = Date.now): Promise<void> {
+export async function pollUntilFinal(
+  client: Client,
+  url: string,
+  settings: Partial<ValidationPolling> = {},
+  log: (message: string) => void = () => {},
+  now: () => number = Date.now,
+): Promise<void> {
   const polling = { ...defaultValidationPolling, ...settings };
   const api = (client as unknown as { api: SignedRequests }).api;
   const deadline = now() + polling.deadlineMs;

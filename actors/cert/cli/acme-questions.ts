@@ -15,7 +15,8 @@ export function askAcmeDirectory(p: Prompter): Promise<string> {
   p.say('trusted), or the https:// URL of another ACME directory (a private CA, e.g. Pebble).');
   const [defaultDirectory] = Object.keys(letsEncryptDirectories) as [keyof typeof letsEncryptDirectories];
   return p.ask('ACME directory', defaultDirectory, (answer) => {
-    if (!directoryUrl.safeParse(answer).success) throw new BadAnswer(`please answer ${Object.keys(letsEncryptDirectories).join(' or ')}, or an https:// URL of an ACME directory`);
+    if (!directoryUrl.safeParse(answer).success)
+      throw new BadAnswer(`please answer ${Object.keys(letsEncryptDirectories).join(' or ')}, or an https:// URL of an ACME directory`);
     return answer;
   });
 }
@@ -41,13 +42,14 @@ export async function askCaBundle(p: Prompter): Promise<string | undefined> {
 /** `host:port` list, or undefined for the zone's authoritative nameservers. */
 export function askNameservers(p: Prompter): Promise<string[] | undefined> {
   p.say('Propagation: before the CA is asked, certhub waits until these nameservers show the challenge');
-  p.say('record. Enter: the zone\'s authoritative nameservers (its NS records), right for a public zone.');
+  p.say("record. Enter: the zone's authoritative nameservers (its NS records), right for a public zone.");
   const authoritative = 'authoritative';
   return p.ask('Nameservers (host:port, separated by commas)', authoritative, (answer) => {
     if (answer === authoritative) return undefined;
     const servers = answer.split(/[\s,]+/).filter((server) => server !== '');
     const wrong = servers.filter((server) => !nameserver.safeParse(server).success);
-    if (servers.length === 0 || wrong.length > 0) throw new BadAnswer(`${wrong.join(', ') || 'that'} is not host:port, e.g. 192.0.2.53:53, [2001:db8::53]:53 or ns1.example.net`);
+    if (servers.length === 0 || wrong.length > 0)
+      throw new BadAnswer(`${wrong.join(', ') || 'that'} is not host:port, e.g. 192.0.2.53:53, [2001:db8::53]:53 or ns1.example.net`);
     return servers;
   });
 }

@@ -6,32 +6,36 @@ import { createProgram, withLogOptions } from '../../../src/cli/program.js';
 import { isBetaBuild } from '../../../src/version.js';
 
 export function certhubProgram(): Command {
-const program = createProgram('certhub', 'Certificate distribution server: DNS records, ACME DNS-01 certificates and per-domain tokens.');
+  const program = createProgram('certhub', 'Certificate distribution server: DNS records, ACME DNS-01 certificates and per-domain tokens.');
 
-program
-  .command('setup')
-  .description('interactive wizard: write config.json (mode 0600, with a new admin key) in the data directory (mode 0700)')
-  .requiredOption('-d, --data-dir <dir>', 'data directory (created if missing)')
-  .option('--force', 'replace an existing config.json')
-  // The Cloudflare API base of a test double (config.json's api_url); hidden: nobody else has one.
-  .addOption(new Option('--cloudflare-api-url <url>').hideHelp())
-  .action(async (options: { dataDir: string; force?: boolean; cloudflareApiUrl?: string }) => {
-    const { runCerthubSetup } = await import('./setup.js');
-    await runCerthubSetup({ dataDir: options.dataDir, force: options.force === true, ...(options.cloudflareApiUrl === undefined ? {} : { cloudflareApiUrl: options.cloudflareApiUrl }) });
-  });
-
-withLogOptions(
   program
-    .command('run')
-    .description('run the certificate server; prints its URL and the admin key')
-    .requiredOption('-d, --data-dir <dir>', 'data directory holding config.json')
-    .option('-p, --port <port>', 'port to listen on (default: config.json port, 8443)')
-    .option('-H, --host <address>', 'address to bind to (default: config.json bind, 0.0.0.0)')
-    // Beta builds only: a release parses the flag to refuse it with a clear message, and hides it.
-    .addOption(isBetaBuild ? new Option('--demo', 'self-signed demo certificates; no DNS provider or CA is contacted') : new Option('--demo').hideHelp()),
-).action(async (options: CerthubRunOptions) => {
-  const { runCerthub } = await import('./run.js');
-  await runCerthub(options);
-});
-return program;
+    .command('setup')
+    .description('interactive wizard: write config.json (mode 0600, with a new admin key) in the data directory (mode 0700)')
+    .requiredOption('-d, --data-dir <dir>', 'data directory (created if missing)')
+    .option('--force', 'replace an existing config.json')
+    // The Cloudflare API base of a test double (config.json's api_url); hidden: nobody else has one.
+    .addOption(new Option('--cloudflare-api-url <url>').hideHelp())
+    .action(async (options: { dataDir: string; force?: boolean; cloudflareApiUrl?: string }) => {
+      const { runCerthubSetup } = await import('./setup.js');
+      await runCerthubSetup({
+        dataDir: options.dataDir,
+        force: options.force === true,
+        ...(options.cloudflareApiUrl === undefined ? {} : { cloudflareApiUrl: options.cloudflareApiUrl }),
+      });
+    });
+
+  withLogOptions(
+    program
+      .command('run')
+      .description('run the certificate server; prints its URL and the admin key')
+      .requiredOption('-d, --data-dir <dir>', 'data directory holding config.json')
+      .option('-p, --port <port>', 'port to listen on (default: config.json port, 8443)')
+      .option('-H, --host <address>', 'address to bind to (default: config.json bind, 0.0.0.0)')
+      // Beta builds only: a release parses the flag to refuse it with a clear message, and hides it.
+      .addOption(isBetaBuild ? new Option('--demo', 'self-signed demo certificates; no DNS provider or CA is contacted') : new Option('--demo').hideHelp()),
+  ).action(async (options: CerthubRunOptions) => {
+    const { runCerthub } = await import('./run.js');
+    await runCerthub(options);
+  });
+  return program;
 }

@@ -39,7 +39,8 @@ async function checkPowerDns(draft: ProviderDraft, baseDomain: string, writesRec
   const provider = new PowerDnsProvider({ serverUrl: draft.server_url!, apiToken: draft.api_token!, zone, timeoutMs: checkTimeoutMs });
   // The provider's start-up check reads the zone with the key: 401/403, 404 and no answer each name their option.
   const warnings = await provider.warnings();
-  if (writesRecords && !holds(zone, baseDomain)) return { outcome: 'failed', problem: `powerdns: zone ${zone} does not hold the base domain ${baseDomain}: check zone` };
+  if (writesRecords && !holds(zone, baseDomain))
+    return { outcome: 'failed', problem: `powerdns: zone ${zone} does not hold the base domain ${baseDomain}: check zone` };
   return { outcome: 'passed', said: `PowerDNS at ${draft.server_url} answers for zone ${zone} with that key`, warnings };
 }
 
@@ -48,7 +49,8 @@ async function checkCloudflare(draft: ProviderDraft, baseDomain: string, writesR
   const verified = await verifyCloudflareToken(apiUrl, draft.api_token!);
   if (verified !== undefined) return { outcome: 'failed', problem: verified };
   const zone = await new CloudflareProvider({ apiToken: draft.api_token!, zoneId: draft.zone_id!, apiUrl, timeoutMs: checkTimeoutMs }).zoneName();
-  if (writesRecords && !holds(zone, baseDomain)) return { outcome: 'failed', problem: `cloudflare: zone ${draft.zone_id} is ${zone}, which does not hold the base domain ${baseDomain}: check zone_id` };
+  if (writesRecords && !holds(zone, baseDomain))
+    return { outcome: 'failed', problem: `cloudflare: zone ${draft.zone_id} is ${zone}, which does not hold the base domain ${baseDomain}: check zone_id` };
   return { outcome: 'passed', said: `Cloudflare verifies the token, and it reads zone ${zone}`, warnings: [] };
 }
 
@@ -68,7 +70,8 @@ async function verifyCloudflareToken(apiUrl: string, token: string): Promise<str
   }
   const status = answer?.result?.status;
   if (response.status === 200 && answer?.success === true && status === 'active') return undefined;
-  if (response.status === 200 && typeof status === 'string') return `cloudflare: the API token is ${status}, not active: make a new one (Zone > DNS > Edit) and give it as api_token`;
+  if (response.status === 200 && typeof status === 'string')
+    return `cloudflare: the API token is ${status}, not active: make a new one (Zone > DNS > Edit) and give it as api_token`;
   const errors = (answer?.errors ?? []).map((error) => `${error.code ?? '?'} ${error.message ?? ''}`.trim());
   return `cloudflare: the API token was refused (HTTP ${response.status}, ${errors.length === 0 ? excerpt(response.body) : errors.join('; ')}): check api_token`;
 }

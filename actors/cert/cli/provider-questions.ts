@@ -46,7 +46,7 @@ export async function askCheckedProvider(p: Prompter, question: ProviderQuestion
         return draft;
       case 'failed':
         p.say(`  Failed: ${check.problem}`);
-        if (!(await p.yesNo('  Give this provider\'s answers again?', true))) throw new Error(`${check.problem}; nothing was written`);
+        if (!(await p.yesNo("  Give this provider's answers again?", true))) throw new Error(`${check.problem}; nothing was written`);
         break;
       default:
         throw new Error(`unexpected credential check ${JSON.stringify(check satisfies never)}`);

@@ -26,10 +26,13 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   if (demo && !isBetaBuild) throw new ConfigError([`--demo is offered only by beta builds; certhub ${version} is a release`]);
   if (demo && !(await configExists(certConfigPath(options.dataDir)))) {
     await writeDemoConfig(options.dataDir);
-    process.stderr.write(`certhub: ${certConfigPath(options.dataDir)} did not exist: wrote a demo config (base domain ${demoBaseDomain}, a new admin key); certhub setup -d DIR writes a real one\n`);
+    process.stderr.write(
+      `certhub: ${certConfigPath(options.dataDir)} did not exist: wrote a demo config (base domain ${demoBaseDomain}, a new admin key); certhub setup -d DIR writes a real one\n`,
+    );
   }
   const { config, migration } = await loadCertConfig(options.dataDir, { demo });
-  if (migration !== undefined) process.stderr.write(`certhub: migrated the legacy keys ${migration.keys.join(', ')} of config.json; the old file is kept as ${migration.legacyPath}\n`);
+  if (migration !== undefined)
+    process.stderr.write(`certhub: migrated the legacy keys ${migration.keys.join(', ')} of config.json; the old file is kept as ${migration.legacyPath}\n`);
   const host = options.host ?? config.bind;
   const role = certRoleWithConfig(options.dataDir, config);
   const hostConfig = hostConfigFromFlags(
@@ -40,13 +43,20 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const kind = servingKind(config, host);
   // Made (first start) or read here, before the role reads it again: the start line shows its fingerprint.
   const pin = kind === 'self-signed' ? (await selfSignedTls(options.dataDir, config.base_domain)).pin : undefined;
-  const serving = pin !== undefined ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n` : kind === 'insecure-http' ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n` : '';
+  const serving =
+    pin !== undefined
+      ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n`
+      : kind === 'insecure-http'
+        ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n`
+        : '';
   return runHost(hostConfig, {
     ...options,
     known: [role],
     onStarted: ({ urls }) => {
       // One write: a reader that sees the address sees the key (and what to pin) with it.
-      process.stdout.write(`${urls.map((url) => `${url}\n`).join('')}admin key: ${adminKeyNotice(config.admin_key, certConfigPath(options.dataDir), process.stdout.isTTY === true)}\n${serving}`);
+      process.stdout.write(
+        `${urls.map((url) => `${url}\n`).join('')}admin key: ${adminKeyNotice(config.admin_key, certConfigPath(options.dataDir), process.stdout.isTTY === true)}\n${serving}`,
+      );
     },
   });
 }

@@ -77,7 +77,8 @@ export async function runCerthubSetup(options: CerthubSetupOptions): Promise<voi
   } else {
     say('Before certhub run, fill in config.json:');
     for (const problem of missing) say(`  ${problem}`);
-    if (config.dns === undefined && config.dns_acme === undefined && isBetaBuild) say(`Meanwhile, without any DNS provider or CA: certhub run -d ${shellQuote(dataDir)} --demo`);
+    if (config.dns === undefined && config.dns_acme === undefined && isBetaBuild)
+      say(`Meanwhile, without any DNS provider or CA: certhub run -d ${shellQuote(dataDir)} --demo`);
   }
 }
 
@@ -124,7 +125,7 @@ async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Pro
     return answer;
   });
   config.port = await p.integer('Port', 8443, 1, 65535);
-  const email = await p.ask("Contact e-mail for the certificate authority (expiry warnings; optional)", 'skip', (answer) => {
+  const email = await p.ask('Contact e-mail for the certificate authority (expiry warnings; optional)', 'skip', (answer) => {
     if (answer !== 'skip' && !z.email().safeParse(answer).success) throw new BadAnswer('please give an e-mail address, or press Enter to skip');
     return answer;
   });

@@ -14,8 +14,19 @@ export const untimed: TimedCall = (_provider, _operation, call) => call();
 export function registerDnsMetrics(registry: Registry): TimedCall {
   const { Counter, Histogram } = promClient();
   const registers = [registry];
-  const calls = new Counter({ name: 'outpost_dns_provider_calls_total', help: 'Calls to a DNS provider, by provider, operation and outcome (ok, error).', labelNames: ['provider', 'operation', 'outcome'], registers });
-  const duration = new Histogram({ name: 'outpost_dns_provider_call_duration_seconds', help: 'Time a DNS provider call took, by provider and operation.', labelNames: ['provider', 'operation'], buckets: [...latencyBuckets, 30, 60], registers });
+  const calls = new Counter({
+    name: 'outpost_dns_provider_calls_total',
+    help: 'Calls to a DNS provider, by provider, operation and outcome (ok, error).',
+    labelNames: ['provider', 'operation', 'outcome'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'outpost_dns_provider_call_duration_seconds',
+    help: 'Time a DNS provider call took, by provider and operation.',
+    labelNames: ['provider', 'operation'],
+    buckets: [...latencyBuckets, 30, 60],
+    registers,
+  });
   return async (provider, operation, call) => {
     const started = performance.now();
     let outcome = 'error';

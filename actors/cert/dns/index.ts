@@ -16,7 +16,8 @@ runActor(dnsActor, {
     for (const checked of new Set([provider, challenges])) {
       checked.warnings?.().then(
         (lines) => lines.forEach((line) => context.log.warn(line)),
-        (error: unknown) => context.log.warn(`dns: could not check the ${checked.kind} zone at start: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) =>
+          context.log.warn(`dns: could not check the ${checked.kind} zone at start: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
     // The challenges' provider only: notes say how TXT values are written. A failure is the warning's above.

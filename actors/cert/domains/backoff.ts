@@ -28,7 +28,13 @@ export interface NextAttempt {
 }
 
 /** When to try again after the `failures`-th failure in a row at `now`; `retryAfterMs` from the refusal (CA or DNS provider), if any. */
-export function nextAttempt(failures: number, now: number, retryAfterMs?: number, settings: BackoffSettings = defaultBackoff, random: () => number = Math.random): NextAttempt {
+export function nextAttempt(
+  failures: number,
+  now: number,
+  retryAfterMs?: number,
+  settings: BackoffSettings = defaultBackoff,
+  random: () => number = Math.random,
+): NextAttempt {
   const delay = backoffDelay(failures, settings, random);
   if (retryAfterMs === undefined) return { at: now + delay, reason: 'backoff' };
   const asked = clampRefusalRetryAfter(retryAfterMs);

@@ -8,7 +8,18 @@ import type { Logger } from '../../../src/log/record.js';
 import { nextAttempt, type BackoffSettings } from './backoff.js';
 import type { BudgetGate } from './budget.js';
 import type { Issuer } from './issuer.js';
-import { certificateKind, markExpiryNoticeSent, markFailed, markIssued, needsPublishing, resumeAfterRestart, retry, rotateToken, startOrder, waitForBudget } from './logic.js';
+import {
+  certificateKind,
+  markExpiryNoticeSent,
+  markFailed,
+  markIssued,
+  needsPublishing,
+  resumeAfterRestart,
+  retry,
+  rotateToken,
+  startOrder,
+  waitForBudget,
+} from './logic.js';
 import { refuseCnameLoop, refuseOverLimit } from './limits.js';
 import type { Target } from '../dns/targets.js';
 import { classifyTarget, parseDomainName } from './names.js';
@@ -216,7 +227,9 @@ export class DomainBook {
     this.cancelFetchFlush = this.deps.clock.after(fetchFlushMs, () => {
       this.cancelFetchFlush = undefined;
       this.flushFetches().catch((error: unknown) => {
-        this.deps.log.error(`the last fetch times could not be written, tried again in ${fetchFlushMs / 1000} s: ${error instanceof Error ? error.message : String(error)}`);
+        this.deps.log.error(
+          `the last fetch times could not be written, tried again in ${fetchFlushMs / 1000} s: ${error instanceof Error ? error.message : String(error)}`,
+        );
         this.armFetchFlush();
       });
     });
@@ -276,7 +289,11 @@ export class DomainBook {
 
   /** Queues the domain's order when it waits for one, and schedules its next timed step (renewals.ts). */
   private plan(domain: StoredDomain): void {
-    const { name, status, retry: { waiting_for } } = domain.record;
+    const {
+      name,
+      status,
+      retry: { waiting_for },
+    } = domain.record;
     if (status === 'pending' && waiting_for !== 'budget') this.enqueue(name);
     this.wakeups.track(domain.record);
   }
@@ -288,7 +305,10 @@ export class DomainBook {
     const now = this.deps.clock.now();
     const noticeAt = expiryNoticeAt(domain.record.issued_at, domain.record.expires_at, domain.record.renewal.expiry_notice_for);
     if (noticeAt !== undefined && noticeAt <= now) await this.sendExpiryNotice(domain);
-    const { status, retry: { next_attempt_at } } = domain.record;
+    const {
+      status,
+      retry: { next_attempt_at },
+    } = domain.record;
     // Woken for the notice alone: the retry keeps its time.
     if (status === 'error' && next_attempt_at !== null && Date.parse(next_attempt_at) > now) return;
     if (domain.record.status === 'error') await this.update(domain, retry(domain.record));
@@ -368,7 +388,9 @@ export class DomainBook {
       }
       const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error), this.deps.backoff);
       await this.update(domain, markFailed(domain.record, reason, next));
-      this.deps.log.error(`${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`);
+      this.deps.log.error(
+        `${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`,
+      );
       this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
       this.plan(domain);
       return;
@@ -387,7 +409,9 @@ export class DomainBook {
       await this.update(domain, record);
     } catch (error) {
       // The certificate is valid and held here; the domain's next change writes it with its record.
-      this.deps.log.error(`issued ${name}, but its file could not be written (${String(error)}); it is kept in memory and written with the domain's next change`);
+      this.deps.log.error(
+        `issued ${name}, but its file could not be written (${String(error)}); it is kept in memory and written with the domain's next change`,
+      );
       this.plan(domain);
       return;
     }
@@ -454,7 +478,9 @@ export class DomainBook {
         try {
           await this.save(domain);
         } catch (error) {
-          this.deps.log.error(`the record of ${name} points to ${target}, but the domain's file could not be written (${String(error)}); it is written with the domain's next change`);
+          this.deps.log.error(
+            `the record of ${name} points to ${target}, but the domain's file could not be written (${String(error)}); it is written with the domain's next change`,
+          );
         }
       },
       (error: unknown) => this.deps.log.error(`the record of ${name} could not be changed to ${target}: ${String(error)}`),

@@ -45,9 +45,10 @@ function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.Rs
  * terminates a domains thread that hangs or is killed. A P-256 key costs about a millisecond.
  */
 async function demoKeyPair(keyType: KeyType, algorithm: webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams): Promise<webcrypto.CryptoKeyPair> {
-  const pair = keyType === 'ecdsa-p256'
-    ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    : generateKeyPairSync('rsa', { modulusLength: keyType === 'rsa-2048' ? 2048 : 4096, publicExponent: 0x10001 });
+  const pair =
+    keyType === 'ecdsa-p256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : generateKeyPairSync('rsa', { modulusLength: keyType === 'rsa-2048' ? 2048 : 4096, publicExponent: 0x10001 });
   const privateDer = pair.privateKey.export({ type: 'pkcs8', format: 'der' });
   const publicDer = pair.publicKey.export({ type: 'spki', format: 'der' });
   return {

@@ -29,11 +29,19 @@ runActor(domainsActor, {
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
-    const retired = new RetiredTokenKeeper(retiredRead.tokens, { dataDir: config.dataDir, publish: (message, options) => context.publish(domainReplicaTopic, message, options), log, now: () => systemClock.now() });
+    const retired = new RetiredTokenKeeper(retiredRead.tokens, {
+      dataDir: config.dataDir,
+      publish: (message, options) => context.publish(domainReplicaTopic, message, options),
+      log,
+      now: () => systemClock.now(),
+    });
     retired.publishAll();
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
-      issuer: config.issuers === undefined ? demoIssuer(systemClock, config.keyType) : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
+      issuer:
+        config.issuers === undefined
+          ? demoIssuer(systemClock, config.keyType)
+          : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
       clock: systemClock,
       log,
       publish: (change) => replica.change(change),
@@ -49,7 +57,8 @@ runActor(domainsActor, {
     await book.resume();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
-    if (loaded.domains.size > config.maxDomains) log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
+    if (loaded.domains.size > config.maxDomains)
+      log.warn(`${loaded.domains.size} domains are more than max_domains (${config.maxDomains}): every add is refused until enough are removed`);
     const api: DomainsApi = {
       add: (input) => book.add(input),
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),

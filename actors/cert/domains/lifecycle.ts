@@ -17,14 +17,36 @@ export interface DomainTransition {
 }
 
 export const domainTransitions: readonly DomainTransition[] = [
-  { from: 'pending', event: 'start', to: 'issuing', when: 'the record is published, the CA budget has a slot and no backoff delay is running: a DNS-01 order starts' },
+  {
+    from: 'pending',
+    event: 'start',
+    to: 'issuing',
+    when: 'the record is published, the CA budget has a slot and no backoff delay is running: a DNS-01 order starts',
+  },
   { from: 'pending', event: 'failed', to: 'error', when: 'the DNS record could not be published' },
   { from: 'issuing', event: 'issued', to: 'issued', when: 'the certificate arrived; certificate, chain and key replace the old ones in one write' },
-  { from: 'issuing', event: 'failed', to: 'error', when: 'the order failed; the reason is kept, a retry is scheduled with backoff, old material is still served' },
+  {
+    from: 'issuing',
+    event: 'failed',
+    to: 'error',
+    when: 'the order failed; the reason is kept, a retry is scheduled with backoff, old material is still served',
+  },
   { from: 'issuing', event: 'interrupted', to: 'pending', when: 'a restart found the order in flight; it starts again' },
-  { from: 'issued', event: 'renew', to: 'issuing', when: 'renewal is due (ARI window, or a third of the lifetime left); the old material is served until the new arrives' },
-  { from: 'error', event: 'retry', to: 'pending', when: 'the backoff delay has passed, or the operator asked for a retry (`POST /api/admin/domains/<name>/retry`)' },
-  ...domainStatuses.map((from): DomainTransition => ({ from, event: 'remove', to: 'removed', when: 'removed: record and material deleted, token dead at once' })),
+  {
+    from: 'issued',
+    event: 'renew',
+    to: 'issuing',
+    when: 'renewal is due (ARI window, or a third of the lifetime left); the old material is served until the new arrives',
+  },
+  {
+    from: 'error',
+    event: 'retry',
+    to: 'pending',
+    when: 'the backoff delay has passed, or the operator asked for a retry (`POST /api/admin/domains/<name>/retry`)',
+  },
+  ...domainStatuses.map(
+    (from): DomainTransition => ({ from, event: 'remove', to: 'removed', when: 'removed: record and material deleted, token dead at once' }),
+  ),
 ];
 
 /** The status `event` leads to from `from`; ERR_CONFLICT when the table has no such transition. */

@@ -12,7 +12,10 @@ export const defaultMaxDomains = 10_000;
 /** ERR_CONFLICT when `count` domains already fill the `maxDomains` allowed. */
 export function refuseOverLimit(count: number, maxDomains: number): void {
   if (count < maxDomains) return;
-  throw new OutpostError('ERR_CONFLICT', `certhub manages ${count} domains and max_domains (config.json) allows ${maxDomains}: remove a domain, or raise max_domains`);
+  throw new OutpostError(
+    'ERR_CONFLICT',
+    `certhub manages ${count} domains and max_domains (config.json) allows ${maxDomains}: remove a domain, or raise max_domains`,
+  );
 }
 
 /**
@@ -32,5 +35,8 @@ export function refuseCnameLoop(name: string, target: Target, targetOf: (name: s
     next = targetOf(next.target);
   }
   if (next?.record_type !== 'CNAME' || next.target !== name) return;
-  throw new OutpostError('ERR_CONFLICT', `target "${target.target}" would make a CNAME loop between managed names: ${[...chain, name].join(' -> ')}; point one of them elsewhere first`);
+  throw new OutpostError(
+    'ERR_CONFLICT',
+    `target "${target.target}" would make a CNAME loop between managed names: ${[...chain, name].join(' -> ')}; point one of them elsewhere first`,
+  );
 }

@@ -16,8 +16,23 @@ export function normalizeMaterial(material: Material): Material {
     return blocks.map((block) => `${block[0].replace(/\r\n/g, '\n')}\n`).join('');
   };
   return {
-    cert_pem: only(material.cert_pem, 'cert_pem (one CERTIFICATE block)', (label) => label === 'CERTIFICATE', (n) => n === 1),
-    chain_pem: only(material.chain_pem, 'chain_pem (CERTIFICATE blocks only)', (label) => label === 'CERTIFICATE', () => true),
-    key_pem: only(material.key_pem, 'key_pem (one private key block)', (label) => keyLabels.has(label), (n) => n === 1),
+    cert_pem: only(
+      material.cert_pem,
+      'cert_pem (one CERTIFICATE block)',
+      (label) => label === 'CERTIFICATE',
+      (n) => n === 1,
+    ),
+    chain_pem: only(
+      material.chain_pem,
+      'chain_pem (CERTIFICATE blocks only)',
+      (label) => label === 'CERTIFICATE',
+      () => true,
+    ),
+    key_pem: only(
+      material.key_pem,
+      'key_pem (one private key block)',
+      (label) => keyLabels.has(label),
+      (n) => n === 1,
+    ),
   };
 }

@@ -28,7 +28,8 @@ export function parseDomainName(input: unknown, baseDomain: string): DomainName 
   if (text.endsWith(suffix)) label = text.slice(0, -suffix.length);
   else if (text.includes('.')) throw badRequest(`name "${input}" is not under the base domain ${baseDomain}`);
   else label = text;
-  if (label.includes('.')) throw badRequest(`name "${input}" is nested; only names directly under ${baseDomain} are managed (e.g. "${label.split('.').pop() ?? ''}${suffix}")`);
+  if (label.includes('.'))
+    throw badRequest(`name "${input}" is nested; only names directly under ${baseDomain} are managed (e.g. "${label.split('.').pop() ?? ''}${suffix}")`);
   const problem = labelProblem(label);
   if (problem !== undefined) throw badRequest(`name "${input}" ${problem}`);
   const name = `${label}${suffix}`;
@@ -46,7 +47,8 @@ export function classifyTarget(input: unknown, name?: string): Target {
   const url = urlTargetProblem(input);
   if (url !== undefined) throw badRequest(`target "${input}": ${url}`);
   const target = targetRecord(input);
-  if (name !== undefined && target.record_type === 'CNAME' && target.target === name) throw badRequest(`target "${input}" is the domain itself; a CNAME cannot point to its own name`);
+  if (name !== undefined && target.record_type === 'CNAME' && target.target === name)
+    throw badRequest(`target "${input}" is the domain itself; a CNAME cannot point to its own name`);
   return target;
 }
 

@@ -33,7 +33,10 @@ export function webhookNotices(url: string, log: Logger): Notify {
   return (notice) => {
     void post(url, notice).then(
       () => log.debug(`notify: ${notice.event} of ${notice.domain} sent to the webhook at ${origin}`),
-      (error: unknown) => log.warn(`notify: the webhook at ${origin} did not take the ${notice.event} notice of ${notice.domain}: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        log.warn(
+          `notify: the webhook at ${origin} did not take the ${notice.event} notice of ${notice.domain}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
     );
   };
 }

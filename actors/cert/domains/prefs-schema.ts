@@ -11,7 +11,11 @@ const sortSchema = z.strictObject({
 export const prefsSchema = z.strictObject({
   export_format: z.enum(exportFormats).default('fetch-json'),
   /** null: the page's own origin. */
-  export_server_url: z.url({ protocol: /^https?$/ }).max(2048).nullable().default(null),
+  export_server_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .default(null),
   sort: sortSchema.prefault({}),
   /** Case-insensitive substring of the domain name. */
   filter: z.string().max(253).default(''),

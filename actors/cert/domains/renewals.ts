@@ -19,11 +19,13 @@ export function needsRenewalPlan({ record, material }: { record: DomainRecord; m
   return record.status === 'issued' && record.renewal.due_at === null && material !== undefined;
 }
 
-
 /** When the domain is next to be woken: its renewal, its retry, or its CA budget slot; undefined when it waits for nothing timed. */
 export function wakeAt(record: DomainRecord): number | undefined {
   const { status, retry, renewal } = record;
-  const instants = status === 'issued' ? [renewal.due_at, renewal.ari_next_check_at] : [status === 'error' || (status === 'pending' && retry.waiting_for === 'budget') ? retry.next_attempt_at : null];
+  const instants =
+    status === 'issued'
+      ? [renewal.due_at, renewal.ari_next_check_at]
+      : [status === 'error' || (status === 'pending' && retry.waiting_for === 'budget') ? retry.next_attempt_at : null];
   const times = instants.filter((at) => at !== null).map((at) => Date.parse(at));
   const notice = expiryNoticeAt(record.issued_at, record.expires_at, renewal.expiry_notice_for);
   if (notice !== undefined) times.push(notice);
@@ -45,7 +47,13 @@ export function replacesOf(record: DomainRecord): string | undefined {
  * updated: the ARI window when the CA answers one, the plan unchanged (asked again later) when the
  * answer fails, and no more asking when the CA offers no ARI.
  */
-export async function askRenewalInfo(record: DomainRecord, issuer: Issuer, now: number, log: Logger, random: () => number = Math.random): Promise<DomainRecord> {
+export async function askRenewalInfo(
+  record: DomainRecord,
+  issuer: Issuer,
+  now: number,
+  log: Logger,
+  random: () => number = Math.random,
+): Promise<DomainRecord> {
   const { cert_id: certId } = record.renewal;
   if (certId === null || record.issued_at === null || record.expires_at === null) return record;
   let answer: RenewalInfoAnswer | null;
@@ -60,7 +68,10 @@ export async function askRenewalInfo(record: DomainRecord, issuer: Issuer, now: 
     log.warn(`the renewal information of ${record.name} could not be read (${answer.reason}); asking again at ${renewal.ari_next_check_at}`);
     return { ...record, renewal };
   }
-  const previous = renewal.due_at === null || renewal.basis === null ? undefined : { dueAt: Date.parse(renewal.due_at), basis: renewal.basis, explanationUrl: renewal.ari_explanation_url ?? undefined };
+  const previous =
+    renewal.due_at === null || renewal.basis === null
+      ? undefined
+      : { dueAt: Date.parse(renewal.due_at), basis: renewal.basis, explanationUrl: renewal.ari_explanation_url ?? undefined };
   const facts = { notBefore: Date.parse(record.issued_at), notAfter: Date.parse(record.expires_at) };
   const plan = planRenewal({ facts, ari: { window: answer.window, explanationUrl: answer.explanationUrl }, previous }, random);
   return { ...record, renewal: { ...renewal, due_at: isoTime(plan.dueAt), basis: plan.basis, ari_explanation_url: plan.explanationUrl ?? null } };

@@ -27,7 +27,9 @@ export class RetiredTokenKeeper {
     this.publish(name);
     const tokens = this.tokens;
     this.writing = this.writing.then(() =>
-      writeRetiredTokens(this.deps.dataDir, tokens).catch((error: unknown) => this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`)),
+      writeRetiredTokens(this.deps.dataDir, tokens).catch((error: unknown) =>
+        this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`),
+      ),
     );
     return this.writing;
   }

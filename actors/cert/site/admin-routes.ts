@@ -104,11 +104,15 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     })
     // Every session, not only this one: a logout is also how an operator who suspects a copied cookie
     // throws it out. A request without a live session cannot log the others out.
-    .post('/api/admin/logout', (request, reply) => {
-      const id = request.cookies.get(sessionCookie);
-      if (id !== undefined && sessions.check(id)) sessions.closeAll();
-      reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
-    }, { sameOrigin: true });
+    .post(
+      '/api/admin/logout',
+      (request, reply) => {
+        const id = request.cookies.get(sessionCookie);
+        if (id !== undefined && sessions.check(id)) sessions.closeAll();
+        reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
+      },
+      { sameOrigin: true },
+    );
 
   const admin = router.group<AdminPrincipal>({
     auth: {
@@ -134,7 +138,9 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       },
       { json: newDomainBody },
     )
-    .get('/api/admin/domains/:name', (request, reply) => reply.json(200, replica.shown(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }))
+    .get('/api/admin/domains/:name', (request, reply) =>
+      reply.json(200, replica.shown(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }),
+    )
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
@@ -162,14 +168,24 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     })
     .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
       const { name, material: pem } = material(request.params.name ?? '');
-      reply.send(200, pem.cert_pem + pem.chain_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.crt"`, 'Cache-Control': 'no-store' });
+      reply.send(200, pem.cert_pem + pem.chain_pem, {
+        'Content-Type': 'application/x-pem-file',
+        'Content-Disposition': `attachment; filename="${name}.crt"`,
+        'Cache-Control': 'no-store',
+      });
     })
     .get('/api/admin/domains/:name/key.key', (request, reply) => {
       const { name, material: pem } = material(request.params.name ?? '');
-      reply.send(200, pem.key_pem, { 'Content-Type': 'application/x-pem-file', 'Content-Disposition': `attachment; filename="${name}.key"`, 'Cache-Control': 'no-store' });
+      reply.send(200, pem.key_pem, {
+        'Content-Type': 'application/x-pem-file',
+        'Content-Disposition': `attachment; filename="${name}.key"`,
+        'Cache-Control': 'no-store',
+      });
     })
     .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
-    .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), { json: z.record(z.string(), z.unknown()) })
+    .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), {
+      json: z.record(z.string(), z.unknown()),
+    })
     .get('/api/admin/logs', (request, reply) => {
       const backlog = logBacklogOf(request.query.get('backlog'));
       const stream = new EventStream(request, reply, server);
@@ -192,6 +208,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
 /** `?backlog=`: a whole number up to the maximum, refused otherwise (it was read as 0, or clamped, without a word). */
 function logBacklogOf(raw: string | null): number {
   if (raw === null) return logBacklog;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) > maxLogBacklog) throw new OutpostError('ERR_BAD_REQUEST', `backlog must be a whole number from 0 to ${maxLogBacklog}`);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) > maxLogBacklog)
+    throw new OutpostError('ERR_BAD_REQUEST', `backlog must be a whole number from 0 to ${maxLogBacklog}`);
   return Number(raw);
 }

@@ -17,7 +17,12 @@ export function certFigures(replica: DomainReplica, fetches: FetchCounts): Figur
     ofReplica ??= replicaFamilies(replica);
     return [
       ...ofReplica,
-      family('outpost_cert_fetches_total', 'Certificate fetches (GET /api/cert) by domain and outcome; a refused token is counted with domain="".', 'counter', fetches.samples(replica)),
+      family(
+        'outpost_cert_fetches_total',
+        'Certificate fetches (GET /api/cert) by domain and outcome; a refused token is counted with domain="".',
+        'counter',
+        fetches.samples(replica),
+      ),
     ];
   };
 }
@@ -27,7 +32,12 @@ function replicaFamilies(replica: DomainReplica): MetricFamily[] {
   const byStatus = new Map<string, number>();
   for (const domain of domains) byStatus.set(domain.status, (byStatus.get(domain.status) ?? 0) + 1);
   return [
-    family('outpost_cert_domains', 'Domains certhub manages, by status.', 'gauge', [...byStatus].map(([status, value]) => ({ value, labels: { status } }))),
+    family(
+      'outpost_cert_domains',
+      'Domains certhub manages, by status.',
+      'gauge',
+      [...byStatus].map(([status, value]) => ({ value, labels: { status } })),
+    ),
     family(
       'outpost_certificate_expiry_timestamp_seconds',
       "When a domain's certificate expires, in seconds since the Unix epoch.",

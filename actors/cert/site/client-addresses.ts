@@ -33,7 +33,8 @@ export class ClientAddresses {
       count: 'failures',
       ...(notAGuess === undefined ? {} : { notAGuess }),
       key: this.key,
-      onExhausted: (request, retryAfterSeconds) => log.warn(`certhub: client out of its allowance of ${failures}`, { client: this.of(request), retry_in_s: retryAfterSeconds }),
+      onExhausted: (request, retryAfterSeconds) =>
+        log.warn(`certhub: client out of its allowance of ${failures}`, { client: this.of(request), retry_in_s: retryAfterSeconds }),
     };
   }
 }

@@ -23,7 +23,13 @@ const domainProperties: Record<keyof DomainView, object> = {
   token: { type: 'string', description: 'the per-domain token for GET /api/cert/{domain}' },
   last_fetch: { type: 'object', nullable: true, required: ['at', 'from'], properties: { at: dateTime, from: string } },
   next_attempt_at: nullableDateTime,
-  waiting_for: { type: 'string', enum: ['backoff', 'retry_after', 'budget'], nullable: true, description: "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot" },
+  waiting_for: {
+    type: 'string',
+    enum: ['backoff', 'retry_after', 'budget'],
+    nullable: true,
+    description:
+      "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot",
+  },
   renewal: {
     type: 'object',
     required: ['due_at', 'basis'],
@@ -39,10 +45,18 @@ const domainRef = { $ref: '#/components/schemas/Domain' };
 const nameParameter = { name: 'name', in: 'path', required: true, description: 'full name or label', schema: string };
 const admin = [{ adminKey: [] }, { session: [] }];
 const crossOrigin = errorResponse('sent from another origin (Origin or Sec-Fetch-Site): a session cookie or a login counts only from the panel itself');
-const adminErrors = { '401': errorResponse('missing or wrong admin credentials'), '403': crossOrigin, '429': errorResponse('too many failed attempts; see Retry-After') };
+const adminErrors = {
+  '401': errorResponse('missing or wrong admin credentials'),
+  '403': crossOrigin,
+  '429': errorResponse('too many failed attempts; see Retry-After'),
+};
 const jsonBody = (schema: object) => ({ required: true, content: { [json]: { schema } } });
 /** What the router answers for a JSON body it cannot take, before the route sees it. */
-const bodyErrors = { '400': errorResponse('the body is not valid JSON or not of the schema (the error names the field)'), '413': errorResponse('body too large'), '415': errorResponse('not JSON') };
+const bodyErrors = {
+  '400': errorResponse('the body is not valid JSON or not of the schema (the error names the field)'),
+  '413': errorResponse('body too large'),
+  '415': errorResponse('not JSON'),
+};
 /** A path parameter that is not valid percent-encoding (`%zz`) is refused by the router. */
 const badParameter = { '400': errorResponse('the name is not valid percent-encoding') };
 const pem = { 'application/x-pem-file': { schema: string } };
@@ -56,19 +70,39 @@ export function certhubOpenApi(version: string) {
         domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
         adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'the token that reads /metrics and nothing else (metrics_token in config.json)' },
-        session: { type: 'apiKey', in: 'cookie', name: 'certhub_session', description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'certhub_session',
+          description: 'set by POST /api/admin/login; named __Host-certhub_session when certhub is served over HTTPS',
+        },
       },
       schemas: {
         Error: error,
         Domain: { type: 'object', required: Object.keys(domainProperties), properties: domainProperties },
-        Certificate: { type: 'object', required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'], properties: { cert_pem: string, chain_pem: string, key_pem: string, expires_at: dateTime } },
+        Certificate: {
+          type: 'object',
+          required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'],
+          properties: { cert_pem: string, chain_pem: string, key_pem: string, expires_at: dateTime },
+        },
       },
     },
     paths: {
-      '/': { get: { summary: 'the admin panel (the page asks for the admin key)', responses: { '200': { description: 'HTML', content: { 'text/html': { schema: string } } } } } },
+      '/': {
+        get: {
+          summary: 'the admin panel (the page asks for the admin key)',
+          responses: { '200': { description: 'HTML', content: { 'text/html': { schema: string } } } },
+        },
+      },
       ...versionPath('certhub'),
       '/api/spec': { get: { summary: 'this document', responses: { '200': jsonResponse('OpenAPI 3.0', { type: 'object' }) } } },
-      ...operationsPaths({ metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }], metricsErrors: { '401': errorResponse('missing or wrong admin key or metrics token'), '429': errorResponse('too many failed attempts from this address; see Retry-After') } }),
+      ...operationsPaths({
+        metricsSecurity: [{ adminKey: [] }, { metricsToken: [] }],
+        metricsErrors: {
+          '401': errorResponse('missing or wrong admin key or metrics token'),
+          '429': errorResponse('too many failed attempts from this address; see Retry-After'),
+        },
+      }),
       '/api/help': { get: { summary: 'the API as plain text', responses: { '200': { description: 'help', content: { 'text/plain': { schema: string } } } } } },
       '/api/cert/{domain}': {
         get: {
@@ -78,7 +112,9 @@ export function certhubOpenApi(version: string) {
           responses: {
             '200': jsonResponse('the material', { $ref: '#/components/schemas/Certificate' }),
             ...badParameter,
-            '401': errorResponse('wrong token or unknown domain (the same answer for both); a token certhub retired (rotated away, or of a removed domain, within 90 days) gets an `error` saying so, and is not counted as a failed attempt'),
+            '401': errorResponse(
+              'wrong token or unknown domain (the same answer for both); a token certhub retired (rotated away, or of a removed domain, within 90 days) gets an `error` saying so, and is not counted as a failed attempt',
+            ),
             '403': errorResponse("the domain is certhub's own tls.domain: its key is not given out for a token"),
             '409': errorResponse('the certificate is not issued yet'),
             '429': errorResponse('too many failed attempts from this address; see Retry-After'),
@@ -94,13 +130,29 @@ export function certhubOpenApi(version: string) {
       },
       '/api/admin/session': {
         get: {
-          summary: 'whether the request\'s session cookie holds a live panel session (no 401 when not)',
-          responses: { '200': { description: '`{"active": boolean, "demo": boolean}`: demo is true for a `--demo` certhub (self-signed certificates, nothing contacted)', content: { 'application/json': { schema: { type: 'object', required: ['active', 'demo'], properties: { active: { type: 'boolean' }, demo: { type: 'boolean' } } } } } } },
+          summary: "whether the request's session cookie holds a live panel session (no 401 when not)",
+          responses: {
+            '200': {
+              description: '`{"active": boolean, "demo": boolean}`: demo is true for a `--demo` certhub (self-signed certificates, nothing contacted)',
+              content: {
+                'application/json': {
+                  schema: { type: 'object', required: ['active', 'demo'], properties: { active: { type: 'boolean' }, demo: { type: 'boolean' } } },
+                },
+              },
+            },
+          },
         },
       },
       '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' }, '403': crossOrigin } } },
       '/api/admin/domains': {
-        get: { summary: 'every domain', security: admin, responses: { '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }), ...adminErrors } },
+        get: {
+          summary: 'every domain',
+          security: admin,
+          responses: {
+            '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }),
+            ...adminErrors,
+          },
+        },
         post: {
           summary: 'add a domain: its record is published and a certificate issued',
           security: admin,
@@ -110,21 +162,31 @@ export function certhubOpenApi(version: string) {
             properties: {
               name: string,
               target: string,
-              adopt: { type: 'boolean', description: 'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false' },
+              adopt: {
+                type: 'boolean',
+                description:
+                  'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false',
+              },
             },
           }),
           responses: {
             '201': jsonResponse('the new domain (pending)', domainRef),
             ...bodyErrors,
             '400': errorResponse('bad name or target, or a body that is not JSON of the schema'),
-            '409': errorResponse('the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'),
+            '409': errorResponse(
+              'the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',
+            ),
             ...adminErrors,
           },
         },
       },
       '/api/admin/domains/{name}': {
         parameters: [nameParameter],
-        get: { summary: 'one domain', security: admin, responses: { '200': jsonResponse('the domain', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
+        get: {
+          summary: 'one domain',
+          security: admin,
+          responses: { '200': jsonResponse('the domain', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors },
+        },
         patch: {
           summary: "change a domain's target",
           security: admin,
@@ -133,7 +195,11 @@ export function certhubOpenApi(version: string) {
             required: ['target'],
             properties: {
               target: string,
-              adopt: { type: 'boolean', description: 'let certhub manage the A/AAAA/CNAME records at the name that it did not create (those an earlier certhub wrote without its mark, or someone else\'s), as on an add; default false' },
+              adopt: {
+                type: 'boolean',
+                description:
+                  "let certhub manage the A/AAAA/CNAME records at the name that it did not create (those an earlier certhub wrote without its mark, or someone else's), as on an add; default false",
+              },
             },
           }),
           responses: {
@@ -141,45 +207,127 @@ export function certhubOpenApi(version: string) {
             ...bodyErrors,
             '400': errorResponse('bad target, a name that is not valid percent-encoding, or a body that is not JSON of the schema'),
             '404': errorResponse('no such domain'),
-            '409': errorResponse('the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)'),
+            '409': errorResponse(
+              'the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',
+            ),
             ...adminErrors,
           },
         },
-        delete: { summary: 'remove a domain: record, material and token', security: admin, responses: { '204': { description: 'removed' }, ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
+        delete: {
+          summary: 'remove a domain: record, material and token',
+          security: admin,
+          responses: { '204': { description: 'removed' }, ...badParameter, '404': errorResponse('no such domain'), ...adminErrors },
+        },
       },
       '/api/admin/domains/{name}/rotate': {
         parameters: [nameParameter],
-        post: { summary: 'a new token; the old one is refused from now on', security: admin, responses: { '200': jsonResponse('the domain with its new token', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors } },
+        post: {
+          summary: 'a new token; the old one is refused from now on',
+          security: admin,
+          responses: {
+            '200': jsonResponse('the domain with its new token', domainRef),
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            ...adminErrors,
+          },
+        },
       },
       '/api/admin/domains/{name}/retry': {
         parameters: [nameParameter],
         post: {
           summary: 'a domain in error tries again now instead of at its backoff time',
           security: admin,
-          responses: { '200': jsonResponse('the domain, pending again', domainRef), ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('the domain is not in error'), ...adminErrors },
+          responses: {
+            '200': jsonResponse('the domain, pending again', domainRef),
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('the domain is not in error'),
+            ...adminErrors,
+          },
         },
       },
       '/api/admin/domains/{name}/cert.crt': {
         parameters: [nameParameter],
-        get: { summary: 'certificate and chain (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+        get: {
+          summary: 'certificate and chain (PEM)',
+          security: admin,
+          responses: {
+            '200': { description: 'PEM', content: pem },
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('not issued yet'),
+            ...adminErrors,
+          },
+        },
       },
       '/api/admin/domains/{name}/key.key': {
         parameters: [nameParameter],
-        get: { summary: 'private key (PEM)', security: admin, responses: { '200': { description: 'PEM', content: pem }, ...badParameter, '404': errorResponse('no such domain'), '409': errorResponse('not issued yet'), ...adminErrors } },
+        get: {
+          summary: 'private key (PEM)',
+          security: admin,
+          responses: {
+            '200': { description: 'PEM', content: pem },
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('not issued yet'),
+            ...adminErrors,
+          },
+        },
       },
       '/api/admin/server': {
         get: {
           summary: 'how certhub is served: `pin` (sha256: fingerprint of its self-signed certificate, else null) and `insecure_http` (plain HTTP off loopback)',
           security: admin,
-          responses: { '200': jsonResponse('how it is served', { type: 'object', required: ['pin', 'insecure_http'], properties: { pin: { type: 'string', nullable: true }, insecure_http: { type: 'boolean' } } }), ...adminErrors },
+          responses: {
+            '200': jsonResponse('how it is served', {
+              type: 'object',
+              required: ['pin', 'insecure_http'],
+              properties: { pin: { type: 'string', nullable: true }, insecure_http: { type: 'boolean' } },
+            }),
+            ...adminErrors,
+          },
         },
       },
       '/api/admin/prefs': {
-        get: { summary: "the panel's preferences (prefs.json)", security: admin, responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors } },
-        put: { summary: 'change preferences (the fields given)', security: admin, requestBody: jsonBody({ type: 'object' }), responses: { '200': jsonResponse('preferences', { type: 'object' }), ...bodyErrors, '400': errorResponse('a bad field, or a body that is not a JSON object'), ...adminErrors } },
+        get: {
+          summary: "the panel's preferences (prefs.json)",
+          security: admin,
+          responses: { '200': jsonResponse('preferences', { type: 'object' }), ...adminErrors },
+        },
+        put: {
+          summary: 'change preferences (the fields given)',
+          security: admin,
+          requestBody: jsonBody({ type: 'object' }),
+          responses: {
+            '200': jsonResponse('preferences', { type: 'object' }),
+            ...bodyErrors,
+            '400': errorResponse('a bad field, or a body that is not a JSON object'),
+            ...adminErrors,
+          },
+        },
       },
-      '/api/admin/logs': { get: { summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")', security: admin, parameters: [{ name: 'backlog', in: 'query', description: 'records to start with (default 500)', schema: { type: 'integer', minimum: 0, maximum: 1000 } }], responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, '400': errorResponse('backlog is not a whole number from 0 to 1000'), ...adminErrors } } },
-      '/api/admin/events': { get: { summary: 'domain changes: a "snapshot" event (name, label, status, error and expires_at of every domain), then "domain" (one such summary) and "removed" events (Server-Sent Events); the full domain, token included, is GET /api/admin/domains/{name}', security: admin, responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors } } },
+      '/api/admin/logs': {
+        get: {
+          summary: 'the live server log: the recent backlog, then every record (Server-Sent Events, event "log")',
+          security: admin,
+          parameters: [
+            { name: 'backlog', in: 'query', description: 'records to start with (default 500)', schema: { type: 'integer', minimum: 0, maximum: 1000 } },
+          ],
+          responses: {
+            '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } },
+            '400': errorResponse('backlog is not a whole number from 0 to 1000'),
+            ...adminErrors,
+          },
+        },
+      },
+      '/api/admin/events': {
+        get: {
+          summary:
+            'domain changes: a "snapshot" event (name, label, status, error and expires_at of every domain), then "domain" (one such summary) and "removed" events (Server-Sent Events); the full domain, token included, is GET /api/admin/domains/{name}',
+          security: admin,
+          responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors },
+        },
+      },
     },
   };
 }

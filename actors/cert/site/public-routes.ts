@@ -95,7 +95,10 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
       const certificateBody = replica.certificateBody(request.auth);
       if (certificateBody === null) {
         fetchCounts.count(domain.name, 'not_issued');
-        throw new OutpostError('ERR_CONFLICT', `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`);
+        throw new OutpostError(
+          'ERR_CONFLICT',
+          `the certificate of ${domain.name} is not issued yet (status: ${domain.status}${domain.error === null ? '' : `, ${domain.error}`})`,
+        );
       }
       // The first fetch of a domain in each report stands for all of them: asking uWS for the address
       // of every request would cost a tenth of the answer.

@@ -25,20 +25,27 @@ export function followTlsCertificate(tls: CerthubTls, server: HttpServer, replic
     if (material.certPem === serving) return;
     if (swapping !== undefined && swapping.certPem === material.certPem && swapping.keyPem === material.keyPem) return;
     swapping = material;
-    server.replaceCertificate(material).then(
-      () => {
-        serving = material.certPem;
-        actor.log.info(`https: now serving the certificate from ${source}`);
-      },
-      (error: unknown) => actor.log.error(`https: the certificate from ${source} was not put in place, the previous one stays: ${error instanceof Error ? error.message : String(error)}`),
-    ).finally(() => {
-      if (swapping === material) swapping = undefined;
-    });
+    server
+      .replaceCertificate(material)
+      .then(
+        () => {
+          serving = material.certPem;
+          actor.log.info(`https: now serving the certificate from ${source}`);
+        },
+        (error: unknown) =>
+          actor.log.error(
+            `https: the certificate from ${source} was not put in place, the previous one stays: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+      )
+      .finally(() => {
+        if (swapping === material) swapping = undefined;
+      });
   };
 
   const { follow } = tls;
   if ('domain' in follow) {
-    if (tls.temporary) actor.log.warn(`https: serving a temporary self-signed certificate until ${follow.domain} is issued (add it as a domain if it is not there)`);
+    if (tls.temporary)
+      actor.log.warn(`https: serving a temporary self-signed certificate until ${follow.domain} is issued (add it as a domain if it is not there)`);
     const sync = () => {
       const entry = replica.get(follow.domain);
       const material = entry === undefined ? null : replica.material(entry);

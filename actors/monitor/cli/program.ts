@@ -13,14 +13,29 @@ export function hostwatchProgram(): Command {
     .option('--no-containers', 'do not list container processes')
     .option('--show-container-args', 'show container command lines with their arguments (these often carry passwords); the program alone otherwise')
     .addOption(allowedHostOption({ everyBind: true }))
-    .action(async (options: LogFlags & { port: string; host: string; interval: string; containers: boolean; showContainerArgs?: boolean; allowedHost?: string[] }) => {
-      const [{ hostConfigFromFlags }, { printUrls, runHost }, { monitorRole }] = await Promise.all([import('../../../src/cli/role-flags.js'), import('../../../src/cli/run-host.js'), import('../role.js')]);
-      const config = hostConfigFromFlags(
-        monitorRole,
-        { host: options.host, port: Number(options.port), interval_seconds: Number(options.interval), containers: options.containers, show_container_args: options.showContainerArgs === true, allowed_hosts: options.allowedHost ?? [] },
-        { host: '-H, --host', port: '-p, --port', interval_seconds: '--interval', allowed_hosts: '--allowed-host' },
-      );
-      await runHost(config, { ...options, known: [monitorRole], onStarted: printUrls });
-    });
+    .action(
+      async (
+        options: LogFlags & { port: string; host: string; interval: string; containers: boolean; showContainerArgs?: boolean; allowedHost?: string[] },
+      ) => {
+        const [{ hostConfigFromFlags }, { printUrls, runHost }, { monitorRole }] = await Promise.all([
+          import('../../../src/cli/role-flags.js'),
+          import('../../../src/cli/run-host.js'),
+          import('../role.js'),
+        ]);
+        const config = hostConfigFromFlags(
+          monitorRole,
+          {
+            host: options.host,
+            port: Number(options.port),
+            interval_seconds: Number(options.interval),
+            containers: options.containers,
+            show_container_args: options.showContainerArgs === true,
+            allowed_hosts: options.allowedHost ?? [],
+          },
+          { host: '-H, --host', port: '-p, --port', interval_seconds: '--interval', allowed_hosts: '--allowed-host' },
+        );
+        await runHost(config, { ...options, known: [monitorRole], onStarted: printUrls });
+      },
+    );
   return program;
 }

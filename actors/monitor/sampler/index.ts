@@ -18,7 +18,16 @@ runActor(samplerActor, {
     const figures = context.metrics.enabled ? new SamplerFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
     const sampler = new Sampler(
-      { intervalMs: config.intervalMs, historySeconds: config.historySeconds, topProcesses: config.topProcesses, askedGraceMs: 30_000, containerIntervalMs: 10_000, containerRetryMs: 300_000, portsIntervalMs: config.intervalMs * 15, firstSampleMs: 250 },
+      {
+        intervalMs: config.intervalMs,
+        historySeconds: config.historySeconds,
+        topProcesses: config.topProcesses,
+        askedGraceMs: 30_000,
+        containerIntervalMs: 10_000,
+        containerRetryMs: 300_000,
+        portsIntervalMs: config.intervalMs * 15,
+        firstSampleMs: 250,
+      },
       {
         probe: process.platform === 'darwin' ? new DarwinProbe() : new LinuxProbe(),
         containers: config.containers ? cli : { read: () => Promise.resolve(unavailableContainers('container listing is turned off in the config')) },

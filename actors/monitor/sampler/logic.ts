@@ -82,7 +82,10 @@ export class Sampler {
     this.previousTimes = this.dependencies.probe.coreTimes();
     // Until the first short reading lands, the figures are the averages since boot; the start is not
     // held up for it (the fronts wait for every actor to be ready).
-    this.cpu = cpuUsage(this.previousTimes.map(() => ({ user: 0, nice: 0, sys: 0, idle: 0, irq: 0 })), this.previousTimes);
+    this.cpu = cpuUsage(
+      this.previousTimes.map(() => ({ user: 0, nice: 0, sys: 0, idle: 0, irq: 0 })),
+      this.previousTimes,
+    );
     this.memory = await this.dependencies.probe.memory();
     void this.dependencies.clock.sleep(this.options.firstSampleMs).then(() => this.sampleCounters());
     this.stopTicking = this.dependencies.clock.every(this.options.intervalMs, () => void this.tick());
@@ -165,7 +168,15 @@ export class Sampler {
       processes: processTable(samples, memory.totalBytes, this.options.topProcesses, this.dependencies.runtimeVersion),
       containers: containers.processes.map((entry): ContainerProcess => {
         const reading = byPid.get(entry.pid);
-        return { container: entry.container, image: entry.image, pid: entry.pid, user: entry.user, command: entry.command, cpuPercent: round(reading?.cpuPercent ?? 0), memoryBytes: reading?.memoryBytes ?? 0 };
+        return {
+          container: entry.container,
+          image: entry.image,
+          pid: entry.pid,
+          user: entry.user,
+          command: entry.command,
+          cpuPercent: round(reading?.cpuPercent ?? 0),
+          memoryBytes: reading?.memoryBytes ?? 0,
+        };
       }),
       network,
     };

@@ -29,7 +29,19 @@ const interpreters: readonly [string, RegExp][] = [
 // Options that take the next argument as their value, per interpreter: skipping them finds the script.
 const optionsWithValue: Record<string, ReadonlySet<string>> = {
   python: new Set(['-W', '-X', '-Q']),
-  node: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--title', '--env-file', '--inspect-port']),
+  node: new Set([
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-C',
+    '--conditions',
+    '--input-type',
+    '--title',
+    '--env-file',
+    '--inspect-port',
+  ]),
   ruby: new Set(['-I', '-r', '-C', '-E', '-F']),
   perl: new Set(['-I', '-M', '-m']),
   java: new Set(['-cp', '-classpath', '--class-path', '-p', '--module-path', '--add-modules', '--add-opens', '--add-exports']),

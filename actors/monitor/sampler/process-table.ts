@@ -16,13 +16,19 @@ export interface ProcessSample {
   exe: string;
 }
 
-export function processTable(samples: readonly ProcessSample[], totalMemoryBytes: number, limit: number, runtimeVersion: (runtime: string, exe: string) => string): ProcessRow[] {
+export function processTable(
+  samples: readonly ProcessSample[],
+  totalMemoryBytes: number,
+  limit: number,
+  runtimeVersion: (runtime: string, exe: string) => string,
+): ProcessRow[] {
   const rows = new Map<string, ProcessRow>();
   for (const sample of samples) {
     const key = `${sample.ppid}\0${sample.identity.name}\0${sample.source}`;
     const row = rows.get(key);
     if (row === undefined) {
-      const runtime: RuntimeTag | null = sample.identity.runtime === null ? null : { name: sample.identity.runtime, version: runtimeVersion(sample.identity.runtime, sample.exe) };
+      const runtime: RuntimeTag | null =
+        sample.identity.runtime === null ? null : { name: sample.identity.runtime, version: runtimeVersion(sample.identity.runtime, sample.exe) };
       rows.set(key, {
         name: sample.identity.name,
         count: 1,

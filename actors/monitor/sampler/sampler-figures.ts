@@ -28,9 +28,17 @@ export class SamplerFigures {
         help: 'Time one sampler tick took, by kind: counters (CPU and memory, every interval) or scan (processes, containers and ports, while watched).',
         type: 'histogram',
         aggregator: 'sum',
-        values: [...this.counters.samples('outpost_monitor_sample_duration_seconds', { kind: 'counters' }), ...this.scans.samples('outpost_monitor_sample_duration_seconds', { kind: 'scan' })],
+        values: [
+          ...this.counters.samples('outpost_monitor_sample_duration_seconds', { kind: 'counters' }),
+          ...this.scans.samples('outpost_monitor_sample_duration_seconds', { kind: 'scan' }),
+        ],
       },
-      family('outpost_monitor_processes_sampled', 'Processes the last full scan read (none before the first scan).', 'gauge', this.processes === undefined ? [] : [{ value: this.processes, labels: {} }]),
+      family(
+        'outpost_monitor_processes_sampled',
+        'Processes the last full scan read (none before the first scan).',
+        'gauge',
+        this.processes === undefined ? [] : [{ value: this.processes, labels: {} }],
+      ),
     ];
   }
 }

@@ -34,7 +34,9 @@ async function mountMonitorSite({ router, server, actor: context, site }: SiteMo
     return remember(await sampler.call((api) => api.snapshot()));
   };
   const reportWatchers = () => {
-    sampler.call((api) => api.setWatchers(context.name, streams.size)).catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
+    sampler
+      .call((api) => api.setWatchers(context.name, streams.size))
+      .catch((error: unknown) => context.log.debug('watcher count not delivered', { error: String(error) }));
   };
 
   // A restarted sampler starts with no watchers and would push nothing to the streams open here.

@@ -25,6 +25,13 @@ export class FetchFigures {
 
   families(): MetricFamily[] {
     const samples = [...this.counts].flatMap(([domain, byOutcome]) => [...byOutcome].map(([outcome, value]) => ({ value, labels: { domain, outcome } })));
-    return [family('outpost_proxy_certificate_fetches_total', 'Fetches of a route\'s material from certhub, by domain and outcome: fetched (new material), unchanged, failed.', 'counter', samples)];
+    return [
+      family(
+        'outpost_proxy_certificate_fetches_total',
+        "Fetches of a route's material from certhub, by domain and outcome: fetched (new material), unchanged, failed.",
+        'counter',
+        samples,
+      ),
+    ];
   }
 }

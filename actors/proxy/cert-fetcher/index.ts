@@ -25,7 +25,9 @@ runActor(certFetcherActor, {
       const next = 'nextInMs' in event ? `; next fetch in ${Math.round(event.nextInMs / 1000)} s` : '';
       // The failures were logged as warnings, so their end is said too, or a reader thinks it still fails.
       if ((event.type === 'written' || event.type === 'unchanged') && event.recoveredAfter !== undefined) {
-        log.info(`fetch: ${event.domain}: recovered, ${server.origin} answers again after ${event.recoveredAfter} failed fetch${event.recoveredAfter === 1 ? '' : 'es'}`);
+        log.info(
+          `fetch: ${event.domain}: recovered, ${server.origin} answers again after ${event.recoveredAfter} failed fetch${event.recoveredAfter === 1 ? '' : 'es'}`,
+        );
       }
       switch (event.type) {
         case 'written':
@@ -35,7 +37,8 @@ runActor(certFetcherActor, {
         case 'failed': {
           const at = new Date(Date.now() + event.nextInMs).toISOString();
           log.warn(`fetch: ${event.domain}: ${event.error.message} (failure ${event.failures})${next}, at ${at}`);
-          if (event.error instanceof CertificateFetchError && event.error.kind === 'token-refused') log.warn(refusedTokenAdvice(event.domain, event.error.retired));
+          if (event.error instanceof CertificateFetchError && event.error.kind === 'token-refused')
+            log.warn(refusedTokenAdvice(event.domain, event.error.retired));
           return;
         }
         case 'change-failed':

@@ -54,8 +54,12 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   const fromOptions = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
   const targets = options.combinedPem === true ? fromOptions.map((target) => ({ ...target, combinedPem: true })) : fromOptions;
   const insecure = options.insecureHttp === true;
-  const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap((server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? []);
-  const pinned = targets.flatMap((target) => (target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : []));
+  const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap(
+    (server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? [],
+  );
+  const pinned = targets.flatMap((target) =>
+    target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : [],
+  );
   if (refused.length > 0 || pinned.length > 0) throw new ConfigError([...refused, ...new Set(pinned)]);
   return {
     targets,

@@ -124,9 +124,12 @@ function watchLine(event: WatchEvent, report: FetchReport, configPath: string | 
       break;
     case 'failed': {
       const nextAt = new Date(Date.now() + event.nextInMs).toISOString();
-      report.problem(`${at} ${event.domain}: ${event.error.message}; files left as they were; retrying in ${duration(event.nextInMs)}, at ${nextAt} (failure ${event.failures} in a row)`);
+      report.problem(
+        `${at} ${event.domain}: ${event.error.message}; files left as they were; retrying in ${duration(event.nextInMs)}, at ${nextAt} (failure ${event.failures} in a row)`,
+      );
       const { error } = event;
-      if (error instanceof CertificateFetchError && error.kind === 'token-refused') report.problem(`${at} ${event.domain}: ${refusedTokenAdvice(error.retired, configPath)}`);
+      if (error instanceof CertificateFetchError && error.kind === 'token-refused')
+        report.problem(`${at} ${event.domain}: ${refusedTokenAdvice(error.retired, configPath)}`);
       break;
     }
     case 'change-failed':
@@ -139,7 +142,9 @@ function watchLine(event: WatchEvent, report: FetchReport, configPath: string | 
 
 /** What the operator does about a refused token. */
 function refusedTokenAdvice(retired: boolean, configPath: string | undefined): string {
-  const what = retired ? 'certhub retired this token: certhub-agent must be given the domain\'s new token' : 'give certhub-agent the domain\'s current token (from the certhub panel)';
+  const what = retired
+    ? "certhub retired this token: certhub-agent must be given the domain's new token"
+    : "give certhub-agent the domain's current token (from the certhub panel)";
   const how =
     configPath === undefined
       ? 'restart it with the new -t TOKEN'

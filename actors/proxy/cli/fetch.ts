@@ -45,15 +45,21 @@ export function fetchCommand(program: Command): Command {
     .description('fetch certificate material for domains into <dir>/<domain>/{cert,chain,fullchain,privkey}.pem')
     .option('-s, --server <url>', 'certhub server URL (https://…; http:// only on loopback, or with --insecure-http)')
     .option('-t, --token <token>', "the domain's token (from the certhub panel)")
-    .option('-d, --domain <domain>', 'the domain\'s full name (app.example.net)')
+    .option('-d, --domain <domain>', "the domain's full name (app.example.net)")
     .option('-c, --config <file>', 'a Fetch JSON file exported by the certhub panel (instead of -s, -t, -d)')
     .option('-o, --out-dir <dir>', 'where the material goes', defaultOutDir)
     .option('--ca <file>', 'PEM of a private CA to trust for the server, besides the system roots')
-    .option('--pin <sha256:hex>', "trust exactly the server certificate with this SHA-256 (certhub's self-signed one, as its start line and panel show it), and no CA")
+    .option(
+      '--pin <sha256:hex>',
+      "trust exactly the server certificate with this SHA-256 (certhub's self-signed one, as its start line and panel show it), and no CA",
+    )
     .option('--ca-bundle <file>', 'PEM of the CAs the fetched certificates may chain to, besides the system roots (a private CA)')
     .option('--allow-untrusted', 'write material whose chain leads to no trusted root (certhub --demo certificates)')
     .option('--insecure-http', 'allow a plain http:// server on another machine (the token and the key cross the network in clear)')
-    .option('--combined-pem', 'also write <dir>/<domain>/combined.pem: full chain and key in one file (0600), as HAProxy takes them (combined_pem in a Fetch JSON file)')
+    .option(
+      '--combined-pem',
+      'also write <dir>/<domain>/combined.pem: full chain and key in one file (0600), as HAProxy takes them (combined_pem in a Fetch JSON file)',
+    )
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)

@@ -6,7 +6,10 @@ import { withLogOptions, type LogFlags } from '../../../src/cli/program.js';
 
 export function proxyCommand(program: Command): Command {
   return withLogOptions(program.command('proxy').description('run a TLS reverse proxy routing domains to backends'))
-    .requiredOption('-c, --config <file>', 'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads')
+    .requiredOption(
+      '-c, --config <file>',
+      'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads',
+    )
     .action(async (options: LogFlags & { config: string }) => {
       const [{ proxyConfigSchema }, { loadConfigFile }, { singleRoleHost }, { printUrls, runHost }, { proxyRole }] = await Promise.all([
         import('../config.js'),
@@ -18,6 +21,14 @@ export function proxyCommand(program: Command): Command {
       const read = async () => singleRoleHost('proxy', await loadConfigFile(proxyConfigSchema, options.config));
       // SIGHUP reads the file again: its routes change live, other keys are named as needing a restart.
       // Problems name the option as proxy.json holds it (`ca_bundle`), after the file's name.
-      await runHost(await read(), { ...options, known: [proxyRole], file: options.config, optionPaths: 'role', onStarted: printUrls, configPath: options.config, reread: read });
+      await runHost(await read(), {
+        ...options,
+        known: [proxyRole],
+        file: options.config,
+        optionPaths: 'role',
+        onStarted: printUrls,
+        configPath: options.config,
+        reread: read,
+      });
     });
 }

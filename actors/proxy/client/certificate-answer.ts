@@ -57,7 +57,8 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
   });
   const keyBlocks = pemBlocks(answer.key_pem, 'key_pem');
   const keyBlock = keyBlocks[0];
-  if (keyBlocks.length !== 1 || keyBlock === undefined || !/PRIVATE KEY$/.test(keyBlock.label)) throw new BadAnswerError('key_pem must hold exactly one PRIVATE KEY block');
+  if (keyBlocks.length !== 1 || keyBlock === undefined || !/PRIVATE KEY$/.test(keyBlock.label))
+    throw new BadAnswerError('key_pem must hold exactly one PRIVATE KEY block');
   const key = parsePrivateKey(keyBlock.pem);
   if (!leaf.checkPrivateKey(key)) throw new BadAnswerError('key_pem does not match the certificate in cert_pem');
   const issuer = chain[0];
@@ -69,9 +70,11 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
   const notAfter = Date.parse(leaf.validTo);
   const expiresAt = Date.parse(answer.expires_at);
   if (Number.isNaN(expiresAt)) throw new BadAnswerError(`expires_at ${JSON.stringify(answer.expires_at.slice(0, 40))} is not a date`);
-  if (Math.abs(expiresAt - notAfter) > expiryToleranceMs) throw new BadAnswerError(`expires_at ${answer.expires_at} is not the certificate's notAfter (${new Date(notAfter).toISOString()})`);
+  if (Math.abs(expiresAt - notAfter) > expiryToleranceMs)
+    throw new BadAnswerError(`expires_at ${answer.expires_at} is not the certificate's notAfter (${new Date(notAfter).toISOString()})`);
   if (notAfter <= now) throw new BadAnswerError(`the certificate expired at ${new Date(notAfter).toISOString()}`);
-  if (Date.parse(leaf.validFrom) > now + 86_400_000) throw new BadAnswerError(`the certificate is not valid before ${new Date(Date.parse(leaf.validFrom)).toISOString()}`);
+  if (Date.parse(leaf.validFrom) > now + 86_400_000)
+    throw new BadAnswerError(`the certificate is not valid before ${new Date(Date.parse(leaf.validFrom)).toISOString()}`);
 
   return {
     domain,
@@ -89,7 +92,8 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
 function certifiedName(leaf: X509Certificate, requested: string): string {
   const name = requested.toLowerCase().replace(/\.$/, '');
   if (!name.includes('.')) throw new BadAnswerError(`${name} is a label, not a full name: ask for the full name the certificate is for`);
-  if (leaf.checkHost(name, { wildcards: false }) === undefined) throw new BadAnswerError(`the certificate is not for ${name} (its names: ${leaf.subjectAltName ?? 'none'})`);
+  if (leaf.checkHost(name, { wildcards: false }) === undefined)
+    throw new BadAnswerError(`the certificate is not for ${name} (its names: ${leaf.subjectAltName ?? 'none'})`);
   return name;
 }
 

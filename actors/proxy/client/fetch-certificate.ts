@@ -61,7 +61,8 @@ export async function fetchCertificate(request: CertificateRequest): Promise<Cer
   try {
     return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors());
   } catch (error) {
-    if (error instanceof BadAnswerError) throw new CertificateFetchError('bad-answer', `${shown} answered unusable material for ${request.domain}: ${error.message}`);
+    if (error instanceof BadAnswerError)
+      throw new CertificateFetchError('bad-answer', `${shown} answered unusable material for ${request.domain}: ${error.message}`);
     throw error;
   }
 }
@@ -76,7 +77,8 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
   const timeoutMs = request.timeoutMs ?? defaultFetchTimeoutMs;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const pin = request.pin;
-  if (pin !== undefined && url.protocol !== 'https:') return Promise.reject(new CertificateFetchError('tls', `a pin needs the server's https:// address, not ${shown}`));
+  if (pin !== undefined && url.protocol !== 'https:')
+    return Promise.reject(new CertificateFetchError('tls', `a pin needs the server's https:// address, not ${shown}`));
   return new Promise<Answer>((resolve, reject) => {
     let connected = false;
     let pinnedSocket: TLSSocket | undefined;
@@ -89,45 +91,55 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
     };
     const deadline = setTimeout(() => {
       const seconds = `${timeoutMs / 1000} s`;
-      fail(connected
-        ? new CertificateFetchError('no-answer', `${shown} accepted the connection but sent no complete answer within ${seconds}`)
-        : new CertificateFetchError('unreachable', `cannot reach ${shown}: no connection within ${seconds}`));
+      fail(
+        connected
+          ? new CertificateFetchError('no-answer', `${shown} accepted the connection but sent no complete answer within ${seconds}`)
+          : new CertificateFetchError('unreachable', `cannot reach ${shown}: no connection within ${seconds}`),
+      );
     }, timeoutMs);
     const onAbort = () => fail(new CertificateFetchError('no-answer', `the fetch from ${shown} was stopped`));
-    const outgoing = send(url, {
-      method: 'GET',
-      headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
-      // Node's `ca` replaces the system roots; a private CA is added to them instead.
-      ...(request.ca === undefined ? {} : { secureContext: secureContextTrusting(request.ca) }),
-      // With a pin, the request gets its socket only once the server showed the pinned certificate
-      // (Node uses createConnection only when no agent is given, not even `false`).
-      ...(pin === undefined
-        ? { agent: false }
-        : {
-            createConnection: (_options: unknown, done: (error: Error | null, socket: TLSSocket) => void) => {
-              pinnedSocket = connectPinned(url, pin, shown, (error, socket) => {
-                if (error === null) connected = true;
-                done(error, socket);
-              });
-            },
-          }),
-    }, (response: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > maxAnswerBytes) fail(new CertificateFetchError('bad-answer', `${shown} sent an answer larger than ${maxAnswerBytes / 1024} KiB`));
-        else chunks.push(chunk);
-      });
-      response.on('end', () => {
-        clearTimeout(deadline);
-        request.signal?.removeEventListener('abort', onAbort);
-        const retryAfter = response.headers['retry-after'];
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined });
-      });
-      response.on('error', fail);
-      response.on('aborted', () => fail(new CertificateFetchError('no-answer', `${shown} closed the connection mid-answer`)));
-    });
+    const outgoing = send(
+      url,
+      {
+        method: 'GET',
+        headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
+        // Node's `ca` replaces the system roots; a private CA is added to them instead.
+        ...(request.ca === undefined ? {} : { secureContext: secureContextTrusting(request.ca) }),
+        // With a pin, the request gets its socket only once the server showed the pinned certificate
+        // (Node uses createConnection only when no agent is given, not even `false`).
+        ...(pin === undefined
+          ? { agent: false }
+          : {
+              createConnection: (_options: unknown, done: (error: Error | null, socket: TLSSocket) => void) => {
+                pinnedSocket = connectPinned(url, pin, shown, (error, socket) => {
+                  if (error === null) connected = true;
+                  done(error, socket);
+                });
+              },
+            }),
+      },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > maxAnswerBytes) fail(new CertificateFetchError('bad-answer', `${shown} sent an answer larger than ${maxAnswerBytes / 1024} KiB`));
+          else chunks.push(chunk);
+        });
+        response.on('end', () => {
+          clearTimeout(deadline);
+          request.signal?.removeEventListener('abort', onAbort);
+          const retryAfter = response.headers['retry-after'];
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+          });
+        });
+        response.on('error', fail);
+        response.on('aborted', () => fail(new CertificateFetchError('no-answer', `${shown} closed the connection mid-answer`)));
+      },
+    );
     outgoing.on('socket', (socket) => {
       const connectedEvent = url.protocol === 'https:' ? 'secureConnect' : 'connect';
       socket.once(connectedEvent, () => (connected = true));

@@ -61,10 +61,13 @@ export function connectionFailure(error: Error, server: string): CertificateFetc
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (code === 'ECONNREFUSED') return new CertificateFetchError('unreachable', `cannot reach ${server}: connection refused (is certhub running there?)`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CertificateFetchError('unreachable', `cannot reach ${server}: no such host`);
-  if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return new CertificateFetchError('unreachable', `cannot reach ${server}: ${code}`);
+  if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL')
+    return new CertificateFetchError('unreachable', `cannot reach ${server}: ${code}`);
   if (tlsCodes.test(code)) {
     const plainHttp = /wrong version number|packet length too long|http request/i.test(error.message);
-    const reason = plainHttp ? 'the server does not speak TLS (use its http:// address?)' : `${error.message}${/CERT|SIGNED|UNABLE_TO/.test(code) ? ' (a private CA? pass it with --ca FILE)' : ''}`;
+    const reason = plainHttp
+      ? 'the server does not speak TLS (use its http:// address?)'
+      : `${error.message}${/CERT|SIGNED|UNABLE_TO/.test(code) ? ' (a private CA? pass it with --ca FILE)' : ''}`;
     return new CertificateFetchError('tls', `TLS with ${server} failed: ${reason}`);
   }
   if (code === 'ECONNRESET' || code === 'EPIPE') return new CertificateFetchError('no-answer', `${server} closed the connection before answering`);
@@ -76,13 +79,21 @@ export function statusFailure(status: number, body: string, retryAfter: string |
   const reason = serverReason(body);
   switch (status) {
     case 401:
-      if (reason !== undefined && isRetiredTokenReason(reason)) return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): ${reason}`, undefined, true);
-      return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): the token is wrong or was rotated, or the server has no domain ${domain}; copy the current token from the certhub panel`);
+      if (reason !== undefined && isRetiredTokenReason(reason))
+        return new CertificateFetchError('token-refused', `${server} refused the token for ${domain} (HTTP 401): ${reason}`, undefined, true);
+      return new CertificateFetchError(
+        'token-refused',
+        `${server} refused the token for ${domain} (HTTP 401): the token is wrong or was rotated, or the server has no domain ${domain}; copy the current token from the certhub panel`,
+      );
     case 409:
       return new CertificateFetchError('not-issued', `the certificate of ${domain} is not issued yet (HTTP 409${reason === undefined ? '' : `: ${reason}`})`);
     case 429: {
       const delayMs = retryAfterMs(retryAfter);
-      return new CertificateFetchError('rate-limited', `${server} is limiting this address after too many failed fetches (HTTP 429${delayMs === undefined ? '' : `, retry after ${Math.ceil(delayMs / 1000)} s`})`, delayMs);
+      return new CertificateFetchError(
+        'rate-limited',
+        `${server} is limiting this address after too many failed fetches (HTTP 429${delayMs === undefined ? '' : `, retry after ${Math.ceil(delayMs / 1000)} s`})`,
+        delayMs,
+      );
     }
     default: {
       const redirect = status >= 300 && status < 400 ? '; certhub-agent follows no redirects: is the server URL right?' : '';

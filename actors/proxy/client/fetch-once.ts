@@ -29,7 +29,9 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
         const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
         const changed = await writeMaterial(options.dir, material, { combinedPem: target.combinedPem === true });
         const expires = new Date(material.expiresAt).toISOString();
-        report.info(`${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`);
+        report.info(
+          `${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`,
+        );
         return { ok: true, changed: changed ? material.domain : undefined };
       } catch (error) {
         report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);

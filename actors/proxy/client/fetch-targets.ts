@@ -31,7 +31,9 @@ const requiredFlags = ['server', 'token', 'domain'] as const;
 
 /** The one target of `-s URL -t TOKEN -d DOMAIN`; every missing or bad flag is named. */
 export function targetFromFlags(flags: FetchFlags): FetchTarget {
-  const missing = requiredFlags.filter((key) => flags[key] === undefined).map((key) => `${flagNames[key]} is required (or give a Fetch JSON file with -c FILE)`);
+  const missing = requiredFlags
+    .filter((key) => flags[key] === undefined)
+    .map((key) => `${flagNames[key]} is required (or give a Fetch JSON file with -c FILE)`);
   if (missing.length > 0) throw new ConfigError(missing);
   let checked: z.output<typeof fetchOneSchema>;
   try {
@@ -52,10 +54,24 @@ export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
       const config = validateConfig(fetchManySchema, input);
       const names = Object.keys(config.domains);
       if (names.length === 0) throw new ConfigError(['domains must name at least one domain']);
-      return names.map((name) => ({ server: new URL(config.server), domain: checkedDomain(name, `domains.${name}`), token: config.domains[name]?.token ?? '', ...pinOf(config.pin), ...combinedOf(config.combined_pem) }));
+      return names.map((name) => ({
+        server: new URL(config.server),
+        domain: checkedDomain(name, `domains.${name}`),
+        token: config.domains[name]?.token ?? '',
+        ...pinOf(config.pin),
+        ...combinedOf(config.combined_pem),
+      }));
     }
     const config = validateConfig(fetchOneSchema, input);
-    return [{ server: new URL(config.server), domain: checkedDomain(config.domain, 'domain'), token: config.token, ...pinOf(config.pin), ...combinedOf(config.combined_pem) }];
+    return [
+      {
+        server: new URL(config.server),
+        domain: checkedDomain(config.domain, 'domain'),
+        token: config.token,
+        ...pinOf(config.pin),
+        ...combinedOf(config.combined_pem),
+      },
+    ];
   } catch (error) {
     if (error instanceof ConfigError) throw inFile(error.problems);
     throw error;
@@ -77,7 +93,8 @@ function pinOf(pin: string | undefined): { pin?: string } {
 function checkedDomain(domain: string, where: string): string {
   const name = normalizeName(domain);
   const problem = hostNameProblem(name, 2);
-  if (problem !== undefined) throw new ConfigError([`${where} ${problem}${name.includes('.') ? '' : ': give the full name (app.example.net), as the certhub panel shows it'}`]);
+  if (problem !== undefined)
+    throw new ConfigError([`${where} ${problem}${name.includes('.') ? '' : ': give the full name (app.example.net), as the certhub panel shows it'}`]);
   return name;
 }
 

@@ -38,9 +38,11 @@ export function chainProblem(leaf: X509Certificate, chain: readonly X509Certific
   let current = leaf;
   const rest = [...chain];
   for (let depth = 0; depth <= maxChainLength; depth++) {
-    if (trust.anchors.some((anchor) => anchor.fingerprint256 === current.fingerprint256 || (current.checkIssued(anchor) && current.verify(anchor.publicKey)))) return undefined;
+    if (trust.anchors.some((anchor) => anchor.fingerprint256 === current.fingerprint256 || (current.checkIssued(anchor) && current.verify(anchor.publicKey))))
+      return undefined;
     const issuer = rest.shift();
-    if (issuer === undefined) return `the chain does not lead to a trusted root (its last issuer: ${oneLine(current.issuer)}); a private CA? pass it with --ca-bundle FILE`;
+    if (issuer === undefined)
+      return `the chain does not lead to a trusted root (its last issuer: ${oneLine(current.issuer)}); a private CA? pass it with --ca-bundle FILE`;
     if (!current.checkIssued(issuer) || !current.verify(issuer.publicKey)) return `${oneLine(issuer.subject)} did not sign ${oneLine(current.subject)}`;
     if (!issuer.ca) return `${oneLine(issuer.subject)} in the chain is not a CA`;
     if (Date.parse(issuer.validTo) <= now || Date.parse(issuer.validFrom) > now) return `${oneLine(issuer.subject)} in the chain is not valid now`;

@@ -34,7 +34,13 @@ export function connectPinned(url: URL, pin: string, shown: string, done: (error
     const presented = der === undefined ? 'none' : certificatePin(der);
     if (safeEqual(presented, pin)) return done(null, socket);
     socket.destroy();
-    done(new CertificateFetchError('tls', `TLS with ${shown} failed: its certificate (${presented}) is not the pinned one (${pin}); if certhub's certificate changed, take the new pin from its start line or panel`), socket);
+    done(
+      new CertificateFetchError(
+        'tls',
+        `TLS with ${shown} failed: its certificate (${presented}) is not the pinned one (${pin}); if certhub's certificate changed, take the new pin from its start line or panel`,
+      ),
+      socket,
+    );
   });
   socket.once('error', (error: Error) => done(error, socket));
   return socket;

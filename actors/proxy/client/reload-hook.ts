@@ -62,7 +62,10 @@ export function runReloadCommand(command: ReloadCommand, changedDomains: readonl
       const lastLines = tail.lines();
       const said = lastLines.length === 0 ? '' : `; its last lines: ${lastLines.join(' | ')}`;
       if (code === 0) resolve({ code, lastLines });
-      else if (signal !== null) reject(new Error(`reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}${said}`));
+      else if (signal !== null)
+        reject(
+          new Error(`reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}${said}`),
+        );
       else reject(new Error(`reload command ${program} exited with code ${code ?? '?'}${said}`));
     });
   });
@@ -83,11 +86,18 @@ class OutputTail {
   }
 
   lines(): string[] {
-    return this.text
-      .split(/\r?\n/)
-      // eslint-disable-next-line no-control-regex -- a program's output goes to a log: no escapes
-      .map((line) => line.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, keptLineLength))
-      .filter((line) => line !== '')
-      .slice(-keptLines);
+    return (
+      this.text
+        .split(/\r?\n/)
+        // eslint-disable-next-line no-control-regex -- a program's output goes to a log: no escapes
+        .map((line) =>
+          line
+            .replace(/[\u0000-\u001f\u007f]/g, ' ')
+            .trim()
+            .slice(0, keptLineLength),
+        )
+        .filter((line) => line !== '')
+        .slice(-keptLines)
+    );
   }
 }

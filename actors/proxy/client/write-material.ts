@@ -42,7 +42,9 @@ export async function writeMaterial(dir: string, material: CertificateMaterial, 
   });
   const files: [path: string, content: string, mode: number][] = [
     [paths.key, material.keyPem, keyMode],
-    ...(options.combinedPem === true ? [[paths.combined, `${material.certPem}${material.chainPem}${material.keyPem}`, keyMode] as [string, string, number]] : []),
+    ...(options.combinedPem === true
+      ? [[paths.combined, `${material.certPem}${material.chainPem}${material.keyPem}`, keyMode] as [string, string, number]]
+      : []),
     [paths.cert, material.certPem, certificateMode],
     [paths.chain, material.chainPem, certificateMode],
     [paths.fullchain, `${material.certPem}${material.chainPem}`, certificateMode],

@@ -122,7 +122,10 @@ export class BackendPool {
       return nothingToWithdraw;
     }
     if (this.waiting.length >= this.options.maxQueued) {
-      handler.onResponseError(unstarted, new BackendError(`${this.options.connections} connections busy and ${this.options.maxQueued} requests waiting`, 'busy'));
+      handler.onResponseError(
+        unstarted,
+        new BackendError(`${this.options.connections} connections busy and ${this.options.maxQueued} requests waiting`, 'busy'),
+      );
       return nothingToWithdraw;
     }
     const entry: Queued = { start: () => this.start(request, handler, false, deadline), handler, deadline };
@@ -201,7 +204,12 @@ export class BackendPool {
     // parser. A TLS connection's reads come as 'data' events.
     const socket: Socket =
       tls === undefined
-        ? connect({ host, port, noDelay: true, onread: { buffer: readBuffer, callback: (length): boolean => connection.delivered(readBuffer.subarray(0, length)) } })
+        ? connect({
+            host,
+            port,
+            noDelay: true,
+            onread: { buffer: readBuffer, callback: (length): boolean => connection.delivered(readBuffer.subarray(0, length)) },
+          })
         : connectTls({
             host,
             port,

@@ -29,7 +29,9 @@ export class RouteFigures {
   }
 
   answerSamples(): MetricSample[] {
-    return statusClasses.flatMap((statusClass, index) => (this.answers[index] === 0 ? [] : [{ value: this.answers[index]!, labels: { domain: this.domain, status_class: statusClass } }]));
+    return statusClasses.flatMap((statusClass, index) =>
+      this.answers[index] === 0 ? [] : [{ value: this.answers[index]!, labels: { domain: this.domain, status_class: statusClass } }],
+    );
   }
 
   backendErrorSamples(): MetricSample[] {
@@ -83,20 +85,49 @@ export class ProxyFigures {
   families(served: readonly ServedFigures[]): MetricFamily[] {
     const routes = [...this.routes.values()];
     return [
-      family('outpost_proxy_requests_total', 'Requests the proxy answered, by route (domain) and status class, the proxy\'s own refusals included.', 'counter', routes.flatMap((route) => route.answerSamples())),
+      family(
+        'outpost_proxy_requests_total',
+        "Requests the proxy answered, by route (domain) and status class, the proxy's own refusals included.",
+        'counter',
+        routes.flatMap((route) => route.answerSamples()),
+      ),
       {
         name: 'outpost_proxy_upstream_duration_seconds',
-        help: 'Time from a request arriving to its backend\'s response head, waiting for a backend connection included, by route.',
+        help: "Time from a request arriving to its backend's response head, waiting for a backend connection included, by route.",
         type: 'histogram',
         aggregator: 'sum',
-        values: routes.filter((route) => route.upstream.observations > 0).flatMap((route) => route.upstream.samples('outpost_proxy_upstream_duration_seconds', { domain: route.domain })),
+        values: routes
+          .filter((route) => route.upstream.observations > 0)
+          .flatMap((route) => route.upstream.samples('outpost_proxy_upstream_duration_seconds', { domain: route.domain })),
       },
-      family('outpost_proxy_backend_errors_total', 'Requests the backend did not answer: kind failed (unreachable, reset, malformed), timeout or busy (queue full).', 'counter', routes.flatMap((route) => route.backendErrorSamples())),
-      family('outpost_proxy_websockets_open', 'Relayed WebSockets open now, by route.', 'gauge', routes.map((route) => ({ value: route.webSocketsOpen, labels: { domain: route.domain } }))),
-      family('outpost_proxy_tls_connections_total', 'Connections the TLS port accepted, each a handshake begun (uWS tells no handshake\'s end).', 'counter', [{ value: this.tlsAccepted, labels: {} }]),
+      family(
+        'outpost_proxy_backend_errors_total',
+        'Requests the backend did not answer: kind failed (unreachable, reset, malformed), timeout or busy (queue full).',
+        'counter',
+        routes.flatMap((route) => route.backendErrorSamples()),
+      ),
+      family(
+        'outpost_proxy_websockets_open',
+        'Relayed WebSockets open now, by route.',
+        'gauge',
+        routes.map((route) => ({ value: route.webSocketsOpen, labels: { domain: route.domain } })),
+      ),
+      family('outpost_proxy_tls_connections_total', "Connections the TLS port accepted, each a handshake begun (uWS tells no handshake's end).", 'counter', [
+        { value: this.tlsAccepted, labels: {} },
+      ]),
       family('outpost_proxy_tls_connections_open', 'Connections open on the TLS port now.', 'gauge', [{ value: this.tlsOpen, labels: {} }]),
-      family('outpost_proxy_tls_unserved_names_total', 'Handshakes refused because their server name has no certificate here (no route, or its material not loaded yet).', 'counter', [{ value: this.unservedNames, labels: {} }]),
-      family('outpost_proxy_certificate_swaps_total', 'Certificates this front started serving for a route (the first load and each renewal).', 'counter', served.map(({ domain, swaps }) => ({ value: swaps, labels: { domain } }))),
+      family(
+        'outpost_proxy_tls_unserved_names_total',
+        'Handshakes refused because their server name has no certificate here (no route, or its material not loaded yet).',
+        'counter',
+        [{ value: this.unservedNames, labels: {} }],
+      ),
+      family(
+        'outpost_proxy_certificate_swaps_total',
+        'Certificates this front started serving for a route (the first load and each renewal).',
+        'counter',
+        served.map(({ domain, swaps }) => ({ value: swaps, labels: { domain } })),
+      ),
       family(
         'outpost_certificate_expiry_timestamp_seconds',
         "When a domain's certificate expires, in seconds since the Unix epoch.",

@@ -83,7 +83,15 @@ export function forwardRequest(res: HttpResponse, req: HttpRequest, route: Route
   if (framing.body.kind === 'length') headers.push('content-length', String(framing.body.length));
   const hasBody = framing.body.kind === 'chunked' || (framing.body.kind === 'length' && framing.body.length > 0);
   const access = accessLog === undefined ? undefined : { log: accessLog, record: accessRecord(incoming, { client, method, path, requestId: requestId! }) };
-  const exchange = new Exchange(res, { route, method, log: context.log, clientHost: client.host, settled, arrivedAt, ...(access === undefined ? {} : { access }) });
+  const exchange = new Exchange(res, {
+    route,
+    method,
+    log: context.log,
+    clientHost: client.host,
+    settled,
+    arrivedAt,
+    ...(access === undefined ? {} : { access }),
+  });
   const body = hasBody ? exchange.readUpload() : null;
   exchange.dispatched = route.upstream.dispatch({ method, path, headers, body }, exchange);
 }
@@ -98,7 +106,10 @@ function requestIdOf(incoming: readonly (readonly [string, string])[], trusted: 
 }
 
 /** What the access log says of a request, but for its outcome. */
-function accessRecord(incoming: readonly (readonly [string, string])[], request: { client: ClientSide; method: string; path: string; requestId: string }): AccessRecord {
+function accessRecord(
+  incoming: readonly (readonly [string, string])[],
+  request: { client: ClientSide; method: string; path: string; requestId: string },
+): AccessRecord {
   const field = (wanted: string) => incoming.find(([name]) => name === wanted)?.[1] ?? '';
   return {
     startedAt: Date.now(),
@@ -170,7 +181,15 @@ class Exchange implements ExchangeHandler {
     private readonly res: HttpResponse,
     options: ExchangeOptions,
   ) {
-    ({ route: this.route, method: this.method, log: this.log, clientHost: this.clientHost, settled: this.settled, arrivedAt: this.arrivedAt, access: this.access } = options);
+    ({
+      route: this.route,
+      method: this.method,
+      log: this.log,
+      clientHost: this.clientHost,
+      settled: this.settled,
+      arrivedAt: this.arrivedAt,
+      access: this.access,
+    } = options);
     res.onAborted(() => {
       // 499, as nginx logs a request whose client went away before its answer was complete.
       if (!this.finished) this.logAccess(this.status === 0 || this.headWritten ? 499 : this.status);
@@ -231,7 +250,11 @@ class Exchange implements ExchangeHandler {
   private dropSlowUpload(): void {
     clearInterval(this.floorCheck);
     if (this.aborted || this.finished) return;
-    this.log.warn('upload slower than the floor dropped', { domain: this.route.domain, host: hostName(this.clientHost), floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond });
+    this.log.warn('upload slower than the floor dropped', {
+      domain: this.route.domain,
+      host: hostName(this.clientHost),
+      floor_bytes_per_second: this.route.uploadFloor.bytesPerSecond,
+    });
     this.dispatched.withdraw();
     this.upload?.destroy();
     this.controller?.abort();
@@ -264,7 +287,11 @@ class Exchange implements ExchangeHandler {
       figures.answered(statusCode);
     }
     this.status = statusCode;
-    this.head = { status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`, headers: clientResponseHeaders(fields, this.route.hsts), bytes: hasObsText };
+    this.head = {
+      status: statusMessage === '' ? String(statusCode) : `${statusCode} ${statusMessage}`,
+      headers: clientResponseHeaders(fields, this.route.hsts),
+      bytes: hasObsText,
+    };
     const bodiless = this.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (bodiless) {
       this.res.cork(() => {
@@ -338,7 +365,12 @@ class Exchange implements ExchangeHandler {
     this.route.figures?.answered(Number(status));
     this.status = Number(status);
     this.finish();
-    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', { domain: this.route.domain, backend, host: hostName(this.clientHost), error: error.message });
+    this.log.warn(timedOut ? 'backend did not answer in time' : 'backend unreachable', {
+      domain: this.route.domain,
+      backend,
+      host: hostName(this.clientHost),
+      error: error.message,
+    });
     this.res.cork(() => {
       this.res
         .writeStatus(`${status} ${title}`)
@@ -364,7 +396,15 @@ class Exchange implements ExchangeHandler {
         .writeHeader('content-type', 'text/html; charset=utf-8')
         .writeHeader('cache-control', 'no-store')
         .writeHeader('retry-after', String(busyRetryAfterSeconds))
-        .end(errorPage(503, 'Service Unavailable', busy ? `The service behind ${this.route.domain} is busy. Try again in a few seconds.` : `The service behind ${this.route.domain} is down. Try again in a moment.`));
+        .end(
+          errorPage(
+            503,
+            'Service Unavailable',
+            busy
+              ? `The service behind ${this.route.domain} is busy. Try again in a few seconds.`
+              : `The service behind ${this.route.domain} is down. Try again in a moment.`,
+          ),
+        );
     });
   }
 

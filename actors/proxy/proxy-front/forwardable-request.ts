@@ -29,7 +29,8 @@ export function forwardableRequest(method: string, target: string, incoming: [st
     const [name, value] = pair;
     if (!isToken(name)) return { ok: false, problem: 'a header name is not a token (RFC 9110 section 5.1)' };
     const verdict = fieldValueVerdict(value);
-    if (verdict === 'invalid') return { ok: false, problem: `the ${name.slice(0, quotedNameLength)} header holds a control character or a character above U+00FF` };
+    if (verdict === 'invalid')
+      return { ok: false, problem: `the ${name.slice(0, quotedNameLength)} header holds a control character or a character above U+00FF` };
     if (verdict === 'obs-text') pair[1] = Buffer.from(value, 'utf8').toString('latin1');
   }
   return requestFraming(incoming);

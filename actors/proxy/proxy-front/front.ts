@@ -27,7 +27,17 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   // Counted only when the host config has metrics on; the role's operations front serves them.
   const figures = context.metrics.enabled ? new ProxyFigures() : undefined;
   const trustedProxies = new Set(config.trustedProxies.map(canonicalAddress));
-  const routes = new RouteTable({ backendConnections: config.backendConnections, backendTimeoutMs: config.backendTimeoutMs, limits: config.limits, trustedProxies, log, ...(figures === undefined ? {} : { figures }) }, config.routes);
+  const routes = new RouteTable(
+    {
+      backendConnections: config.backendConnections,
+      backendTimeoutMs: config.backendTimeoutMs,
+      limits: config.limits,
+      trustedProxies,
+      log,
+      ...(figures === undefined ? {} : { figures }),
+    },
+    config.routes,
+  );
   const accessLog = config.accessLog === undefined ? undefined : new AccessLog(config.accessLog.path, config.accessLog.format, log);
   context.onThreadExit(() => accessLog?.close());
   const forwarding = { log, ...(accessLog === undefined ? {} : { accessLog }) };
@@ -109,7 +119,13 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     urls.push(`http://${formatHostPort(shownHost(config.host), redirectPort)}/`);
   }
   if (config.describesStart) {
-    log.info(startSummary(config.routes.map(({ domain, backends }) => ({ domain, backend: backends.join(', '), served: certificates.isServed(domain) })), urls, config.materialDir));
+    log.info(
+      startSummary(
+        config.routes.map(({ domain, backends }) => ({ domain, backend: backends.join(', '), served: certificates.isServed(domain) })),
+        urls,
+        config.materialDir,
+      ),
+    );
   }
 
   // A reload (SIGHUP) hands every front the new routes; a front that restarts later gets them at once.
@@ -117,7 +133,11 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     const { added, removed, changed } = routes.replace(next);
     for (const domain of removed) void certificates.remove(domain);
     for (const domain of added) certificates.add(domain).catch((error: unknown) => log.error('certificate load failed', { domain, error: String(error) }));
-    const parts = [...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []), ...(changed.length > 0 ? [`changed ${changed.join(', ')}`] : [])];
+    const parts = [
+      ...(added.length > 0 ? [`added ${added.join(', ')}`] : []),
+      ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []),
+      ...(changed.length > 0 ? [`changed ${changed.join(', ')}`] : []),
+    ];
     if (parts.length > 0) log.info(`routes reloaded: ${parts.join('; ')}`);
   });
 
@@ -160,7 +180,10 @@ function redirectApp(domains: { has(domain: string): boolean }, httpsPort: numbe
   return plainApp().any('/*', (res, req) => {
     const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery()), httpsPort, domains);
     if (location === undefined) {
-      res.writeStatus('404 Not Found').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(404, 'Not Found', 'No site of this name is served here.'));
+      res
+        .writeStatus('404 Not Found')
+        .writeHeader('content-type', 'text/html; charset=utf-8')
+        .end(errorPage(404, 'Not Found', 'No site of this name is served here.'));
       return;
     }
     res.writeStatus('308 Permanent Redirect').writeHeader('location', location).end();

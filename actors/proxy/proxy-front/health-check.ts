@@ -65,7 +65,13 @@ export class HealthCheck {
         agent: false as const,
         timeout: this.settings.timeoutMs,
         headers: { 'user-agent': 'certhub-agent-health-check', connection: 'close' },
-        ...(https ? { ...(this.tls.ca === undefined ? {} : { ca: this.tls.ca }), ...(this.tls.servername === undefined ? {} : { servername: this.tls.servername }), rejectUnauthorized: this.tls.verify } : {}),
+        ...(https
+          ? {
+              ...(this.tls.ca === undefined ? {} : { ca: this.tls.ca }),
+              ...(this.tls.servername === undefined ? {} : { servername: this.tls.servername }),
+              rejectUnauthorized: this.tls.verify,
+            }
+          : {}),
       };
       const request = (https ? httpsRequest : httpRequest)(options, (response) => {
         const status = response.statusCode ?? 0;

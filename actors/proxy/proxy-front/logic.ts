@@ -2,7 +2,17 @@
 // the HTTPS redirect and the pages the proxy answers itself. No sockets here.
 
 /** Headers that describe one connection, not the message (RFC 9110 section 7.6.1): never forwarded. */
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** Set by this proxy from what it saw itself; a client's own values are dropped, not trusted. */
 const forwardedByProxy = new Set(['x-forwarded-proto', 'x-forwarded-host']);
@@ -44,7 +54,11 @@ function connectionTokens(values: readonly string[]): string[] {
  * `requestId`: the access log's id of the request, sent as X-Request-Id in place of any the client
  * sent; `webSocket`: the handshake headers the backend's WebSocket client sets itself are left out.
  */
-export function backendRequestHeaders(incoming: readonly (readonly [string, string])[], client: ClientSide, options: { webSocket?: boolean; requestId?: string } = {}): string[] {
+export function backendRequestHeaders(
+  incoming: readonly (readonly [string, string])[],
+  client: ClientSide,
+  options: { webSocket?: boolean; requestId?: string } = {},
+): string[] {
   const connection: string[] = [];
   for (const [name, value] of incoming) if (name === 'connection') connection.push(value);
   const listed = connectionTokens(connection);
@@ -84,7 +98,14 @@ export function clientResponseHeaders(fields: readonly string[], hsts?: string):
   const forwarded: [string, string][] = [];
   for (let index = 0; index < fields.length; index += 2) {
     const name = fields[index]!;
-    if (hopByHop.has(name) || listed.includes(name) || name === 'content-length' || name === 'date' || (hsts !== undefined && name === 'strict-transport-security')) continue;
+    if (
+      hopByHop.has(name) ||
+      listed.includes(name) ||
+      name === 'content-length' ||
+      name === 'date' ||
+      (hsts !== undefined && name === 'strict-transport-security')
+    )
+      continue;
     forwarded.push([name, fields[index + 1]!]);
   }
   if (hsts !== undefined) forwarded.push(['strict-transport-security', hsts]);

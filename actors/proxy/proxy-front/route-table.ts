@@ -92,7 +92,15 @@ export class RouteTable {
       // Response bodies may pause for as long as the client reads slowly, so only the head is timed.
       upstream:
         upstream ??
-        new Upstream({ domain, backends: route.backends, settings: route.upstream, connections: this.options.backendConnections, headersTimeoutMs: this.options.backendTimeoutMs, maxQueued: limits.backendQueue, log }),
+        new Upstream({
+          domain,
+          backends: route.backends,
+          settings: route.upstream,
+          connections: this.options.backendConnections,
+          headersTimeoutMs: this.options.backendTimeoutMs,
+          maxQueued: limits.backendQueue,
+          log,
+        }),
     };
   }
 }

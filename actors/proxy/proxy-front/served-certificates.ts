@@ -81,7 +81,11 @@ export class ServedCertificates {
 
   /** Reloads every name; a failure of one is logged and does not stop the others. */
   async reloadAll(): Promise<void> {
-    await Promise.all(this.domains.map((domain) => this.reload(domain).catch((error: unknown) => this.log.error('certificate reload failed', { domain, error: String(error) }))));
+    await Promise.all(
+      this.domains.map((domain) =>
+        this.reload(domain).catch((error: unknown) => this.log.error('certificate reload failed', { domain, error: String(error) })),
+      ),
+    );
   }
 
   /** Each name's served certificate, for the role's metrics. */
@@ -96,7 +100,11 @@ export class ServedCertificates {
     try {
       [fullchain, key] = await Promise.all([readFile(paths.fullchain), readFile(paths.key)]);
     } catch (error) {
-      return this.keep(domain, served, `no material for ${domain} in ${paths.folder} yet (${(error as NodeJS.ErrnoException).code ?? String(error)}); its handshakes are refused until the proxy's own fetch from certhub writes it (its \`fetch:\` lines say why it has not)`);
+      return this.keep(
+        domain,
+        served,
+        `no material for ${domain} in ${paths.folder} yet (${(error as NodeJS.ErrnoException).code ?? String(error)}); its handshakes are refused until the proxy's own fetch from certhub writes it (its \`fetch:\` lines say why it has not)`,
+      );
     }
     const digest = createHash('sha256').update(fullchain).update('\0').update(key).digest('hex');
     if (digest === served.digest) return 'unchanged';
@@ -113,7 +121,11 @@ export class ServedCertificates {
     const leaf = new X509Certificate(fullchain);
     served.expiresAt = Date.parse(leaf.validTo) / 1000;
     served.swaps++;
-    this.log.info(swapped ? 'renewed certificate served' : 'certificate served', { domain, serial: leaf.serialNumber, expires: new Date(leaf.validTo).toISOString() });
+    this.log.info(swapped ? 'renewed certificate served' : 'certificate served', {
+      domain,
+      serial: leaf.serialNumber,
+      expires: new Date(leaf.validTo).toISOString(),
+    });
     return 'swapped';
   }
 

@@ -14,7 +14,9 @@ export function startSummary(routes: readonly LoadedRoute[], urls: readonly stri
   const where = urls.join(' and ');
   if (routes.length === 0) return `proxy on ${where} has no route: every handshake is refused`;
   const described = routes.map(({ domain, backend, served }) =>
-    served ? `${domain} -> ${backend} (certificate loaded)` : `${domain} -> ${backend} (no certificate yet: its handshakes are refused until one is in ${join(materialDir, domain)})`,
+    served
+      ? `${domain} -> ${backend} (certificate loaded)`
+      : `${domain} -> ${backend} (no certificate yet: its handshakes are refused until one is in ${join(materialDir, domain)})`,
   );
   const loaded = routes.filter((route) => route.served).length;
   const count = `${routes.length} route${routes.length === 1 ? '' : 's'}, ${loaded === routes.length ? 'every one' : `${loaded}`} with a certificate`;

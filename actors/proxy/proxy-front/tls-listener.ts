@@ -133,7 +133,9 @@ export class TlsListener {
     // Made when first needed: without material there may be no material_dir yet.
     const scratchDir = privateScratchDir(this.setup.materialDir);
     for (const [domain, { fullchain, key }] of materials) {
-      withTlsFiles(scratchDir, fullchain, key, (certFile, keyFile) => app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }));
+      withTlsFiles(scratchDir, fullchain, key, (certFile, keyFile) =>
+        app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }),
+      );
       this.setup.mount(app, domain, webSocketClosed);
     }
     return generation;

@@ -81,7 +81,8 @@ export class Upstream {
     });
     const active = options.settings.healthCheck;
     if (active !== undefined) {
-      for (const member of this.members) this.checks.push(new HealthCheck(member, active, options.settings.tls, (up, reason) => this.changed(member, up, reason)));
+      for (const member of this.members)
+        this.checks.push(new HealthCheck(member, active, options.settings.tls, (up, reason) => this.changed(member, up, reason)));
     }
   }
 
@@ -142,7 +143,14 @@ export class Upstream {
     if (error === undefined || error.kind === 'busy' || error.details.clientGone === true || error.details.noneUp === true) return;
     if (this.members.length < 2) return;
     const passive = this.options.settings.passive;
-    if (member.failed(Date.now(), passive)) this.options.log.warn('backend rested after failed requests', { domain: this.options.domain, backend: member.target.label, failures: passive.maxFailures, rest_seconds: passive.restMs / 1000, error: error.message });
+    if (member.failed(Date.now(), passive))
+      this.options.log.warn('backend rested after failed requests', {
+        domain: this.options.domain,
+        backend: member.target.label,
+        failures: passive.maxFailures,
+        rest_seconds: passive.restMs / 1000,
+        error: error.message,
+      });
   }
 
   private changed(member: Member, up: boolean, reason: string): void {

@@ -27,7 +27,13 @@ export function openBackendSocket(target: BackendTarget): BackendSocket {
   const { backend, tls } = target;
   const secure = backend.scheme === 'https';
   return new BackendSocket(`${secure ? 'wss' : 'ws'}://${formatHostPort(backend.host, backend.port)}${target.pathAndQuery}`, target.protocols, {
-    ...(secure ? { rejectUnauthorized: tls.verify, ...(tls.ca === undefined ? {} : { ca: tls.ca }), ...(tls.servername === undefined ? {} : { servername: tls.servername }) } : {}),
+    ...(secure
+      ? {
+          rejectUnauthorized: tls.verify,
+          ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+          ...(tls.servername === undefined ? {} : { servername: tls.servername }),
+        }
+      : {}),
     headers: headerObject(target.headers),
     maxPayload: target.maxMessageBytes,
     // Messages are relayed as they come, uncompressed: the client's side offers no extension either.

@@ -114,7 +114,11 @@ export function webSocketRelay(options: RelayOptions): WebSocketBehavior<RelayDa
       // uWS reuses the message's memory after this call: it is copied.
       socket.send(Buffer.from(message.slice(0)), { binary: isBinary });
       if (socket.bufferedAmount > bound) {
-        options.log.warn('WebSocket closed: the backend reads slower than the client sends', { domain: options.domain, backend: relay.backendAddress, buffered: socket.bufferedAmount });
+        options.log.warn('WebSocket closed: the backend reads slower than the client sends', {
+          domain: options.domain,
+          backend: relay.backendAddress,
+          buffered: socket.bufferedAmount,
+        });
         ws.end(tryAgainLater, 'backend too slow');
       }
     },
@@ -217,7 +221,10 @@ function openBackend(res: HttpResponse, req: HttpRequest, context: us_socket_con
     relay.release();
     log.warn('backend refused a WebSocket upgrade', { domain, backend, error: reason });
     res.cork(() => {
-      res.writeStatus('502 Bad Gateway').writeHeader('content-type', 'text/html; charset=utf-8').end(errorPage(502, 'Bad Gateway', `The service behind ${domain} did not accept the WebSocket connection.`));
+      res
+        .writeStatus('502 Bad Gateway')
+        .writeHeader('content-type', 'text/html; charset=utf-8')
+        .end(errorPage(502, 'Bad Gateway', `The service behind ${domain} did not accept the WebSocket connection.`));
     });
   };
   socket.on('open', () => {

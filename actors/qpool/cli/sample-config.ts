@@ -26,7 +26,10 @@ type EveryOption = Every<z.input<typeof sendSchema> & z.input<typeof recvSchema>
 type ObsoleteServerOption = 'hot_entries';
 /** A listener the sample does not open: the send role's metrics are off unless a port is given. */
 type OffUnlessSetCollectOption = 'metrics_port';
-type SampleConfig = Omit<EveryOption, 'server' | 'collect'> & { server: Omit<EveryOption['server'], ObsoleteServerOption>; collect: Omit<EveryOption['collect'], OffUnlessSetCollectOption> };
+type SampleConfig = Omit<EveryOption, 'server' | 'collect'> & {
+  server: Omit<EveryOption['server'], ObsoleteServerOption>;
+  collect: Omit<EveryOption['collect'], OffUnlessSetCollectOption>;
+};
 
 export function sampleConfig(): SampleConfig {
   return {

@@ -38,7 +38,9 @@ export async function runSetupWizard(side: SetupSide, options: SetupOptions): Pr
   const prompter = new Prompter(options.input ?? process.stdin, options.write ?? process.stdout, { endOfInput: 'refuse' });
   let config: SendDraft | RecvDraft;
   try {
-    prompter.say(`qpool setup ${side}: writes the config for the ${side === 'send' ? 'sending machine (the one on the internet)' : 'receiving machine (the protected one)'} to ${file}.`);
+    prompter.say(
+      `qpool setup ${side}: writes the config for the ${side === 'send' ? 'sending machine (the one on the internet)' : 'receiving machine (the protected one)'} to ${file}.`,
+    );
     prompter.say('Press Enter to take the [default]. Ctrl-C stops without writing anything.');
     prompter.say();
     config = side === 'send' ? await askSend(prompter) : await askRecv(prompter);
@@ -175,7 +177,16 @@ async function askRecv(p: Prompter): Promise<RecvDraft> {
       checkServerField('pool_file', path);
       return path;
     });
-    const existing = (await Promise.all(Object.values(poolFilePaths(server.pool_file)).map((path) => stat(path).then(() => path, () => undefined)))).filter(Boolean);
+    const existing = (
+      await Promise.all(
+        Object.values(poolFilePaths(server.pool_file)).map((path) =>
+          stat(path).then(
+            () => path,
+            () => undefined,
+          ),
+        ),
+      )
+    ).filter(Boolean);
     if (existing.length > 0) {
       p.say(`  Note: ${existing.join(' and ')} already exist. The new passphrase will not open them: keep using the`);
       p.say('  old passphrase (and ignore the new one), or delete them to start with an empty pool.');
@@ -196,7 +207,10 @@ function askWord(p: Prompter, question: string, fallback: string): Promise<strin
 function checkServerField(field: 'listen' | 'pool_file', value: string): unknown {
   const result = serveFileSchema.safeParse({ server: { [field]: value, loopback: true } });
   if (result.success) return result.data.server[field];
-  const problems = formatIssues(serveFileSchema, result.error.issues.filter((issue) => issue.path[1] === field));
+  const problems = formatIssues(
+    serveFileSchema,
+    result.error.issues.filter((issue) => issue.path[1] === field),
+  );
   if (problems.length === 0) throw new Error(`unexpected problem checking server.${field}: ${result.error.message}`);
   throw new BadAnswer(problems.join('; '));
 }

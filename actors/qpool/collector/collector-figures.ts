@@ -28,8 +28,18 @@ export class CollectorFigures {
   families(): MetricFamily[] {
     const bySource = (counts: Map<Source, number>) => [...counts].map(([source, value]) => ({ value, labels: { source } }));
     return [
-      family('outpost_send_values_collected_total', 'Random values the collector took from a source (keyed, legacy, demo) and handed to the diode sender.', 'counter', bySource(this.values)),
-      family('outpost_send_provider_errors_total', 'Requests to a source that failed (no answer, an error status, an answer that could not be read).', 'counter', bySource(this.errors)),
+      family(
+        'outpost_send_values_collected_total',
+        'Random values the collector took from a source (keyed, legacy, demo) and handed to the diode sender.',
+        'counter',
+        bySource(this.values),
+      ),
+      family(
+        'outpost_send_provider_errors_total',
+        'Requests to a source that failed (no answer, an error status, an answer that could not be read).',
+        'counter',
+        bySource(this.errors),
+      ),
     ];
   }
 }

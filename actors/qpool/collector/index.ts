@@ -20,9 +20,11 @@ runActor(collectorActor, {
       randomBytes,
       ledger: new KeyedLedger(config.ledgerFile),
       send(batch) {
-        sender.call((api) => api.send(batch.lines, batch.count)).catch((error: unknown) => {
-          context.log.error(`a batch of ${batch.count} values did not reach the diode sender: ${String(error)}`);
-        });
+        sender
+          .call((api) => api.send(batch.lines, batch.count))
+          .catch((error: unknown) => {
+            context.log.error(`a batch of ${batch.count} values did not reach the diode sender: ${String(error)}`);
+          });
       },
       log: context.log,
       ...(figures === undefined ? {} : { figures }),

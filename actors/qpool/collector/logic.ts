@@ -43,7 +43,9 @@ export class Collector {
         dueNow.push(settings);
         this.cancels.push(this.deps.clock.every(settings.intervalMs, () => void this.cycle([settings])));
       } else {
-        this.deps.log.info(`${settings.source}: the last request was less than ${settings.intervalMs / 1000}s ago; the next is in ${Math.ceil(delayMs / 1000)}s`);
+        this.deps.log.info(
+          `${settings.source}: the last request was less than ${settings.intervalMs / 1000}s ago; the next is in ${Math.ceil(delayMs / 1000)}s`,
+        );
         void this.deps.clock.sleep(delayMs).then(() => {
           if (this.stopped) return;
           this.cancels.push(this.deps.clock.every(settings.intervalMs, () => void this.cycle([settings])));
@@ -106,7 +108,10 @@ export class Collector {
       try {
         await this.deps.ledger.record(this.deps.clock.now());
       } catch (error) {
-        return { ok: false, reason: `not sent, because it could not be recorded in the keyed request ledger (${String(error)}); set QPOOL_STATE_DIR to a writable directory` };
+        return {
+          ok: false,
+          reason: `not sent, because it could not be recorded in the keyed request ledger (${String(error)}); set QPOOL_STATE_DIR to a writable directory`,
+        };
       }
     }
     let response: TextResponse;
@@ -123,14 +128,19 @@ export class Collector {
   private handOver(settings: SourceSettings, batch: ValueBatch): void {
     const bytes = batch.count * valueBytes + batch.discardedBytes;
     const discarded = batch.discardedBytes === 0 ? '' : `; discarded the last ${batch.discardedBytes} bytes (${bytes} is not a multiple of ${valueBytes})`;
-    this.deps.log.info(`${settings.source}: ${batch.count} values from ${bytes} bytes${discarded}`, { source: settings.source, values: batch.count, discardedBytes: batch.discardedBytes });
+    this.deps.log.info(`${settings.source}: ${batch.count} values from ${bytes} bytes${discarded}`, {
+      source: settings.source,
+      values: batch.count,
+      discardedBytes: batch.discardedBytes,
+    });
     this.deps.figures?.collected(settings.source, batch.count);
     if (batch.count > 0) this.deps.send(batch);
   }
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no response within ${timeoutMs / 1000}s (anu.timeout_seconds)`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no response within ${timeoutMs / 1000}s (anu.timeout_seconds)`;
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
   return `${error instanceof Error ? error.message : String(error)}${cause}`;
 }

@@ -36,6 +36,8 @@ export class DamagedLineLog {
     if (lines === 0) return;
     this.lastLogged = this.deps.clock.now();
     const reasons = counts.map(([reason, count]) => `${reason} (${count})`).join(', ');
-    this.deps.log.warn(`skipped a damaged line ${lines} more time${lines === 1 ? '' : 's'} in the last ${Math.round(this.intervalMs / 1000)}s: ${reasons}`, { damagedLines: lines });
+    this.deps.log.warn(`skipped a damaged line ${lines} more time${lines === 1 ? '' : 's'} in the last ${Math.round(this.intervalMs / 1000)}s: ${reasons}`, {
+      damagedLines: lines,
+    });
   }
 }

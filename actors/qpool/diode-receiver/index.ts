@@ -15,7 +15,10 @@ runActor(diodeReceiverActor, {
     const sources = new Set<ValueSource>(config.acceptDemo ? ['keyed', 'legacy', 'demo'] : ['keyed', 'legacy']);
     const command = config.command;
     // Loaded only where a command runs and metrics are on: prom-client costs a thread startup time.
-    const watch = command !== undefined && context.metrics.enabled ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_receive') : undefined;
+    const watch =
+      command !== undefined && context.metrics.enabled
+        ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_receive')
+        : undefined;
     const receiver = new Receiver(config, {
       run: (onChunk) => runReceiveCommand(command ?? [], onChunk, watch),
       // Copied, not transferred: should the pool go away before it answers, the receiver still has the batch.

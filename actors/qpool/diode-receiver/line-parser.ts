@@ -97,7 +97,10 @@ export class LineParser {
  * would be served with a time its sender never wrote: each field is checked against the calendar.
  */
 function timestampMs(text: string): number | undefined {
-  const fields = isoUtc.exec(text)?.slice(1).map((field) => Number(field ?? 0));
+  const fields = isoUtc
+    .exec(text)
+    ?.slice(1)
+    .map((field) => Number(field ?? 0));
   const milliseconds = Date.parse(text);
   if (fields === undefined || Number.isNaN(milliseconds)) return undefined;
   const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = fields;

@@ -91,7 +91,11 @@ export class Receiver {
         // The pool went away during the run; the next turn waits for it.
         continue;
       } else if (outcome.bytes > 0) {
-        this.quiet(`receive command returned ${outcome.bytes} bytes and no new value (${duplicates} already seen, ${damaged} damaged lines)`, { duplicates, damagedLines: damaged, bytes: outcome.bytes });
+        this.quiet(`receive command returned ${outcome.bytes} bytes and no new value (${duplicates} already seen, ${damaged} damaged lines)`, {
+          duplicates,
+          damagedLines: damaged,
+          bytes: outcome.bytes,
+        });
       } else if (!failed && outcome.durationMs < this.timing.quickEmptyMs) {
         this.quiet(`receive command returned in ${Math.round(outcome.durationMs)}ms with no data`);
       } else if (!failed) {
@@ -155,7 +159,8 @@ export class Receiver {
       why = messageOf(error);
     }
     if (ready && this.poolWasAway) this.deps.log.info('the pool can store values again; receiving resumes');
-    if (!ready && !this.poolWasAway) this.deps.log.warn(`the pool cannot store values (${why}); the receive command is not run until it can, and values wait in the diode`);
+    if (!ready && !this.poolWasAway)
+      this.deps.log.warn(`the pool cannot store values (${why}); the receive command is not run until it can, and values wait in the diode`);
     this.poolWasAway = !ready;
     return ready;
   }

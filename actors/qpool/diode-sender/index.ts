@@ -16,19 +16,28 @@ runActor(diodeSenderActor, {
     if (config.loopbackReceiver !== undefined) {
       const receiver = context.peer(config.loopbackReceiver);
       transfer = (lines) =>
-        receiver.call((api) => api.receive(lines)).then(
-          (): TransferOutcome => ({ ok: true }),
-          (error: unknown): TransferOutcome => ({ ok: false, reason: `the loopback receiver did not take it: ${String(error)}` }),
-        );
+        receiver
+          .call((api) => api.receive(lines))
+          .then(
+            (): TransferOutcome => ({ ok: true }),
+            (error: unknown): TransferOutcome => ({ ok: false, reason: `the loopback receiver did not take it: ${String(error)}` }),
+          );
     } else {
       const command = config.command ?? [];
       // Loaded only where a command runs and metrics are on: prom-client costs a thread startup time.
-      const watch = context.metrics.enabled ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_send') : undefined;
+      const watch = context.metrics.enabled
+        ? (await import('../command-metrics.js')).registerCommandMetrics(context.metrics.registry, 'diode_send')
+        : undefined;
       transfer = (lines) => runSendCommand(command, lines, config.timeoutMs, watch, stopping.signal);
     }
     const figures = context.metrics.enabled ? new SenderFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
-    const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, { transfer, clock: systemClock, log: context.log, ...(figures === undefined ? {} : { figures }) });
+    const sender = new DiodeSender(config.retryLimit, config.retryDelayMs, {
+      transfer,
+      clock: systemClock,
+      log: context.log,
+      ...(figures === undefined ? {} : { figures }),
+    });
     const api: DiodeSenderApi = {
       send(lines, count) {
         sender.enqueue(lines, count);

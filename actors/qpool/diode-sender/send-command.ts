@@ -11,7 +11,13 @@ export type TransferOutcome = { ok: true } | { ok: false; reason: string };
 /** How much of the tool's stderr the log keeps. */
 const stderrTail = 2000;
 
-export function runSendCommand(command: readonly string[], input: string, timeoutMs: number, watch?: CommandWatch, signal?: AbortSignal): Promise<TransferOutcome> {
+export function runSendCommand(
+  command: readonly string[],
+  input: string,
+  timeoutMs: number,
+  watch?: CommandWatch,
+  signal?: AbortSignal,
+): Promise<TransferOutcome> {
   const [program, ...args] = command;
   if (program === undefined) return Promise.resolve({ ok: false, reason: 'the send command is empty' });
   return new Promise((resolve) => {

@@ -28,10 +28,15 @@ export class SenderFigures {
         { value: this.attemptsOk, labels: { outcome: 'ok' } },
         { value: this.attemptsFailed, labels: { outcome: 'failed' } },
       ]),
-      family('outpost_diode_batches_dropped_total', 'Batches dropped unsent, by reason: gave_up (every attempt failed: collect.retry_limit) or backlog (the diode did not keep up).', 'counter', [
-        { value: this.givenUp, labels: { reason: 'gave_up' } },
-        { value: this.droppedWaiting, labels: { reason: 'backlog' } },
-      ]),
+      family(
+        'outpost_diode_batches_dropped_total',
+        'Batches dropped unsent, by reason: gave_up (every attempt failed: collect.retry_limit) or backlog (the diode did not keep up).',
+        'counter',
+        [
+          { value: this.givenUp, labels: { reason: 'gave_up' } },
+          { value: this.droppedWaiting, labels: { reason: 'backlog' } },
+        ],
+      ),
     ];
   }
 }

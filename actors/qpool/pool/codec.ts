@@ -64,7 +64,13 @@ export function decodeSnapshotContent(bytes: Buffer): { content: SnapshotContent
   const entries = readEntries(reader);
   const servedKeys = Array.from({ length: reader.u32() }, () => reader.key());
   reader.end();
-  const content = { servedTotal, lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest, entryCount: entryCount(entries), entries: [entries], servedKeys };
+  const content = {
+    servedTotal,
+    lastIngest: Number.isNaN(lastIngest) ? undefined : lastIngest,
+    entryCount: entryCount(entries),
+    entries: [entries],
+    servedKeys,
+  };
   return { content, journalId };
 }
 

@@ -32,20 +32,34 @@ runActor(poolActor, {
         ({ files, loaded } = await PoolFiles.load(path, config.passphrase ?? '', derive));
       } catch (error) {
         if (error instanceof DecryptionError) {
-          throw new FatalActorError(`the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${Object.values(poolFilePaths(path)).join(', ')} (those there are)`);
+          throw new FatalActorError(
+            `the pool could not be decrypted (${error.message}); the files are untouched. Check APP_POOL_KEY; to start over with an empty pool, delete ${Object.values(poolFilePaths(path)).join(', ')} (those there are)`,
+          );
         }
         throw new FatalActorError(`the pool files could not be read: ${String(error)}`);
       }
       const restored = restorePool(loaded.snapshot, loaded.journal, config.capacity, config.servedHistory);
-      if (loaded.incompleteTailBytes > 0) log.warn(`ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in the journal (a write cut short by a crash; it was never answered)`);
-      service = new PoolService(restored.pool, { servedTotal: restored.servedTotal, lastIngest: restored.lastIngest, durability: files, options, clock: systemClock, log });
+      if (loaded.incompleteTailBytes > 0)
+        log.warn(
+          `ignored an incomplete last record of ${loaded.incompleteTailBytes} bytes in the journal (a write cut short by a crash; it was never answered)`,
+        );
+      service = new PoolService(restored.pool, {
+        servedTotal: restored.servedTotal,
+        lastIngest: restored.lastIngest,
+        durability: files,
+        options,
+        clock: systemClock,
+        log,
+      });
       // Start from a compact snapshot and an empty journal; a failure here is a disk that cannot take the pool.
       try {
         await files.rewrite(service.snapshot());
       } catch (error) {
         throw new FatalActorError(`the pool files could not be written: ${String(error)}`);
       }
-      log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, { journalRecords: loaded.journal.length });
+      log.info(`${loaded.existed ? 'loaded' : 'created'} ${path}: ${restored.pool.size} values, ${restored.servedTotal} served so far`, {
+        journalRecords: loaded.journal.length,
+      });
     }
     // The fronts answer /api/status from what is published here, at most every statusIntervalMs
     // however many takes and arrivals came between (under load a status per commit cost a fifth of

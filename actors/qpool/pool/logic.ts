@@ -188,7 +188,13 @@ export class PoolService {
 
   /** Everything the snapshot holds, as of now; its entries are views on the pool, to be read at once. */
   snapshot(): SnapshotContent {
-    return { servedTotal: this.servedTotal, lastIngest: this.lastIngest, entryCount: this.pool.size, entries: this.pool.batches(), servedKeys: this.pool.servedKeys() };
+    return {
+      servedTotal: this.servedTotal,
+      lastIngest: this.lastIngest,
+      entryCount: this.pool.size,
+      entries: this.pool.batches(),
+      servedKeys: this.pool.servedKeys(),
+    };
   }
 
   /** Resolves once nothing is waiting to be written (shutdown). */
@@ -210,7 +216,14 @@ export class PoolService {
     // in the poll phase, setImmediate runs after it.
     await new Promise<void>((resolve) => setImmediate(resolve));
     // A journal grown long by a large arrival is compacted at once, not when requests come.
-    while (this.pendingTakes.length > 0 || this.pendingIngest.length > 0 || this.pendingReturned.length > 0 || (this.rewriteNeeded && !this.failing) || this.readyWaiters.length > 0 || this.compactionDue()) {
+    while (
+      this.pendingTakes.length > 0 ||
+      this.pendingIngest.length > 0 ||
+      this.pendingReturned.length > 0 ||
+      (this.rewriteNeeded && !this.failing) ||
+      this.readyWaiters.length > 0 ||
+      this.compactionDue()
+    ) {
       if (this.durability !== undefined && this.rewriteNeeded && !(await this.rewrite(this.durability))) {
         this.failAll(this.pendingTakes.splice(0));
         // The values that arrived or came back are in memory and will be in the next snapshot.
@@ -231,7 +244,9 @@ export class PoolService {
   }
 
   private compactionDue(): boolean {
-    return this.durability !== undefined && this.compacting === undefined && !this.rewriteNeeded && this.durability.journalBytes > this.options.rewriteAtJournalBytes;
+    return (
+      this.durability !== undefined && this.compacting === undefined && !this.rewriteNeeded && this.durability.journalBytes > this.options.rewriteAtJournalBytes
+    );
   }
 
   /** Starts a compaction; if it fails, the files are rewritten before the next commit instead. */
@@ -242,9 +257,11 @@ export class PoolService {
     };
     try {
       const { written } = await durability.compact(this.snapshot());
-      this.compacting = written.then(() => {}, failed).finally(() => {
-        this.compacting = undefined;
-      });
+      this.compacting = written
+        .then(() => {}, failed)
+        .finally(() => {
+          this.compacting = undefined;
+        });
     } catch (error) {
       failed(error);
     }

@@ -74,7 +74,15 @@ export class PoolFiles {
       if (journals.length > 0) throw new DecryptionError(`${path} is missing while ${journals[0]?.file ?? ''} exists`);
       const kdf = newKdfParams();
       const files = new PoolFiles(path, await deriveMasterKey(passphrase, kdf), kdf);
-      return { files, loaded: { snapshot: { servedTotal: 0, lastIngest: undefined, entryCount: 0, entries: [], servedKeys: [] }, journal: [], incompleteTailBytes: 0, existed: false } };
+      return {
+        files,
+        loaded: {
+          snapshot: { servedTotal: 0, lastIngest: undefined, entryCount: 0, entries: [], servedKeys: [] },
+          journal: [],
+          incompleteTailBytes: 0,
+          existed: false,
+        },
+      };
     }
     const { kdf } = readHeader(snapshotMagic, snapshotBytes, path);
     const masterKey = await deriveMasterKey(passphrase, kdf);

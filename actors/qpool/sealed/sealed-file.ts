@@ -8,7 +8,20 @@
 import { closeSync, fdatasyncSync, openSync, writeSync, writevSync } from 'node:fs';
 import { countKey, countSlotWrite, decodeCount, encodeCountSlots, journalCountBytes } from './journal-count.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
-import { DecryptionError, decodeHeader, encodeHeader, fileKey, headerBytes, newFileSalt, seal, sequenceNonce, tagBytes, unseal, type KdfParams, type SealedHeader } from './sealed.js';
+import {
+  DecryptionError,
+  decodeHeader,
+  encodeHeader,
+  fileKey,
+  headerBytes,
+  newFileSalt,
+  seal,
+  sequenceNonce,
+  tagBytes,
+  unseal,
+  type KdfParams,
+  type SealedHeader,
+} from './sealed.js';
 
 /** The record's length, then its bitwise complement. */
 const recordLengthBytes = 8;
@@ -52,7 +65,7 @@ export function decodeJournal(magic: string, masterKey: Buffer, bytes: Buffer, w
   }
   while (offset + recordLengthBytes <= bytes.length) {
     const length = bytes.readUInt32BE(offset);
-    if ((~bytes.readUInt32BE(offset + 4) >>> 0) !== length) throw new DecryptionError(`${what} has a damaged record length at byte ${offset}`);
+    if (~bytes.readUInt32BE(offset + 4) >>> 0 !== length) throw new DecryptionError(`${what} has a damaged record length at byte ${offset}`);
     if (length < tagBytes || length > maxRecordBytes) throw new DecryptionError(`${what} has a record of impossible length ${length} at byte ${offset}`);
     const end = offset + recordLengthBytes + length;
     if (end > bytes.length) break;

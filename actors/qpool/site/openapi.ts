@@ -13,7 +13,10 @@ const text = 'text/plain';
 const valueRecordProperties: Record<keyof ValueRecord, object> = {
   value: { type: 'string', pattern: '^[0-9a-f]{256}$', description: '1024 bits as exactly 256 lowercase hex characters' },
   timestamp: { ...dateTime, description: 'when the value was collected from the provider, UTC' },
-  source: { enum: [...valueSources], description: '`keyed` or `legacy` (the provider API); `demo` values come from the OS CSPRNG of a beta build and are not quantum' },
+  source: {
+    enum: [...valueSources],
+    description: '`keyed` or `legacy` (the provider API); `demo` values come from the OS CSPRNG of a beta build and are not quantum',
+  },
 };
 
 const poolStatusProperties: Record<keyof PoolStatus, object> = {
@@ -42,7 +45,10 @@ const headers = {
   'X-Quantum-Bits': header('Size of the value in bits; always 1024.', { type: 'integer', const: 1024 }),
   'X-Quantum-Format': header('How the body is written.', { enum: ['json', 'hex', 'base64', 'binary'] satisfies ValueFormat[] }),
   'X-Quantum-Available': header('Values left in the pool after this one was taken (with several front threads: as far as the answering front knows).', integer),
-  'Cache-Control': header('Always `no-store`: a value is served once and must not be replayed by a cache, nor a pool figure shown stale.', { type: 'string', const: 'no-store' }),
+  'Cache-Control': header('Always `no-store`: a value is served once and must not be replayed by a cache, nor a pool figure shown stale.', {
+    type: 'string',
+    const: 'no-store',
+  }),
   'Retry-After': header('Seconds to wait before asking again.', integer),
   'X-Quantum-Demo': {
     description: 'Sent as `1` while the server accepts demo values (OS CSPRNG, not quantum, beta builds only); absent otherwise.',
@@ -53,7 +59,10 @@ const headers = {
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const valueHeaders = Object.fromEntries(
-  ['X-Quantum-Timestamp', 'X-Quantum-Source', 'X-Quantum-Bits', 'X-Quantum-Format', 'X-Quantum-Available', 'Cache-Control'].map((name) => [name, ref('headers', name)]),
+  ['X-Quantum-Timestamp', 'X-Quantum-Source', 'X-Quantum-Bits', 'X-Quantum-Format', 'X-Quantum-Available', 'Cache-Control'].map((name) => [
+    name,
+    ref('headers', name),
+  ]),
 );
 const refusalHeaders = { 'Cache-Control': ref('headers', 'Cache-Control'), 'Retry-After': ref('headers', 'Retry-After') };
 
@@ -82,7 +91,8 @@ const responses = {
   },
   // Plain text on purpose: a client reading bytes must never get an error document that looks like a value.
   NoValueText: {
-    description: 'No value was taken: the pool is empty, or it could not be committed to disk (nothing is consumed). Plain text, never JSON, so a client reading bytes cannot mistake it for a value.',
+    description:
+      'No value was taken: the pool is empty, or it could not be committed to disk (nothing is consumed). Plain text, never JSON, so a client reading bytes cannot mistake it for a value.',
     headers: refusalHeaders,
     content: {
       [text]: {
@@ -135,7 +145,10 @@ export function qpoolOpenApi(version: string): object {
     paths: {
       '/': fixedOperation('page', 'about', 'Reference page with curl examples and live pool figures', 'text/html', { type: 'string' }),
       '/api/random': valueOperation('json', 'One value as a JSON value record', json, ref('schemas', 'ValueRecord')),
-      '/api/random/hex': valueOperation('hex', 'One value as 256 lowercase hex characters and a newline', text, { type: 'string', pattern: '^[0-9a-f]{256}\\n$' }),
+      '/api/random/hex': valueOperation('hex', 'One value as 256 lowercase hex characters and a newline', text, {
+        type: 'string',
+        pattern: '^[0-9a-f]{256}\\n$',
+      }),
       '/api/random/base64': valueOperation('base64', 'One value as base64 of its 128 bytes (172 characters, padded) and a newline', text, {
         type: 'string',
         contentEncoding: 'base64',

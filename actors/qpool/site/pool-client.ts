@@ -149,5 +149,7 @@ function perRequest(batch: TakeBatch, requests: number): TakeResult[] {
   if (batch.failure !== undefined) return Array.from({ length: requests }, () => ({ type: 'unavailable', message: batch.failure ?? '' }));
   const values = asBuffer(batch.values);
   const taken = entryCount(values);
-  return Array.from({ length: requests }, (_, index) => (index < taken ? { type: 'value', values, index, available: batch.available + taken - 1 - index } : { type: 'empty' }));
+  return Array.from({ length: requests }, (_, index) =>
+    index < taken ? { type: 'value', values, index, available: batch.available + taken - 1 - index } : { type: 'empty' },
+  );
 }

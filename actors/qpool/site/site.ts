@@ -60,7 +60,9 @@ async function mountQpoolSite({ router, actor: context, site }: SiteMount<QpoolS
       reply.send(200, JSON.stringify(status), statusHeaders);
     })
     .get('/api/spec', (_request, reply) => reply.send(200, openApi, { 'Content-Type': jsonType }))
-    .get('/api/help', (request, reply) => reply.send(200, qpoolHelpText(version, helpBase(request.headers.get('host'), listenUrl)), { 'Content-Type': textType }));
+    .get('/api/help', (request, reply) =>
+      reply.send(200, qpoolHelpText(version, helpBase(request.headers.get('host'), listenUrl)), { 'Content-Type': textType }),
+    );
 }
 
 /** A Host header that is a plain host[:port] (name, IPv4 or [IPv6]); anything else is not echoed back. */

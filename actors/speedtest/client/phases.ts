@@ -177,7 +177,9 @@ export async function measureUpload(target: Target, plan: TransferPlan): Promise
     // Milliseconds on the server's wall clock, from each stream's arrival (its last byte less its duration).
     const arrivals = results.map((result) => (result.timestamp - result.duration) * 1000);
     const startedAt = Math.min(...arrivals);
-    const perStream = results.map((result, index): StreamTimeline => result.landed.map(([seconds, total]) => ({ at: arrivals[index]! + seconds * 1000 - startedAt, total })));
+    const perStream = results.map(
+      (result, index): StreamTimeline => result.landed.map(([seconds, total]) => ({ at: arrivals[index]! + seconds * 1000 - startedAt, total })),
+    );
     const end = Math.max(...results.map((result) => result.timestamp * 1000)) - startedAt;
     return { bytes, seconds: Math.max(end, 1e-3) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, 0, plan.warmUpMs) };
   } finally {

@@ -86,7 +86,8 @@ export const ansiPalette: Palette = {
 /** The summary of the normal (interactive) output. */
 export function summaryLines(outcome: SpeedtestOutcome, palette: Palette): string[] {
   const report = jsonReport(outcome);
-  const increase = (loaded: number | null) => (loaded === null ? 'n/a' : `${milliseconds(loaded)} (${loaded - report.ping_median_ms >= 0 ? '+' : ''}${(loaded - report.ping_median_ms).toFixed(1)} ms)`);
+  const increase = (loaded: number | null) =>
+    loaded === null ? 'n/a' : `${milliseconds(loaded)} (${loaded - report.ping_median_ms >= 0 ? '+' : ''}${(loaded - report.ping_median_ms).toFixed(1)} ms)`;
   return [
     '',
     palette.bold('  Result'),

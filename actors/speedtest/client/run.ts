@@ -29,7 +29,10 @@ export async function runClient(input: string, options: ClientOptions, out: Node
   const frames = normal && terminal;
   const palette = frames && process.env.NO_COLOR === undefined ? ansiPalette : plainPalette;
   // Without frames the header is followed by the summary alone, which opens with a blank line.
-  if (normal) out.write(`${palette.bold('netspeed')} ${palette.dim('→')} ${palette.accent(shown)} ${palette.dim(`(${info.name}, netspeed ${info.version})`)}\n${frames ? '\n' : ''}`);
+  if (normal)
+    out.write(
+      `${palette.bold('netspeed')} ${palette.dim('→')} ${palette.accent(shown)} ${palette.dim(`(${info.name}, netspeed ${info.version})`)}\n${frames ? '\n' : ''}`,
+    );
 
   if (frames) out.write('  Ping       measuring…\r');
   const ping = await measurePing(target, clientPlan.pings);

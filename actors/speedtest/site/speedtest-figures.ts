@@ -35,8 +35,13 @@ export class SpeedtestFigures {
     const byPhase = (counts: Float64Array) => speedtestPhases.map((phase, index) => ({ value: counts[index]!, labels: { phase } }));
     return [
       family('outpost_speedtest_tests_started_total', 'Speed test requests that began, by phase (download, upload, ping).', 'counter', byPhase(this.started)),
-      family('outpost_speedtest_tests_completed_total', 'Speed test requests answered to their end, by phase; started minus completed is what clients broke off or was refused.', 'counter', byPhase(this.completed)),
-      family('outpost_speedtest_served_bytes_total', 'Download bytes handed to the clients\' sockets.', 'counter', [{ value: this.servedBytes, labels: {} }]),
+      family(
+        'outpost_speedtest_tests_completed_total',
+        'Speed test requests answered to their end, by phase; started minus completed is what clients broke off or was refused.',
+        'counter',
+        byPhase(this.completed),
+      ),
+      family('outpost_speedtest_served_bytes_total', "Download bytes handed to the clients' sockets.", 'counter', [{ value: this.servedBytes, labels: {} }]),
       family('outpost_speedtest_received_bytes_total', 'Upload bytes received from clients.', 'counter', [{ value: this.receivedBytes, labels: {} }]),
     ];
   }

@@ -14,7 +14,10 @@ const changeEvery = 3;
 
 export const soakCert: StartRole = async (dir) => {
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
-  const { started: stack, inspector } = await startInspected((option) => startCertStack(dir, [option]), (stack) => stack.stop());
+  const { started: stack, inspector } = await startInspected(
+    (option) => startCertStack(dir, [option]),
+    (stack) => stack.stop(),
+  );
   const server = stack.certhub;
   return {
     target: { pid: server.pid, metrics: () => server.admin('metrics'), inspector },

@@ -62,14 +62,25 @@ async function startProxy(dir: string, started: Started): Promise<SoakRole> {
   const routes = { [domain]: { backend: new URL(backend.urls[0]!).host, token } };
   await writeFile(
     configPath,
-    JSON.stringify({ server: certhub.url, allow_untrusted: true, fetch_interval_seconds: 1, routes, host: '127.0.0.1', port, metrics_port: metricsPort, material_dir: join(dir, 'material') }),
+    JSON.stringify({
+      server: certhub.url,
+      allow_untrusted: true,
+      fetch_interval_seconds: 1,
+      routes,
+      host: '127.0.0.1',
+      port,
+      metrics_port: metricsPort,
+      material_dir: join(dir, 'material'),
+    }),
     { mode: 0o600 },
   );
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
   let log = '';
   const { started: proxy, inspector } = await startInspected(
     async (option) => {
-      const proxy = spawn(process.execPath, [option, new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const proxy = spawn(process.execPath, [option, new URL('dist/bin/certhub-agent.js', projectRoot).pathname, 'proxy', '-c', configPath, '--quiet'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       started.proxy = proxy;
       proxy.stderr.setEncoding('utf8').on('data', (text: string) => (log += text));
       await new Promise<void>((resolve, reject) => {
@@ -152,7 +163,8 @@ async function servingRoute(base: string, dispatcher: Agent): Promise<void> {
       () => 0,
     );
     if (status === 200) return;
-    if (performance.now() > deadline) throw new Error(`the proxy did not serve its route within 30 s (last: ${status === 0 ? 'no TLS answer' : `HTTP ${status}`})`);
+    if (performance.now() > deadline)
+      throw new Error(`the proxy did not serve its route within 30 s (last: ${status === 0 ? 'no TLS answer' : `HTTP ${status}`})`);
     await sleep(200);
   }
 }
@@ -160,10 +172,13 @@ async function servingRoute(base: string, dispatcher: Agent): Promise<void> {
 /** A GET on a connection of its own (no agent: a TLS handshake each time), the body read. */
 function freshConnectionGet(port: number, domain: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, servername: domain, rejectUnauthorized: false, agent: false, path: '/', headers: { host: `${domain}:${port}` } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode ?? 0));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, servername: domain, rejectUnauthorized: false, agent: false, path: '/', headers: { host: `${domain}:${port}` } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     outgoing.once('error', reject);
     outgoing.setTimeout(10_000, () => outgoing.destroy(new Error('no answer in 10 s')));
     outgoing.end();

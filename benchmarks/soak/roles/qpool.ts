@@ -14,7 +14,10 @@ const formats = ['', '/hex', '/base64', '/binary'];
 
 export const soakQpool: StartRole = async (dir) => {
   // The inspector on a loopback port: the sampler collects garbage in every thread before a sample (inspector.ts).
-  const { started: serve, inspector } = await startInspected((option) => startServe(dir, 0, { label: 'soak', poolFile: true, threads: 1, nodeOptions: option }), (serve) => serve.stop());
+  const { started: serve, inspector } = await startInspected(
+    (option) => startServe(dir, 0, { label: 'soak', poolFile: true, threads: 1, nodeOptions: option }),
+    (serve) => serve.stop(),
+  );
   await fill(serve, false);
   let taken = 0;
   return {

@@ -51,7 +51,15 @@ export function apiPage(api: ApiPage): string {
     generatedNote(api.sources),
     `OpenAPI ${text(document.openapi)}; a running server serves this document at \`/api/spec\`.`,
     prose(text(info.description)),
-    Object.keys(schemes).length === 0 ? undefined : page(['## Authentication', table(['Scheme', 'How it is sent', 'Meaning'], Object.entries(schemes).map(([name, scheme]) => [code(name), schemeText(scheme), text(scheme.description)]))]).trimEnd(),
+    Object.keys(schemes).length === 0
+      ? undefined
+      : page([
+          '## Authentication',
+          table(
+            ['Scheme', 'How it is sent', 'Meaning'],
+            Object.entries(schemes).map(([name, scheme]) => [code(name), schemeText(scheme), text(scheme.description)]),
+          ),
+        ]).trimEnd(),
     page(['## Routes', table(['Route', 'What it does'], index)]).trimEnd(),
     ...operations,
     schemas.length === 0 ? undefined : page(['## Schemas', ...schemas.map(([name, schema]) => schemaSection(name, resolve(schema), resolve))]).trimEnd(),
@@ -60,7 +68,10 @@ export function apiPage(api: ApiPage): string {
 
 function operationSection(heading: string, operation: Node, parameters: Node[], resolve: (node: unknown) => Node, globalSecurity: unknown): string {
   const security = (operation.security ?? globalSecurity) as Record<string, unknown>[] | undefined;
-  const auth = security === undefined || security.length === 0 ? 'none' : security.map((requirement) => Object.keys(requirement).map(code).join(' and ') || 'none').join(' or ');
+  const auth =
+    security === undefined || security.length === 0
+      ? 'none'
+      : security.map((requirement) => Object.keys(requirement).map(code).join(' and ') || 'none').join(' or ');
   const body = operation.requestBody === undefined ? undefined : resolve(operation.requestBody);
   const responses = Object.entries((operation.responses ?? {}) as Record<string, unknown>).map(([status, response]) => {
     const answer = resolve(response);
@@ -71,7 +82,18 @@ function operationSection(heading: string, operation: Node, parameters: Node[], 
     `### ${heading}`,
     prose([text(operation.summary), text(operation.description)].filter((line) => line !== '').join('\n\n')),
     `Authentication: ${auth}.`,
-    parameters.length === 0 ? undefined : table(['Parameter', 'In', 'Required', 'Type', 'Meaning'], parameters.map((parameter) => [code(text(parameter.name)), text(parameter.in), parameter.required === true ? 'yes' : 'no', typeOf(resolve(parameter.schema ?? {})), text(parameter.description)])),
+    parameters.length === 0
+      ? undefined
+      : table(
+          ['Parameter', 'In', 'Required', 'Type', 'Meaning'],
+          parameters.map((parameter) => [
+            code(text(parameter.name)),
+            text(parameter.in),
+            parameter.required === true ? 'yes' : 'no',
+            typeOf(resolve(parameter.schema ?? {})),
+            text(parameter.description),
+          ]),
+        ),
     body === undefined ? undefined : bodyText(body, resolve),
     responses.length === 0 ? undefined : table(['Status', 'Body', 'Meaning'], responses),
   ]).trimEnd();
@@ -79,7 +101,9 @@ function operationSection(heading: string, operation: Node, parameters: Node[], 
 
 function bodyText(body: Node, resolve: (node: unknown) => Node): string {
   const content = Object.entries((body.content ?? {}) as Record<string, Node>);
-  const lines = [`Request body${body.required === true ? '' : ' (optional)'}: ${content.map(([type, media]) => `${code(type)}${shapeText(media.schema, resolve)}`).join(', ')}.`];
+  const lines = [
+    `Request body${body.required === true ? '' : ' (optional)'}: ${content.map(([type, media]) => `${code(type)}${shapeText(media.schema, resolve)}`).join(', ')}.`,
+  ];
   for (const [, media] of content) {
     const schema = resolve(media.schema ?? {});
     const rows = propertyRows(schema, resolve);
@@ -90,12 +114,21 @@ function bodyText(body: Node, resolve: (node: unknown) => Node): string {
 
 function schemaSection(name: string, schema: Node, resolve: (node: unknown) => Node): string {
   const rows = propertyRows(schema, resolve);
-  return page([`### ${name}`, prose(text(schema.description)), rows.length === 0 ? `Type: ${typeOf(schema)}.` : table(['Field', 'Type', 'Required', 'Meaning'], rows)]).trimEnd();
+  return page([
+    `### ${name}`,
+    prose(text(schema.description)),
+    rows.length === 0 ? `Type: ${typeOf(schema)}.` : table(['Field', 'Type', 'Required', 'Meaning'], rows),
+  ]).trimEnd();
 }
 
 function propertyRows(schema: Node, resolve: (node: unknown) => Node): string[][] {
   const required = list(schema.required) as string[];
-  return Object.entries((schema.properties ?? {}) as Record<string, Node>).map(([field, property]) => [code(field), typeOf(property, resolve), required.includes(field) ? 'yes' : 'no', text(resolve(property).description)]);
+  return Object.entries((schema.properties ?? {}) as Record<string, Node>).map(([field, property]) => [
+    code(field),
+    typeOf(property, resolve),
+    required.includes(field) ? 'yes' : 'no',
+    text(resolve(property).description),
+  ]);
 }
 
 /** ` (Domain)` after a body's media type when its schema is a named one. */
@@ -104,7 +137,9 @@ function shapeText(schema: unknown, resolve: (node: unknown) => Node): string {
   const ref = (schema as Node).$ref;
   if (typeof ref === 'string') return ` ([${ref.split('/').pop() ?? ''}](#${anchor(ref.split('/').pop() ?? '')}))`;
   const resolved = resolve(schema);
-  return resolved.type === 'array' && typeof (resolved.items as Node | undefined)?.$ref === 'string' ? ` (array of ${shapeText(resolved.items, resolve).slice(2, -1)})` : '';
+  return resolved.type === 'array' && typeof (resolved.items as Node | undefined)?.$ref === 'string'
+    ? ` (array of ${shapeText(resolved.items, resolve).slice(2, -1)})`
+    : '';
 }
 
 function typeOf(schema: Node, resolve?: (node: unknown) => Node): string {

@@ -13,12 +13,20 @@ export interface CliPage {
 export function cliPage(cli: CliPage): string {
   const { program } = cli;
   const name = program.name();
-  const commands = program.createHelp().visibleCommands(program).filter((command) => command.name() !== 'help');
+  const commands = program
+    .createHelp()
+    .visibleCommands(program)
+    .filter((command) => command.name() !== 'help');
   const blocks = [
     `# ${name}: commands and options`,
     generatedNote(cli.sources),
     prose(program.description()),
-    commands.length === 0 ? undefined : table(['Command', 'What it does'], commands.map((command) => [commandLink(program, command), command.description()])),
+    commands.length === 0
+      ? undefined
+      : table(
+          ['Command', 'What it does'],
+          commands.map((command) => [commandLink(program, command), command.description()]),
+        ),
     commandSection(program, program, commands.length === 0 ? 'Options' : 'Options of every command'),
     ...commands.map((command) => commandSection(program, command, `${name} ${command.name()}`)),
   ];
@@ -34,14 +42,25 @@ function commandSection(program: Command, command: Command, heading: string): st
   const help = command.createHelp();
   const root = command === program;
   const usage = root ? `${program.name()} ${command.usage()}` : `${program.name()} ${command.name()} ${command.usage()}`;
-  const argumentsTable = help.visibleArguments(command).map((argument) => [code(argument.name()), argument.required ? 'required' : 'optional', argument.variadic ? `${argument.description} (one or more)` : argument.description]);
+  const argumentsTable = help
+    .visibleArguments(command)
+    .map((argument) => [
+      code(argument.name()),
+      argument.required ? 'required' : 'optional',
+      argument.variadic ? `${argument.description} (one or more)` : argument.description,
+    ]);
   const options = help.visibleOptions(command).filter((option) => root || !isHelpOption(option));
   return page([
     `## ${heading}`,
     root ? undefined : prose(command.description()),
     `Usage: ${code(usage)}`,
     argumentsTable.length === 0 ? undefined : table(['Argument', '', 'Meaning'], argumentsTable),
-    options.length === 0 ? undefined : table(['Option', 'Default', 'Meaning'], options.map((option) => [code(option.flags), defaultOf(option), option.description])),
+    options.length === 0
+      ? undefined
+      : table(
+          ['Option', 'Default', 'Meaning'],
+          options.map((option) => [code(option.flags), defaultOf(option), option.description]),
+        ),
     extraHelp(command),
   ]).trimEnd();
 }

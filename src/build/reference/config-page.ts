@@ -90,14 +90,23 @@ export function configPage(config: ConfigPage): string {
     `An editor that reads JSON Schema (VS Code, JetBrains IDEs, Neovim with a JSON language server) checks and completes the file when it names the schema in a top-level \`"$schema"\` key, by path or URL:`,
     `\`"$schema": "/usr/lib/node_modules/outpost/docs/reference/${schemaFile}"\` (\`npm root -g\` prints where global packages are). outpost ignores that key.`,
   ].join(' ');
-  const legend = 'Each option: its type and allowed values, its default (*required*: it must be given; —: it may be left out, and has no default), its unit and what it does.';
+  const legend =
+    'Each option: its type and allowed values, its default (*required*: it must be given; —: it may be left out, and has no default), its unit and what it does.';
   return page([
     `# ${config.title}`,
     generatedNote(config.sources),
     config.intro,
     editor,
     legend,
-    ...sections.filter((section) => section.rows.length > 0).map((section) => page([`## ${section.heading}`, section.description === undefined ? undefined : prose(section.description), table(['Option', 'Type', 'Default', 'Unit', 'Meaning'], section.rows)]).trimEnd()),
+    ...sections
+      .filter((section) => section.rows.length > 0)
+      .map((section) =>
+        page([
+          `## ${section.heading}`,
+          section.description === undefined ? undefined : prose(section.description),
+          table(['Option', 'Type', 'Default', 'Unit', 'Meaning'], section.rows),
+        ]).trimEnd(),
+      ),
   ]);
 }
 
@@ -131,12 +140,24 @@ class Walker {
       const record = recordValue(child);
       if (record !== undefined) {
         const entry = `${childPath}.<name>`;
-        section.rows.push([code(childPath), 'map of name to object', required ? '*required*' : '—', '', joinText(child.description, `Each entry: ${sectionLink(code(entry))}.`)]);
+        section.rows.push([
+          code(childPath),
+          'map of name to object',
+          required ? '*required*' : '—',
+          '',
+          joinText(child.description, `Each entry: ${sectionLink(code(entry))}.`),
+        ]);
         nested.push(() => this.object(record, entry, code(entry)));
       } else if (objects.length > 0) {
         const headings = objects.map((variant) => (variants === undefined ? code(childPath) : `${code(childPath)} ${variantLabel(childPath, variant)}`));
         const type = variants === undefined ? 'object' : `one of ${objects.length} objects`;
-        section.rows.push([code(childPath), type, required ? '*required*' : '—', '', joinText(child.description, `Options: ${headings.map(sectionLink).join(', ')}.`)]);
+        section.rows.push([
+          code(childPath),
+          type,
+          required ? '*required*' : '—',
+          '',
+          joinText(child.description, `Options: ${headings.map(sectionLink).join(', ')}.`),
+        ]);
         objects.forEach((variant, index) => nested.push(() => this.object(variant, childPath, headings[index] ?? childPath)));
       } else {
         section.rows.push([code(childPath), typeText(child), defaultText(child, required), unitOf(key, child), child.description ?? '']);

@@ -37,7 +37,10 @@ function indexPage(pages: ReferencePages): string {
     generatedNote([pages.listedIn]),
     'Pages generated from the code: the config files from their schemas, the executables from their command-line programs, the HTTP APIs from their OpenAPI documents. `npm run docs` writes them after `npm run build`; a test fails when they differ from what the code makes.',
     '## Config files',
-    table(['Page', 'File', 'JSON Schema, for editors'], pages.configs.map((config) => [...link(config), `[${schemaFileName(config.file)}](schema/${schemaFileName(config.file)})`])),
+    table(
+      ['Page', 'File', 'JSON Schema, for editors'],
+      pages.configs.map((config) => [...link(config), `[${schemaFileName(config.file)}](schema/${schemaFileName(config.file)})`]),
+    ),
     '## Executables',
     table(['Page', 'Executable'], pages.clis.map(link)),
     '## HTTP APIs',

@@ -90,7 +90,8 @@ export class CloudflareProvider implements DnsProvider {
 
   zoneName(): Promise<string> {
     this.zone ??= this.call<{ name?: unknown }>({ method: 'GET', headers: this.headers }, '').then(({ result }) => {
-      if (typeof result?.name !== 'string') throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `cloudflare: zone ${this.settings.zoneId} has no name in the answer`);
+      if (typeof result?.name !== 'string')
+        throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `cloudflare: zone ${this.settings.zoneId} has no name in the answer`);
       return canonicalName(result.name);
     });
     // A failure is not remembered: the next call asks again.
@@ -215,7 +216,9 @@ export class CloudflareProvider implements DnsProvider {
     }
     if (response.status >= 200 && response.status < 300 && envelope?.success === true) return envelope;
     const errors = (Array.isArray(envelope?.errors) ? envelope.errors : []).filter((error) => typeof error === 'object' && error !== null);
-    const codes = errors.flatMap((error) => [error.code, ...chainOf(error).map((link) => link.code)]).filter((code): code is number => typeof code === 'number');
+    const codes = errors
+      .flatMap((error) => [error.code, ...chainOf(error).map((link) => link.code)])
+      .filter((code): code is number => typeof code === 'number');
     const described = errors.length === 0 ? excerpt(response.body) : errors.map(describeError).join('; ');
     const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
     throw new CloudflareRefusal(this.failure(response.status, codes, described, retryAfter), codes, retryAfterMs(retryAfter));
@@ -227,7 +230,8 @@ export class CloudflareProvider implements DnsProvider {
       return `cloudflare: authentication failed (${seen}): check api_token and its DNS edit permission on zone ${this.settings.zoneId}`;
     }
     if (status === 404 || codes.includes(7003)) return `cloudflare: zone ${this.settings.zoneId} not found (${seen}): check zone_id`;
-    if (status === 429) return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per user, across all of its tokens)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
+    if (status === 429)
+      return `cloudflare: rate limited (${seen}; 1,200 requests per 5 minutes per user, across all of its tokens)${retryAfter === null ? '' : `, retry after ${retryAfter} s`}`;
     if (status >= 500) return `cloudflare: server error (${seen})`;
     return `cloudflare: the change was refused (${seen})`;
   }
@@ -241,7 +245,9 @@ function chainOf(error: ApiError): { code?: number; message?: string }[] {
 }
 
 function describeError(error: ApiError): string {
-  const chain = chainOf(error).map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`).join('');
+  const chain = chainOf(error)
+    .map((link) => ` (${link.code ?? '?'} ${link.message ?? ''})`)
+    .join('');
   return `${error.code ?? '?'} ${error.message ?? ''}${chain}`;
 }
 
@@ -249,8 +255,14 @@ function describeError(error: ApiError): string {
 function isRecord(value: unknown): value is CloudflareRecord {
   const record = value as Partial<CloudflareRecord> | null;
   return (
-    typeof record === 'object' && record !== null && typeof record.id === 'string' && typeof record.name === 'string' && typeof record.type === 'string' &&
-    typeof record.content === 'string' && typeof record.ttl === 'number' && (record.comment === undefined || record.comment === null || typeof record.comment === 'string')
+    typeof record === 'object' &&
+    record !== null &&
+    typeof record.id === 'string' &&
+    typeof record.name === 'string' &&
+    typeof record.type === 'string' &&
+    typeof record.content === 'string' &&
+    typeof record.ttl === 'number' &&
+    (record.comment === undefined || record.comment === null || typeof record.comment === 'string')
   );
 }
 

@@ -36,9 +36,20 @@ export async function providerFetch(provider: ProviderKind, url: string, request
       redirect: 'error',
     });
   } catch (error) {
-    throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `${provider}: cannot reach ${new URL(url).origin} (${failureCause(error, timeoutMs)}); is the provider up?`);
+    throw new OutpostError(
+      certErrors.ERR_DNS_PROVIDER,
+      `${provider}: cannot reach ${new URL(url).origin} (${failureCause(error, timeoutMs)}); is the provider up?`,
+    );
   }
-  return { status: response.status, headers: response.headers, body: await readBoundedText(response, maxResponseBytes, () => new OutpostError(certErrors.ERR_DNS_PROVIDER, `${provider}: the answer is larger than ${maxResponseBytes} bytes`)) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: await readBoundedText(
+      response,
+      maxResponseBytes,
+      () => new OutpostError(certErrors.ERR_DNS_PROVIDER, `${provider}: the answer is larger than ${maxResponseBytes} bytes`),
+    ),
+  };
 }
 
 function failureCause(error: unknown, timeoutMs: number): string {

@@ -27,7 +27,10 @@ export class NoopProvider implements DnsProvider {
 
   removeAddress(name: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    this.keep(fqdn, this.at(fqdn).filter((record) => record.type === 'TXT'));
+    this.keep(
+      fqdn,
+      this.at(fqdn).filter((record) => record.type === 'TXT'),
+    );
     return Promise.resolve();
   }
 
@@ -40,13 +43,17 @@ export class NoopProvider implements DnsProvider {
   addTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
     const records = this.at(fqdn);
-    if (!records.some((record) => record.type === 'TXT' && record.content === value)) this.records.set(fqdn, [...records, { name: fqdn, type: 'TXT', content: value, ttl: demoTtl }]);
+    if (!records.some((record) => record.type === 'TXT' && record.content === value))
+      this.records.set(fqdn, [...records, { name: fqdn, type: 'TXT', content: value, ttl: demoTtl }]);
     return Promise.resolve();
   }
 
   removeTxt(name: string, value: string): Promise<void> {
     const fqdn = this.nameInZone(name);
-    this.keep(fqdn, this.at(fqdn).filter((record) => record.type !== 'TXT' || record.content !== value));
+    this.keep(
+      fqdn,
+      this.at(fqdn).filter((record) => record.type !== 'TXT' || record.content !== value),
+    );
     return Promise.resolve();
   }
 

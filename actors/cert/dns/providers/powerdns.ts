@@ -200,7 +200,8 @@ export class PowerDnsProvider implements DnsProvider {
     const zone = await this.http.read<unknown>(`${this.zoneUrl}${query}`);
     const rrsets = typeof zone === 'object' && zone !== null ? ((zone as { rrsets?: unknown }).rrsets ?? []) : undefined;
     // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further on.
-    if (!Array.isArray(rrsets) || !rrsets.every(isRrset)) throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
+    if (!Array.isArray(rrsets) || !rrsets.every(isRrset))
+      throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
     return rrsets.filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));
   }
 
@@ -277,9 +278,20 @@ function isRrset(value: unknown): value is Rrset {
   const rrset = value as Partial<Rrset> | null;
   const strings = (...fields: unknown[]) => fields.every((field) => typeof field === 'string');
   return (
-    typeof rrset === 'object' && rrset !== null && strings(rrset.name, rrset.type) && typeof rrset.ttl === 'number' &&
-    Array.isArray(rrset.records) && rrset.records.every((record: unknown) => typeof record === 'object' && record !== null && strings((record as Rrset['records'][number]).content) && typeof (record as Rrset['records'][number]).disabled === 'boolean') &&
-    (rrset.comments === undefined || (Array.isArray(rrset.comments) && rrset.comments.every((comment: unknown) => typeof comment === 'object' && comment !== null)))
+    typeof rrset === 'object' &&
+    rrset !== null &&
+    strings(rrset.name, rrset.type) &&
+    typeof rrset.ttl === 'number' &&
+    Array.isArray(rrset.records) &&
+    rrset.records.every(
+      (record: unknown) =>
+        typeof record === 'object' &&
+        record !== null &&
+        strings((record as Rrset['records'][number]).content) &&
+        typeof (record as Rrset['records'][number]).disabled === 'boolean',
+    ) &&
+    (rrset.comments === undefined ||
+      (Array.isArray(rrset.comments) && rrset.comments.every((comment: unknown) => typeof comment === 'object' && comment !== null)))
   );
 }
 

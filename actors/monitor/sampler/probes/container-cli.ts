@@ -30,7 +30,18 @@ export interface ContainerCliOptions {
 }
 
 /** What tells docker and podman which engine to ask and as whom (a rootless podman finds its socket under XDG_RUNTIME_DIR). */
-const engineVariables = ['DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINER_HOST', 'CONTAINER_CONNECTION', 'CONTAINERS_CONF', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME'];
+const engineVariables = [
+  'DOCKER_HOST',
+  'DOCKER_CONTEXT',
+  'DOCKER_CONFIG',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+  'CONTAINER_HOST',
+  'CONTAINER_CONNECTION',
+  'CONTAINERS_CONF',
+  'XDG_RUNTIME_DIR',
+  'XDG_CONFIG_HOME',
+];
 
 export class ContainerCli {
   private readonly pathVariable: string;
@@ -54,7 +65,12 @@ export class ContainerCli {
     for (const container of containers) {
       try {
         for (const entry of parseTop(await this.call(found.path, ['top', container.id]))) {
-          processes.push({ ...entry, command: this.options.showArguments ? entry.command : withoutArguments(entry.command), container: container.name, image: container.image });
+          processes.push({
+            ...entry,
+            command: this.options.showArguments ? entry.command : withoutArguments(entry.command),
+            container: container.name,
+            image: container.image,
+          });
         }
       } catch {
         // The container stopped between ps and top; it is gone from the next reading.
@@ -68,7 +84,13 @@ export class ContainerCli {
       for (const dir of this.pathVariable.split(delimiter)) {
         if (dir === '') continue;
         const path = join(dir, name);
-        if (await access(path, constants.X_OK).then(() => true, () => false)) return { name, path };
+        if (
+          await access(path, constants.X_OK).then(
+            () => true,
+            () => false,
+          )
+        )
+          return { name, path };
       }
     }
     return undefined;

@@ -59,7 +59,16 @@ export class LinuxProbe implements SystemProbe {
       const facts = this.factsOf(pid, stat.startTicks);
       if (facts === undefined || facts.argv.length === 0) continue; // gone, or a kernel thread
       // Named fields, not a spread of the cached facts: copying them by spread was a sixth of a scan's CPU.
-      readings.push({ pid, ppid: stat.ppid, comm: facts.comm, exe: facts.exe, argv: facts.argv, user: this.userName(facts.uid), cpuPercent: stat.cpuPercent, memoryBytes: stat.rssBytes });
+      readings.push({
+        pid,
+        ppid: stat.ppid,
+        comm: facts.comm,
+        exe: facts.exe,
+        argv: facts.argv,
+        user: this.userName(facts.uid),
+        cpuPercent: stat.cpuPercent,
+        memoryBytes: stat.rssBytes,
+      });
     }
     for (const pid of this.facts.keys()) if (!stats.has(pid)) this.facts.delete(pid);
     return Promise.resolve(readings);
@@ -122,7 +131,9 @@ export class LinuxProbe implements SystemProbe {
         ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0),
         comm: readFileSync(`${dir}/comm`, 'utf8').trim(),
         exe: this.readLinkOrEmpty(`${dir}/exe`),
-        argv: readFileSync(`${dir}/cmdline`, 'utf8').split('\0').filter((arg, index, all) => arg !== '' || index < all.length - 1),
+        argv: readFileSync(`${dir}/cmdline`, 'utf8')
+          .split('\0')
+          .filter((arg, index, all) => arg !== '' || index < all.length - 1),
         uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1),
         startTicks,
       };
