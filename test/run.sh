@@ -44,6 +44,7 @@ checks() {
   # end long before the pass (some 240-340 s of its 750-800 on the 2-core machine); the serial pass
   # waits for them.
   renice -n 19 -p "$me" > /dev/null
+  npm run --silent format:check > /dev/null 2>&1 || { echo "test: files are not formatted: npm run format:check lists them, npm run format fixes them"; failed=1; }
   npm run --silent typecheck:ui || { echo "test: type-check of ui/ failed"; failed=1; }
   lint_started=$SECONDS
   lint_cpu_before=$(children_cpu "$me")

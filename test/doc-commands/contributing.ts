@@ -15,6 +15,7 @@ export const expectations: DocExpectations = {
   'FUZZ_SEED=7 FUZZ_RUNS=5000 npx ava dist/test/integration/fuzz-certhub.test.js': {
     notRun: 'five thousand fuzzed requests a route take minutes; the suite runs the file with its fixed seed',
   },
+  'npm run format': { notRun: 'rewrites the tree in place; npm test checks that it would change nothing (npm run format:check)' },
   'npm run lint': { notRun: 'typed lint of the whole tree takes minutes of CPU; npm test runs it beside the tests' },
   'npm run typecheck': {
     notRun: "type-checks the whole tree and ui/, minutes of CPU on a loaded machine; the build's tsc and npm test's ui/ type-check make the same checks",
