@@ -32,6 +32,9 @@ export interface ReloadOutcome {
 /** The most of a reload command's output kept for the log: its last lines, each cut short. */
 const keptLines = 5;
 const keptLineLength = 200;
+/** Controls and DEL, made blanks: a program's output goes to a log, which must carry no escapes. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlCharacters = /[\u0000-\u001f\u007f]/g;
 
 /**
  * Runs `command` with CERTHUB_AGENT_DOMAINS set to the changed domains (comma-separated) and, of our
@@ -86,18 +89,10 @@ class OutputTail {
   }
 
   lines(): string[] {
-    return (
-      this.text
-        .split(/\r?\n/)
-        // eslint-disable-next-line no-control-regex -- a program's output goes to a log: no escapes
-        .map((line) =>
-          line
-            .replace(/[\u0000-\u001f\u007f]/g, ' ')
-            .trim()
-            .slice(0, keptLineLength),
-        )
-        .filter((line) => line !== '')
-        .slice(-keptLines)
-    );
+    return this.text
+      .split(/\r?\n/)
+      .map((line) => line.replace(controlCharacters, ' ').trim().slice(0, keptLineLength))
+      .filter((line) => line !== '')
+      .slice(-keptLines);
   }
 }
