@@ -119,7 +119,7 @@ const negatives: readonly string[] = [
   "thread-stream cites pino#1113 for the worker's exit",
   'certhub can issue 50 certificates a week for one domain',
   'the supervisor waits, then stops 3 fronts one by one',
-  'a session 12 hours long ends at the next request',
+  'a session ¦12 hours long ends at the next request',
   "Date.parse('2026-11-25T12:00:00Z')",
   'renewalInfo answer ends (2025-03-01T00:00:00Z) before it starts',
   'this token was replaced (rotated) on 2026-12-01; give certhub-agent the new token',
@@ -138,7 +138,7 @@ test('each rule catches its samples', (t) => {
 });
 
 test('references to other projects, code, fixtures and words that only look alike pass', (t) => {
-  for (const text of negatives) t.deepEqual(broken(text), [], text);
+  for (const text of negatives) t.deepEqual(broken(sample(text)), [], text);
 });
 
 test('a reference a line break splits is caught on the first line', (t) => {
