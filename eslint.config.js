@@ -19,6 +19,12 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The pages and what they share compile for the browser, in ui/tsconfig.json's project (the root
+    // project excludes them: they see DOM types, not Node's).
+    files: ['ui/**/*.ts', 'actors/*/ui/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: ['./ui/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+  },
   layoutConfig,
   { files: ['eslint.config.js', 'eslint.layout.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -21,7 +21,10 @@
 //   actors/registry.ts  each role's index.ts (it is the list of roles `outpost` runs)
 //   actors/http-front/  the generic front thread: nothing of a role (it loads sites by their URL at run time)
 //   bin/<exe>.ts        a role through its cli.ts; bin/outpost.ts the list of roles, actors/registry.ts
-//   ui/<page>/          a role through its browser.ts
+//   actors/<role>/ui/   the role's page (bundled for the browser): its own files, and any role only
+//                       through its browser.ts (its own role's too: the rest of the folder is Node code);
+//                       no other file imports a page's files (test/ excepted)
+//   ui/                 what the pages share: a role only through its browser.ts; only pages import it
 //   test/, benchmarks/  any file: they are white-box. Unit tests test a role's pure modules directly
 //                       (logic.ts without threads), helpers build the pieces integration tests start (a
 //                       domain book with a fake issuer, a pool's files), and a benchmark times one hot path
@@ -82,6 +85,12 @@ export function target(file, specifier, relativeToFile = true) {
   return undefined;
 }
 
+/** The role whose page (actors/<role>/ui/) holds a repository path, or undefined. */
+function pageOf(path) {
+  const [top, role, folder] = path.split('/');
+  return top === 'actors' && folder === 'ui' ? role : undefined;
+}
+
 /** Which kind of thing under actors/ a path names: the registry, the front, or a role and its entry. */
 function actorsTarget(to) {
   const [, folder, ...rest] = to.split('/');
@@ -98,6 +107,18 @@ export function check(from, to) {
   const [toTop] = to.split('/');
   const isModule = stem(to) !== to;
   if (isModule && toTop === 'test' && fromTop !== 'test') return `only test/ imports test/: ${from} imports ${to}`;
+  const fromPage = pageOf(from);
+  const toPage = pageOf(to);
+  if (isModule && toTop === 'ui' && fromPage === undefined && fromTop !== 'ui' && fromTop !== 'test')
+    return `only pages import ui/, what the pages share: ${from} imports ${to}`;
+  if (toPage !== undefined && fromTop !== 'test' && fromPage !== toPage)
+    return `a page's files are bundled for the browser, and only the page imports them: ${from} imports ${to}`;
+  if (fromPage !== undefined && toTop === 'actors' && toPage === undefined) {
+    const aim = actorsTarget(to);
+    if (aim.kind === 'role' && aim.entry === 'browser') return undefined;
+    const use = aim.kind === 'role' ? ` (use actors/${aim.role}/browser.js)` : '';
+    return `a page imports a role only through its browser.ts: ${from} imports ${to}${use}`;
+  }
   if (isModule && toTop === 'benchmarks' && fromTop !== 'test' && fromTop !== 'benchmarks')
     return `only test/ and benchmarks/ import benchmarks/: ${from} imports ${to}`;
   if (toTop !== 'actors' || fromTop === 'test' || fromTop === 'benchmarks') return undefined;

@@ -1,7 +1,7 @@
 // `npm run bench -- panel`: the certhub admin panel with 10,000 domains, in Chromium (Debian's, through
 // playwright-core), against a demo `certhub run`. Figures are Chromium's own performance timeline:
 // the page marks its first render and measures each sort, filter keystroke and pushed domain event
-// (performance.measure in ui/certhub/domains.ts); the Event Timing API adds how long a click or a
+// (performance.measure in actors/cert/ui/domains.ts); the Event Timing API adds how long a click or a
 // keystroke took to reach the screen when that was 16 ms or more (shorter ones are not reported).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

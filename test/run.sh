@@ -91,7 +91,7 @@ if [ "$#" -eq 0 ]; then
   # test in it was missed; a group of about a dozen files is a file of ordinary size. The groups are
   # written beside the compiled tests (so ava titles them `unit-groups › unit-tests-N › …`), and
   # their names do not end in .test.js, so a plain `npx ava` runs each unit file once, on its own.
-  find dist/test/unit -name '*.test.js' | sort | grep -vxF -e "$own_process_list" > .cache/shared-unit-files.txt
+  find dist/test -path '*/unit/*.test.js' | sort | grep -vxF -e "$own_process_list" > .cache/shared-unit-files.txt
   rm -rf dist/test/unit-groups
   mkdir -p dist/test/unit-groups
   awk -v groups=6 '{ sub(/^dist\/test\//, ""); printf "import '\''../%s'\'';\n", $0 > ("dist/test/unit-groups/unit-tests-" (NR - 1) % groups + 1 ".js") }' .cache/shared-unit-files.txt

@@ -1,4 +1,4 @@
-// What certhub's page (ui/certhub/) shares with the cert role: the shapes of the admin API's answers,
+// What certhub's page (ui/) shares with the cert role: the shapes of the admin API's answers,
 // and the pure code the page runs as the server does (the words of a refused input, a domain's summary).
 export type { DomainSummary, DomainView } from './domains/protocol.js';
 export type { Prefs } from './domains/prefs-schema.js';

@@ -1,4 +1,4 @@
-// What hostwatch's page (ui/monitor/) shares with the monitor role: the sampler's snapshot and its parts.
+// What hostwatch's page (ui/) shares with the monitor role: the sampler's snapshot and its parts.
 export type {
   ContainerProcess,
   ContainerRuntimeStatus,

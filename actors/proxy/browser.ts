@@ -1,3 +1,3 @@
 // What a page shares with the proxy role: the config files certhub-agent reads, which certhub's page
-// (ui/certhub/) writes for a user to download.
+// (actors/cert/ui/) writes for a user to download.
 export type { FetchManyExport, FetchOneExport, ProxyRoutesExport } from './agent-exports.js';

@@ -1,2 +1,2 @@
-// What qpool's page (ui/qpool/) shares with the recv role: the pool's status.
+// What qpool's page (ui/) shares with the recv role: the pool's status.
 export type { PoolStatus } from './pool/protocol.js';

@@ -1,2 +1,2 @@
-// What netspeed's page (ui/speedtest/) shares with the speedtest role: the shapes of the API's answers.
+// What netspeed's page (ui/) shares with the speedtest role: the shapes of the API's answers.
 export type { SpeedtestInfo, UploadResult } from './site/protocol.js';

@@ -1,5 +1,5 @@
-// Build step: bundles every page under ui/<role>/ (index.html + main.ts + style.css) with esbuild into
-// dist/ui/<role>/, names bundles `[name]-[hash]` so fronts can let browsers cache them forever, and
+// Build step: bundles every role's page, actors/<role>/ui/ (index.html + main.ts + style.css), with
+// esbuild into dist/ui/<role>/, names bundles `[name]-[hash]` so fronts can let browsers cache them forever, and
 // points index.html at the hashed names.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../version.js';
 
 const root = fileURLToPath(packageRoot);
-const uiRoot = join(root, 'ui');
+const actorsRoot = join(root, 'actors');
 const outRoot = join(root, 'dist/ui');
 
-const pages = readdirSync(uiRoot, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(uiRoot, entry.name, 'index.html')));
+const pages = readdirSync(actorsRoot, { withFileTypes: true }).filter(
+  (entry) => entry.isDirectory() && existsSync(join(actorsRoot, entry.name, 'ui', 'index.html')),
+);
 
 for (const page of pages) {
-  const source = join(uiRoot, page.name);
+  const source = join(actorsRoot, page.name, 'ui');
   const out = join(outRoot, page.name);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -36,7 +38,7 @@ for (const page of pages) {
     if (meta.entryPoint === undefined) continue;
     const from = `./${basename(meta.entryPoint)}`;
     const to = `./${relative(out, join(root, output))}`;
-    if (!html.includes(from)) throw new Error(`ui/${page.name}/index.html does not reference ${from}`);
+    if (!html.includes(from)) throw new Error(`actors/${page.name}/ui/index.html does not reference ${from}`);
     html = html.replaceAll(from, to);
   }
   writeFileSync(join(out, 'index.html'), html);

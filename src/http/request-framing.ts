@@ -2,7 +2,7 @@
 // how long its body is (RFC 9112 section 6.3).
 // uWS's own parser already refuses Content-Length with Transfer-Encoding, a Content-Length with a
 // sign, a list or inner spaces, obsolete line folding and control bytes other than DEL (it closes the
-// connection or answers 400; test/integration/hostile-clients.test.ts tries each against the real
+// connection or answers 400; test/proxy/integration/hostile-clients.test.ts tries each against the real
 // listener). What it lets through, this refuses: two Content-Lengths (it reads the first), a
 // Transfer-Encoding that is not exactly `chunked` (it reads `xchunked`, `CHUNKED` or `chunked,
 // identity` as no body and parses the body as the next request), two Hosts, and DEL in a value.

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadStaticAssets, type StaticAsset } from './static.js';
 
-/** The built page of a role: dist/ui/<role>/ (this file runs as dist/src/http/ui-assets.js). */
+/** The built page of a role, its folder's name under actors/: dist/ui/<role>/ (this file runs as dist/src/http/ui-assets.js). */
 export async function roleUiAssets(role: string): Promise<Map<string, StaticAsset>> {
   const dir = fileURLToPath(new URL(`../../ui/${role}/`, import.meta.url));
   let assets: Map<string, StaticAsset>;

@@ -6,7 +6,7 @@ export const expectations: DocExpectations = {
     notRun: 'installs system packages as root; test/system-deps.sh installs them for the suite',
   },
   'certhub setup -d /var/lib/certhub': {
-    notRun: 'an interactive wizard writing to /var/lib (test/integration/cert-setup.test.ts drives it; the first-run walkthrough answers it)',
+    notRun: 'an interactive wizard writing to /var/lib (test/cert/integration/cert-setup.test.ts drives it; the first-run walkthrough answers it)',
   },
   'certhub --help': { exit: 0, prints: /^ {2}setup \[options\] +interactive wizard/m },
   'certhub run --help': { exit: 0, prints: /^ {2}--demo +self-signed demo certificates/m },

@@ -7,12 +7,12 @@ export const expectations: DocExpectations = {
   },
   'npm run build': { notRun: 'rewrites the dist/ that the running tests read; the suite built it before it ran' },
   'npm test': { notRun: 'is the whole suite this test is part of' },
-  'npx ava dist/test/unit/batch.test.js': { exit: 0, prints: /✔ a batch is sent early at maxBatch/, inPackage: true },
-  "npx ava dist/test/unit/batch.test.js --match '*maxBatch*'": { exit: 0, prints: /^\s*1 test passed$/m, inPackage: true },
-  'npm test -- dist/test/integration/certhub-demo.test.js': {
+  'npx ava dist/test/qpool/unit/batch.test.js': { exit: 0, prints: /✔ a batch is sent early at maxBatch/, inPackage: true },
+  "npx ava dist/test/qpool/unit/batch.test.js --match '*maxBatch*'": { exit: 0, prints: /^\s*1 test passed$/m, inPackage: true },
+  'npm test -- dist/test/cert/integration/certhub-demo.test.js': {
     notRun: 'installs the Debian packages and Node.js 22 and 24 as root; the file it runs is in the suite',
   },
-  'FUZZ_SEED=7 FUZZ_RUNS=5000 npx ava dist/test/integration/fuzz-certhub.test.js': {
+  'FUZZ_SEED=7 FUZZ_RUNS=5000 npx ava dist/test/cert/integration/fuzz-certhub.test.js': {
     notRun: 'five thousand fuzzed requests a route take minutes; the suite runs the file with its fixed seed',
   },
   'npm run format': { notRun: 'rewrites the tree in place; npm test checks that it would change nothing (npm run format:check)' },

@@ -21,8 +21,8 @@ const runningServer: Pick<Expectation, 'files' | 'beside'> = {
 const writesEtc = 'writes into /etc as root; test/integration/ops-systemd.test.ts verifies the unit';
 
 export const expectations: DocExpectations = {
-  'qpool setup send': { notRun: 'an interactive wizard (test/integration/qpool-setup.test.ts drives it)' },
-  'qpool setup recv': { notRun: 'an interactive wizard (test/integration/qpool-setup.test.ts drives it)' },
+  'qpool setup send': { notRun: 'an interactive wizard (test/qpool/integration/qpool-setup.test.ts drives it)' },
+  'qpool setup recv': { notRun: 'an interactive wizard (test/qpool/integration/qpool-setup.test.ts drives it)' },
   'qpool collect -c qpool.json': { notRun: 'asks ANU, on the internet, and runs the diode tool; the one-machine walkthrough runs collect on the demo source' },
   'APP_POOL_KEY=... qpool serve -c qpool.json': {
     notRun: "the passphrase is a placeholder and the config is the receiving machine's (its diode tool); the walkthroughs run serve",

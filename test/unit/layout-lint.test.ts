@@ -100,21 +100,37 @@ test("bin/ imports a role only through its cli.ts, and outpost's list of roles",
   );
 });
 
-test('ui/ imports a role only through its browser.ts', async (t) => {
+test('a page imports a role only through its browser.ts, its own role too', async (t) => {
   const source =
-    "import { missingName } from '../../actors/cert/domains/input-words.js';\nimport type { ProxyRoutesExport } from '../../actors/proxy/agent-exports.js';\nexport const x: [string, ProxyRoutesExport?] = [missingName];\n";
-  t.deepEqual(await problems('ui/certhub/example.ts', source), [
-    'ui/ imports a role only through its browser.ts: ui/certhub/example.ts imports actors/cert/domains/input-words.js (use actors/cert/browser.js)',
-    'ui/ imports a role only through its browser.ts: ui/certhub/example.ts imports actors/proxy/agent-exports.js (use actors/proxy/browser.js)',
+    "import { missingName } from '../domains/input-words.js';\nimport type { ProxyRoutesExport } from '../../proxy/agent-exports.js';\nexport const x: [string, ProxyRoutesExport?] = [missingName];\n";
+  t.deepEqual(await problems('actors/cert/ui/example.ts', source), [
+    'a page imports a role only through its browser.ts: actors/cert/ui/example.ts imports actors/cert/domains/input-words.js (use actors/cert/browser.js)',
+    'a page imports a role only through its browser.ts: actors/cert/ui/example.ts imports actors/proxy/agent-exports.js (use actors/proxy/browser.js)',
   ]);
   t.deepEqual(
     await problems(
-      'ui/certhub/example.ts',
-      "import { missingName, type DomainView } from '../../actors/cert/browser.js';\nimport type { ProxyRoutesExport } from '../../actors/proxy/browser.js';\nimport { shellQuote } from '../../src/cli/shell-quote.js';\nexport const x: [string, unknown, DomainView?, ProxyRoutesExport?] = [missingName, shellQuote];\n",
+      'actors/cert/ui/example.ts',
+      "import { missingName, type DomainView } from '../browser.js';\nimport type { ProxyRoutesExport } from '../../proxy/browser.js';\nimport { byId } from '../../../ui/common/dom.js';\nimport { rowOf } from './row.js';\nimport { shellQuote } from '../../../src/cli/shell-quote.js';\nexport const x: [string, unknown, unknown, unknown, DomainView?, ProxyRoutesExport?] = [missingName, byId, rowOf, shellQuote];\n",
     ),
     [],
   );
-  t.is((await problems('ui/certhub/example.ts', "import { roles } from '../../actors/registry.js';\nexport const x = roles;\n")).length, 1);
+  t.is((await problems('actors/cert/ui/example.ts', "import { roles } from '../../registry.js';\nexport const x = roles;\n")).length, 1);
+  t.deepEqual(await problems('ui/common/example.ts', "import { summaryOf } from '../../actors/cert/domains/summary.js';\nexport const s = summaryOf;\n"), [
+    'ui/ imports a role only through its browser.ts: ui/common/example.ts imports actors/cert/domains/summary.js (use actors/cert/browser.js)',
+  ]);
+});
+
+test("a page's files are imported by that page alone, and ui/ by the pages alone", async (t) => {
+  t.deepEqual(await problems('actors/cert/site/example.ts', "import { rowOf } from '../ui/row.js';\nexport const x = rowOf;\n"), [
+    "a page's files are bundled for the browser, and only the page imports them: actors/cert/site/example.ts imports actors/cert/ui/row.js",
+  ]);
+  t.deepEqual(await problems('actors/qpool/ui/example.ts', "import { rowOf } from '../../cert/ui/row.js';\nexport const x = rowOf;\n"), [
+    "a page's files are bundled for the browser, and only the page imports them: actors/qpool/ui/example.ts imports actors/cert/ui/row.js",
+  ]);
+  t.deepEqual(await problems('src/http/example.ts', "import { byId } from '../../ui/common/dom.js';\nexport const x = byId;\n"), [
+    'only pages import ui/, what the pages share: src/http/example.ts imports ui/common/dom.js',
+  ]);
+  t.deepEqual(await problems('test/helpers/example.ts', "import { rowOf } from '../../actors/cert/ui/row.js';\nexport const x = rowOf;\n"), []);
 });
 
 test('test/ and benchmarks/ reach any file of a role; only test/ imports test/, only they import benchmarks/', async (t) => {
@@ -188,7 +204,7 @@ test('a bare actors/... specifier, an absolute path and a file: URL are checked 
     `import { a } from 'actors/cert/domains/names.js';\nimport { b } from '${absolute}';\nimport { c } from '${pathToFileURL(absolute).href}';\nimport { z } from 'zod';\nexport const all = [a, b, c, z];\n`,
   );
   t.deepEqual(found, Array(3).fill('src/ is shared mechanism and imports nothing under actors/: src/net/example.ts imports actors/cert/domains/names.js'));
-  t.is((await problems('ui/certhub/example.ts', "import { summaryOf } from 'actors/cert/domains/summary.js';\nexport const s = summaryOf;\n")).length, 1);
+  t.is((await problems('actors/qpool/ui/example.ts', "import { summaryOf } from 'actors/cert/domains/summary.js';\nexport const s = summaryOf;\n")).length, 1);
 });
 
 test('the answer is the same from any working directory inside the repository', async (t) => {

@@ -401,7 +401,7 @@ export class DomainBook {
   /**
    * The certificate is issued: from here on nothing is the order's failure, since the lifecycle has
    * no way from issued to error. A write that fails now is reported as a write, and the renewal is
-   * planned all the same (test/unit/cert-book-write-failures.test.ts).
+   * planned all the same (test/cert/unit/cert-book-write-failures.test.ts).
    */
   private async keepIssued(domain: StoredDomain, record: DomainRecord): Promise<void> {
     const { name } = record;

@@ -1,5 +1,5 @@
 // The words for the commonest add-form mistakes, shared by the admin API (names.ts refuses with them)
-// and the panel (ui/certhub/validate.ts shows them as the user types), so both say the same thing.
+// and the panel (ui/validate.ts shows them as the user types), so both say the same thing.
 // Browser-safe: no node: import.
 
 /** What an empty (or blank) name is told. */

@@ -1,4 +1,4 @@
-// certhub's HTTP site: the admin panel at `/` (ui/certhub), the public API (a domain's material for
+// certhub's HTTP site: the admin panel at `/` (../ui/), the public API (a domain's material for
 // its token), the admin API, and the replica of the domains actor's state that both read from.
 import { domainReplicaTopic } from '../domains/kind.js';
 import { safeEqual } from '../../../src/crypto/constant-time.js';
@@ -59,7 +59,7 @@ async function mountCerthubSite({ router, server, actor, site }: SiteMount<Certh
   mountPublicRoutes({ router, replica, domains, clients, log: actor.log, fetchCounts: fetches });
   mountAdminRoutes({ router, server, actor, site, replica, domains, clients });
   if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
-  serveStatic(router, await roleUiAssets('certhub'));
+  serveStatic(router, await roleUiAssets('cert'));
   // The front listens (and the URL is printed) once the domains are here: the domains actor sends a
   // thread that subscribes late its state through the supervisor, a few hops after this mount, and a
   // read in between answered 404 for a domain on disk (kill-actors, just after a restart).

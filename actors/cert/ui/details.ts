@@ -1,0 +1,224 @@
+// What an expanded row shows: the target (editable), expiry, the last error (with Retry now while the
+// domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
+// fetch, and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
+// (token included) is read when the row expands, and read again whenever the domain changes.
+import type { DomainSummary, DomainView } from '../browser.js';
+import { copyButton } from '../../../ui/common/copy-button.js';
+import { element } from '../../../ui/common/dom.js';
+import { messageOf } from '../../../ui/common/errors.js';
+import { ApiError, domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
+import { dateTime, nextAttemptText } from './format.js';
+import { targetProblem } from './validate.js';
+
+export interface DetailsActions {
+  changed(domain: DomainView): void;
+  removed(name: string): void;
+}
+
+const mask = '•'.repeat(16);
+
+export class DetailsView {
+  readonly node = element('div', 'details');
+  private readonly targetInput = element('input');
+  private readonly targetError = element('small', 'hint');
+  private readonly saveButton = element('button', '', 'Save');
+  /** Shown when a save was refused over records certhub did not create: the same save, taking them over. */
+  private readonly adoptButton = element('button', '', 'Take them over and save');
+  private readonly recordType = element('span', 'muted');
+  private readonly expires = element('dd');
+  private readonly issued = element('dd');
+  private readonly error = element('span', 'details-error');
+  private readonly retryButton = element('button', '', 'Retry now');
+  private readonly errorRow = element('div');
+  private readonly nextAttempt = element('dd');
+  private readonly nextAttemptRow = element('div');
+  private readonly token = element('code', 'token');
+  private readonly showButton = element('button', '', 'Show');
+  private readonly crt = element('a', 'button', 'Certificate (.crt)');
+  private readonly key = element('a', 'button', 'Key (.key)');
+  private readonly lastFetch = element('dd');
+  private readonly actionError = element('p', 'form-error');
+  private readonly name: string;
+  /** Undefined until the first read answers. */
+  private domain: DomainView | undefined;
+  /** Reads and answers so far: a read answers only if nothing newer came since it was sent. */
+  private generation = 0;
+  private tokenShown = false;
+
+  constructor(domain: DomainSummary, actions: DetailsActions) {
+    const id = `target-${domain.label}`;
+    const facts = element('dl', 'details-facts');
+    const targetForm = element('form', 'target-form');
+    const targetLabel = element('label', '', 'Target');
+    targetLabel.htmlFor = id;
+    this.targetInput.id = id;
+    this.targetInput.spellcheck = false;
+    this.targetInput.autocomplete = 'off';
+    this.targetError.setAttribute('aria-live', 'polite');
+    this.saveButton.type = 'submit';
+    this.adoptButton.type = 'button';
+    this.adoptButton.hidden = true;
+    targetForm.append(targetLabel, this.targetInput, this.saveButton, this.recordType, this.targetError, this.adoptButton);
+    this.targetInput.addEventListener('input', () => {
+      this.targetError.textContent = targetProblem(this.targetInput.value);
+      this.adoptButton.hidden = true;
+    });
+    const save = (adopt: boolean) => {
+      const target = this.targetInput.value.trim();
+      if (targetProblem(target) !== '' || target === '') return;
+      this.adoptButton.hidden = true;
+      this.run(async () => {
+        try {
+          actions.changed(this.answered(await setTarget(domain.name, target, adopt)));
+        } catch (error) {
+          this.adoptButton.hidden = !foreignRecordsRefusal(error);
+          throw error;
+        }
+      }, this.targetError);
+    };
+    targetForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      save(false);
+    });
+    this.adoptButton.addEventListener('click', () => save(true));
+
+    this.showButton.type = 'button';
+    this.showButton.setAttribute('aria-pressed', 'false');
+    this.showButton.setAttribute('aria-label', `Show the token of ${domain.name}`);
+    this.showButton.addEventListener('click', () => {
+      this.tokenShown = !this.tokenShown;
+      this.showButton.setAttribute('aria-pressed', String(this.tokenShown));
+      this.showButton.textContent = this.tokenShown ? 'Hide' : 'Show';
+      this.drawToken();
+    });
+    const copy = copyButton(`the token of ${domain.name}`, () => this.domain?.token ?? '', this.token);
+    const rotate = element('button', '', 'Rotate…');
+    rotate.type = 'button';
+    rotate.setAttribute('aria-label', `Rotate the token of ${domain.name}`);
+    rotate.addEventListener('click', () => {
+      if (!confirm(`Rotate the token of ${domain.name}? Clients using the current token stop getting its certificate.`)) return;
+      this.run(async () => actions.changed(this.answered(await rotateToken(domain.name))), this.actionError);
+    });
+    const tokenRow = element('dd', 'token-row');
+    tokenRow.append(this.token, this.showButton, copy, rotate);
+
+    this.crt.setAttribute('download', `${domain.name}.crt`);
+    this.key.setAttribute('download', `${domain.name}.key`);
+    const downloads = element('dd', 'downloads');
+    downloads.append(this.crt, this.key);
+
+    const remove = element('button', 'button-danger', 'Remove…');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', `Remove ${domain.name}`);
+    remove.addEventListener('click', () => {
+      if (!confirm(`Remove ${domain.name}? Its DNS record and certificate are deleted.`)) return;
+      this.run(async () => {
+        await removeDomain(domain.name);
+        actions.removed(domain.name);
+      }, this.actionError);
+    });
+
+    this.retryButton.type = 'button';
+    this.retryButton.setAttribute('aria-label', `Retry ${domain.name} now`);
+    this.retryButton.addEventListener('click', () => {
+      this.run(async () => actions.changed(this.answered(await retryNow(domain.name))), this.actionError);
+    });
+    const errorValue = element('dd', 'error-row');
+    errorValue.append(this.error, this.retryButton);
+    this.errorRow.append(element('dt', '', 'Last error'), errorValue);
+    this.nextAttempt.className = 'next-attempt';
+    this.nextAttemptRow.append(element('dt', '', 'Next attempt'), this.nextAttempt);
+    facts.append(
+      fact('Expires', this.expires),
+      fact('Issued', this.issued),
+      this.errorRow,
+      this.nextAttemptRow,
+      fact('Token', tokenRow),
+      fact('Download', downloads),
+      fact('Last fetch', this.lastFetch),
+    );
+    this.actionError.setAttribute('role', 'alert');
+    this.actionError.hidden = true;
+    this.node.append(targetForm, facts, this.actionError, remove);
+    this.name = domain.name;
+    this.node.setAttribute('aria-busy', 'true');
+    this.reload();
+  }
+
+  /** Reads the domain again (it changed); an older read still on its way is then ignored. */
+  reload(): void {
+    const generation = ++this.generation;
+    getDomain(this.name).then(
+      (domain) => {
+        if (generation === this.generation) this.update(domain);
+      },
+      // A removed domain's row closes with the event that removed it; anything else is said here.
+      (error: unknown) => {
+        if (generation !== this.generation) return;
+        this.actionError.textContent = `Could not read ${this.name}: ${messageOf(error)}`;
+        this.actionError.hidden = false;
+      },
+    );
+  }
+
+  /** An action's answer: the domain as it is now, newer than any read still on its way. */
+  private answered(domain: DomainView): DomainView {
+    this.generation++;
+    this.update(domain);
+    return domain;
+  }
+
+  private update(domain: DomainView): void {
+    const previous = this.domain;
+    this.domain = domain;
+    this.node.setAttribute('aria-busy', 'false');
+    // A target being edited is left alone; one that still shows the old value follows the server.
+    if (document.activeElement !== this.targetInput && (previous === undefined || this.targetInput.value === previous.target || this.targetInput.value === ''))
+      this.targetInput.value = domain.target;
+    this.recordType.textContent = `${domain.record_type} record`;
+    this.expires.textContent = dateTime(domain.expires_at, 'not issued yet');
+    this.issued.textContent = dateTime(domain.issued_at, 'not yet');
+    this.errorRow.hidden = domain.error === null;
+    this.error.textContent = domain.error ?? '';
+    // The error stays shown while its retry runs; the button only while the domain waits in error.
+    this.retryButton.hidden = domain.status !== 'error';
+    this.nextAttemptRow.hidden = domain.next_attempt_at === null;
+    this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
+    this.drawToken();
+    const issued = domain.expires_at !== null;
+    for (const [link, file] of [
+      [this.crt, 'cert.crt'],
+      [this.key, 'key.key'],
+    ] as const) {
+      if (issued) link.href = `${domainPath(domain.name)}/${file}`;
+      else link.removeAttribute('href');
+      link.setAttribute('aria-disabled', String(!issued));
+    }
+    this.lastFetch.textContent = domain.last_fetch === null ? 'never' : `${dateTime(domain.last_fetch.at)} from ${domain.last_fetch.from}`;
+  }
+
+  private drawToken(): void {
+    this.token.textContent = this.tokenShown ? (this.domain?.token ?? '') : mask;
+    this.token.dataset.masked = String(!this.tokenShown);
+  }
+
+  private run(action: () => Promise<void>, errorSlot: HTMLElement): void {
+    this.actionError.hidden = true;
+    errorSlot.textContent = '';
+    action().catch((error: unknown) => {
+      errorSlot.textContent = messageOf(error);
+      errorSlot.hidden = false;
+    });
+  }
+}
+
+/** The 409 that names address records certhub did not create (provider.ts, foreignRecordsConflict). */
+function foreignRecordsRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.message.includes('certhub did not create');
+}
+
+function fact(term: string, value: HTMLElement): HTMLElement {
+  const row = element('div');
+  row.append(element('dt', '', term), value);
+  return row;
+}

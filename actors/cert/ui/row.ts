@@ -1,0 +1,53 @@
+// One domain's line in the list: its checkbox, its name (the button that expands it), its status (with
+// the reason of an error) and its expiry. Built once per domain on screen and updated in place when
+// the server pushes a change, so focus and a half-typed target survive a live update.
+import type { DomainSummary } from '../browser.js';
+import { element } from '../../../ui/common/dom.js';
+import { shortDate } from './format.js';
+
+export class RowView {
+  readonly node = element('li', 'row');
+  readonly checkbox = element('input');
+  readonly toggle = element('button', 'row-name');
+  private readonly status = element('span', 'status');
+  private readonly reason = element('span', 'status-reason');
+  private readonly expires = element('span', 'row-expires');
+  private readonly cellStatus = element('span', 'row-status');
+  private shown: DomainSummary | undefined;
+
+  constructor(domain: DomainSummary) {
+    const main = element('div', 'row-main');
+    this.checkbox.type = 'checkbox';
+    this.checkbox.className = 'row-check';
+    this.toggle.type = 'button';
+    this.toggle.setAttribute('aria-expanded', 'false');
+    this.cellStatus.append(this.status, this.reason);
+    main.append(this.checkbox, this.toggle, this.cellStatus, this.expires);
+    this.node.append(main);
+    this.node.dataset.name = domain.name;
+    // The label carries the name; the base domain, the same on every row, gives way on a phone.
+    this.toggle.append(element('span', 'row-label', domain.label), element('span', 'row-suffix', domain.name.slice(domain.label.length)));
+    this.toggle.setAttribute('aria-label', domain.name);
+    this.checkbox.setAttribute('aria-label', `Select ${domain.name}`);
+    this.update(domain);
+  }
+
+  update(domain: DomainSummary): void {
+    if (this.shown === domain) return;
+    this.shown = domain;
+    this.node.dataset.status = domain.status;
+    this.status.textContent = domain.status;
+    this.reason.textContent = domain.status === 'error' && domain.error !== null ? domain.error : '';
+    this.cellStatus.title = this.reason.textContent;
+    this.expires.textContent = shortDate(domain.expires_at);
+  }
+
+  setSelected(selected: boolean): void {
+    if (this.checkbox.checked !== selected) this.checkbox.checked = selected;
+  }
+
+  setExpanded(expanded: boolean): void {
+    this.toggle.setAttribute('aria-expanded', String(expanded));
+    this.node.classList.toggle('expanded', expanded);
+  }
+}
