@@ -3,7 +3,7 @@
 // API, waiting for its status, and reading what DNS holds for it.
 import type { ExecutionContext } from 'ava';
 import type { DomainView } from '../../actors/cert/domains/protocol.js';
-import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
+import type { CloudflareDouble } from '../cert/fixtures/cloudflare/cloudflare-double.js';
 import type { CertStack } from './cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from './certhub.js';
 import { eventually } from './fixture-host.js';

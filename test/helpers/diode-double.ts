@@ -7,12 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelDir, peekQueue, readSendLog, writeChunk, writeControl, type DiodeControl, type SendAttempt } from '../fixtures/diode/spool.js';
+import { channelDir, peekQueue, readSendLog, writeChunk, writeControl, type DiodeControl, type SendAttempt } from '../qpool/fixtures/diode/spool.js';
 import { projectPath } from './process.js';
 
-export type { DiodeControl, SendAttempt } from '../fixtures/diode/spool.js';
+export type { DiodeControl, SendAttempt } from '../qpool/fixtures/diode/spool.js';
 
-const tool = projectPath('dist/test/fixtures/diode/diode-tool.js');
+const tool = projectPath('dist/test/qpool/fixtures/diode/diode-tool.js');
 
 export class DiodeDouble {
   /** The program and script of the tool, without a spool. */

@@ -6,7 +6,7 @@ import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { getGlobalDispatcher } from 'undici';
 import { AnswerCheck, operationsOf, type Answer, type OpenApiDocument } from './fuzz-openapi.js';
-import { requestArbitrary, type FuzzOptions, type FuzzRequest } from './fuzz-requests.js';
+import { requestArbitrary, type FuzzOptions, type FuzzRequest } from '../cert/helpers/fuzz-requests.js';
 
 export interface FuzzTarget {
   /** Base URL ending in a slash. */

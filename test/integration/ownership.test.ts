@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { reservePort } from '../../src/http/port.js';
-import { startAnuDouble } from '../fixtures/anu/anu-double.js';
+import { startAnuDouble } from '../qpool/fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../helpers/diode-double.js';
 import { listeningSockets } from '../helpers/listening-sockets.js';
 import { projectPath, startProcess, type RunningProcess } from '../helpers/process.js';

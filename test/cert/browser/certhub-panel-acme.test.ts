@@ -5,7 +5,7 @@ import test from 'ava';
 import { stopCertStack, startCertStack } from '../../helpers/cert-stack.js';
 import { startCerthubOnStack } from '../../helpers/certhub-domains.js';
 import { saveScreenshot } from '../../helpers/browser.js';
-import { domainView, expandRow, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
+import { domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Records every status the row of `name` shows, in order, from the moment it is drawn. */
 const watchStatuses = (name: string) => `(() => {

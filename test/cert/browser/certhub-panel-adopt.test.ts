@@ -6,7 +6,7 @@ import { saveScreenshot } from '../../helpers/browser.js';
 import { startCertStack, stopCertStack } from '../../helpers/cert-stack.js';
 import { addDomain, settled, startCerthubOnStack, waitForDomain } from '../../helpers/certhub-domains.js';
 import { eventually } from '../../helpers/fixture-host.js';
-import { domainView, expandRow, openPanel, unexpected } from '../../helpers/certhub-panel.js';
+import { domainView, expandRow, openPanel, unexpected } from '../helpers/certhub-panel.js';
 
 test('a target change refused over a record someone else made offers "Take them over and save", which saves it with adopt', async (t) => {
   const stack = await startCertStack();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { curlResolve, startAgentProxy, temporaryDir } from '../../helpers/agent-proxy.js';
-import { addDomains, demoCerthub, openExportDialog, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, openExportDialog, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 import { projectPath, runToEnd } from '../../helpers/process.js';
 import { startProxyBackend } from '../../helpers/proxy-backend.js';
 

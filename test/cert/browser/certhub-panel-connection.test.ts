@@ -7,7 +7,7 @@ import type { Route } from 'playwright-core';
 import { reservePort } from '../../../src/http/port.js';
 import { saveScreenshot } from '../../helpers/browser.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
-import { addDomains, demoCerthub, logIn, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, logIn, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 import { eventually } from '../../helpers/fixture-host.js';
 
 test('quick adds: each answer clears only the fields that still hold what its add sent', async (t) => {

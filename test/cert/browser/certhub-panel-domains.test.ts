@@ -5,7 +5,7 @@ import test from 'ava';
 import { testAdminKey } from '../../helpers/certhub.js';
 import { newPage } from '../../helpers/browser.js';
 import { eventually } from '../../helpers/fixture-host.js';
-import { addDomains, demoCerthub, domainView, desktop, logIn, openPanel, row, shownNames, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, domainView, desktop, logIn, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
 
 test('login: a wrong key is refused with a message, the right one opens the panel; logout asks again', async (t) => {
   const server = await demoCerthub(t);

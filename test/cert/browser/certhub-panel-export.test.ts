@@ -6,7 +6,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { fetchManySchema, fetchOneSchema, placeholderBackend, proxyRoutesSchema } from '../../../actors/proxy/agent-exports.js';
 import { downloadedText } from '../../helpers/browser.js';
-import { addDomains, demoCerthub, openExportDialog, openPanel, row, type DomainView, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, openExportDialog, openPanel, row, type DomainView, unexpected } from '../helpers/certhub-panel.js';
 
 const formats = { 'Fetch (JSON)': 'fetch-json', 'Fetch CLI': 'fetch-cli', 'Proxy (JSON)': 'proxy-json', CSV: 'csv' } as const;
 

@@ -1,6 +1,6 @@
 // The panel's "Next attempt" row when a refusal said how long to wait: a CA that
 // answers every newOrder 429 rateLimited with a Retry-After of 3 days (the replacement-CA layer in
-// front of Pebble, test/fixtures/acme/) puts the domain in error until then, and its expanded row says
+// front of Pebble, test/cert/fixtures/acme/) puts the domain in error until then, and its expanded row says
 // when and why, as the domain's view has it. Real certhub, PowerDNS and Pebble; Chromium.
 import test from 'ava';
 import type { Locator } from 'playwright-core';
@@ -8,8 +8,8 @@ import { saveScreenshot } from '../../helpers/browser.js';
 import { startCertStack, stopCertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { powerdnsSection } from '../../helpers/certhub-domains.js';
-import { domainView, expandRow, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
-import { startReplacementCa, type ReplacementCa } from '../../fixtures/acme/replacement-ca.js';
+import { domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
+import { startReplacementCa, type ReplacementCa } from '../fixtures/acme/replacement-ca.js';
 
 const retryAfterSeconds = 3 * 86_400;
 

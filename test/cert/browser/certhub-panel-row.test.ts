@@ -5,7 +5,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { downloadedText } from '../../helpers/browser.js';
 import { eventually } from '../../helpers/fixture-host.js';
-import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
 /** Answers the next confirm() dialog. */
 function answerNextConfirm(page: Page, accept: boolean, seen: string[]): void {

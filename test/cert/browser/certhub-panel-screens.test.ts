@@ -7,7 +7,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { saveScreenshot } from '../../helpers/browser.js';
 import { newPage } from '../../helpers/browser.js';
 import { testAdminKey } from '../../helpers/certhub.js';
-import { addDomains, demoCerthub, desktop, expandRow, openExportDialog, openPanel, phone, row, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, desktop, expandRow, openExportDialog, openPanel, phone, row, unexpected } from '../helpers/certhub-panel.js';
 
 const screens: Array<[string, BrowserContextOptions]> = [
   ['desktop-dark', { ...desktop, colorScheme: 'dark' }],

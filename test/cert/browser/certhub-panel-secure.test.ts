@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { fetchManySchema, fetchOneSchema, proxyRoutesSchema } from '../../../actors/proxy/agent-exports.js';
 import { saveScreenshot } from '../../helpers/browser.js';
 import { certhubDataDir, startCerthub, startCerthubOffLoopback } from '../../helpers/certhub.js';
-import { desktop, logIn, openExportDialog, openPanel, row, unexpected } from '../../helpers/certhub-panel.js';
+import { desktop, logIn, openExportDialog, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 import { newPage } from '../../helpers/browser.js';
 
 async function exportOf(page: Page, format: string): Promise<string> {

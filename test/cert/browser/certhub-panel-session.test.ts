@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { newPage, saveScreenshot } from '../../helpers/browser.js';
 import { testAdminKey } from '../../helpers/certhub.js';
-import { addDomains, demoCerthub, desktop, logIn, openExportDialog, openPanel, row, shownNames, unexpected } from '../../helpers/certhub-panel.js';
+import { addDomains, demoCerthub, desktop, logIn, openExportDialog, openPanel, row, shownNames, unexpected } from '../helpers/certhub-panel.js';
 import { eventually } from '../../helpers/fixture-host.js';
 
 test('sort, filter, export format and server URL survive a new browser context', async (t) => {

@@ -6,8 +6,8 @@ import test from 'ava';
 import { openAcmeAccount } from '../../../actors/cert/acme/account.js';
 import { issueCertificate } from '../../../actors/cert/acme/order.js';
 import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
-import { startCloudflareDouble } from '../../fixtures/cloudflare/cloudflare-double.js';
-import { withAcme } from '../../helpers/acme.js';
+import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
+import { withAcme } from '../helpers/acme.js';
 import { opensslCheck } from '../../helpers/openssl.js';
 
 test("a certificate issued through PowerDNS verifies against Pebble's root and matches its key", withAcme, async (t, fixture) => {

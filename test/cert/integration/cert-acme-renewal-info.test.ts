@@ -5,7 +5,7 @@ import { issueCertificate } from '../../../actors/cert/acme/order.js';
 import { fetchRenewalInfo } from '../../../actors/cert/acme/renewal-info.js';
 import { ariCertId } from '../../../actors/cert/renewal/ari.js';
 import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-facts.js';
-import { withAcme } from '../../helpers/acme.js';
+import { withAcme } from '../helpers/acme.js';
 
 test('a directory without renewalInfo gets no ARI question: the answer is null', withAcme, async (t, fixture) => {
   const issued = await issueCertificate({ name: `ari.${fixture.powerdns.zone}`, keyType: 'ecdsa-p256' }, fixture.issueContext());

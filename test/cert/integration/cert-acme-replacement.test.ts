@@ -1,4 +1,4 @@
-// Orders against the CA's replacement and rate-limit rules (test/fixtures/acme/replacement-ca.ts in
+// Orders against the CA's replacement and rate-limit rules (test/cert/fixtures/acme/replacement-ca.ts in
 // front of Pebble): a renewal whose first attempt failed after its order was made resumes that order,
 // also after a restart, instead of being refused alreadyReplaced for days; an order that cannot be
 // resumed is made again without `replaces`; a slow validation is waited for and its TXT record
@@ -14,8 +14,8 @@ import { nextAttempt } from '../../../actors/cert/domains/backoff.js';
 import { ariCertId } from '../../../actors/cert/renewal/ari.js';
 import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-facts.js';
 import { OutpostError } from '../../../src/errors.js';
-import { alreadyReplaced, startReplacementCa, type ReplacementCa } from '../../fixtures/acme/replacement-ca.js';
-import { withAcme, type AcmeFixture } from '../../helpers/acme.js';
+import { alreadyReplaced, startReplacementCa, type ReplacementCa } from '../fixtures/acme/replacement-ca.js';
+import { withAcme, type AcmeFixture } from '../helpers/acme.js';
 
 /** The replacement layer in front of the fixture's Pebble, and an order context whose account is registered through it. */
 async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: string): Promise<{ ca: ReplacementCa; context: IssueContext }> {

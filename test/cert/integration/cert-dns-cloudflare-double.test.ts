@@ -3,8 +3,8 @@
 // changes through the batch endpoint, comment and tags kept by PATCH and dropped by PUT.
 import test from 'ava';
 import { ownerMark } from '../../../actors/cert/dns/providers/provider.js';
-import type { CloudflareDouble } from '../../fixtures/cloudflare/cloudflare-double.js';
-import { withProvider } from '../../helpers/dns-provider.js';
+import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
+import { withProvider } from '../helpers/dns-provider.js';
 
 test(
   'listings are walked page by page',

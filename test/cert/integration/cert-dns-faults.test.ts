@@ -3,7 +3,7 @@
 import test from 'ava';
 import type { OutpostError } from '../../../src/errors.js';
 import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
-import { withProvider } from '../../helpers/dns-provider.js';
+import { withProvider } from '../helpers/dns-provider.js';
 import { startPowerDns } from '../../../benchmarks/third-party/powerdns.js';
 
 test('a wrong PowerDNS API key', withProvider, 'powerdns', async (t, { powerdns }) => {

@@ -14,7 +14,9 @@ test('a certificate is issued on a host without IPv6 whose nameserver name also 
   const host = await makeIpv4OnlyHost(t, { [nameserver]: ['127.0.0.1', '2001:db8::53'] });
   const [command, ...prefix] = host.command;
   await t.throwsAsync(run(command!, [...prefix, 'ip', '-6', 'route', 'get', '2001:db8::53']), undefined, 'the host has no IPv6 route');
-  const { stdout } = await run(command!, [...prefix, process.execPath, projectPath('dist/test/fixtures/ipv4-host/issue.js'), nameserver], { timeout: 120_000 });
+  const { stdout } = await run(command!, [...prefix, process.execPath, projectPath('dist/test/cert/fixtures/ipv4-host/issue.js'), nameserver], {
+    timeout: 120_000,
+  });
   const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as { issued?: string; error?: { code: string; message: string } };
   t.is(outcome.error, undefined, JSON.stringify(outcome.error));
   t.regex(outcome.issued ?? '', /: OK$/);

@@ -3,7 +3,7 @@
 // own records: against real PowerDNS and the Cloudflare double (which writes into a real PowerDNS).
 import test from 'ava';
 import { OutpostError } from '../../../src/errors.js';
-import { providersUnderTest, withProvider, type ProviderFixture } from '../../helpers/dns-provider.js';
+import { providersUnderTest, withProvider, type ProviderFixture } from '../helpers/dns-provider.js';
 
 /** An address record made by someone else, through the provider's own API as a person or a script would. */
 async function makeForeign({ powerdns, cloudflare }: ProviderFixture, name: string, type: 'A' | 'AAAA' | 'CNAME', content: string): Promise<void> {

@@ -8,7 +8,7 @@ import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js'
 import { queryNameserver, txtValue } from '../../../actors/cert/acme/dns-query.js';
 import { AuthoritativeDns } from '../../../actors/cert/acme/propagation.js';
 import { withPowerDns } from '../../helpers/cert-stack.js';
-import { startDnsGate } from '../../helpers/dns-gate.js';
+import { startDnsGate } from '../helpers/dns-gate.js';
 import { startPowerDns, type PowerDnsServer } from '../../../benchmarks/third-party/powerdns.js';
 
 function providerOf(powerdns: PowerDnsServer) {

@@ -2,7 +2,7 @@
 // what they set is what PowerDNS answers (`dig`), switching target types works, removal leaves
 // nothing of ours, challenge TXT values for one name coexist.
 import test from 'ava';
-import { providersUnderTest, withProvider } from '../../helpers/dns-provider.js';
+import { providersUnderTest, withProvider } from '../helpers/dns-provider.js';
 
 for (const kind of providersUnderTest) {
   test('an IPv4 target makes an A record that PowerDNS answers', withProvider, kind, async (t, { provider, powerdns }) => {

@@ -8,7 +8,7 @@ import { webhookNotices, type DomainNotice } from '../../../actors/cert/domains/
 import { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 import { eventually } from '../../helpers/fixture-host.js';
 
 const secretPath = '/hooks/T0KEN-secret-part';

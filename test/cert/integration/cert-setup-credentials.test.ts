@@ -10,7 +10,7 @@ import { certDataDir } from '../../helpers/cert-files.js';
 import { withPowerDns } from '../../helpers/cert-stack.js';
 import { certhubBin } from '../../helpers/certhub.js';
 import { runToEnd } from '../../helpers/process.js';
-import { startCloudflareDouble } from '../../fixtures/cloudflare/cloudflare-double.js';
+import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 
 function setup(dataDir: string, answers: readonly string[], args: readonly string[] = []): ReturnType<typeof runToEnd> {
   return runToEnd(process.execPath, [certhubBin, 'setup', '-d', dataDir, ...args], {}, answers.map((answer) => `${answer}\n`).join(''));

@@ -8,7 +8,7 @@ import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cer
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../../helpers/certhub.js';
 import { addDomain, cloudflareSection, getDomain, powerdnsSection, settled, stackSections, waitForDomain } from '../../helpers/certhub-domains.js';
 import { eventually } from '../../helpers/fixture-host.js';
-import { startCloudflareDouble, type CloudflareDouble } from '../../fixtures/cloudflare/cloudflare-double.js';
+import { startCloudflareDouble, type CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 
 /** Bounds a hang of one issuance or record change on a loaded machine; it is not a timing assertion. */
 const deadlineMs = 90_000;

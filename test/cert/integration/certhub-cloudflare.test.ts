@@ -17,7 +17,7 @@ import {
 } from '../../helpers/certhub-domains.js';
 import { eventually } from '../../helpers/fixture-host.js';
 import { opensslCheck } from '../../helpers/openssl.js';
-import { startCloudflareDouble, type CloudflareDouble, type RecordChange } from '../../fixtures/cloudflare/cloudflare-double.js';
+import { startCloudflareDouble, type CloudflareDouble, type RecordChange } from '../fixtures/cloudflare/cloudflare-double.js';
 
 /** Bounds a hang of one issuance on a loaded machine; certhub-acme.test.ts issues in seconds. */
 const issueDeadlineMs = 90_000;

@@ -7,7 +7,7 @@ import test from 'ava';
 import { startCertStack, stopCertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addDomain, fetchCertificate, getDomain, powerdnsSection, recordsOf, settled, stackSections, waitForDomain } from '../../helpers/certhub-domains.js';
-import { startDnsGate } from '../../helpers/dns-gate.js';
+import { startDnsGate } from '../helpers/dns-gate.js';
 import { eventually } from '../../helpers/fixture-host.js';
 import { opensslCheck } from '../../helpers/openssl.js';
 

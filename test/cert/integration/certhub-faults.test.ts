@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../../helpers/certhub.js';
 import { addDomain, powerdnsSection, recordsOf, stackSections, waitForDomain, type DomainView, type StackSections } from '../../helpers/certhub-domains.js';
-import { startDnsGate } from '../../helpers/dns-gate.js';
+import { startDnsGate } from '../helpers/dns-gate.js';
 
 /** Bounds a hang of one attempt on a loaded machine (an order takes seconds, the slowest fault below 10 s). */
 const attemptDeadlineMs = 90_000;

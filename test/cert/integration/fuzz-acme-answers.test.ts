@@ -18,7 +18,7 @@ import { AuthoritativeDns } from '../../../actors/cert/acme/propagation.js';
 import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
 import { OutpostError } from '../../../src/errors.js';
 import { generatePrivateKeyPem } from '../../../actors/cert/private-key.js';
-import { startGarbageCa, type AcmeGarbage, type AcmeStep, type GarbageCa } from '../../fixtures/acme/garbage-ca.js';
+import { startGarbageCa, type AcmeGarbage, type AcmeStep, type GarbageCa } from '../fixtures/acme/garbage-ca.js';
 import { testCertificate } from '../../helpers/certificates.js';
 import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cert-stack.js';
 import { checkAsyncProperty } from '../../helpers/fuzz.js';
@@ -179,7 +179,12 @@ test('a CA answer without end is not read past a bound: the step fails and memor
   const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-fuzz-'));
   try {
     ca.garbage = { step: 'directory', garbage: { kind: 'huge', bytes: 512 * mib } };
-    const reader = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/acme/open-account-peak.js'), ca.directoryUrl, stack.pebble.caFile, dir]);
+    const reader = startProcess(t, process.execPath, [
+      projectPath('dist/test/cert/fixtures/acme/open-account-peak.js'),
+      ca.directoryUrl,
+      stack.pebble.caFile,
+      dir,
+    ]);
     t.is(await reader.exited, 0);
     const { error, grownBytes } = JSON.parse(reader.stdout()) as { error: { message: string; outpost: boolean } | null; grownBytes: number };
     t.log(`${error?.message ?? ''}; peak RSS grew ${(grownBytes / mib).toFixed(1)} MiB`);

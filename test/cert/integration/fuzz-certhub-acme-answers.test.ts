@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
-import { startGarbageCa, type AcmeGarbage, type AcmeStep } from '../../fixtures/acme/garbage-ca.js';
+import { startGarbageCa, type AcmeGarbage, type AcmeStep } from '../fixtures/acme/garbage-ca.js';
 import { startCertStack, stopCertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addDomain, fetchCertificate, powerdnsSection, settled, waitForDomain } from '../../helpers/certhub-domains.js';

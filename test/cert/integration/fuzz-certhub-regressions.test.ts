@@ -3,7 +3,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { certhubDataDir, startCerthub, testAdminKey } from '../../helpers/certhub.js';
 import { expectDocumented, type FuzzTarget } from '../../helpers/fuzz-run.js';
-import type { FuzzRequest } from '../../helpers/fuzz-requests.js';
+import type { FuzzRequest } from '../helpers/fuzz-requests.js';
 
 async function certhub(t: ExecutionContext): Promise<FuzzTarget & { origin: string }> {
   const server = await startCerthub(t, await certhubDataDir(t));

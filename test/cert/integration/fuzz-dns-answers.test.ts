@@ -9,7 +9,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { AuthoritativeDns } from '../../../actors/cert/acme/propagation.js';
 import { OutpostError } from '../../../src/errors.js';
-import { startGarbageNameserver, type Garbage, type TcpGarbage } from '../../fixtures/dns/garbage-nameserver.js';
+import { startGarbageNameserver, type Garbage, type TcpGarbage } from '../fixtures/dns/garbage-nameserver.js';
 import { checkAsyncProperty, fuzzSeed } from '../../helpers/fuzz.js';
 import { certErrors } from '../../../actors/cert/error-codes.js';
 

@@ -10,8 +10,8 @@ import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js'
 import type { DnsProvider } from '../../../actors/cert/dns/providers/provider.js';
 import { OutpostError } from '../../../src/errors.js';
 import { startPowerDns } from '../../../benchmarks/third-party/powerdns.js';
-import { startCloudflareDouble } from '../../fixtures/cloudflare/cloudflare-double.js';
-import { startGarbageLayer, type ApiGarbage, type GarbageLayer } from '../../fixtures/garbage-api/garbage-layer.js';
+import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
+import { startGarbageLayer, type ApiGarbage, type GarbageLayer } from '../fixtures/garbage-api/garbage-layer.js';
 import { checkAsyncProperty } from '../../helpers/fuzz.js';
 
 const readableLength = 1500;

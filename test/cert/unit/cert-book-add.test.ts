@@ -5,7 +5,7 @@ import { ManualClock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import { isDomainTokenShape } from '../../../actors/cert/domains/token.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 
 const now = Date.parse('2025-01-01T00:00:00Z');
 

@@ -6,7 +6,7 @@ import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import type { RenewalInfoAnswer } from '../../../actors/cert/acme/protocol.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, hour, startBook } from '../../helpers/domain-book.js';
+import { day, hour, startBook } from '../helpers/domain-book.js';
 
 const start = Date.UTC(2026, 0, 1);
 

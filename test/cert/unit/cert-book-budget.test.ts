@@ -6,7 +6,7 @@ import { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom } from '../../../src/log/record.js';
 import { CertificateBudget, ledgerBudget, readBudgetLedger } from '../../../actors/cert/domains/budget.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, hour, startBook } from '../../helpers/domain-book.js';
+import { day, hour, startBook } from '../helpers/domain-book.js';
 
 const start = Date.UTC(2026, 0, 1);
 const settings = { certificates: 2, windowMs: 7 * day };

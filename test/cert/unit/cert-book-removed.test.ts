@@ -8,7 +8,7 @@ import { ManualClock } from '../../../src/actor/clock.js';
 import { nextStatus } from '../../../actors/cert/domains/lifecycle.js';
 import { DomainStore } from '../../../actors/cert/domains/store.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook, type BookHarness } from '../../helpers/domain-book.js';
+import { day, startBook, type BookHarness } from '../helpers/domain-book.js';
 
 const start = Date.UTC(2026, 0, 1);
 

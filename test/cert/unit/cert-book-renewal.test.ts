@@ -7,7 +7,7 @@ import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import type { DomainRecord } from '../../../actors/cert/domains/record.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, hour, startBook, type BookHarness } from '../../helpers/domain-book.js';
+import { day, hour, startBook, type BookHarness } from '../helpers/domain-book.js';
 
 const start = Date.UTC(2026, 0, 1);
 

@@ -8,7 +8,7 @@ import { setTimeout } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 
 const now = Date.parse('2025-01-01T00:00:00Z');
 

@@ -7,7 +7,7 @@ import { ManualClock } from '../../../src/actor/clock.js';
 import { certRole } from '../../../actors/cert/role.js';
 import type { DomainNotice } from '../../../actors/cert/domains/notices.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 
 test('without its timed steps (demo), a certificate past its renewal instant and near expiry is neither renewed nor noticed', async (t) => {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));

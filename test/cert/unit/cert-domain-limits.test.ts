@@ -11,7 +11,7 @@ import { defaultMaxDomains, refuseCnameLoop, refuseOverLimit } from '../../../ac
 import type { Target } from '../../../actors/cert/dns/targets.js';
 import { classifyTarget } from '../../../actors/cert/domains/names.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 
 const start = Date.UTC(2026, 0, 1);
 

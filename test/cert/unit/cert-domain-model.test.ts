@@ -6,7 +6,7 @@ import { domainRecordSchema, newDomainRecord } from '../../../actors/cert/domain
 import { isDomainTokenShape, newAdminKey, newDomainToken } from '../../../actors/cert/domains/token.js';
 import { projectPath } from '../../helpers/process.js';
 import { OutpostError } from '../../../src/errors.js';
-import { badRequestMessage } from '../../helpers/refusal.js';
+import { badRequestMessage } from '../helpers/refusal.js';
 
 const base = 'example.com';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { applyPrefsUpdate, defaultPrefs, parsePrefs, readPrefs, writePrefs } from '../../../actors/cert/domains/prefs.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { badRequestMessage } from '../../helpers/refusal.js';
+import { badRequestMessage } from '../helpers/refusal.js';
 
 test('defaults: fetch JSON, the page origin, name ascending, no filter', (t) => {
   t.deepEqual(defaultPrefs, { export_format: 'fetch-json', export_server_url: null, sort: { key: 'name', direction: 'asc' }, filter: '' });

@@ -7,7 +7,7 @@ import { OutpostError } from '../../../src/errors.js';
 import { nextAttempt } from '../../../actors/cert/domains/backoff.js';
 import { maxRefusalRetryAfterMs } from '../../../actors/cert/renewal/retry-after.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 import { certErrors } from '../../../actors/cert/error-codes.js';
 
 const now = Date.UTC(2026, 0, 1);

@@ -5,7 +5,7 @@ import { AcmeOrderError } from '../../../actors/cert/acme/errors.js';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { OutpostError, toOutpostError } from '../../../src/errors.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, hour, startBook } from '../../helpers/domain-book.js';
+import { day, hour, startBook } from '../helpers/domain-book.js';
 
 test('the wire form of an error keeps its Retry-After, and drops one that is not a number', (t) => {
   const refusal = new AcmeOrderError('acme: creating the order for app.example.com failed: rateLimited', 3600);

@@ -4,7 +4,7 @@ import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import { certDataDir } from '../../helpers/cert-files.js';
-import { day, startBook } from '../../helpers/domain-book.js';
+import { day, startBook } from '../helpers/domain-book.js';
 
 test('a domain in error, retried by the operator, is issued before its backoff time; its failure count stays', async (t) => {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));

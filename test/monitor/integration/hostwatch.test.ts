@@ -57,7 +57,7 @@ test('the snapshot has every key and the stream pushes it at once, then every in
 
 test('a busy child shows near 100% of one core in its row and its core bar, and is gone after it ends', async (t) => {
   const host = await startHostwatch(t, fast);
-  const busy = startProcess(t, 'taskset', ['-c', '1', process.execPath, projectPath('dist/test/fixtures/hostwatch/busy-loop.js')]);
+  const busy = startProcess(t, 'taskset', ['-c', '1', process.execPath, projectPath('dist/test/monitor/fixtures/hostwatch/busy-loop.js')]);
   await busy.waitFor(/busy/);
   const loaded = await snapshotWhere(
     host,
@@ -77,8 +77,8 @@ test('a busy child shows near 100% of one core in its row and its core bar, and 
 
 test('five workers of one parent form one xN row with the interpreter, its version and the script name', async (t) => {
   const host = await startHostwatch(t, fast);
-  const nodePool = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/hostwatch/node-pool-parent.js')]);
-  const pythonPool = startProcess(t, 'python3', [projectPath('test/fixtures/hostwatch/python_pool_parent.py')]);
+  const nodePool = startProcess(t, process.execPath, [projectPath('dist/test/monitor/fixtures/hostwatch/node-pool-parent.js')]);
+  const pythonPool = startProcess(t, 'python3', [projectPath('test/monitor/fixtures/hostwatch/python_pool_parent.py')]);
   const nodePids = JSON.parse((await nodePool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
   const pythonPids = JSON.parse((await pythonPool.waitFor(/^\{.*\}$/m))[0]) as { workers: number[] };
   const pythonVersion = (await run('python3', ['-c', 'import platform; print(platform.python_version())'])).stdout.trim();
@@ -97,7 +97,7 @@ test('five workers of one parent form one xN row with the interpreter, its versi
 
 test('a python -c program with a multiprocessing pool and its workers are named after the program, not after what started it', async (t) => {
   const host = await startHostwatch(t, fast);
-  const source = await readFile(projectPath('test/fixtures/hostwatch/python_pool_parent.py'), 'utf8');
+  const source = await readFile(projectPath('test/monitor/fixtures/hostwatch/python_pool_parent.py'), 'utf8');
   // fork: the workers run the program's own command line; spawn: multiprocessing's bootstrap code.
   const pools = await Promise.all(
     ['fork', 'spawn'].map(async (method) => {
@@ -118,7 +118,7 @@ test('a python -c program with a multiprocessing pool and its workers are named 
 
 test('a socket on 0.0.0.0 is listed with its process and one on 127.0.0.1 is not, as ss sees them', async (t) => {
   const host = await startHostwatch(t, fast);
-  const listener = startProcess(t, process.execPath, [projectPath('dist/test/fixtures/hostwatch/listen-two.js')]);
+  const listener = startProcess(t, process.execPath, [projectPath('dist/test/monitor/fixtures/hostwatch/listen-two.js')]);
   const { everywhere, loopback, pid } = JSON.parse((await listener.waitFor(/^\{.*\}$/m))[0]) as { everywhere: number; loopback: number; pid: number };
   const snapshot = await snapshotWhere(host, (candidate) => candidate.network.some((port) => port.port === everywhere));
   const { stdout: ss } = await run('ss', ['-ltnpH']);
@@ -158,7 +158,7 @@ async function withDockerStandIn(t: ExecutionContext, args: string[]): Promise<{
   // hostwatch gives the CLI only the variables a container engine reads: the stand-in's PIDs are set here.
   await writeFile(
     join(bin, 'docker'),
-    `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/fixtures/hostwatch/docker')}' "$@"\n`,
+    `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/monitor/fixtures/hostwatch/docker')}' "$@"\n`,
     { mode: 0o755 },
   );
   const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}` });

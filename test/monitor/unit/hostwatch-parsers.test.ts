@@ -8,7 +8,7 @@ import { statFields } from '../../../actors/monitor/sampler/probes/proc-stat.js'
 import { projectPath } from '../../helpers/process.js';
 import { isLoopbackOnly } from '../../../src/net/address.js';
 
-const recording = (name: string) => readFileSync(projectPath(`test/fixtures/hostwatch/${name}`), 'utf8');
+const recording = (name: string) => readFileSync(projectPath(`test/monitor/fixtures/hostwatch/${name}`), 'utf8');
 
 test('CPU usage comes from counter deltas, per core and overall', (t) => {
   const before = [

@@ -4,7 +4,7 @@ import test from 'ava';
 import { startAgentProxy, temporaryDir } from '../../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addIssuedDomain } from '../../helpers/certhub-agent.js';
-import { startTcpRelay } from '../../helpers/tcp-relay.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 /** A TCP relay to `port` that can be told to drop every connection, as a certhub that is away would. */
 test('after certhub is back, the proxy logs that fetching recovered', async (t) => {

@@ -10,7 +10,7 @@ import { loopbackLookup, proxiedWebSocket } from '../../helpers/agent-proxy.js';
 import { startTwoRouteProxy } from '../../helpers/two-route-proxy.js';
 import { eventually } from '../../helpers/fixture-host.js';
 import { residentBytes } from '../../helpers/fuzz-run.js';
-import { startFloodBackend, type Flood } from '../../helpers/websocket-flood-backend.js';
+import { startFloodBackend, type Flood } from '../helpers/websocket-flood-backend.js';
 
 const mib = 2 ** 20;
 /** websocket_max_buffered_bytes in these tests. */

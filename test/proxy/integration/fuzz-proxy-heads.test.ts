@@ -10,7 +10,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { startProxyTo } from '../../helpers/agent-proxy.js';
 import { checkAsyncProperty } from '../../helpers/fuzz.js';
-import { startParsingBackend } from '../../helpers/parsing-backend.js';
+import { startParsingBackend } from '../helpers/parsing-backend.js';
 import { rawExchange } from '../../helpers/raw-http.js';
 
 const visibleAscii = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));

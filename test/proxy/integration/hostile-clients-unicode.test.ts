@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { startProxyTo } from '../../helpers/agent-proxy.js';
-import { startParsingBackend, type ParsingBackend } from '../../helpers/parsing-backend.js';
+import { startParsingBackend, type ParsingBackend } from '../helpers/parsing-backend.js';
 import { rawExchange } from '../../helpers/raw-http.js';
 
 /** Each ASCII character moved to U+01xx: its low byte is the character. */

@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { proxiedRequest, proxiedWebSocket, bodyText } from '../../helpers/agent-proxy.js';
 import { startTwoRouteProxy } from '../../helpers/two-route-proxy.js';
 import { eventually } from '../../helpers/fixture-host.js';
-import { startFloodBackend } from '../../helpers/websocket-flood-backend.js';
+import { startFloodBackend } from '../helpers/websocket-flood-backend.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { downloadStream } from '../../helpers/proxy-backend.js';
 import { rawExchange } from '../../helpers/raw-http.js';

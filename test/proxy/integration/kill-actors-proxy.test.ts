@@ -19,7 +19,7 @@ import { eventually } from '../../helpers/fixture-host.js';
 import { listeningSockets } from '../../helpers/listening-sockets.js';
 import { actorStates } from '../../helpers/outpost.js';
 import { startProxyBackend } from '../../helpers/proxy-backend.js';
-import { startTcpRelay } from '../../helpers/tcp-relay.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 const killed = 'proxy/cert-fetcher';
 /** Below the default policy's limit (5 restarts within 60 s), so the role is never given up. */

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAnuDouble, type AnuDouble } from '../../fixtures/anu/anu-double.js';
+import { startAnuDouble, type AnuDouble } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { runToEnd } from '../../helpers/process.js';
 import { qpoolBin, startCollect, tempDir, writeConfig } from '../../helpers/qpool.js';

@@ -3,7 +3,7 @@
 // double that drifts from the real thing would let qpool pass tests it would fail in the field.
 import { spawn } from 'node:child_process';
 import test, { type ExecutionContext } from 'ava';
-import { startAnuDouble, type AnuDouble, type AnuDoubleOptions } from '../../fixtures/anu/anu-double.js';
+import { startAnuDouble, type AnuDouble, type AnuDoubleOptions } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { startProcess } from '../../helpers/process.js';
 

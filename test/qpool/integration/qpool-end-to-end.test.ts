@@ -3,7 +3,7 @@
 import test from 'ava';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
-import { startAnuDouble } from '../../fixtures/anu/anu-double.js';
+import { startAnuDouble } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { runToEnd } from '../../helpers/process.js';
 import { freeListen, qpoolBin, startCollect, startServe, tempDir, waitForStatus, writeConfig } from '../../helpers/qpool.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot, text } from '../../helpers/browser.js';
-import { desktop, phone, serverName, startNetspeed, waitForPhase } from '../../helpers/speedtest-page.js';
+import { desktop, phone, serverName, startNetspeed, waitForPhase } from '../helpers/speedtest-page.js';
 
 /** Nothing on the page is wider than the phone's screen. */
 async function checkFitsPhone(t: ExecutionContext, page: Page): Promise<void> {

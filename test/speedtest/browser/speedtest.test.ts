@@ -5,7 +5,7 @@
 // are in speedtest-page.test.ts.
 import test from 'ava';
 import { openPage, saveScreenshot, text } from '../../helpers/browser.js';
-import { desktop, phaseSeconds, serverName, startNetspeed, waitForPhase } from '../../helpers/speedtest-page.js';
+import { desktop, phaseSeconds, serverName, startNetspeed, waitForPhase } from '../helpers/speedtest-page.js';
 
 interface PhaseChange {
   phase: string;

@@ -3,9 +3,9 @@
 // test makes (a row by name, the rows in screen order).
 import type { ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { newPage, type BrowserPage } from './browser.js';
-import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from './certhub.js';
-import type { DomainView } from '../../actors/cert/domains/protocol.js';
+import { newPage, type BrowserPage } from '../../helpers/browser.js';
+import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from '../../helpers/certhub.js';
+import type { DomainView } from '../../../actors/cert/domains/protocol.js';
 
 export const desktop: BrowserContextOptions = {
   viewport: { width: 1280, height: 900 },

@@ -2,7 +2,7 @@
 // another method, a changed path, wrong types, huge values, unicode, bad percent-escapes, missing
 // and repeated fields, bodies that are not JSON or not the declared type, credentials right and wrong.
 import fc from 'fast-check';
-import type { JsonSchema, Operation } from './fuzz-openapi.js';
+import type { JsonSchema, Operation } from '../../helpers/fuzz-openapi.js';
 
 export interface FuzzRequest {
   method: string;

@@ -1,4 +1,4 @@
-import { OutpostError } from '../../src/errors.js';
+import { OutpostError } from '../../../src/errors.js';
 
 /** Runs `run`, which must refuse its input as a bad request, and returns the refusal's words. */
 export function badRequestMessage(run: () => unknown): string {

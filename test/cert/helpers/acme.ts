@@ -5,15 +5,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { openAcmeAccount, type AcmeAccount } from '../../actors/cert/acme/account.js';
-import type { IssueContext } from '../../actors/cert/acme/order.js';
-import { AuthoritativeDns } from '../../actors/cert/acme/propagation.js';
-import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
-import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
-import { JobPool } from '../../src/jobs/pool.js';
-import type { KeyType } from '../../actors/cert/key-types.js';
-import { startCertStack, stopCertStack, type CertStack } from './cert-stack.js';
-import { generatePrivateKeyJob } from '../../actors/cert/jobs.js';
+import { openAcmeAccount, type AcmeAccount } from '../../../actors/cert/acme/account.js';
+import type { IssueContext } from '../../../actors/cert/acme/order.js';
+import { AuthoritativeDns } from '../../../actors/cert/acme/propagation.js';
+import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
+import type { DnsProvider } from '../../../actors/cert/dns/providers/provider.js';
+import { JobPool } from '../../../src/jobs/pool.js';
+import type { KeyType } from '../../../actors/cert/key-types.js';
+import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cert-stack.js';
+import { generatePrivateKeyJob } from '../../../actors/cert/jobs.js';
 
 export interface AcmeFixture extends CertStack {
   account: AcmeAccount;

@@ -1,10 +1,10 @@
 // A DnsProvider under test, against a real PowerDNS: the PowerDNS provider talks to it directly, the
 // Cloudflare provider through the Cloudflare double, which writes into it. Both stopped in `finally`.
 import test, { type ExecutionContext } from 'ava';
-import { createDnsProvider } from '../../actors/cert/dns/providers/create.js';
-import type { DnsProvider } from '../../actors/cert/dns/providers/provider.js';
+import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
+import type { DnsProvider } from '../../../actors/cert/dns/providers/provider.js';
 import { startCloudflareDouble, type CloudflareDouble, type CloudflareDoubleOptions } from '../fixtures/cloudflare/cloudflare-double.js';
-import { startPowerDns, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
+import { startPowerDns, type PowerDnsServer } from '../../../benchmarks/third-party/powerdns.js';
 
 export type ProviderUnderTest = 'powerdns' | 'cloudflare';
 export const providersUnderTest: readonly ProviderUnderTest[] = ['powerdns', 'cloudflare'];

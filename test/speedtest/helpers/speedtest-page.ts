@@ -2,8 +2,8 @@
 // and a name with markup in it, the two screens, and waiting for the page's phase.
 import type { ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { SpeedtestInfo } from '../../actors/speedtest/site/protocol.js';
-import { startNetspeedServer } from './netspeed.js';
+import type { SpeedtestInfo } from '../../../actors/speedtest/site/protocol.js';
+import { startNetspeedServer } from '../../helpers/netspeed.js';
 
 /** The shortest phases the tests ask of the server; the whole-test run lengthens them on a slow machine. */
 export const phaseSeconds = 2;
