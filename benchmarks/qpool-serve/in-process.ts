@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { PoolService } from '../../actors/qpool/pool/logic.js';
 import { ValuePool } from '../../actors/qpool/pool/memory.js';
 import { PoolFiles } from '../../actors/qpool/pool/pool-files.js';
-import { ValueBatchBuilder } from '../../actors/qpool/pool/value-batch.js';
+import { ValueBatchBuilder } from '../../actors/qpool/values/batch.js';
 import { systemClock } from '../../src/actor/clock.js';
 import { capacity, rewriteAtJournalBytes } from './settings.js';
 

@@ -4,8 +4,9 @@ import type { ExecutionContext } from 'ava';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PoolStatus, ValueRecord } from '../../actors/qpool/pool/protocol.js';
-import { asBuffer, entryCount, recordAt } from '../../actors/qpool/pool/value-batch.js';
+import type { PoolStatus } from '../../actors/qpool/pool/protocol.js';
+import type { ValueRecord } from '../../actors/qpool/values/record.js';
+import { asBuffer, entryCount, recordAt } from '../../actors/qpool/values/batch.js';
 import { reservePort } from '../../src/http/port.js';
 import { projectPath, startProcess, type RunningProcess } from './process.js';
 

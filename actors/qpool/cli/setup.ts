@@ -7,7 +7,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { poolFilePaths } from '../pool/pool-files.js';
-import { entryBytes } from '../pool/value-batch.js';
+import { entryBytes } from '../values/batch.js';
 import { validateConfig } from '../../../src/config/load.js';
 import { formatIssues } from '../../../src/config/format.js';
 import { collectFileSchema, serveFileSchema } from '../config.js';

@@ -2,7 +2,7 @@
 // values to the diode sender as JSON lines.
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { DiodeSenderApi } from '../diode-sender/protocol.js';
-import type { ValueSource } from '../pool/protocol.js';
+import type { ValueSource } from '../values/record.js';
 
 /** A source the collector polls; `demo` draws from the OS CSPRNG instead of a provider. */
 export interface SourceSettings {

@@ -1,6 +1,6 @@
 // Provider bytes become 1024-bit values: concatenated blocks are sliced into 128-byte values, the
 // remainder is discarded (never padded), and each value becomes one JSON line for the diode.
-import type { ValueSource } from '../pool/protocol.js';
+import type { ValueSource } from '../values/record.js';
 
 export const valueBytes = 128;
 

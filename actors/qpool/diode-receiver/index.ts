@@ -2,7 +2,7 @@
 import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import type { DiodeLoopbackApi } from '../diode-sender/protocol.js';
-import type { ValueSource } from '../pool/protocol.js';
+import type { ValueSource } from '../values/record.js';
 import { diodeReceiverActor } from './kind.js';
 import { LineParser } from './line-parser.js';
 import { Receiver } from './logic.js';

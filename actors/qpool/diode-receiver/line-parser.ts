@@ -1,8 +1,8 @@
 // The diode stream has no framing above the line, and the transport chops it anywhere: a value may
 // arrive in any number of pieces, across separate runs of the receive command. The newline is the
 // only synchronisation point, so a damaged line costs exactly that line.
-import { valueSources, type ValueSource } from '../pool/protocol.js';
-import { ValueBatchBuilder } from '../pool/value-batch.js';
+import { valueSources, type ValueSource } from '../values/record.js';
+import { ValueBatchBuilder } from '../values/batch.js';
 
 /** A line is about 330 bytes; anything much longer is damage, and is skipped without being kept. */
 export const maxLineBytes = 1024;
@@ -11,7 +11,7 @@ const valuePattern = /^[0-9a-f]{256}$/;
 const isoUtc = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 export interface ParsedChunk {
-  /** The valid values, as a value batch (value-batch.ts); empty when there were none. */
+  /** The valid values, as a value batch (values/batch.ts); empty when there were none. */
   values: Buffer;
   /** Why each damaged line was refused. */
   damaged: string[];

@@ -14,7 +14,7 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { IngestResult } from '../pool/protocol.js';
-import { entryCount } from '../pool/value-batch.js';
+import { entryCount } from '../values/batch.js';
 import { DamagedLineLog } from './damaged-lines.js';
 import type { LineParser } from './line-parser.js';
 import type { ReceiveRun } from './receive-command.js';

@@ -2,7 +2,7 @@
 // change is counted by `changed`, which answers the count a take reports back (see TakeAnswer).
 import type { PoolService } from './logic.js';
 import type { PoolApi } from './protocol.js';
-import { asBuffer } from './value-batch.js';
+import { asBuffer } from '../values/batch.js';
 
 export function poolApi(service: PoolService, changed: () => number): PoolApi {
   return {

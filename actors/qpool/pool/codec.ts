@@ -3,8 +3,8 @@
 // (their keys), values that arrived, and values a front held and gave back unserved. Replaying the
 // journal over the snapshot gives the pool back.
 import { DecryptionError } from '../sealed/sealed.js';
-import { valueSources } from './protocol.js';
-import { entryBytes, entryCount, valueBytes } from './value-batch.js';
+import { valueSources } from '../values/record.js';
+import { entryBytes, entryCount, valueBytes } from '../values/batch.js';
 
 /** Version 2 names the journal that continues the snapshot; version 1 (no name) is still read. */
 const formatVersion = 2;

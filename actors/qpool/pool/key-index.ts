@@ -1,4 +1,4 @@
-// Value keys (48-bit integers, value-batch.ts) mapped to a small integer, in two preallocated typed
+// Value keys (48-bit integers, values/batch.ts) mapped to a small integer, in two preallocated typed
 // arrays: open addressing with linear probing, deletion by backward shift (no tombstones). A
 // Map<number, number> of 100,000 such keys holds a heap number and a hash-table entry per key for the
 // garbage collector to walk, and grows by copying; this holds 12 bytes per slot, fixed at start.

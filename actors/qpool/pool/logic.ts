@@ -13,7 +13,7 @@ import type { JournalRecord, SnapshotContent } from './codec.js';
 import type { ValuePool } from './memory.js';
 import { Holders } from './holders.js';
 import type { Holding, IngestResult, PoolStatus, TakeBatch } from './protocol.js';
-import { entryBytes, entryCount, entryKey } from './value-batch.js';
+import { entryBytes, entryCount, entryKey } from '../values/batch.js';
 
 /** The durable side of the pool; absent when `pool_file` is not set. */
 export interface PoolDurability {

@@ -1,11 +1,11 @@
 // The pool in memory: a bounded LIFO of 128-byte values (newest served first, oldest dropped at
 // capacity) and the served history that keeps replayed values out. The pool is one preallocated ring
-// of entries in the value-batch layout, not objects: 100,000 values take 13.7 MB and nothing for the
+// of entries in the layout of values/batch.ts, not objects: 100,000 values take 13.7 MB and nothing for the
 // garbage collector to walk, a value comes in or goes out as one copy, and the whole pool is at most
 // two contiguous runs of bytes, sealed into a snapshot as they lie. The keys in the pool and the
 // served history are indexed in typed arrays too (key-index.ts), sized once at start.
 import { KeyIndex } from './key-index.js';
-import { entryBytes, entryKey, entryTimestamp } from './value-batch.js';
+import { entryBytes, entryKey, entryTimestamp } from '../values/batch.js';
 
 /** `added-evicting`: added, and the oldest value was dropped to make room. */
 export type AddOutcome = 'added' | 'added-evicting' | 'duplicate';

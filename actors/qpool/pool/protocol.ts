@@ -1,19 +1,6 @@
 // The pool actor's messages: what the diode receiver hands it, what the HTTP fronts ask of it.
 // Types only; the pool's logic is in logic.ts and store/.
 
-/** Where a value came from. `demo` values come from the OS CSPRNG (beta builds) and are never quantum. */
-export const valueSources = ['keyed', 'legacy', 'demo'] as const;
-export type ValueSource = (typeof valueSources)[number];
-
-/** One 1024-bit value as it crosses the diode (one JSON line) and as /api/random answers it. */
-export interface ValueRecord {
-  /** Exactly 256 lowercase hex characters. */
-  value: string;
-  /** ISO 8601 UTC time at which the value was collected from the provider. */
-  timestamp: string;
-  source: ValueSource;
-}
-
 /** GET /api/status */
 export interface PoolStatus {
   /** Values currently in the pool, those the fronts hold ready to serve included. */
@@ -53,7 +40,7 @@ export interface TakeRequest {
 }
 
 /**
- * The answer to one take of `count` values: the values taken, as a value batch (value-batch.ts),
+ * The answer to one take of `count` values: the values taken, as a value batch (values/batch.ts),
  * newest first. Fewer than `count` means the pool ran empty; the requests left over are answered
  * "pool empty". With `failure` set nothing was taken: the pool could not be committed to disk.
  */
@@ -92,7 +79,7 @@ export interface IngestResult {
 
 /** The pool actor's API, called by the diode receiver and by the HTTP fronts. */
 export interface PoolApi {
-  /** Adds a batch of validated values (value-batch.ts), newest last. */
+  /** Adds a batch of validated values (values/batch.ts), newest last. */
   ingest(batch: Uint8Array): Promise<IngestResult>;
   /** Takes values for `count` requests at once, recorded as served on disk before this resolves, and maybe values to hold. */
   take(request: TakeRequest): Promise<TakeAnswer>;

@@ -4,7 +4,7 @@
 // towards losing a value, never towards serving one twice.
 import type { JournalRecord, SnapshotContent } from './codec.js';
 import { ValuePool } from './memory.js';
-import { entryBytes, entryKey } from './value-batch.js';
+import { entryBytes, entryKey } from '../values/batch.js';
 
 export interface RestoredPool {
   pool: ValuePool;

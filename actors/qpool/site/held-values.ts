@@ -6,7 +6,7 @@
 // a time makes no such demand: it gets each value straight from the pool, newest first, with an
 // exact count of what is left.
 import type { TakeBatch } from '../pool/protocol.js';
-import { asBuffer, entryBytes, entryCount } from '../pool/value-batch.js';
+import { asBuffer, entryBytes, entryCount } from '../values/batch.js';
 import type { ValueToAnswer } from './value-answer.js';
 
 /** Fewer value requests than this during a round trip hold nothing. */

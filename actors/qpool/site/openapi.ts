@@ -1,9 +1,10 @@
-// /api/spec of qpool: OpenAPI 3.1. The record shapes follow actors/qpool/pool/protocol.ts; their property
+// /api/spec of qpool: OpenAPI 3.1. The record shapes follow actors/qpool/values/record.ts and actors/qpool/pool/protocol.ts; their property
 // lists are typed against ValueRecord and PoolStatus so a field added there fails to compile here
 // until the document describes it too.
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
 import { versionPath } from '../../../src/http/version-route.js';
-import { valueSources, type PoolStatus, type ValueRecord } from '../pool/protocol.js';
+import { type PoolStatus } from '../pool/protocol.js';
+import { valueSources, type ValueRecord } from '../values/record.js';
 
 const integer = { type: 'integer', minimum: 0 } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;

@@ -8,7 +8,7 @@ import type { ActorContext } from '../../../src/actor/actor.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import { poolStatusTopic } from '../pool/kind.js';
 import type { Holding, PoolApi, PoolStatus, PublishedStatus, TakeAnswer, TakeBatch } from '../pool/protocol.js';
-import { asBuffer, entryCount } from '../pool/value-batch.js';
+import { asBuffer, entryCount } from '../values/batch.js';
 import { HeldValues } from './held-values.js';
 import type { ValueToAnswer } from './value-answer.js';
 

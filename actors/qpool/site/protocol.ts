@@ -1,4 +1,4 @@
-// qpool's site config; the value and status shapes it serves are in actors/qpool/pool/protocol.ts.
+// qpool's site config; the value record it serves is actors/qpool/values/record.ts, the status actors/qpool/pool/protocol.ts.
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { PoolApi } from '../pool/protocol.js';
 

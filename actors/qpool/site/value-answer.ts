@@ -3,7 +3,7 @@
 // benchmarks' front answers a constant value with it (the same answer without a take).
 import { jsonType, prepareHeaders, textType, type HeaderList, type Reply } from '../../../src/http/reply.js';
 import { HttpRefusal } from '../../../src/http/refusal.js';
-import { entryBytes, entryHex, entrySource, entryTimestamp, recordAt, valueBytes } from '../pool/value-batch.js';
+import { entryBytes, entryHex, entrySource, entryTimestamp, recordAt, valueBytes } from '../values/batch.js';
 
 export type ValueFormat = 'json' | 'hex' | 'base64' | 'binary';
 

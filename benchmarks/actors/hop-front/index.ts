@@ -4,7 +4,7 @@
 import { batched } from '../../../actors/qpool/site/batch.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { startFront } from '../../../src/http/front.js';
-import { ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { answerValue } from '../../../actors/qpool/site/value-answer.js';
 import { hopFrontActor } from './kind.js';
 

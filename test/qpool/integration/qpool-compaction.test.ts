@@ -8,7 +8,7 @@ import type { SnapshotContent } from '../../../actors/qpool/pool/codec.js';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
 import { PoolFiles } from '../../../actors/qpool/pool/pool-files.js';
 import { restorePool } from '../../../actors/qpool/pool/restore.js';
-import { entryBytes, entryKey, ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { entryBytes, entryKey, ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { DecryptionError, type DeriveMasterKey } from '../../../actors/qpool/sealed/sealed.js';
 import { tempDir } from '../../helpers/qpool.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import test from 'ava';
 import { validateConfig } from '../../../src/config/load.js';
-import { entryBytes } from '../../../actors/qpool/pool/value-batch.js';
+import { entryBytes } from '../../../actors/qpool/values/batch.js';
 import { collectFileSchema, serveFileSchema } from '../../../actors/qpool/config.js';
 import { runToEnd } from '../../helpers/process.js';
 import { modeOf, qpoolBin, tempDir } from '../../helpers/qpool.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
 import { LineParser, maxLineBytes } from '../../../actors/qpool/diode-receiver/line-parser.js';
-import type { ValueRecord } from '../../../actors/qpool/pool/protocol.js';
+import type { ValueRecord } from '../../../actors/qpool/values/record.js';
 import { checkProperty, chop } from '../../helpers/fuzz.js';
 import { recordsOf } from '../../helpers/qpool.js';
 

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { PoolFiles } from '../../../actors/qpool/pool/pool-files.js';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
 import { restorePool } from '../../../actors/qpool/pool/restore.js';
-import { entryBytes, entryKey, ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { entryBytes, entryKey, ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { headerBytes } from '../../../actors/qpool/sealed/sealed.js';
 import { DecryptionError, type DeriveMasterKey } from '../../../actors/qpool/sealed/sealed.js';
 import { journalCountBytes } from '../../../actors/qpool/sealed/journal-count.js';

@@ -11,7 +11,7 @@ import { PoolService, type PoolServiceSetup } from '../../../actors/qpool/pool/l
 import { restorePool } from '../../../actors/qpool/pool/restore.js';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
 import type { Holding, TakeBatch } from '../../../actors/qpool/pool/protocol.js';
-import { entryHex, ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { entryHex, ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { recordsOf } from '../../helpers/qpool.js';
 
 /** A batch of `count` fresh values, oldest first. */

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { LineParser } from '../../../actors/qpool/diode-receiver/line-parser.js';
-import type { ValueRecord } from '../../../actors/qpool/pool/protocol.js';
+import type { ValueRecord } from '../../../actors/qpool/values/record.js';
 import { recordsOf } from '../../helpers/qpool.js';
 
 const sources = new Set(['keyed', 'legacy'] as const);

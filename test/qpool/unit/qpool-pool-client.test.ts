@@ -13,7 +13,7 @@ import { PoolClient, type TakenValue, type TakeResult } from '../../../actors/qp
 import { PoolService } from '../../../actors/qpool/pool/logic.js';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
 import type { PoolApi } from '../../../actors/qpool/pool/protocol.js';
-import { ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { poolApi } from '../../../actors/qpool/pool/api.js';
 
 function client(t: ExecutionContext, values: number) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
-import { ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;

@@ -6,9 +6,10 @@ import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import { PoolService, type PoolDurability } from '../../../actors/qpool/pool/logic.js';
 import { ValuePool } from '../../../actors/qpool/pool/memory.js';
 import { decodeJournalRecord, encodeJournalRecord, type JournalRecord, type SnapshotContent } from '../../../actors/qpool/pool/codec.js';
-import type { TakeBatch, ValueRecord } from '../../../actors/qpool/pool/protocol.js';
+import type { TakeBatch } from '../../../actors/qpool/pool/protocol.js';
+import type { ValueRecord } from '../../../actors/qpool/values/record.js';
 import { restorePool } from '../../../actors/qpool/pool/restore.js';
-import { entryKey, entryTimestamp, ValueBatchBuilder } from '../../../actors/qpool/pool/value-batch.js';
+import { entryKey, entryTimestamp, ValueBatchBuilder } from '../../../actors/qpool/values/batch.js';
 import { recordsOf } from '../../helpers/qpool.js';
 
 /** A batch of fresh values, collected at the given times. */

@@ -7,7 +7,7 @@ import { LineParser } from '../../../actors/qpool/diode-receiver/line-parser.js'
 import { damagedLineLogIntervalMs, Receiver } from '../../../actors/qpool/diode-receiver/logic.js';
 import type { ReceiveRun } from '../../../actors/qpool/diode-receiver/receive-command.js';
 import type { IngestResult } from '../../../actors/qpool/pool/protocol.js';
-import { asBuffer, entryCount, entryHex } from '../../../actors/qpool/pool/value-batch.js';
+import { asBuffer, entryCount, entryHex } from '../../../actors/qpool/values/batch.js';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import { valueLines } from '../../helpers/qpool.js';

@@ -3,7 +3,7 @@
 // It is the one form values take everywhere past the diode's JSON lines: between threads (one
 // buffer copied with memcpy instead of thousands of objects cloned and collected), inside the pool,
 // and in the pool files.
-import { valueSources, type ValueRecord, type ValueSource } from './protocol.js';
+import { valueSources, type ValueRecord, type ValueSource } from './record.js';
 
 export const valueBytes = 128;
 export const entryBytes = valueBytes + 8 + 1;
