@@ -148,7 +148,7 @@ test('test/ and benchmarks/ reach any file of a role; only test/ imports test/, 
   t.deepEqual(
     await problems(
       'actors/cert/example.ts',
-      "import { startPebble } from '../../benchmarks/third-party/pebble.js';\nimport { startCerthub } from '../helpers/certhub.js';\nexport const all = [startPebble, startCerthub];\n",
+      "import { startPebble } from '../../benchmarks/third-party/pebble.js';\nimport { startCerthub } from '../../test/helpers/certhub.js';\nexport const all = [startPebble, startCerthub];\n",
     ),
     [
       'only test/ and benchmarks/ import benchmarks/: actors/cert/example.ts imports benchmarks/third-party/pebble.js',
