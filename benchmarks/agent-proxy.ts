@@ -5,21 +5,20 @@
 // keep-alive, 64 connections, SNI `bench.localhost`; nginx gets as many workers as the proxy has front
 // threads. Targets: requests a second at least 0.8 of nginx as proxy, p99 at most 1.5x.
 // With `--before DIST`, an earlier build's proxy is measured in the same rounds.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect as netConnect } from 'node:net';
 import { connect } from 'node:tls';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { materialPaths } from '../actors/proxy/client/material-files.js';
 import { reservePort } from '../src/http/port.js';
 import { cpuSeconds, processTreeCpuSeconds } from './measure/proc-stat.js';
 import { ensureTools, median, printTable, projectRoot, wrk, type LoadResult } from './harness.js';
 import { figure, ratio, summaryRow } from './summary-table.js';
+import { writeSelfSigned } from './third-party/openssl.js';
 
-const run = promisify(execFile);
 const connections = 64;
 /** A route name must have two labels; the resolver does not know it, so wrk connects through `loopbackScript`. */
 const domain = 'bench.localhost';
@@ -168,25 +167,7 @@ function plural(count: number, noun: string): string {
 async function writeMaterial(dir: string): Promise<{ fullchain: string; key: string }> {
   const paths = materialPaths(join(dir, 'material'), domain);
   await mkdir(paths.folder, { recursive: true, mode: 0o700 });
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    paths.key,
-    '-out',
-    paths.fullchain,
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${domain}`,
-    '-addext',
-    `subjectAltName=DNS:${domain}`,
-  ]);
+  await writeSelfSigned({ keyFile: paths.key, certFile: paths.fullchain, subject: `/CN=${domain}`, extensions: [`subjectAltName=DNS:${domain}`] });
   return { fullchain: paths.fullchain, key: paths.key };
 }
 

@@ -10,14 +10,13 @@
 // server process's CPU time per request (/proc/<pid>/stat over the wrk run: on a 2-core machine shared with
 // other work it moves far less with the noise than req/s). Target: under 2%; the verdict says "cannot
 // tell" when the pairs' spread is wider than the distance to it.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { materialPaths } from '../actors/proxy/client/material-files.js';
 import { sliceValues } from '../actors/qpool/collector/values.js';
 import { reservePort } from '../src/http/port.js';
@@ -32,6 +31,7 @@ import { cpuSeconds } from './measure/proc-stat.js';
 import { ValueFeed } from './qpool-serve/value-feed.js';
 import { defaultMetricsIntervalMs } from '../src/metrics/topic.js';
 import { figure, summaryRow } from './summary-table.js';
+import { writeSelfSigned } from './third-party/openssl.js';
 
 const connections = 64;
 const metricsToken = 'metrics-cost-benchmark-token-0123456789';
@@ -41,7 +41,6 @@ const poolCapacity = 400_000;
 const costTarget = 0.02;
 const certDomains = 1000;
 const proxyDomain = 'app.example.test';
-const run = promisify(execFile);
 
 /** One role's hot path, in a process with metrics on or off. */
 interface Subject {
@@ -433,25 +432,12 @@ function roleCases(backendAddress: string): RoleCase[] {
       async start(dir, pushIntervalMs, bin) {
         const material = materialPaths(join(dir, 'material'), proxyDomain);
         await mkdir(material.folder, { recursive: true, mode: 0o700 });
-        await run('openssl', [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:P-256',
-          '-nodes',
-          '-keyout',
-          material.key,
-          '-out',
-          material.fullchain,
-          '-days',
-          '2',
-          '-subj',
-          `/CN=${proxyDomain}`,
-          '-addext',
-          `subjectAltName=DNS:${proxyDomain}`,
-        ]);
+        await writeSelfSigned({
+          keyFile: material.key,
+          certFile: material.fullchain,
+          subject: `/CN=${proxyDomain}`,
+          extensions: [`subjectAltName=DNS:${proxyDomain}`],
+        });
         // A route's name has two labels at least (localhost is refused), and wrk sends the URL's host
         // as SNI: wrk runs in a mount namespace whose /etc/hosts puts the name on loopback (needs root).
         const hosts = join(dir, 'hosts');

@@ -76,16 +76,24 @@ export interface WireError {
 }
 
 /** Every error outpost throws on purpose: a code from the table above, so any thread or front can answer for it. */
+/** What an OutpostError carries besides its code and message. */
+export interface OutpostErrorOptions extends ErrorOptions {
+  /** The refusing service's Retry-After, in milliseconds, when it sent one. */
+  retryAfterMs?: number | undefined;
+}
+
 export class OutpostError extends Error {
   override readonly name: string = 'OutpostError';
+  /** The refusing service's Retry-After, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** The refusing service's Retry-After, in milliseconds, when it sent one. */
-    readonly retryAfterMs?: number,
-    options?: ErrorOptions,
+    options: OutpostErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** The status a wire error brought for a code this thread has no declaration of. */
@@ -101,8 +109,8 @@ export class OutpostError extends Error {
 
   static fromWire(wire: WireError): OutpostError {
     const retryAfterMs = typeof wire.retryAfterMs === 'number' && Number.isFinite(wire.retryAfterMs) ? wire.retryAfterMs : undefined;
-    if (!isWireCode(wire)) return new OutpostError('ERR_INTERNAL', wire.message, retryAfterMs);
-    const error = new OutpostError(wire.code, wire.message, retryAfterMs);
+    if (!isWireCode(wire)) return new OutpostError('ERR_INTERNAL', wire.message, { retryAfterMs });
+    const error = new OutpostError(wire.code, wire.message, { retryAfterMs });
     if (statusOf(wire.code) === undefined) error.statusFromWire = wire.status;
     return error;
   }

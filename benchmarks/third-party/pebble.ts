@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { reservePort } from '../../src/http/port.js';
 import { onFreshPorts, startDaemon, waitForDaemon, type Daemon } from './daemon.js';
+import { p256KeyArgs, writeSelfSigned } from './openssl.js';
 
 const run = promisify(execFile);
 
@@ -119,8 +120,8 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
 async function makeTlsCertificate(dir: string): Promise<string> {
   const caFile = join(dir, 'ca.pem');
   const caKey = join(dir, 'ca-key.pem');
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  await run('openssl', ['req', '-x509', ...ec, '-keyout', caKey, '-out', caFile, '-days', '2', '-subj', '/CN=outpost test CA for Pebble HTTPS']);
+  const ec = p256KeyArgs;
+  await writeSelfSigned({ keyFile: caKey, certFile: caFile, subject: '/CN=outpost test CA for Pebble HTTPS' });
   await run('openssl', [
     'req',
     ...ec,

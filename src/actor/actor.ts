@@ -69,7 +69,7 @@ export interface ActorDefinition<Api extends ActorApi, Config> {
 export class FatalActorError extends OutpostError {
   override readonly name: string = 'FatalActorError';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_INTERNAL', message, undefined, options);
+    super('ERR_INTERNAL', message, options);
   }
   readonly fatal = true;
 }

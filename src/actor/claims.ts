@@ -41,7 +41,7 @@ export interface RoleClaims {
 export class ClaimRefused extends OutpostError {
   override readonly name: string = 'ClaimRefused';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_CONFLICT', message, undefined, options);
+    super('ERR_CONFLICT', message, options);
   }
 }
 

@@ -13,7 +13,7 @@ import { OutpostError } from '../errors.js';
 export class BadAnswer extends OutpostError {
   override readonly name: string = 'BadAnswer';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_BAD_REQUEST', message, undefined, options);
+    super('ERR_BAD_REQUEST', message, options);
   }
 }
 

@@ -16,10 +16,8 @@ export class AcmeOrderError extends OutpostError {
     /** The CA's RFC 8555 problem type, when the step was refused with one. */
     readonly problemType?: string,
   ) {
-    super(
-      certErrors.ERR_ACME_ORDER,
-      retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`,
-      retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
-    );
+    super(certErrors.ERR_ACME_ORDER, retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, {
+      retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
+    });
   }
 }

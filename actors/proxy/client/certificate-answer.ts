@@ -24,7 +24,7 @@ export interface CertificateMaterial {
 export class BadAnswerError extends OutpostError {
   override readonly name: string = 'BadAnswerError';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_BAD_GATEWAY', message, undefined, options);
+    super('ERR_BAD_GATEWAY', message, options);
   }
 }
 

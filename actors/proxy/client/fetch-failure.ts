@@ -40,7 +40,7 @@ export class CertificateFetchError extends OutpostError {
     /** For `token-refused`: the server knows the token as one it retired (rotated away, or its domain removed). */
     readonly retired = false,
   ) {
-    super(fetchFailureCodes[kind], message, retryAfterMs);
+    super(fetchFailureCodes[kind], message, { retryAfterMs });
   }
 }
 

@@ -24,7 +24,7 @@ export class MaterialWriteError extends OutpostError {
     readonly path: string,
     cause: unknown,
   ) {
-    super('ERR_UNAVAILABLE', `cannot write ${path}: ${reasonOf(cause)}`, undefined, { cause });
+    super('ERR_UNAVAILABLE', `cannot write ${path}: ${reasonOf(cause)}`, { cause });
   }
 }
 

@@ -60,7 +60,7 @@ const maxHeadBytes = 64 * 1024;
 export class MalformedResponse extends OutpostError {
   override readonly name: string = 'MalformedResponse';
   constructor(message: string, options?: ErrorOptions) {
-    super('ERR_BAD_GATEWAY', message, undefined, options);
+    super('ERR_BAD_GATEWAY', message, options);
   }
 }
 

@@ -27,7 +27,7 @@ export type DeriveMasterKey = (passphrase: string, params: KdfParams) => Promise
 export class DecryptionError extends OutpostError {
   override readonly name: string = 'DecryptionError';
   constructor(message: string, options?: ErrorOptions) {
-    super(qpoolErrors.ERR_SEALED_FILE, message, undefined, options);
+    super(qpoolErrors.ERR_SEALED_FILE, message, options);
   }
 }
 

@@ -9,6 +9,7 @@ import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-f
 import { clampRetryAfter } from '../../../actors/cert/renewal/retry-after.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { testCertificate } from '../../helpers/certificates.js';
+import { writeSelfSigned } from '../../../benchmarks/third-party/openssl.js';
 
 const run = promisify(execFile);
 const day = 86_400_000;
@@ -28,29 +29,14 @@ test('CertID of RFC 9773 §4.1: the serial keeps its 0x00 sign byte, which Node 
 test('CertID of a certificate made by openssl matches its own AKI and serial', async (t) => {
   const dir = await certDataDir(t);
   const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-subj',
-    '/CN=app.example.com',
-    '-days',
-    '7',
-    '-set_serial',
-    '0x87654321',
-    '-addext',
-    'subjectKeyIdentifier=hash',
-    '-addext',
-    'authorityKeyIdentifier=keyid:always',
-    '-keyout',
+  await writeSelfSigned({
     keyFile,
-    '-out',
     certFile,
-  ]);
+    subject: '/CN=app.example.com',
+    days: 7,
+    serial: '0x87654321',
+    extensions: ['subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid:always'],
+  });
   const { stdout } = await run('openssl', ['x509', '-in', certFile, '-noout', '-ext', 'authorityKeyIdentifier']);
   const keyIdHex = /([0-9A-F]{2}(?::[0-9A-F]{2})+)/.exec(stdout)?.[1]?.replace(/:/g, '') ?? '';
   t.is(keyIdHex.length, 40, stdout);

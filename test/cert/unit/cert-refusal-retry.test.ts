@@ -27,13 +27,13 @@ test('a Retry-After of days sets the next attempt that far, up to 7 days', (t) =
 test("a DNS provider 429 and a CA rateLimited refusal each set the domain's next attempt, shown with why", async (t) => {
   const clock = new ManualClock(now);
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day });
-  harness.issuer.failures.push(new OutpostError(certErrors.ERR_DNS_PROVIDER, 'cloudflare answered 429', 300_000));
+  harness.issuer.failures.push(new OutpostError(certErrors.ERR_DNS_PROVIDER, 'cloudflare answered 429', { retryAfterMs: 300_000 }));
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const provider = await harness.until('app', (view) => view.status === 'error');
   t.is(provider.next_attempt_at, new Date(now + 300_000).toISOString(), "the provider's 5 minutes, not the 2-minute backoff");
   t.is(provider.waiting_for, 'retry_after');
 
-  harness.issuer.failures.push(new OutpostError(certErrors.ERR_ACME_ORDER, 'acme: too many certificates', 4 * day));
+  harness.issuer.failures.push(new OutpostError(certErrors.ERR_ACME_ORDER, 'acme: too many certificates', { retryAfterMs: 4 * day }));
   const refused = harness.nextPublished('app', (view) => view.status === 'error' && view.error?.includes('too many') === true);
   clock.advance(300_000);
   const ca = await refused;

@@ -59,7 +59,7 @@ class CloudflareRefusal extends OutpostError {
     retryAfterMs?: number,
   ) {
     // The Retry-After of a 429 travels with the error to the domain's next attempt (actors/cert/domains/backoff.ts).
-    super(certErrors.ERR_DNS_PROVIDER, message, retryAfterMs);
+    super(certErrors.ERR_DNS_PROVIDER, message, { retryAfterMs });
   }
 }
 
