@@ -5,17 +5,16 @@
 // keep-alive, 64 connections, SNI `bench.localhost`; nginx gets as many workers as the proxy has front
 // threads. Targets: requests a second at least 0.8 of nginx as proxy, p99 at most 1.5x.
 // With `--before DIST`, an earlier build's proxy is measured in the same rounds.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connect as netConnect } from 'node:net';
-import { connect } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { materialPaths } from '../actors/proxy/client/material-files.js';
 import { reservePort } from '../src/http/port.js';
-import { cpuSeconds, processTreeCpuSeconds } from './measure/proc-stat.js';
-import { ensureTools, median, printTable, projectRoot, wrk, type LoadResult } from './harness.js';
+import { cpuSeconds } from './measure/proc-stat.js';
+import { ensureTools, median, printTable, projectRoot, stopChild, wrk, type LoadResult } from './harness.js';
+import { startNginx, type Listener } from './third-party/nginx.js';
 import { figure, ratio, summaryRow } from './summary-table.js';
 import { writeSelfSigned } from './third-party/openssl.js';
 
@@ -45,13 +44,6 @@ const nginxProxyLocation = [
 /** nginx closes a kept-alive connection after 1,000 requests by default; neither proxy should pay for reconnects. */
 const keptAliveRequests = 1_000_000;
 
-interface Listener {
-  port: number;
-  /** CPU seconds the server's processes have used so far. */
-  cpuSeconds(): number;
-  stop(): Promise<void>;
-}
-
 interface Measured {
   load: LoadResult;
   /** The server's CPU time per answered request, in microseconds: what the machine's load does not change. */
@@ -62,7 +54,12 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
   await ensureTools(['wrk', 'nginx']);
   const dir = await mkdtemp(join(tmpdir(), 'agent-proxy-bench-'));
   const material = await writeMaterial(dir);
-  const backend = await startNginx(dir, 'backend', 1, `listen 127.0.0.1:PORT; keepalive_requests ${keptAliveRequests}; location / { return 200 "ok"; }`);
+  const backend = await startNginx({
+    dir,
+    name: 'backend',
+    workers: 1,
+    server: `listen 127.0.0.1:PORT; keepalive_requests ${keptAliveRequests}; location / { return 200 "ok"; }`,
+  });
   try {
     const backendAddress = `127.0.0.1:${backend.port}`;
     const script = join(dir, 'loopback.lua');
@@ -73,17 +70,24 @@ export async function agentProxyBenchmark(options: { seconds: number; rounds: nu
       const servers = [
         {
           label: `nginx answering directly over TLS, ${plural(threads, 'worker')} (the TLS ceiling)`,
-          listener: await startNginx(dir, `tls-${threads}`, threads, `${tlsServer(material)} location / { return 200 "ok"; }`),
+          listener: await startNginx({
+            dir,
+            name: `tls-${threads}`,
+            workers: threads,
+            server: `${tlsServer(material)} location / { return 200 "ok"; }`,
+            servername: domain,
+          }),
         },
         {
           label: `nginx as proxy, ${plural(threads, 'worker')}`,
-          listener: await startNginx(
+          listener: await startNginx({
             dir,
-            `proxy-${threads}`,
-            threads,
-            `${tlsServer(material)} location / { ${nginxProxyLocation} }`,
-            `upstream backend { server ${backendAddress}; keepalive ${connections}; keepalive_requests ${keptAliveRequests}; }`,
-          ),
+            name: `proxy-${threads}`,
+            workers: threads,
+            server: `${tlsServer(material)} location / { ${nginxProxyLocation} }`,
+            http: `upstream backend { server ${backendAddress}; keepalive ${connections}; keepalive_requests ${keptAliveRequests}; }`,
+            servername: domain,
+          }),
         },
         {
           label: `certhub-agent proxy, ${plural(threads, 'thread')}`,
@@ -200,69 +204,10 @@ async function startAgentProxy(dir: string, name: string, threads: number, backe
   return { port, cpuSeconds: () => cpuSeconds(child.pid!), stop: () => stopChild(child) };
 }
 
-/** `server` is the server block's body (PORT stands for the port it listens on); `http` goes beside it. */
-async function startNginx(dir: string, name: string, workers: number, server: string, http = ''): Promise<Listener> {
-  const prefix = join(dir, `nginx-${name}`);
-  await mkdir(prefix, { recursive: true });
-  const port = await reservePort('127.0.0.1');
-  const conf = join(prefix, 'nginx.conf');
-  await writeFile(
-    conf,
-    `worker_processes ${workers};
-daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi; uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
-  ${http}
-  server { ${server.replace('PORT', String(port))} }
-}
-`,
-  );
-  const child = spawn('nginx', ['-c', conf, '-p', prefix], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const tls = server.includes(' ssl;');
-  const deadline = performance.now() + 10_000;
-  while (!(await (tls ? handshakes(port) : accepts(port)))) {
-    if (child.exitCode !== null || performance.now() > deadline) throw new Error(`nginx did not start; see ${prefix}/error.log`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { port, cpuSeconds: () => processTreeCpuSeconds(child.pid!), stop: () => stopChild(child) };
-}
-
 /**
  * A TLS listener for `localhost` with the benchmark's certificate, the same one the proxy serves. TLS
  * 1.3 as the proxy speaks it: nginx 1.22 offers 1.2 at most unless told (Debian's own nginx.conf tells it).
  */
 function tlsServer(material: { fullchain: string; key: string }): string {
   return `listen 127.0.0.1:PORT ssl; server_name ${domain}; ssl_protocols TLSv1.2 TLSv1.3; ssl_certificate ${material.fullchain}; ssl_certificate_key ${material.key}; keepalive_requests ${keptAliveRequests};`;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = netConnect({ host: '127.0.0.1', port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function handshakes(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, servername: domain, rejectUnauthorized: false }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }

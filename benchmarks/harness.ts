@@ -17,8 +17,9 @@ export interface StartedServer {
 }
 
 /**
- * Starts a script that prints `{"urls": [...], "startupMs": n}`, or a bare URL line as the executables
- * do, once it listens; `env` is added to this process's environment.
+ * Starts a script that prints `{"urls": [...], "startupMs": n}`, or a URL line as the executables do
+ * (bare, or after the role's name as `outpost run` prints it), once it listens; `env` is added to this
+ * process's environment.
  */
 export function startServer(script: URL, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
   const startedAt = performance.now();
@@ -29,7 +30,7 @@ export function startServer(script: URL, args: string[] = [], env: NodeJS.Proces
       output += text;
       const lines = output.split('\n');
       const json = lines.find((candidate) => candidate.startsWith('{"urls"'));
-      const bare = lines.find((candidate) => /^http:\/\/\S+$/.test(candidate));
+      const bare = lines.map((candidate) => /^(?:\S+ +)?(http:\/\/\S+)$/.exec(candidate)?.[1]).find((url) => url !== undefined);
       if (json === undefined && bare === undefined) return;
       const { urls, startupMs } = json === undefined ? { urls: [bare!], startupMs: Number.NaN } : (JSON.parse(json) as { urls: string[]; startupMs: number });
       resolve({
@@ -107,6 +108,15 @@ export async function wrk(url: string, options: { connections: number; seconds: 
     seconds,
     wrkCpuSeconds: children === undefined ? Number.NaN : Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4]),
   };
+}
+
+/** SIGTERM to `child`; resolves once it has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 /** Installs the benchmark group of test/system-deps.sh when one of `commands` is missing. */

@@ -10,7 +10,7 @@
 // server process's CPU time per request (/proc/<pid>/stat over the wrk run: on a 2-core machine shared with
 // other work it moves far less with the noise than req/s). Target: under 2%; the verdict says "cannot
 // tell" when the pairs' spread is wider than the distance to it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { formatHostPort } from '../src/net/address.js';
 import { credential, luaRotation } from './cert-fetch.js';
 import { fillDataDir } from './cert-store.js';
 import { writeCerthubConfig } from './certhub-server.js';
-import { ensureTools, median, printTable, projectRoot, startServer, wrk, type LoadResult } from './harness.js';
+import { ensureTools, median, printTable, projectRoot, startServer, stopChild, wrk, type LoadResult } from './harness.js';
 import { costVerdict, pairedCost, percent, type PairedCost } from './measure/paired-cost.js';
 import { httpFrontCountingNanos, proxyCountingNanos } from './measure/counting-cost.js';
 import { cpuSeconds } from './measure/proc-stat.js';
@@ -521,12 +521,4 @@ function scrapeAt(subject: Subject, { hz, scrapes }: Scraping): { stop(): Promis
       await loop;
     },
   };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }

@@ -11,8 +11,9 @@
 // rewritten atomically (tmp, fsync, rename, fsync dir) per served value, its requests/s ceiling
 // (encryption left out, so the anchor flatters it); (b) a bare fdatasync'd 600-byte append, the floor
 // of any durable commit made one per request; the HTTP ceiling of this machine, a front thread
-// answering a constant (the actor-hop host), wrk on the same cores; (d) the same front answering a
-// constant value as qpool answers one (headers and all): what a value costs without its take.
+// answering a constant (the actor-hop host), wrk on the same cores, and beside it an external one:
+// nginx, one worker, answering a 256-byte body from memory (`return 200`); (d) the same front answering
+// a constant value as qpool answers one (headers and all): what a value costs without its take.
 // With `--before DIR` (the dist folder of an earlier build), that build's memory-only server is
 // measured in the same rounds, against the same ceiling.
 // Targets, defaults otherwise (max_entries 100000, one front): with pool_file at least 10,000 values/s
@@ -26,13 +27,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { atomicRewrites, fdatasyncAppends } from './anchors/durable-writes.js';
 import { ensureTools, startServer, wrk, type StartedServer } from './harness.js';
+import { startNginx, type Listener } from './third-party/nginx.js';
 import { peakResidentBytes, residentBytes, threadCount } from './measure/proc-stat.js';
 import { fullPoolCompactions, livePoolBytes } from './qpool-serve/in-process.js';
 import { report } from './qpool-serve/report.js';
 import type { QpoolServeRun, ServerResults } from './qpool-serve/results.js';
 import { loadWithCpu, measureRound } from './qpool-serve/round.js';
 import { fill, startServe, type Case, type ServeProcess } from './qpool-serve/serve-process.js';
-import { connections, maxRoundSeconds, memoryIdleMs } from './qpool-serve/settings.js';
+import { connections, maxRoundSeconds, memoryIdleMs, nginxBodyBytes, nginxCeilingSetting } from './qpool-serve/settings.js';
 
 const cases: Case[] = [
   { label: 'qpool serve, pool_file, 1 front', poolFile: true, threads: 1 },
@@ -46,12 +48,13 @@ interface Measured extends ServerResults {
 }
 
 export async function qpoolServeBenchmark(options: { seconds: number; rounds: number; before?: string }): Promise<void> {
-  await ensureTools(['wrk', 'bash']);
+  await ensureTools(['wrk', 'bash', 'nginx']);
   const seconds = Math.min(options.seconds, maxRoundSeconds);
   if (options.seconds > maxRoundSeconds) console.log(`qpool-serve: rounds last ${maxRoundSeconds} s, so that 100,000 values are not all served`);
   const dir = await mkdtemp(join(tmpdir(), 'qpool-bench-'));
   const servers: Measured[] = [];
   let ceiling: StartedServer | undefined;
+  let nginx: Listener | undefined;
   try {
     const before: Case[] =
       options.before === undefined
@@ -71,6 +74,14 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
     ceiling = await startServer(new URL('./hosts/actor-hop-host.js', import.meta.url));
     const ceilingUrl = `${ceiling.urls[0]}direct`;
     const valueUrl = `${ceiling.urls[0]}value`;
+    const nginxCeiling = await startNginx({
+      dir,
+      name: 'ceiling',
+      workers: 1,
+      server: `listen 127.0.0.1:PORT; ${nginxCeilingSetting} location / { default_type text/plain; return 200 "${'x'.repeat(nginxBodyBytes)}"; }`,
+    });
+    nginx = nginxCeiling;
+    const nginxUrl = `http://127.0.0.1:${nginxCeiling.port}/`;
     // The same front without a take: how much of a value's cost is the take and its hop to the pool.
     const versionServer = servers.find((server) => !server.spec.poolFile && server.spec.threads === 1)!.serve;
 
@@ -91,6 +102,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
 
     // Warm-up: the JIT and the connection paths, then every round starts from a full pool.
     await wrk(ceilingUrl, { connections, seconds: 1 });
+    await wrk(nginxUrl, { connections, seconds: 1 });
     await wrk(`${versionServer.url}api/version`, { connections, seconds: 1 });
     for (const { serve } of servers) await wrk(`${serve.url}api/random/hex`, { connections, seconds: 1 });
     const run: QpoolServeRun = {
@@ -100,6 +112,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
       rewrites: [],
       appends: [],
       ceilingRounds: [],
+      nginxRounds: [],
       versionRounds: [],
       valueRounds: [],
       compactions: [],
@@ -111,6 +124,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
       run.appends.push(fdatasyncAppends(dir, 600, 2000));
       run.compactions.push(...(await fullPoolCompactions(dir, round, 3)));
       run.ceilingRounds.push(await loadWithCpu(ceilingUrl, ceiling.child.pid!, seconds));
+      run.nginxRounds.push(await loadWithCpu(nginxUrl, () => nginxCeiling.cpuSeconds(), seconds));
       run.versionRounds.push(await loadWithCpu(`${versionServer.url}api/version`, versionServer.pid, seconds));
       run.valueRounds.push(await loadWithCpu(valueUrl, ceiling.child.pid!, seconds));
       for (const { serve, rounds } of servers) {
@@ -123,6 +137,7 @@ export async function qpoolServeBenchmark(options: { seconds: number; rounds: nu
     report(run);
   } finally {
     await ceiling?.stop();
+    await nginx?.stop();
     for (const { serve } of servers) await serve.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -65,12 +65,20 @@ export function summaryDocument(settings: RunSettings): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `text` with the region between the markers replaced by `document`; an error when a marker is missing. */
+/**
+ * `text` with the region between the markers replaced by `document`; an error when a marker is missing.
+ * A marker is a line of its own: prose may name the markers inline.
+ */
 export function replaceTable(text: string, document: string): string {
-  const start = text.indexOf(tableStart);
-  const end = text.indexOf(tableEnd);
+  const start = markerLine(text, tableStart);
+  const end = markerLine(text, tableEnd);
   if (start === -1 || end < start) throw new Error(`no ${tableStart} ... ${tableEnd} region, in that order`);
   return `${text.slice(0, start + tableStart.length)}\n${document}${text.slice(end)}`;
+}
+
+/** Where the line that is `marker` alone starts in `text`, or -1. */
+function markerLine(text: string, marker: string): number {
+  return `\n${text}\n`.indexOf(`\n${marker}\n`);
 }
 
 function cell(text: string): string {

@@ -1,8 +1,8 @@
-# A download receiver that reads as iperf3's receiver does: recv_into a 128 KiB buffer, nothing else
-# per read. wrk reads 8 KiB at a time with an ioctl(FIONREAD) before each read: on a machine whose
+# A download receiver that reads as iperf3's receiver does: recv_into a buffer of READ_BYTES (128 KiB,
+# iperf3's default -l, unless given), nothing else per read. wrk reads 8 KiB at a time with an ioctl(FIONREAD) before each read: on a machine whose
 # system calls are dear (a VM with page-table isolation) its read loop, not the server, sets its
 # figure. GETs URL over one keep-alive connection for SECONDS, whole answers only,
-# and prints {"bytes": n, "seconds": s}. Usage: python3 http-receive.py URL SECONDS
+# and prints {"bytes": n, "seconds": s}. Usage: python3 http-receive.py URL SECONDS [READ_BYTES]
 import json
 import socket
 import sys
@@ -12,7 +12,7 @@ import urllib.parse
 url = urllib.parse.urlsplit(sys.argv[1])
 seconds = float(sys.argv[2])
 request = f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n".encode()
-buffer = bytearray(128 * 1024)
+buffer = bytearray(int(sys.argv[3]) if len(sys.argv) > 3 else 128 * 1024)
 view = memoryview(buffer)
 connection = socket.create_connection((url.hostname, url.port))
 received = 0

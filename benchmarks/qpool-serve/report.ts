@@ -2,9 +2,9 @@
 // of the window, every round, the compaction, memory, then the verdicts.
 import { availableParallelism } from 'node:os';
 import { median, printTable } from '../harness.js';
-import { ceilingRate, medianOf, type QpoolServeRun, type ServerResults } from './results.js';
+import { ceilingRate, medianOf, nginxCeilingRate, type QpoolServeRun, type ServerResults } from './results.js';
 import type { RoundFigures } from './round.js';
-import { connections, megabyte, memoryIdleMs } from './settings.js';
+import { connections, megabyte, memoryIdleMs, nginxBodyBytes, nginxCeilingSetting } from './settings.js';
 import { printCompactions, printLiveData, printVerdicts } from './summary.js';
 
 const dash = '-';
@@ -23,7 +23,7 @@ export function report(run: QpoolServeRun): void {
 function printRates(run: QpoolServeRun): void {
   const rewriteRate = median(run.rewrites.map((entry) => entry.perSecond));
   const appendRate = median(run.appends.map((entry) => entry.perSecond));
-  const ratios = (rate: number) => [rate / rewriteRate, rate / appendRate, rate / ceilingRate(run)];
+  const ratios = (rate: number) => [rate / rewriteRate, rate / appendRate, rate / ceilingRate(run), rate / nginxCeilingRate(run)];
   const loadRow = (label: string, rounds: (typeof run)['ceilingRounds']) => {
     const rate = median(rounds.map((entry) => entry.answeredPerSecond));
     const errors = rounds.reduce((sum, entry) => sum + entry.errors, 0);
@@ -31,7 +31,7 @@ function printRates(run: QpoolServeRun): void {
   };
   printTable(
     `qpool-serve: wrk -t1 -c${connections} GET /api/random/hex on a full pool (100,000), ${run.rounds} rounds of ${run.seconds}s, median (Node ${process.versions.node}, ${availableParallelism()} CPUs, load average ${run.loadBefore.toFixed(1)} when the rounds began)`,
-    ['case', 'values/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to spec design', 'ratio to bare append', 'of HTTP ceiling'],
+    ['case', 'values/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to spec design', 'ratio to bare append', 'of HTTP ceiling', 'of nginx ceiling'],
     [
       [
         'spec design: 3.5 MB atomic rewrite per value (anchor a)',
@@ -50,6 +50,7 @@ function printRates(run: QpoolServeRun): void {
         ...ratios(appendRate),
       ],
       loadRow('HTTP ceiling: front thread answers a constant', run.ceilingRounds),
+      loadRow(nginxLabel, run.nginxRounds),
       loadRow('qpool serve GET /api/version: same front, no take', run.versionRounds),
       loadRow('a value answered as qpool does, no take (anchor d): the ceiling front', run.valueRounds),
       ...run.servers.map((server) => {
@@ -66,6 +67,8 @@ function printRates(run: QpoolServeRun): void {
     ],
   );
 }
+
+const nginxLabel = `nginx ceiling: 1 worker answers ${nginxBodyBytes} bytes from memory (${nginxCeilingSetting})`;
 
 const percent = (value: number) => (Number.isNaN(value) ? dash : `${value.toFixed(0)}%`);
 const micros = (value: number) => (Number.isNaN(value) ? dash : value * 1e6);
@@ -94,6 +97,7 @@ function printCostPerValue(run: QpoolServeRun): void {
         dash,
         dash,
       ],
+      [nginxLabel, dash, dash, dash, dash, micros(median(run.nginxRounds.map((entry) => entry.cpuPerRequest))), dash, dash],
       [
         'qpool serve GET /api/version (memory only, 1 front)',
         dash,
@@ -159,6 +163,7 @@ function printEveryRound(run: QpoolServeRun): void {
       ['bare fdatasync append (anchor b)', ...run.appends.map((entry) => rateAndP99(entry.perSecond, entry.p99Ms))],
       ['qpool serve /api/version', ...run.versionRounds.map((entry) => rateAndP99(entry.answeredPerSecond, entry.latencyP99Ms))],
       ['HTTP ceiling', ...run.ceilingRounds.map((entry) => rateAndP99(entry.answeredPerSecond, entry.latencyP99Ms))],
+      ['nginx ceiling', ...run.nginxRounds.map((entry) => rateAndP99(entry.answeredPerSecond, entry.latencyP99Ms))],
       ...run.servers.map((server) => [
         server.spec.label,
         ...server.rounds.map(

@@ -30,8 +30,9 @@ export interface QpoolServeRun {
   /** Anchor (a), the spec's design, and (b), a bare fdatasync'd append, each round. */
   rewrites: OpRate[];
   appends: OpRate[];
-  /** The HTTP ceiling, qpool's /api/version, and anchor (d), each round. */
+  /** The HTTP ceiling, nginx's (the external ceiling), qpool's /api/version, and anchor (d), each round. */
   ceilingRounds: CpuLoad[];
+  nginxRounds: CpuLoad[];
   versionRounds: CpuLoad[];
   valueRounds: CpuLoad[];
   compactions: Compaction[];
@@ -48,4 +49,9 @@ export function medianOf(rounds: RoundFigures[], pick: (round: RoundFigures) => 
 /** The HTTP ceiling's values/s: what every case is a share of. */
 export function ceilingRate(run: QpoolServeRun): number {
   return median(run.ceilingRounds.map((entry) => entry.answeredPerSecond));
+}
+
+/** nginx's requests/s answering from memory: the external ceiling beside ours. */
+export function nginxCeilingRate(run: QpoolServeRun): number {
+  return median(run.nginxRounds.map((entry) => entry.answeredPerSecond));
 }

@@ -103,9 +103,10 @@ export interface CpuLoad extends LoadResult {
   cpuPerRequest: number;
 }
 
-/** wrk on `url` for `seconds`, with the CPU the process `pid` spent per answer. */
-export async function loadWithCpu(url: string, pid: number, seconds: number): Promise<CpuLoad> {
-  const before = cpuSeconds(pid);
+/** wrk on `url` for `seconds`, with the CPU the server (the process `pid`, or what `server` counts) spent per answer. */
+export async function loadWithCpu(url: string, server: number | (() => number), seconds: number): Promise<CpuLoad> {
+  const used = typeof server === 'number' ? () => cpuSeconds(server) : server;
+  const before = used();
   const result = await wrk(url, { connections, seconds });
-  return { ...result, cpuPerRequest: (cpuSeconds(pid) - before) / (result.answeredPerSecond * result.seconds) };
+  return { ...result, cpuPerRequest: (used() - before) / (result.answeredPerSecond * result.seconds) };
 }

@@ -13,3 +13,10 @@ export const memoryIdleMs = 60_000;
 export const rewriteAtJournalBytes = 8 * megabyte;
 /** APP_POOL_KEY of the servers with a pool file, and what their journal is opened with to count commits. */
 export const passphrase = 'qpool-benchmark-passphrase';
+/** The body of the external HTTP ceiling, nginx answering from memory. */
+export const nginxBodyBytes = 256;
+/**
+ * The external ceiling's tuning beyond nginx's defaults: wrk's connections kept alive for the whole
+ * round (nginx closes one after 1,000 requests by default; our fronts never do), no access log.
+ */
+export const nginxCeilingSetting = 'keepalive_requests 1000000;';

@@ -4,8 +4,8 @@ import { loadavg, availableParallelism } from 'node:os';
 import { median, verdict } from '../harness.js';
 import { figure, ratio, summaryRow } from '../summary-table.js';
 import type { Compaction } from './in-process.js';
-import { ceilingRate, medianOf, type QpoolServeRun, type ServerResults } from './results.js';
-import { connections, megabyte, memoryIdleMs, rewriteAtJournalBytes } from './settings.js';
+import { ceilingRate, medianOf, nginxCeilingRate, type QpoolServeRun, type ServerResults } from './results.js';
+import { connections, megabyte, memoryIdleMs, nginxBodyBytes, nginxCeilingSetting, rewriteAtJournalBytes } from './settings.js';
 
 const mb = (bytes: number) => bytes / megabyte;
 
@@ -52,19 +52,20 @@ export function printVerdicts(run: QpoolServeRun): void {
   const valueRate = median(run.valueRounds.map((entry) => entry.answeredPerSecond));
   const rewriteRate = median(run.rewrites.map((entry) => entry.perSecond));
   const setting = `wrk -t1 -c${connections} \`GET /api/random/hex\` on a full pool of 100,000, 1 front (median of ${run.rounds} x ${run.seconds} s)`;
+  const nginx = nginxCeilingRate(run);
   summaryRow({
     benchmark: `qpool-serve with \`pool_file\`, every take fdatasync'd before its answer: ${setting}`,
     ours: `${figure(durableRate)} values/s, p99 ${figure(durableP99)} ms`,
-    anchor: "the HTTP ceiling: the same kind of front answering a constant (the spec design's 3.5 MB rewrite per value in brackets)",
-    anchorFigure: `${figure(ceiling)} req/s (${figure(rewriteRate)} values/s)`,
-    ratio: `${ratio(durableRate, ceiling)} (${figure(durableRate / rewriteRate)} times the spec design)`,
+    anchor: `the HTTP ceiling: the same kind of front answering a constant; nginx, 1 worker, answering ${nginxBodyBytes} bytes from memory (\`return 200\`, ${nginxCeilingSetting}); the spec design's 3.5 MB rewrite per value`,
+    anchorFigure: `${figure(ceiling)} req/s; nginx ${figure(nginx)} req/s; spec design ${figure(rewriteRate)} values/s`,
+    ratio: `${ratio(durableRate, ceiling)}; of nginx ${ratio(durableRate, nginx)}; ${figure(durableRate / rewriteRate)} times the spec design`,
   });
   summaryRow({
     benchmark: `qpool-serve, memory only: ${setting}`,
     ours: `${figure(memoryRate)} values/s, p99 ${figure(p99(memoryOnly))} ms`,
-    anchor: 'the HTTP ceiling (above)',
-    anchorFigure: `${figure(ceiling)} req/s`,
-    ratio: ratio(memoryRate, ceiling),
+    anchor: 'the HTTP ceiling and nginx (above)',
+    anchorFigure: `${figure(ceiling)} req/s; nginx ${figure(nginx)} req/s`,
+    ratio: `${ratio(memoryRate, ceiling)}; of nginx ${ratio(memoryRate, nginx)}`,
   });
   summaryRow({
     benchmark: `qpool-serve: a full pool's memory, RSS over the empty server after ${memoryIdleMs / 1000} s idle`,
@@ -74,7 +75,7 @@ export function printVerdicts(run: QpoolServeRun): void {
     ratio: ratio(cost(durable), 100),
   });
   console.log(
-    `without pool_file: ${Math.round(memoryRate)} values/s (target: at least 30,000) -> ${verdict(memoryRate >= 30_000)}; ${(memoryRate / ceiling).toFixed(2)} of the HTTP ceiling, ${(memoryRate / valueRate).toFixed(2)} of the same answer without a take (${(valueRate / ceiling).toFixed(2)} of the ceiling)`,
+    `without pool_file: ${Math.round(memoryRate)} values/s (target: at least 30,000) -> ${verdict(memoryRate >= 30_000)}; ${(memoryRate / ceiling).toFixed(2)} of the HTTP ceiling, ${(memoryRate / nginx).toFixed(2)} of nginx's (${Math.round(nginx)} req/s; our ceiling ${(ceiling / nginx).toFixed(2)} of it), ${(memoryRate / valueRate).toFixed(2)} of the same answer without a take (${(valueRate / ceiling).toFixed(2)} of the ceiling)`,
   );
   const earlier = run.servers.find((server) => server.spec.bin !== undefined);
   if (earlier !== undefined) {

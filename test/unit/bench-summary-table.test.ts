@@ -40,6 +40,8 @@ test('figures and ratios as the tables print them', (t) => {
 test('--write replaces the marked region and nothing else; a file without it is refused', (t) => {
   const text = `# Benchmarks\n\nhow to read them\n\n${tableStart}\nan older table\n${tableEnd}\n\nafter\n`;
   t.is(replaceTable(text, 'the table\n'), `# Benchmarks\n\nhow to read them\n\n${tableStart}\nthe table\n${tableEnd}\n\nafter\n`);
+  const named = `the lines \`${tableStart}\` and \`${tableEnd}\` hold it\n\n${tableStart}\n${tableEnd}\n`;
+  t.is(replaceTable(named, 'the table\n'), `the lines \`${tableStart}\` and \`${tableEnd}\` hold it\n\n${tableStart}\nthe table\n${tableEnd}\n`);
   t.throws(() => replaceTable('# no markers\n', ''), { message: /no <!-- bench-table:start -->/ });
   t.throws(() => replaceTable(`${tableEnd}\n${tableStart}\n`, ''), { message: /in that order/ });
 });
