@@ -100,11 +100,21 @@ export const baseDomain = 'example.com';
 
 export async function startBook(
   t: ExecutionContext,
-  options: { dataDir: string; clock: ManualClock; lifetimeMs: number; budget?: BudgetGate; notify?: Notify; scheduled?: boolean; maxDomains?: number },
+  options: {
+    dataDir: string;
+    clock: ManualClock;
+    lifetimeMs: number;
+    budget?: BudgetGate;
+    notify?: Notify;
+    scheduled?: boolean;
+    maxDomains?: number;
+    /** An issuer of the test's own (a FakeIssuer that decides each order itself); a plain one otherwise. */
+    issuer?: FakeIssuer;
+  },
 ): Promise<BookHarness> {
   const { dataDir, clock } = options;
   const { store, loaded } = await DomainStore.open(dataDir);
-  const issuer = new FakeIssuer(clock, options.lifetimeMs);
+  const issuer = options.issuer ?? new FakeIssuer(clock, options.lifetimeMs);
   const replica = new Map<string, { domain: DomainView; material: Material | null }>();
   const waiters = new Set<() => void>();
   const logged: string[] = [];
