@@ -1,0 +1,60 @@
+// `npm run mutate -- MODULE`: mutation testing of one module of test/mutation/modules.ts with StrykerJS.
+// Stryker copies the sources into a sandbox under .cache/stryker-tmp/, writes every mutant of the
+// module into them at once (mutant schemata: each mutant switched on by `__STRYKER_ACTIVE_MUTANT__`),
+// builds once (build.ts), then runs the module's unit test files with ava once per mutant, through its
+// command runner (Stryker has no ava runner). A mutant is killed when a test fails. The reports go to
+// .cache/mutation/MODULE.html and .json; the run exits 1 when the module scores below `aim`.
+import { Stryker } from '@stryker-mutator/core';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { mutationModules, type MutationModule } from './modules.js';
+
+/** The share of mutants (killed or timed out, of those that ran) a module is held to, in per cent. */
+const aim = 80;
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+function usage(problem: string): never {
+  const width = Math.max(...Object.keys(mutationModules).map((name) => name.length));
+  const lines = Object.entries(mutationModules).map(([name, module]) => `  ${name.padEnd(width)}  ${module.covers}`);
+  console.error(`${problem}\nusage: npm run mutate -- MODULE\nmodules:\n${lines.join('\n')}`);
+  process.exit(2);
+}
+
+async function mutate(name: string, module: MutationModule): Promise<number> {
+  const reports = `${root}.cache/mutation`;
+  mkdirSync(reports, { recursive: true });
+  const tests = module.tests.join(' ');
+  const started = Date.now();
+  const results = await new Stryker({
+    testRunner: 'command',
+    // --fail-fast: one failing test kills the mutant; the files after it need not run.
+    commandRunner: { command: `node node_modules/ava/entrypoints/cli.mjs --fail-fast ${tests}` },
+    buildCommand: `node ${root}dist/test/mutation/build.js ${tests}`,
+    coverageAnalysis: 'off',
+    mutate: [...module.mutate],
+    // The sandbox holds the sources and the package files; the build writes its dist/ there.
+    ignorePatterns: ['/*', '!/src', '!/actors', '!/test', '!/package.json', '!/tsconfig.json'],
+    tempDirName: '.cache/stryker-tmp',
+    cleanTempDir: true,
+    // Two mutants at a time, each running its ava files one after the other: the suite's two cores.
+    concurrency: 2,
+    reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+    clearTextReporter: { allowColor: false, allowEmojis: false, logTests: false },
+    htmlReporter: { fileName: `${reports}/${name}.html` },
+    jsonReporter: { fileName: `${reports}/${name}.json` },
+    thresholds: { high: 90, low: aim, break: null },
+  }).runMutationTest();
+  const detected = results.filter((result) => result.status === 'Killed' || result.status === 'Timeout').length;
+  const undetected = results.filter((result) => result.status === 'Survived' || result.status === 'NoCoverage').length;
+  const score = detected + undetected === 0 ? 100 : (100 * detected) / (detected + undetected);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`mutate ${name}: ${detected} of ${detected + undetected} mutants killed (${score.toFixed(1)}%) in ${seconds} s; aim ${aim}%`);
+  return score;
+}
+
+const name = process.argv[2];
+if (name === undefined) usage('mutate: name the module to mutate');
+const module = mutationModules[name];
+if (module === undefined) usage(`mutate: no module named ${name}`);
+process.exitCode = (await mutate(name, module)) < aim ? 1 : 0;
