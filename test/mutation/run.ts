@@ -32,6 +32,11 @@ async function mutate(name: string, module: MutationModule): Promise<number> {
     commandRunner: { command: `node node_modules/ava/entrypoints/cli.mjs --fail-fast ${tests}` },
     buildCommand: `node ${root}dist/test/mutation/build.js ${tests}`,
     coverageAnalysis: 'off',
+    // A mutant that makes a test loop forever is killed by the timeout: the run without mutants took
+    // T, a mutant may take 2 T + 20 s. The margin is wide because a shared machine's load stretches a
+    // run of a few seconds several times over, and a run cut short by load would count as killed.
+    timeoutFactor: 2,
+    timeoutMS: 20_000,
     mutate: [...module.mutate],
     // The sandbox holds the sources and the package files; the build writes its dist/ there.
     ignorePatterns: ['/*', '!/src', '!/actors', '!/test', '!/package.json', '!/tsconfig.json'],
