@@ -2,7 +2,7 @@
 // test files and every module they import, transpiled by esbuild from the sandbox's sources (the
 // mutated ones included) into the sandbox's dist/, each where tsc would write it, so that every
 // relative path and `import.meta.url` stays as in `npm run build`'s output. Nothing is type-checked
-// or bundled: it takes about a second where `npm run build` takes minutes.
+// or bundled: it takes seconds.
 //
 // Usage: node dist/test/mutation/build.js dist/test/unit/NAME.test.js...
 import { build } from 'esbuild';

@@ -1,7 +1,7 @@
 // The modules `npm run mutate -- MODULE` mutates: the code that carries a guarantee, each with the unit
-// test files that cover it. Only those files run against each mutant, so a run takes minutes, not the
-// suite's hour of mutants; a mutant that only an integration test would catch survives here, and the
-// unit tests are what should catch it.
+// test files that cover it. Only unit files run against the mutants, a few seconds each, so that a run
+// takes minutes: a mutant that only an integration test would catch survives here, and it is the unit
+// tests that should catch it.
 
 export interface MutationModule {
   /** What the module guarantees, as `npm run mutate` lists it. */

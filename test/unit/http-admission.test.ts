@@ -3,7 +3,7 @@
 // client that succeeded, the same-origin rule, authentication, and reading the body.
 import test from 'ava';
 import { z } from 'zod';
-import { admit, needsAdmission, type Admission, type AnyHandler } from '../../src/http/admission.js';
+import { admit, needsAdmission, run, type Admission, type AnyHandler } from '../../src/http/admission.js';
 import type { AuthScheme } from '../../src/http/auth.js';
 import { RateLimiter, type RateLimitRule } from '../../src/http/rate-limit.js';
 import type { Reply } from '../../src/http/reply.js';
@@ -359,4 +359,71 @@ test('whatever a handler throws, at once or later, becomes its error answer', as
   });
   t.is(thrown.answer?.status, 400);
   t.is(thrown.answer?.error, 'at once');
+});
+
+test('a failure answered later takes one share, not two', async (t) => {
+  const rule: RateLimitRule = { limiter: new RateLimiter({ limit: 2, windowMs: 60_000 }), count: 'failures' };
+  const later: AuthScheme<unknown> = { bearer: () => Promise.resolve(undefined) };
+  const rules = admission({ rateLimits: [rule], auth: later });
+  t.is((await send(rules, ok, { headers: bearer('wrong') })).answer?.status, 401);
+  t.is(rule.limiter.retryAfter('192.0.2.1'), 0, 'one of two shares is left');
+});
+
+test('a refusal that is no guess, answered later, gives its held share back', async (t) => {
+  const rule: RateLimitRule = { limiter: new RateLimiter({ limit: 1, windowMs: 60_000 }), count: 'failures', notAGuess: () => true };
+  const later: AuthScheme<unknown> = { bearer: () => Promise.resolve(undefined) };
+  const rules = admission({ rateLimits: [rule], auth: later });
+  // Another client's failure makes the rule look at clients.
+  rule.limiter.take('198.51.100.1');
+  for (let round = 0; round < 3; round++) t.is((await send(rules, ok, { headers: bearer('retired') })).answer?.status, 401);
+  t.is(rule.limiter.retryAfter('192.0.2.1'), 0);
+});
+
+test('out of allowance, a credential refused by the handler is answered 429; its other errors keep their status', async (t) => {
+  const rule: RateLimitRule = { limiter: new RateLimiter({ limit: 1, windowMs: 60_000 }), count: 'failures' };
+  const rules = admission({ rateLimits: [rule], auth: tokens });
+  t.is((await send(rules, ok, { headers: bearer('wrong') })).answer?.status, 401);
+  t.is((await send(rules, ok, { headers: bearer('right') })).answer?.status, 429);
+  rule.limiter.succeeded('192.0.2.1');
+  const throwing =
+    (code: 'ERR_FORBIDDEN' | 'ERR_UNAUTHORIZED' | 'ERR_BAD_REQUEST'): AnyHandler =>
+    () => {
+      throw new OutpostError(code, 'refused by the handler');
+    };
+  t.is((await send(rules, throwing('ERR_FORBIDDEN'), { headers: bearer('right') })).answer?.status, 429);
+  t.is((await send(rules, throwing('ERR_UNAUTHORIZED'), { headers: bearer('right') })).answer?.status, 429);
+  t.is((await send(rules, throwing('ERR_BAD_REQUEST'), { headers: bearer('right') })).answer?.status, 400);
+  t.is((await send(rules, () => Promise.reject(new Error('boom')), { headers: bearer('right') })).answer?.status, 500);
+});
+
+test('a request with accepted credentials is a success whatever its handler answers but 401 and 403; without credentials only below 400', async (t) => {
+  const rule: RateLimitRule = { limiter: new RateLimiter({ limit: 5, windowMs: 60_000 }), count: 'failures' };
+  rule.limiter.take('198.51.100.1');
+  const answering =
+    (status: number): AnyHandler =>
+    (_request, reply) =>
+      (reply as unknown as RecordingReply).send(status);
+  await send(admission({ rateLimits: [rule], auth: tokens }), answering(404), { headers: bearer('right'), address: '192.0.2.10' });
+  t.true(rule.limiter.succeededRecently('192.0.2.10'));
+  await send(admission({ rateLimits: [rule] }), answering(400), { address: '192.0.2.11' });
+  t.false(rule.limiter.succeededRecently('192.0.2.11'));
+  await send(admission({ rateLimits: [rule] }), answering(399), { address: '192.0.2.12' });
+  t.true(rule.limiter.succeededRecently('192.0.2.12'));
+});
+
+test('run answers what a handler throws, and leaves a handler that answers later without a promise alone', async (t) => {
+  const thrown = new RecordingReply();
+  run(
+    () => {
+      throw new OutpostError('ERR_BAD_REQUEST', 'at once');
+    },
+    requestOf({}),
+    thrown as unknown as Reply,
+  );
+  t.is(thrown.answer?.status, 400);
+  const later = new RecordingReply();
+  run((_request, reply) => void setTimeout(() => (reply as unknown as RecordingReply).send(204), 5), requestOf({}), later as unknown as Reply);
+  t.is(later.answer, undefined);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(later.answer?.status, 204);
 });
