@@ -21,4 +21,8 @@ export const expectations: DocExpectations = {
     notRun: "type-checks the whole tree and ui/, minutes of CPU on a loaded machine; the build's tsc and npm test's ui/ type-check make the same checks",
   },
   'npx eslint src/errors.ts': { exit: 0, inPackage: true },
+  'npm run mutate': { exit: 2, inPackage: true },
+  'npm run mutate -- allowed-hosts': {
+    notRun: 'takes minutes: one ava run for each of some eighty mutants; it also writes .cache/stryker-tmp and .cache/mutation in the package',
+  },
 };

@@ -59,3 +59,16 @@ test('the Host values a check remembers are bounded and never let another one th
     t.false(check('n1.localhost.evil.example'));
   }
 });
+
+test('off loopback, the check on every bind applies without allowed_hosts too', (t) => {
+  const check = hostCheckFor('0.0.0.0', { everyBind: { machineNames: () => ['box.lan.example'] } });
+  if (check === undefined) return t.fail('everyBind alone must switch the check on off loopback');
+  t.true(check('box.lan.example:8080'));
+  t.false(check('attacker.example'));
+});
+
+test('a Host value that passed passes again from what the check remembers', (t) => {
+  const check = hostCheckFor('127.0.0.1', { allowedHosts: ['dash.example.test'] });
+  if (check === undefined) return t.fail('a loopback bind must check the Host');
+  for (const host of ['dash.example.test:8080', 'localhost:8080', '[::1]:8080']) t.deepEqual([check(host), check(host), check(host)], [true, true, true], host);
+});
