@@ -84,6 +84,8 @@ export interface BookHarness {
   clock: ManualClock;
   issuer: FakeIssuer;
   dataDir: string;
+  /** The book's store, for tests that watch its writes. */
+  store: DomainStore;
   /** The latest replica message for each name. */
   replica: Map<string, { domain: DomainView; material: Material | null }>;
   /** Resolves once the book has published a view of `label` that satisfies `accept`, and finished that step. */
@@ -158,5 +160,5 @@ export async function startBook(
     const text = await readFile(join(dataDir, 'domains', `${label}.${baseDomain}.json`), 'utf8');
     return (JSON.parse(text) as { record: DomainRecord }).record;
   };
-  return { book, clock, issuer, dataDir, replica, until, nextPublished, storedRecord, logged };
+  return { book, clock, issuer, dataDir, store, replica, until, nextPublished, storedRecord, logged };
 }
