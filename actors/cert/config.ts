@@ -93,7 +93,9 @@ export const nameserver = z.string().transform((value, context) => {
 export { directoryUrl };
 
 /** An ACME profile's name (acme/profiles.ts), in the config and the admin API. */
-export const profileName = z.string().regex(profileNamePattern, { message: 'must be a profile name the CA lists, e.g. classic, tlsserver or shortlived' });
+export const profileName = z
+  .string()
+  .refine((name) => profileNamePattern.test(name), { message: 'must be a profile name the CA lists, e.g. classic, tlsserver or shortlived' });
 
 const budgetSchema = z
   .strictObject({
