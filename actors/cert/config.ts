@@ -8,10 +8,14 @@ import { parseDomainName } from './domains/names.js';
 import { defaultMaxDomains } from './domains/limits.js';
 import { defaultBackoff } from './domains/backoff.js';
 import { allowedHosts, bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
+import { directoryNames, directoryUrl, isLetsEncrypt, namedDirectories, requiresExternalAccount } from './acme/directories.js';
+import { eabSchema } from './acme/eab.js';
+import { profileNamePattern } from './acme/profiles.js';
 
+/** Let's Encrypt's two directories (all the names `acme.directory_url` knows: acme/directories.ts). */
 export const letsEncryptDirectories = {
-  letsencrypt: 'https://acme-v02.api.letsencrypt.org/directory',
-  'letsencrypt-staging': 'https://acme-staging-v02.api.letsencrypt.org/directory',
+  letsencrypt: namedDirectories.letsencrypt,
+  'letsencrypt-staging': namedDirectories['letsencrypt-staging'],
 } as const;
 
 export const cloudflareApiUrl = 'https://api.cloudflare.com/client/v4';
@@ -86,13 +90,12 @@ export const nameserver = z.string().transform((value, context) => {
   return { host, port: portNumber };
 });
 
-export const directoryUrl = z.string().transform((value, context) => {
-  if (value in letsEncryptDirectories) return letsEncryptDirectories[value as keyof typeof letsEncryptDirectories];
-  // RFC 8555 §6.1: ACME is spoken over HTTPS only.
-  if (z.url({ protocol: /^https$/ }).safeParse(value).success) return value;
-  context.addIssue({ code: 'custom', message: 'must be an https:// URL of an ACME directory, "letsencrypt" or "letsencrypt-staging"' });
-  return z.NEVER;
-});
+export { directoryUrl };
+
+/** An ACME profile's name (acme/profiles.ts), in the config and the admin API. */
+export const profileName = z
+  .string()
+  .refine((name) => profileNamePattern.test(name), { message: 'must be a profile name the CA lists, e.g. classic, tlsserver or shortlived' });
 
 const budgetSchema = z
   .strictObject({
@@ -111,10 +114,21 @@ const acmeSchema = z
   .strictObject({
     directory_url: directoryUrl
       .prefault(letsEncryptDirectories.letsencrypt)
-      .describe('The ACME directory: an https:// URL, or "letsencrypt" or "letsencrypt-staging".'),
+      .describe(`The ACME directory: an https:// URL, or one of ${directoryNames.map((name) => `"${name}"`).join(', ')}.`),
+    eab: eabSchema.optional(),
+    profile: profileName
+      .optional()
+      .describe(
+        "The ACME profile ordered for a domain that names none (e.g. Let's Encrypt's classic, tlsserver or shortlived); checked against the profiles the CA's directory lists, and not sent to a CA that lists none. Default: the CA's default profile.",
+      ),
+    preferred_chain: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The common name of the issuer the certificate chain should end with, when the CA offers alternate chains; the CA's default chain otherwise."),
     email: z.email().optional().describe("The ACME account's contact address (the CA's expiry and policy mail)."),
     ca_bundle: absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's."),
-    key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type."),
+    key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type (and the account key's, when one is made)."),
     certificate_budget: budgetSchema.prefault({}),
     retry_backoff_seconds: positiveInteger
       .max(3600)
@@ -127,7 +141,7 @@ const acmeSchema = z
 
 /** Let's Encrypt's limit on failed validations: the default backoff keeps a failing domain under it. */
 function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, context: z.RefinementCtx): void {
-  const letsEncrypt = (Object.values(letsEncryptDirectories) as string[]).includes(acme.directory_url);
+  const letsEncrypt = isLetsEncrypt(acme.directory_url);
   const least = defaultBackoff.baseMs / 1000;
   if (letsEncrypt && acme.retry_backoff_seconds < least) {
     context.addIssue({
@@ -256,6 +270,13 @@ export function certConfigSchema(options: CertSchemaOptions) {
         });
       }
       refuseFastRetriesAtLetsEncrypt(config.acme, context);
+      if (requiresExternalAccount(config.acme.directory_url) && config.acme.eab === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['acme', 'eab'],
+          message: `is required by ${config.acme.directory_url}: that CA registers an account only with the key identifier (kid) and HMAC key (hmac_key) it gives you`,
+        });
+      }
       if (config.tls?.domain !== undefined) {
         try {
           parseDomainName(config.tls.domain, config.base_domain);

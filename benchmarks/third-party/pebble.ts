@@ -39,8 +39,10 @@ export interface PebbleServer {
 export interface PebbleOptions {
   /** `host:port` of the DNS server Pebble validates through. */
   dnsServer: string;
-  /** More environment for Pebble (e.g. `PEBBLE_WFE_NONCEREJECT`). */
+  /** More environment for Pebble (e.g. `PEBBLE_WFE_NONCEREJECT`, `PEBBLE_ALTERNATE_ROOTS`). */
   env?: NodeJS.ProcessEnv;
+  /** More settings of Pebble's config file (e.g. `externalAccountBindingRequired` and `externalAccountMACKeys`). */
+  settings?: Record<string, unknown>;
 }
 
 export function startPebble(options: PebbleOptions): Promise<PebbleServer> {
@@ -73,6 +75,7 @@ async function startPebbleOnce(options: PebbleOptions): Promise<PebbleServer> {
           tlsPort,
           ocspResponderURL: '',
           externalAccountBindingRequired: false,
+          ...options.settings,
         },
       }),
     );

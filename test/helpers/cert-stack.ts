@@ -1,7 +1,7 @@
 // The real components certhub talks to, started for one test: PowerDNS (with its zone) and Pebble
 // validating through it. Stopped in `finally` whatever the outcome.
 import test, { type ExecutionContext } from 'ava';
-import { startPebble, type PebbleServer } from '../../benchmarks/third-party/pebble.js';
+import { startPebble, type PebbleOptions, type PebbleServer } from '../../benchmarks/third-party/pebble.js';
 import { startPowerDns, type PowerDnsOptions, type PowerDnsServer } from '../../benchmarks/third-party/powerdns.js';
 
 export interface CertStack {
@@ -9,10 +9,11 @@ export interface CertStack {
   pebble: PebbleServer;
 }
 
-export async function startCertStack(options: PowerDnsOptions = {}): Promise<CertStack> {
+/** `pebble`: Pebble's environment and settings beyond the defaults (its nameserver is the stack's PowerDNS). */
+export async function startCertStack(options: PowerDnsOptions = {}, pebble: Omit<PebbleOptions, 'dnsServer'> = {}): Promise<CertStack> {
   const powerdns = await startPowerDns(options);
   try {
-    return { powerdns, pebble: await startPebble({ dnsServer: powerdns.nameserver }) };
+    return { powerdns, pebble: await startPebble({ ...pebble, dnsServer: powerdns.nameserver }) };
   } catch (error) {
     await powerdns.stop();
     throw error;

@@ -9,16 +9,9 @@ import { ensureSecretDirectory, readSecretFile, writeSecretFile } from '../../..
 import type { KeyType } from '../key-types.js';
 import { CaConnection } from './ca-connection.js';
 import { AcmeOrderError } from './errors.js';
+import { externalAccountBinding, type EabConfig } from './eab.js';
 
-/** Names `acme.directory_url` accepts for the usual CA; anything else is taken as a URL. */
-export const namedDirectories: Readonly<Record<string, string>> = {
-  letsencrypt: acme.directory.letsencrypt.production,
-  'letsencrypt-staging': acme.directory.letsencrypt.staging,
-};
-
-export function resolveDirectoryUrl(nameOrUrl: string): string {
-  return namedDirectories[nameOrUrl] ?? nameOrUrl;
-}
+export { namedDirectories, resolveDirectoryUrl } from './directories.js';
 
 export interface StatusPolling {
   /** First wait between two status polls; default 100 ms. */
@@ -31,8 +24,10 @@ export interface StatusPolling {
 
 export interface AcmeAccountSettings {
   directoryUrl: string;
-  /** Contact address given to the CA. */
+  /** Contact address given to the CA; a change is sent to the CA (RFC 8555 §7.3.2) when the account is opened. */
   email?: string;
+  /** External account binding, sent when the account is registered (RFC 8555 §7.3.4). */
+  eab?: EabConfig;
   /** PEM of an extra CA trusted for the CA's HTTPS (the content of `acme.ca_bundle`). */
   caBundlePem?: string;
   /** Folder of account.key and account.json; made 0700. */
@@ -60,6 +55,8 @@ export interface AcmeAccount {
 interface StoredAccount {
   directory_url: string;
   account_url: string;
+  /** The contact URLs the CA was last given; absent: unknown, sent again. */
+  contact?: string[];
 }
 
 export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<AcmeAccount> {
@@ -74,27 +71,49 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
     directoryUrl: settings.directoryUrl,
     accountKey,
     accountUrl: known,
+    ...(settings.eab === undefined ? {} : { externalAccountBinding: externalAccountBinding(settings.eab) }),
     backoffMin: polling.minMs,
     backoffMax: polling.maxMs,
     backoffAttempts: polling.attempts,
   });
   const connection = new CaConnection(settings.caBundlePem, settings.requestTimeoutMs);
   connection.reuseAnswerNonces(client);
+  const contact = settings.email === undefined ? [] : [`mailto:${settings.email}`];
   let accountUrl = known;
   if (accountUrl === undefined) {
     accountUrl = await connection.run(async (state) => {
       try {
-        await client.createAccount({ termsOfServiceAgreed: true, contact: settings.email === undefined ? undefined : [`mailto:${settings.email}`] });
+        // The terms of service were shown and agreed to in certhub setup (cli/acme-questions.ts).
+        await client.createAccount({ termsOfServiceAgreed: true, ...(contact.length === 0 ? {} : { contact }) });
         return client.getAccountUrl();
       } catch (error) {
         connection.close();
         throw new AcmeOrderError(`acme: registering the account at ${settings.directoryUrl} failed: ${messageOf(error)}`, state.retryAfterSeconds);
       }
     });
-    const record: StoredAccount = { directory_url: settings.directoryUrl, account_url: accountUrl };
-    await writeFileAtomic(accountFile, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    await writeStoredAccount(accountFile, { directory_url: settings.directoryUrl, account_url: accountUrl, contact });
+  } else if (!sameContact(stored?.contact, contact)) {
+    // acme.email changed since the account was registered: the CA is told (RFC 8555 §7.3.2).
+    const url = accountUrl;
+    await connection.run(async (state) => {
+      try {
+        await client.updateAccount({ contact });
+      } catch (error) {
+        connection.close();
+        throw new AcmeOrderError(`acme: updating the contact of account ${url} failed: ${messageOf(error)}`, state.retryAfterSeconds);
+      }
+    });
+    await writeStoredAccount(accountFile, { directory_url: settings.directoryUrl, account_url: accountUrl, contact });
   }
   return { directoryUrl: settings.directoryUrl, accountUrl, client, connection, close: () => connection.close() };
+}
+
+function sameContact(stored: readonly string[] | undefined, wanted: readonly string[]): boolean {
+  return stored !== undefined && stored.length === wanted.length && stored.every((url, index) => url === wanted[index]);
+}
+
+export async function writeStoredAccount(path: string, record: StoredAccount): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
 }
 
 async function readAccountKey(path: string, generate: () => Promise<string>): Promise<string> {
@@ -111,9 +130,9 @@ async function readAccountKey(path: string, generate: () => Promise<string>): Pr
 async function readStoredAccount(path: string): Promise<StoredAccount | undefined> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<StoredAccount>;
-    return typeof parsed.directory_url === 'string' && typeof parsed.account_url === 'string'
-      ? { directory_url: parsed.directory_url, account_url: parsed.account_url }
-      : undefined;
+    if (typeof parsed.directory_url !== 'string' || typeof parsed.account_url !== 'string') return undefined;
+    const contact = Array.isArray(parsed.contact) && parsed.contact.every((url) => typeof url === 'string') ? { contact: parsed.contact } : {};
+    return { directory_url: parsed.directory_url, account_url: parsed.account_url, ...contact };
   } catch {
     // Missing or unreadable: the account is registered (again) with the same key.
     return undefined;

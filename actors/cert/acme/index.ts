@@ -15,6 +15,7 @@ import { issueCertificate } from './order.js';
 import { AuthoritativeDns } from './propagation.js';
 import type { AcmeApi, ChallengeRecords } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
+import { offeredProfiles } from './profiles.js';
 import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
 import { generatePrivateKeyJob } from '../jobs.js';
 
@@ -33,6 +34,7 @@ runActor(acmeActor, {
         directoryUrl: config.directoryUrl,
         ...(config.email === undefined ? {} : { email: config.email }),
         ...(caBundlePem === undefined ? {} : { caBundlePem }),
+        ...(config.eab === undefined ? {} : { eab: config.eab }),
         dir: join(config.dataDir, 'acme'),
         keyType: config.keyType,
         generateKey,
@@ -122,11 +124,18 @@ runActor(acmeActor, {
     const orders = await OrderJournal.open(join(config.dataDir, 'acme', 'orders.json'));
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
-      async issue(name, replaces) {
+      async issue(name, replaces, domainProfile) {
+        const profile = domainProfile ?? config.profile;
         await leftoverRemoved;
         const order = (withAccount: AcmeAccount) =>
           issueCertificate(
-            { name, keyType: config.keyType, ...(replaces === undefined ? {} : { replaces }) },
+            {
+              name,
+              keyType: config.keyType,
+              ...(replaces === undefined ? {} : { replaces }),
+              ...(profile === undefined ? {} : { profile }),
+              ...(config.preferredChain === undefined ? {} : { preferredChain: config.preferredChain }),
+            },
             {
               account: withAccount,
               dns,
@@ -159,6 +168,10 @@ runActor(acmeActor, {
           notBefore: Date.parse(issued.notBefore),
           notAfter: Date.parse(issued.notAfter),
         };
+      },
+      profiles: async () => {
+        const opened = await account();
+        return opened.connection.run(() => offeredProfiles(opened.client));
       },
       renewalInfo: async (certId) => fetchRenewalInfo(await account(), certId, Date.now()),
     };

@@ -13,6 +13,7 @@ import { alreadyReplaced, AcmeOrderError } from './errors.js';
 import type { OrderLedger } from './order-journal.js';
 import type { AuthoritativeDns, PropagationWait } from './propagation.js';
 import type { ChallengeRecords } from './protocol.js';
+import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 
 export interface IssueRequest {
@@ -21,6 +22,10 @@ export interface IssueRequest {
   keyType: KeyType;
   /** ARI CertID of the certificate this one renews (RFC 9773 `replaces`), when the CA offers ARI. */
   replaces?: string;
+  /** The ACME profile to order (profiles.ts); sent only when the CA's directory lists profiles. */
+  profile?: string;
+  /** The issuer common name the chain should end with when the CA offers alternate chains (RFC 8555 §7.4.2, Link rel="alternate"). */
+  preferredChain?: string;
 }
 
 export interface IssueContext {
@@ -68,7 +73,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
     const removals: Promise<void>[] = [];
     try {
       const resumed = await resumableOrder(name, context, state);
-      let order = resumed?.order ?? (await newOrder(name, request.replaces, context, state));
+      let order = resumed?.order ?? (await newOrder(name, request, context, state));
       let keyPem = resumed?.keyPem;
       if (order.status === 'pending') {
         const authorizations = await step('reading the authorizations', () => account.client.getAuthorizations(order));
@@ -83,7 +88,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
-      const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order));
+      const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
       const issued = readIssued(name, fullChain, keyPem);
       await orders?.delete(name);
       log(`acme: ${name} issued, valid until ${issued.notAfter}`);
@@ -130,11 +135,20 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
  * validateReplacementOrder); that order cannot be resumed here (its URL was lost), so the order is
  * made again without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it.
  */
-async function newOrder(name: string, replaces: string | undefined, context: IssueContext, state: CaCallState): Promise<Order> {
+async function newOrder(name: string, request: IssueRequest, context: IssueContext, state: CaCallState): Promise<Order> {
   const { account, orders, log = () => {} } = context;
+  const { replaces } = request;
+  const profile =
+    request.profile === undefined
+      ? undefined
+      : profileToSend(request.profile, await caStep(state, 'reading the directory', () => offeredProfiles(account.client)));
   const create = (withReplaces: string | undefined) =>
     caStep(state, `creating the order for ${name}`, () =>
-      account.client.createOrder({ identifiers: [{ type: 'dns', value: name }], ...(withReplaces === undefined ? {} : { replaces: withReplaces }) }),
+      account.client.createOrder({
+        identifiers: [{ type: 'dns', value: name }],
+        ...(withReplaces === undefined ? {} : { replaces: withReplaces }),
+        ...(profile === undefined ? {} : { profile }),
+      }),
     );
   let order: Order;
   let named = replaces;

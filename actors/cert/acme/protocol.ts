@@ -2,6 +2,8 @@
 // the dns actor (its dns_acme provider) and checking them at the authoritative nameservers first.
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
+import type { EabConfig } from './eab.js';
+import type { OfferedProfiles } from './profiles.js';
 
 export interface AcmeConfig {
   /** The account lives in `<dataDir>/acme/`. */
@@ -11,6 +13,12 @@ export interface AcmeConfig {
   /** Path of extra CA certificates trusted for the CA's HTTPS. */
   caBundleFile?: string;
   keyType: KeyType;
+  /** acme.eab: sent when the account is registered. */
+  eab?: EabConfig;
+  /** acme.profile: ordered for a domain that names no profile of its own. */
+  profile?: string;
+  /** acme.preferred_chain: the issuer common name the chain should end with. */
+  preferredChain?: string;
   /** Writes the challenge records: the one writer of the zones. */
   dns: ActorRef<ChallengeRecords>;
   /** `host:port` of the servers checked for challenge records; empty: the zone's NS records. */
@@ -55,8 +63,13 @@ export type RenewalInfoAnswer =
   | { ok: false; reason: string; nextCheckAt: number };
 
 export interface AcmeApi {
-  /** `replaces`: the ARI CertID of the certificate this order renews (sent only to a CA offering ARI). */
-  issue(name: string, replaces?: string): Promise<IssuedMaterial>;
+  /**
+   * `replaces`: the ARI CertID of the certificate this order renews (sent only to a CA offering ARI).
+   * `profile`: the domain's own ACME profile; acme.profile when absent.
+   */
+  issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial>;
+  /** The profiles the CA's directory lists; null when it lists none. */
+  profiles(): Promise<OfferedProfiles | null>;
   /** Asks the CA when to renew the certificate with this ARI CertID; null when its directory offers no renewalInfo. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }

@@ -21,6 +21,7 @@ import {
   waitForBudget,
 } from './logic.js';
 import { refuseCnameLoop, refuseOverLimit } from './limits.js';
+import { checkedProfile } from './profile-choice.js';
 import type { Target } from '../dns/targets.js';
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
@@ -120,7 +121,12 @@ export class DomainBook {
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
     refuseOverLimit(this.domains.size, this.deps.maxDomains);
     refuseCnameLoop(name, target, this.targetOf);
-    const domain: StoredDomain = { record: newDomainRecord({ name, label, ...target, token: newDomainToken() }, this.deps.clock.now()), material: undefined };
+    const profile = input.profile === undefined || input.profile === null ? null : await checkedProfile(input.profile, this.deps.issuer, this.deps.log);
+    if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    const domain: StoredDomain = {
+      record: newDomainRecord({ name, label, ...target, token: newDomainToken(), profile }, this.deps.clock.now()),
+      material: undefined,
+    };
     this.domains.set(name, domain);
     try {
       await this.save(domain);
@@ -168,6 +174,16 @@ export class DomainBook {
     // A target change needs a new record, not a new certificate; while the domain waits to be issued
     // its order publishes the record anyway.
     if (domain.record.status === 'issued') this.republish(domain);
+    return domainView(domain.record);
+  }
+
+  /** The profile applies from the next order on (a renewal, a retry): the certificate served stays. */
+  async setProfile(nameOrLabel: string, profile: string | null): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const checked = profile === null ? null : await checkedProfile(profile, this.deps.issuer, this.deps.log);
+    domain.record = { ...domain.record, profile: checked };
+    await this.save(domain);
+    this.deps.log.info(`${domain.record.name} orders ${checked === null ? 'the default profile' : `the ACME profile ${checked}`}`);
     return domainView(domain.record);
   }
 
@@ -364,7 +380,7 @@ export class DomainBook {
         await this.deps.issuer.publishRecord(name, target, record_type);
         domain.record = { ...domain.record, published: { target, record_type } };
       }
-      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record));
+      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record), domain.record.profile ?? undefined);
       // The CA issued it: it counts whatever happened to the domain meanwhile.
       if (kind === 'new') await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;

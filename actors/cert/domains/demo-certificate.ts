@@ -5,7 +5,7 @@
 // tree as a dependency of acme-client.
 import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import type { KeyType } from '../key-types.js';
+import { keyShape, type KeyType } from '../key-types.js';
 import type { Material } from '../acme/protocol.js';
 
 export const demoIssuerName = 'certhub demo certificate - not trusted';
@@ -29,13 +29,10 @@ export interface DemoOptions {
 }
 
 function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams {
-  switch (keyType) {
-    case 'ecdsa-p256':
-      return { name: 'ECDSA', namedCurve: 'P-256' };
-    case 'rsa-2048':
-    case 'rsa-4096':
-      return { name: 'RSASSA-PKCS1-v1_5', modulusLength: keyType === 'rsa-2048' ? 2048 : 4096, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
-  }
+  const shape = keyShape(keyType);
+  return shape.kind === 'ec'
+    ? { name: 'ECDSA', namedCurve: shape.curve }
+    : { name: 'RSASSA-PKCS1-v1_5', modulusLength: shape.bits, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
 }
 
 /**
@@ -45,10 +42,11 @@ function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.Rs
  * terminates a domains thread that hangs or is killed. A P-256 key costs about a millisecond.
  */
 async function demoKeyPair(keyType: KeyType, algorithm: webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams): Promise<webcrypto.CryptoKeyPair> {
+  const shape = keyShape(keyType);
   const pair =
-    keyType === 'ecdsa-p256'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : generateKeyPairSync('rsa', { modulusLength: keyType === 'rsa-2048' ? 2048 : 4096, publicExponent: 0x10001 });
+    shape.kind === 'ec'
+      ? generateKeyPairSync('ec', { namedCurve: shape.curve })
+      : generateKeyPairSync('rsa', { modulusLength: shape.bits, publicExponent: 0x10001 });
   const privateDer = pair.privateKey.export({ type: 'pkcs8', format: 'der' });
   const publicDer = pair.publicKey.export({ type: 'spki', format: 'der' });
   return {
@@ -64,7 +62,8 @@ export async function createDemoCertificate(name: string, options: DemoOptions):
   const keys = await demoKeyPair(keyType, keyAlgorithm);
   const notBefore = Math.floor((options.now - backdateMs) / 1000) * 1000;
   const notAfter = notBefore + (options.lifetimeMs ?? demoLifetimeMs);
-  const usages = keyType === 'ecdsa-p256' ? x509.KeyUsageFlags.digitalSignature : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment;
+  const usages =
+    keyShape(keyType).kind === 'ec' ? x509.KeyUsageFlags.digitalSignature : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment;
   const serial = randomBytes(16);
   serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01; // positive, and never a leading zero byte
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({

@@ -62,6 +62,7 @@ runActor(domainsActor, {
     const api: DomainsApi = {
       add: (input) => book.add(input),
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
+      setProfile: (name, profile) => book.setProfile(name, profile),
       remove: (name) => book.remove(name),
       rotate: (name) => book.rotate(name),
       retry: (name) => book.retryNow(name),

@@ -5,6 +5,7 @@ import type { KeyType } from '../key-types.js';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
+import type { OfferedProfiles } from '../acme/profiles.js';
 import type { DnsApi, RecordType } from '../dns/protocol.js';
 
 export interface Issuer {
@@ -13,8 +14,10 @@ export interface Issuer {
   removeRecord(name: string): Promise<void>;
   /** Before an add: refuses (409) a name with address records certhub did not create, unless `adopt`. */
   claimRecord(name: string, adopt: boolean): Promise<void>;
-  /** `replaces`: ARI CertID of the certificate being renewed, when the CA offers ARI. */
-  issue(name: string, replaces?: string): Promise<IssuedMaterial>;
+  /** `replaces`: ARI CertID of the certificate being renewed, when the CA offers ARI; `profile`: the domain's ACME profile. */
+  issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial>;
+  /** The ACME profiles the CA lists; null when it lists none (and in demo mode, which has no CA). */
+  profiles(): Promise<OfferedProfiles | null>;
   /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }
@@ -26,6 +29,7 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     removeRecord: () => Promise.resolve(),
     claimRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
+    profiles: () => Promise.resolve(null),
     async issue(name) {
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
       const { createDemoCertificate } = await import('./demo-certificate.js');
@@ -43,7 +47,8 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
     },
     removeRecord: (name) => dns.call((api) => api.removeAddress(name)),
     claimRecord: (name, adopt) => dns.call((api) => api.claimAddress(name, adopt)),
-    issue: (name, replaces) => acme.call((api) => api.issue(name, replaces), { timeoutMs: orderTimeoutMs }),
+    issue: (name, replaces, profile) => acme.call((api) => api.issue(name, replaces, profile), { timeoutMs: orderTimeoutMs }),
+    profiles: () => acme.call<OfferedProfiles | null>((api) => api.profiles()),
     renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
   };
 }

@@ -34,6 +34,8 @@ export interface DomainView {
   label: string;
   target: string;
   record_type: RecordType;
+  /** The ACME profile ordered for this domain; null: acme.profile, or the CA's default when that is unset. */
+  profile: string | null;
   status: DomainStatus;
   /** Why the last attempt failed, until the next success. */
   error: string | null;
@@ -99,6 +101,8 @@ export interface NewDomainInput {
   target: string;
   /** Let certhub manage (replace, and delete with the domain) address records at the name it did not create; without it they are refused with 409. */
   adopt?: boolean;
+  /** The ACME profile to order (one the CA's directory lists); absent or null: acme.profile. */
+  profile?: string | null;
 }
 
 export interface DomainsApi {
@@ -108,6 +112,8 @@ export interface DomainsApi {
    * the change (409 naming them) unless `adopt` makes them certhub's, as for an add.
    */
   setTarget(name: string, target: string, adopt?: boolean): Promise<DomainView>;
+  /** The ACME profile of the domain's next orders (renewals included); null: acme.profile. Checked against the CA's list. */
+  setProfile(name: string, profile: string | null): Promise<DomainView>;
   remove(name: string): Promise<void>;
   /** A new token; the old one is dead once this resolves (the replica changed first). */
   rotate(name: string): Promise<DomainView>;

@@ -14,6 +14,8 @@ export const domainRecordSchema = z.object({
   label: z.string().min(1),
   target: z.string().min(1),
   record_type: recordType,
+  /** The ACME profile ordered for this domain; null: acme.profile (or the CA's default). Kept across renewals. */
+  profile: z.string().nullable().default(null),
   status: z.enum(domainStatuses),
   /** Why the last attempt failed, shown until the next success. */
   error: z.string().nullable(),
@@ -57,12 +59,14 @@ export interface NewDomain {
   target: string;
   record_type: RecordType;
   token: string;
+  profile?: string | null;
 }
 
 /** A domain just added: pending, nothing published, nothing issued. */
 export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
   return {
     ...domain,
+    profile: domain.profile ?? null,
     status: 'pending',
     error: null,
     created_at: isoTime(now),

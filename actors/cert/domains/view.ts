@@ -9,6 +9,7 @@ export function domainView(record: DomainRecord): DomainView {
     label: record.label,
     target: record.target,
     record_type: record.record_type,
+    profile: record.profile,
     status: record.status,
     error: record.error,
     created_at: record.created_at,

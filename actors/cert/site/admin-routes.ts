@@ -36,8 +36,11 @@ const maxLogBacklog = 1000;
 
 // Empty names and targets pass the schema on purpose: the domains actor refuses them in words
 // ("give a name"), as the panel says them (domains/input-words.ts).
-const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional() });
-const targetBody = z.strictObject({ target: z.string().max(253), adopt: z.boolean().optional() });
+const profileField = z.string().max(64).nullable().optional();
+const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional(), profile: profileField });
+const changeBody = z
+  .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField })
+  .refine((body) => body.target !== undefined || body.profile !== undefined, { message: 'needs target, profile or both' });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 
 export interface AdminMount {
@@ -144,11 +147,16 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target, request.body.adopt));
+        const { target, adopt, profile } = request.body;
+        const name = request.params.name ?? '';
+        // The profile first: a profile the CA does not list refuses the whole change before the target moves.
+        let domain = profile === undefined ? undefined : await domains.call((api) => api.setProfile(name, profile));
+        if (target !== undefined) domain = await domains.call((api) => api.setTarget(name, target, adopt));
+        if (domain === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or both');
         replica.applyView(domain);
         reply.json(200, replica.shown(domain));
       },
-      { json: targetBody },
+      { json: changeBody },
     )
     .delete('/api/admin/domains/:name', async (request, reply) => {
       const name = find(request.params.name ?? '').domain.name;

@@ -15,6 +15,11 @@ const domainProperties: Record<keyof DomainView, object> = {
   label: { type: 'string', description: 'the name under the base domain, e.g. app' },
   target: { type: 'string', description: 'IPv4 address, IPv6 address or host name' },
   record_type: { type: 'string', enum: ['A', 'AAAA', 'CNAME'] },
+  profile: {
+    type: 'string',
+    nullable: true,
+    description: "the ACME profile ordered for the domain, its renewals included; null: acme.profile, or the CA's default when that is unset",
+  },
   status: { type: 'string', enum: ['pending', 'issuing', 'issued', 'error'] },
   error: { type: 'string', nullable: true, description: 'why the last attempt failed' },
   created_at: dateTime,
@@ -38,6 +43,12 @@ const domainProperties: Record<keyof DomainView, object> = {
   },
 };
 
+const profileProperty = {
+  type: 'string',
+  nullable: true,
+  description:
+    "the ACME profile to order (one the CA's directory lists in meta.profiles, e.g. Let's Encrypt's classic, tlsserver or shortlived); null: acme.profile. It applies from the next order on",
+};
 const error = { type: 'object', required: ['error'], properties: { error: string } };
 const errorResponse = (description: string) => ({ description, content: { [json]: { schema: { $ref: '#/components/schemas/Error' } } } });
 const jsonResponse = (description: string, schema: object) => ({ description, content: { [json]: { schema } } });
@@ -167,12 +178,15 @@ export function certhubOpenApi(version: string) {
                 description:
                   'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false',
               },
+              profile: profileProperty,
             },
           }),
           responses: {
             '201': jsonResponse('the new domain (pending)', domainRef),
             ...bodyErrors,
-            '400': errorResponse('bad name or target, or a body that is not JSON of the schema'),
+            '400': errorResponse(
+              'bad name or target, a profile the CA does not list (the error names those it does), or a body that is not JSON of the schema',
+            ),
             '409': errorResponse(
               'the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',
             ),
@@ -188,13 +202,14 @@ export function certhubOpenApi(version: string) {
           responses: { '200': jsonResponse('the domain', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors },
         },
         patch: {
-          summary: "change a domain's target",
+          summary: "change a domain's target, its ACME profile, or both",
           security: admin,
           requestBody: jsonBody({
             type: 'object',
-            required: ['target'],
+            minProperties: 1,
             properties: {
               target: string,
+              profile: profileProperty,
               adopt: {
                 type: 'boolean',
                 description:
@@ -205,7 +220,9 @@ export function certhubOpenApi(version: string) {
           responses: {
             '200': jsonResponse('the domain', domainRef),
             ...bodyErrors,
-            '400': errorResponse('bad target, a name that is not valid percent-encoding, or a body that is not JSON of the schema'),
+            '400': errorResponse(
+              'bad target, a profile the CA does not list (the error names those it does), a name that is not valid percent-encoding, or a body that is not JSON of the schema',
+            ),
             '404': errorResponse('no such domain'),
             '409': errorResponse(
               'the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',

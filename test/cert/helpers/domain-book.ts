@@ -7,6 +7,7 @@ import type { ExecutionContext } from 'ava';
 import type { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom } from '../../../src/log/record.js';
 import type { IssuedMaterial, RenewalInfoAnswer } from '../../../actors/cert/acme/protocol.js';
+import type { OfferedProfiles } from '../../../actors/cert/acme/profiles.js';
 import { DomainBook } from '../../../actors/cert/domains/book.js';
 import { unlimitedBudget, type BudgetGate } from '../../../actors/cert/domains/budget.js';
 import { createDemoCertificate } from '../../../actors/cert/domains/demo-certificate.js';
@@ -58,8 +59,18 @@ export class FakeIssuer implements Issuer {
     return Promise.resolve(this.renewalWindow === null ? null : this.renewalWindow(certId));
   }
 
-  async issue(name: string, replaces?: string): Promise<IssuedMaterial> {
+  /** The profiles the CA lists (null: none). */
+  offered: OfferedProfiles | null = null;
+  /** What `profile` each order carried (undefined: none). */
+  readonly profilesOrdered: (string | undefined)[] = [];
+
+  profiles(): Promise<OfferedProfiles | null> {
+    return Promise.resolve(this.offered);
+  }
+
+  async issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial> {
     this.orders.push(name);
+    this.profilesOrdered.push(profile);
     this.replaced.push(replaces);
     await this.held;
     const failure = this.failures.shift();

@@ -9,7 +9,9 @@ import { generatePrivateKeyJob } from '../../../actors/cert/jobs.js';
 test('each key type gives a PKCS#8 key of that type and size', (t) => {
   const expected = {
     'ecdsa-p256': { type: 'ec', namedCurve: 'prime256v1' },
+    'ecdsa-p384': { type: 'ec', namedCurve: 'secp384r1' },
     'rsa-2048': { type: 'rsa', modulusLength: 2048 },
+    'rsa-3072': { type: 'rsa', modulusLength: 3072 },
     'rsa-4096': { type: 'rsa', modulusLength: 4096 },
   } as const;
   for (const keyType of keyTypes) {

@@ -10,6 +10,7 @@ function view(changes: Partial<DomainView>): DomainView {
     label: 'app',
     target: '203.0.113.5',
     record_type: 'A',
+    profile: null,
     status: 'pending',
     error: null,
     created_at: '2026-11-23T12:00:00.000Z',
