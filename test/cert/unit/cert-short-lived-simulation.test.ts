@@ -188,7 +188,10 @@ for (const lifetimeDays of [6, 45, 47]) {
       for (const [index, attempt] of attempts.entries()) {
         const next = attempts[index + 1];
         if (attempt.retryAfterMs === undefined || next === undefined) continue;
-        t.true(next.at >= attempt.at + attempt.retryAfterMs, `${name}: tried again ${(attempt.at + attempt.retryAfterMs - next.at) / 60_000} min before the CA's Retry-After`);
+        t.true(
+          next.at >= attempt.at + attempt.retryAfterMs,
+          `${name}: tried again ${(attempt.at + attempt.retryAfterMs - next.at) / 60_000} min before the CA's Retry-After`,
+        );
       }
     }
     const failures = ca.attempts.filter((attempt) => attempt.outcome !== 'issued').length;
