@@ -11,6 +11,7 @@ import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
+import { defaultIssuanceWait } from './acme/issuance-wait.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
@@ -145,8 +146,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
 
 const dnsRef = actorRef(dnsActor, 'cert/dns');
 const acmeRef = actorRef(acmeActor, 'cert/acme');
-/** What an order may take beyond waiting for propagation: the CA's validation (up to its deadline), finalizing, downloading. */
-const orderMarginMs = defaultValidationPolling.deadlineMs + 120_000;
+/** What an order may take beyond waiting for propagation: the CA's validation and issuance (each up to its deadline), downloading. */
+const orderMarginMs = defaultValidationPolling.deadlineMs + defaultIssuanceWait.deadlineMs + 120_000;
 
 /** The actors that publish records and run ACME orders. */
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {

@@ -14,6 +14,7 @@ import type { OrderLedger } from './order-journal.js';
 import type { AuthoritativeDns, PropagationWait } from './propagation.js';
 import type { ChallengeRecords } from './protocol.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
+import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -34,6 +35,8 @@ export interface IssueContext {
   orders?: OrderLedger;
   /** How long, and how often, an authorization is polled once its challenge is answered; validation-poll.ts has the defaults. */
   validation?: Partial<ValidationPolling>;
+  /** How long, and how often, a finalized order is polled while the CA issues it; issuance-wait.ts has the defaults. */
+  issuance?: Partial<IssuanceWait>;
 }
 
 export interface IssuedCertificate {
@@ -83,6 +86,10 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
+      if (order.status !== 'valid') {
+        const finalized = order;
+        order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
+      }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order));
       const issued = readIssued(name, fullChain, keyPem);
       await orders?.delete(name);

@@ -9,6 +9,7 @@ import { nextAttempt, type BackoffSettings } from './backoff.js';
 import type { BudgetGate } from './budget.js';
 import type { Issuer } from './issuer.js';
 import {
+  awaitIssuance,
   certificateKind,
   markExpiryNoticeSent,
   markFailed,
@@ -294,7 +295,7 @@ export class DomainBook {
       status,
       retry: { waiting_for },
     } = domain.record;
-    if (status === 'pending' && waiting_for !== 'budget') this.enqueue(name);
+    if (status === 'pending' && waiting_for !== 'budget' && waiting_for !== 'issuance') this.enqueue(name);
     this.wakeups.track(domain.record);
   }
 
@@ -383,6 +384,14 @@ export class DomainBook {
         // resumed from the order journal, and waits for the thread to be back.
         await this.update(domain, resumeAfterRestart(domain.record));
         this.deps.log.warn(`the order for ${name} was cut (${reason}); it starts again`);
+        this.plan(domain);
+        return;
+      }
+      if (error instanceof OutpostError && error.code === 'ERR_ACME_PROCESSING') {
+        // The CA has the order and is issuing it: not the domain's failure. Resumed when the CA asked.
+        const at = this.deps.clock.now() + (retryAfterOf(error) ?? 0);
+        await this.update(domain, awaitIssuance(domain.record, reason, at));
+        this.deps.log.warn(`${name} waits for the CA to issue its finalized order; resumed at ${isoTime(at)}`);
         this.plan(domain);
         return;
       }

@@ -40,6 +40,19 @@ export function waitForBudget(record: DomainRecord, slotAt: number): DomainRecor
   return { ...record, retry: { ...record.retry, next_attempt_at: isoTime(slotAt), waiting_for: 'budget' } };
 }
 
+/**
+ * The CA has the finalized order and has not issued it yet: back to pending, resumed at `at` (the
+ * CA's Retry-After), with no failure counted. `reason` is shown meanwhile.
+ */
+export function awaitIssuance(record: DomainRecord, reason: string, at: number): DomainRecord {
+  return {
+    ...record,
+    status: statusAfter(record, 'interrupted'),
+    error: reason,
+    retry: { ...record.retry, next_attempt_at: isoTime(at), waiting_for: 'issuance' },
+  };
+}
+
 export interface IssuedCertificate {
   /** Epoch milliseconds of the new certificate. */
   notBefore: number;

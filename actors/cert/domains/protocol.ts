@@ -44,8 +44,8 @@ export interface DomainView {
   last_fetch: { at: string; from: string } | null;
   /** When the next attempt is due while the domain waits (backoff, or the CA budget's next slot). */
   next_attempt_at: string | null;
-  /** Why next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot. */
-  waiting_for: 'backoff' | 'retry_after' | 'budget' | null;
+  /** Why next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), the CA budget's next slot, or the CA still issuing a finalized order. */
+  waiting_for: 'backoff' | 'retry_after' | 'budget' | 'issuance' | null;
   /** When the certificate served is to be renewed, and what chose that instant (the CA's ARI window or the lifetime rule). */
   renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
 }

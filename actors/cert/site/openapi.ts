@@ -25,10 +25,10 @@ const domainProperties: Record<keyof DomainView, object> = {
   next_attempt_at: nullableDateTime,
   waiting_for: {
     type: 'string',
-    enum: ['backoff', 'retry_after', 'budget'],
+    enum: ['backoff', 'retry_after', 'budget', 'issuance'],
     nullable: true,
     description:
-      "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot",
+      "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), the CA budget's next slot, or the CA still issuing a finalized order (resumed then, not a failure)",
   },
   renewal: {
     type: 'object',
