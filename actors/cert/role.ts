@@ -93,6 +93,16 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
   const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
   const { certificates, window_hours } = config.acme.certificate_budget;
   const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
+  const { order_budget: orders, duplicate_budget: duplicates } = config.acme;
+  const caLimits =
+    issuers === undefined
+      ? undefined
+      : {
+          orders: orders.orders,
+          ordersWindowMs: orders.window_hours * 3_600_000,
+          duplicates: duplicates.certificates,
+          duplicatesWindowMs: duplicates.window_hours * 3_600_000,
+        };
   return [
     ...issuing,
     actorSpec(domainsActor, {
@@ -107,6 +117,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
+        ...(caLimits === undefined ? {} : { caLimits }),
         // `--demo` contacts no external service: the webhook is not handed to it.
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },

@@ -15,6 +15,7 @@ import type { AuthoritativeDns, PropagationWait } from './propagation.js';
 import type { ChallengeRecords } from './protocol.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
+import { pausedError, unpauseUrlOf } from './paused.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -148,6 +149,8 @@ async function newOrder(name: string, replaces: string | undefined, context: Iss
   try {
     order = await create(replaces);
   } catch (error) {
+    const unpauseUrl = unpauseUrlOf(state);
+    if (unpauseUrl !== undefined) throw pausedError(name, unpauseUrl, state);
     if (replaces === undefined || !(error instanceof AcmeOrderError) || error.problemType !== alreadyReplaced) throw error;
     log(`acme: the CA already has an order replacing the certificate of ${name} that cannot be resumed; ordering without "replaces"`);
     named = undefined;
@@ -205,6 +208,8 @@ async function removeChallengeRecords(dns: ChallengeRecords, records: readonly C
 /** Runs one CA step; a failure becomes ERR_ACME_ORDER naming the step, with the CA's Retry-After when it sent one. */
 async function caStep<T>(state: CaCallState, label: string, operation: () => Promise<T>): Promise<T> {
   state.problemType = undefined;
+  state.problemDetail = undefined;
+  state.problemInstance = undefined;
   try {
     return await operation();
   } catch (error) {

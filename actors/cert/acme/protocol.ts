@@ -57,6 +57,10 @@ export type RenewalInfoAnswer =
 export interface AcmeApi {
   /** `replaces`: the ARI CertID of the certificate this order renews (sent only to a CA offering ARI). */
   issue(name: string, replaces?: string): Promise<IssuedMaterial>;
+  /** Revokes the certificate at the CA (reason: an RFC 5280 name, revocation.ts); resolves with the CA's answer in words. */
+  revoke(certPem: string, reason: string): Promise<string>;
+  /** Drops the order left open for `name`, so that its next order makes a new key (a re-key). */
+  forgetOrder(name: string): Promise<void>;
   /** Asks the CA when to renew the certificate with this ARI CertID; null when its directory offers no renewalInfo. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }

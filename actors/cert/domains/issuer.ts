@@ -6,6 +6,7 @@ import type { Clock } from '../../../src/actor/clock.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
 import type { DnsApi, RecordType } from '../dns/protocol.js';
+import { OutpostError } from '../../../src/errors.js';
 
 export interface Issuer {
   /** Makes `target` the address record of `name`. */
@@ -17,6 +18,10 @@ export interface Issuer {
   issue(name: string, replaces?: string): Promise<IssuedMaterial>;
   /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
+  /** Revokes a certificate at the CA with an RFC 5280 reason name; the CA's answer in words. */
+  revoke(certPem: string, reason: string): Promise<string>;
+  /** Drops the order left open for `name`, so that its next certificate has a new key. */
+  forgetOrder(name: string): Promise<void>;
 }
 
 /** `--demo`: no record anywhere, a self-signed certificate whose issuer says it is a demo. */
@@ -26,6 +31,8 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     removeRecord: () => Promise.resolve(),
     claimRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
+    revoke: () => Promise.reject(new OutpostError('ERR_CONFLICT', 'a demo certificate has no CA to revoke it')),
+    forgetOrder: () => Promise.resolve(),
     async issue(name) {
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
       const { createDemoCertificate } = await import('./demo-certificate.js');
@@ -45,5 +52,7 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
     claimRecord: (name, adopt) => dns.call((api) => api.claimAddress(name, adopt)),
     issue: (name, replaces) => acme.call((api) => api.issue(name, replaces), { timeoutMs: orderTimeoutMs }),
     renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
+    revoke: (certPem, reason) => acme.call((api) => api.revoke(certPem, reason)),
+    forgetOrder: (name) => acme.call((api) => api.forgetOrder(name)),
   };
 }

@@ -1,11 +1,13 @@
 // A CA that takes its time to issue a finalized order (test/cert/fixtures/acme/processing-ca.ts in
 // front of Pebble): the order is polled as the CA's Retry-After asks, past acme-client's 12 polls;
 // past the wait's deadline the attempt ends with ERR_ACME_PROCESSING, the order kept in the journal
-// with its key, and the next attempt resumes it without a new order.
+// with its key, and the next attempt resumes it without a new order. A paused identifier (the same
+// layer refuses its newOrder as boulder does) ends the order with the CA's unpause URL.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { openAcmeAccount } from '../../../actors/cert/acme/account.js';
+import { AcmeOrderError } from '../../../actors/cert/acme/errors.js';
 import { IssuanceProcessingError } from '../../../actors/cert/acme/issuance-wait.js';
 import { OrderJournal } from '../../../actors/cert/acme/order-journal.js';
 import { issueCertificate, type IssueContext } from '../../../actors/cert/acme/order.js';
@@ -65,4 +67,16 @@ test('past the deadline the order is kept with its key and the next attempt resu
   t.true(issued.keyPem === keptKey, 'issued for the key kept before finalize');
   t.is(ca.newOrders, 1, 'the order was resumed, not made again');
   t.is(reopened.get(name), undefined);
+});
+
+test('a paused identifier ends the order with the name and the unpause URL the CA gave', withAcme, async (t, fixture) => {
+  const { ca, context } = await throughLayer(t, fixture, 'acme-paused');
+  const name = `paused.${fixture.powerdns.zone}`;
+  const unpauseUrl = 'https://portal.example/sfe/v1/unpause?jwt=eyJhbGciOiJIUzI1NiJ9.e30.c2ln';
+  ca.pause(name, unpauseUrl);
+  const error = await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, context), { instanceOf: AcmeOrderError });
+  t.is(error.problemType, 'urn:ietf:params:acme:error:rateLimited');
+  t.true(error.message.includes(`the CA has paused ${name} for this account`), error.message);
+  t.true(error.message.includes(`unpaused at ${unpauseUrl} `), 'the URL the CA gave, whole');
+  t.is(ca.newOrders, 0);
 });
