@@ -5,3 +5,4 @@ export type { Prefs } from './domains/prefs-schema.js';
 export type { CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
 export { missingName, missingTarget, urlTargetProblem } from './domains/input-words.js';
 export { summaryOf } from './domains/summary.js';
+export { revocationReasonNames } from './acme/revocation-reasons.js';

@@ -11,6 +11,7 @@ import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
+import { defaultIssuanceWait } from './acme/issuance-wait.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
@@ -92,6 +93,16 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
   const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
   const { certificates, window_hours } = config.acme.certificate_budget;
   const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
+  const { order_budget: orders, duplicate_budget: duplicates } = config.acme;
+  const caLimits =
+    issuers === undefined
+      ? undefined
+      : {
+          orders: orders.orders,
+          ordersWindowMs: orders.window_hours * 3_600_000,
+          duplicates: duplicates.certificates,
+          duplicatesWindowMs: duplicates.window_hours * 3_600_000,
+        };
   return [
     ...issuing,
     actorSpec(domainsActor, {
@@ -106,6 +117,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
+        ...(caLimits === undefined ? {} : { caLimits }),
         // `--demo` contacts no external service: the webhook is not handed to it.
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },
@@ -145,8 +157,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
 
 const dnsRef = actorRef(dnsActor, 'cert/dns');
 const acmeRef = actorRef(acmeActor, 'cert/acme');
-/** What an order may take beyond waiting for propagation: the CA's validation (up to its deadline), finalizing, downloading. */
-const orderMarginMs = defaultValidationPolling.deadlineMs + 120_000;
+/** What an order may take beyond waiting for propagation: the CA's validation and issuance (each up to its deadline), downloading. */
+const orderMarginMs = defaultValidationPolling.deadlineMs + defaultIssuanceWait.deadlineMs + 120_000;
 
 /** The actors that publish records and run ACME orders. */
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {

@@ -36,7 +36,13 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
       // connectionTokens and backendRequestHeaders: the head the backend receives.
       'actors/proxy/proxy-front/logic.ts:45-90',
     ],
-    tests: [unit('proxy-forwardable-request', 'proxy'), unit('proxy-request-framing', 'proxy'), unit('proxy-response-parser', 'proxy'), unit('fuzz-response-parser', 'proxy'), unit('proxy-logic', 'proxy')],
+    tests: [
+      unit('proxy-forwardable-request', 'proxy'),
+      unit('proxy-request-framing', 'proxy'),
+      unit('proxy-response-parser', 'proxy'),
+      unit('fuzz-response-parser', 'proxy'),
+      unit('proxy-logic', 'proxy'),
+    ],
   },
   pool: {
     covers: 'the qpool pool: each value served once, the journal and snapshot it is rebuilt from',

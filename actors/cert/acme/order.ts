@@ -15,6 +15,8 @@ import type { AuthoritativeDns, PropagationWait } from './propagation.js';
 import type { ChallengeRecords } from './protocol.js';
 import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
+import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
+import { pausedError, unpauseUrlOf } from './paused.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -39,6 +41,8 @@ export interface IssueContext {
   orders?: OrderLedger;
   /** How long, and how often, an authorization is polled once its challenge is answered; validation-poll.ts has the defaults. */
   validation?: Partial<ValidationPolling>;
+  /** How long, and how often, a finalized order is polled while the CA issues it; issuance-wait.ts has the defaults. */
+  issuance?: Partial<IssuanceWait>;
 }
 
 export interface IssuedCertificate {
@@ -88,6 +92,10 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
+      if (order.status !== 'valid') {
+        const finalized = order;
+        order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
+      }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
       const issued = readIssued(name, fullChain, keyPem);
       await orders?.delete(name);
@@ -155,6 +163,8 @@ async function newOrder(name: string, request: IssueRequest, context: IssueConte
   try {
     order = await create(replaces);
   } catch (error) {
+    const unpauseUrl = unpauseUrlOf(state);
+    if (unpauseUrl !== undefined) throw pausedError(name, unpauseUrl, state);
     if (replaces === undefined || !(error instanceof AcmeOrderError) || error.problemType !== alreadyReplaced) throw error;
     log(`acme: the CA already has an order replacing the certificate of ${name} that cannot be resumed; ordering without "replaces"`);
     named = undefined;
@@ -212,6 +222,8 @@ async function removeChallengeRecords(dns: ChallengeRecords, records: readonly C
 /** Runs one CA step; a failure becomes ERR_ACME_ORDER naming the step, with the CA's Retry-After when it sent one. */
 async function caStep<T>(state: CaCallState, label: string, operation: () => Promise<T>): Promise<T> {
   state.problemType = undefined;
+  state.problemDetail = undefined;
+  state.problemInstance = undefined;
   try {
     return await operation();
   } catch (error) {

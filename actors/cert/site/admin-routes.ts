@@ -20,6 +20,7 @@ import type { CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './pro
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookieName, Sessions } from './sessions.js';
+import { revocationReasonNames } from '../acme/revocation-reasons.js';
 
 /** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
 const sessionIdleMs = 2 * 3_600_000;
@@ -42,6 +43,7 @@ const changeBody = z
   .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField })
   .refine((body) => body.target !== undefined || body.profile !== undefined, { message: 'needs target, profile or both' });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
+const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
 
 export interface AdminMount {
   router: Router;
@@ -174,6 +176,21 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       // after `pending`, and the stream must show them in that order.
       reply.json(200, replica.shown(await domains.call((api) => api.retry(request.params.name ?? ''))));
     })
+    // Like a retry, the renewal each starts publishes `issuing` after the answer's state.
+    .post('/api/admin/domains/:name/renew', async (request, reply) => {
+      reply.json(200, replica.shown(await domains.call((api) => api.renew(request.params.name ?? ''))));
+    })
+    .post('/api/admin/domains/:name/rekey', async (request, reply) => {
+      reply.json(200, replica.shown(await domains.call((api) => api.rekey(request.params.name ?? ''))));
+    })
+    .post(
+      '/api/admin/domains/:name/revoke',
+      async (request, reply) => {
+        const { domain, ca_answer } = await domains.call((api) => api.revoke(request.params.name ?? '', request.body.reason));
+        reply.json(200, { domain: replica.shown(domain), ca_answer });
+      },
+      { json: revokeBody },
+    )
     .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
       const { name, material: pem } = material(request.params.name ?? '');
       reply.send(200, pem.cert_pem + pem.chain_pem, {
