@@ -21,7 +21,7 @@ function freshValues(count: number): string[] {
 
 /** A diode double removed after the test, with the receiver processes it may have left behind. */
 async function diodeDouble(t: ExecutionContext): Promise<DiodeDouble> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(async () => {
     killDiodeTools(double);
     await double.cleanup();

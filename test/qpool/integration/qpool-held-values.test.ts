@@ -8,7 +8,7 @@ import { DiodeDouble } from '../../helpers/diode-double.js';
 import { freeListen, poolStatus, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../../helpers/qpool.js';
 
 async function startMemoryServe(t: ExecutionContext, threads: number, values: readonly string[]): Promise<RunningServe> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, { server: { listen: await freeListen(), threads, receive_command: double.receiveCommand('auto-stream-recv') } });
