@@ -12,6 +12,7 @@ import { RateLimiter } from '../../../src/http/rate-limit.js';
 import { jsonType } from '../../../src/http/reply.js';
 import type { Router } from '../../../src/http/router.js';
 import type { HttpServer } from '../../../src/http/server.js';
+import type { RequestInfo } from '../../../src/http/request.js';
 import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
@@ -20,6 +21,8 @@ import type { CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './pro
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookieName, Sessions } from './sessions.js';
+import { adminCredential, type AuditRecorder, type AuditSubject } from '../audit/recorder.js';
+import { mountAuditRoute } from '../audit/routes.js';
 
 /** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
 const sessionIdleMs = 2 * 3_600_000;
@@ -48,6 +51,7 @@ export interface AdminMount {
   replica: DomainReplica;
   domains: PeerLink<DomainsApi>;
   clients: ClientAddresses;
+  audit: AuditRecorder;
 }
 
 /** The line a wrong admin key writes; docs/certhub.md documents it for fail2ban. */
@@ -58,7 +62,7 @@ interface AdminPrincipal {
   session: string | null;
 }
 
-export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
+export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients, audit }: AdminMount): void {
   // One count per front, made with the front: a restarted front starts afresh, as its sessions do.
   const failedLogins = new RateLimiter(failedLoginLimit);
   const failedAdminCredentials = new RateLimiter(failedAdminCredentialLimit);
@@ -77,6 +81,14 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     return { name: entry.domain.name, material: pem };
   };
 
+  /** What the audit log says of an admin request before it runs. */
+  const subject = (
+    request: Pick<RequestInfo<unknown, AdminPrincipal>, 'auth' | 'remoteAddress' | 'headers'>,
+    action: AuditSubject['action'],
+    domain: string | null,
+    note?: string,
+  ): AuditSubject => ({ action, by: adminCredential(request.auth.session), client: clients.of(request), domain, ...(note === undefined ? {} : { note }) });
+
   /** A stream opened under a session closes when the session ends; the page then asks for the key. */
   const endWithSession = ({ session }: AdminPrincipal, stream: EventStream) => {
     if (session !== null) stream.onClose(sessions.onEnd(session, () => stream.close()));
@@ -85,13 +97,16 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
   router
     .post(
       '/api/admin/login',
-      (request, reply) => {
+      async (request, reply) => {
+        const client = clients.of(request);
         if (!safeEqual(request.body.key, site.adminKey)) {
-          actor.log.warn(failedLoginMessage, { client: clients.of(request) });
+          actor.log.warn(failedLoginMessage, { client });
+          await audit.record({ action: 'login', by: 'none', client, domain: null }, 'ERR_UNAUTHORIZED');
           throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
         }
         const id = sessions.open();
-        actor.log.info('admin logged in', { client: clients.of(request) });
+        actor.log.info('admin logged in', { client });
+        await audit.record({ action: 'login', by: adminCredential(id), client, domain: null }, 'ok');
         reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
       },
       { json: loginBody, rateLimit: clients.failureRule(failedLogins, actor.log, 'failed admin logins'), sameOrigin: true },
@@ -106,9 +121,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     // throws it out. A request without a live session cannot log the others out.
     .post(
       '/api/admin/logout',
-      (request, reply) => {
+      async (request, reply) => {
         const id = request.cookies.get(sessionCookie);
-        if (id !== undefined && sessions.check(id)) sessions.closeAll();
+        if (id !== undefined && sessions.check(id)) {
+          sessions.closeAll();
+          await audit.record({ action: 'logout', by: adminCredential(id), client: clients.of(request), domain: null }, 'ok');
+        }
         reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
       },
       { sameOrigin: true },
@@ -125,6 +143,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     },
     rateLimit: clients.failureRule(failedAdminCredentials, actor.log, 'failed admin credentials'),
   });
+  mountAuditRoute(admin, actor.peer(site.audit));
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
     .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
@@ -132,7 +151,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .post(
       '/api/admin/domains',
       async (request, reply) => {
-        const domain = await domains.call((api) => api.add(request.body));
+        const domain = await audit.around(
+          subject(request, 'add', request.body.name, `target ${request.body.target}`),
+          () => domains.call((api) => api.add(request.body)),
+          (added) => added.name,
+        );
         replica.applyView(domain);
         reply.json(201, replica.shown(domain));
       },
@@ -144,38 +167,66 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const domain = await domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target, request.body.adopt));
+        const domain = await audit.around(
+          subject(request, 'edit', request.params.name ?? '', `target ${request.body.target}`),
+          () => domains.call((api) => api.setTarget(request.params.name ?? '', request.body.target, request.body.adopt)),
+          (edited) => edited.name,
+        );
         replica.applyView(domain);
         reply.json(200, replica.shown(domain));
       },
       { json: targetBody },
     )
     .delete('/api/admin/domains/:name', async (request, reply) => {
-      const name = find(request.params.name ?? '').domain.name;
-      await domains.call((api) => api.remove(name));
+      const name = await audit.around(
+        subject(request, 'remove', request.params.name ?? ''),
+        async () => {
+          const found = find(request.params.name ?? '').domain.name;
+          await domains.call((api) => api.remove(found));
+          return found;
+        },
+        (removed) => removed,
+      );
       replica.apply({ type: 'removed', name });
       reply.send(204, '');
     })
     .post('/api/admin/domains/:name/rotate', async (request, reply) => {
-      const domain = await domains.call((api) => api.rotate(request.params.name ?? ''));
+      const domain = await audit.around(
+        subject(request, 'rotate', request.params.name ?? ''),
+        () => domains.call((api) => api.rotate(request.params.name ?? '')),
+        (rotated) => rotated.name,
+      );
       replica.applyView(domain);
       reply.json(200, replica.shown(domain));
     })
     .post('/api/admin/domains/:name/retry', async (request, reply) => {
       // Not applied to the replica ahead of its message: the order it starts publishes `issuing`
       // after `pending`, and the stream must show them in that order.
-      reply.json(200, replica.shown(await domains.call((api) => api.retry(request.params.name ?? ''))));
+      const domain = await audit.around(
+        subject(request, 'retry', request.params.name ?? ''),
+        () => domains.call((api) => api.retry(request.params.name ?? '')),
+        (retried) => retried.name,
+      );
+      reply.json(200, replica.shown(domain));
     })
-    .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
-      const { name, material: pem } = material(request.params.name ?? '');
+    .get('/api/admin/domains/:name/cert.crt', async (request, reply) => {
+      const { name, material: pem } = await audit.around(
+        subject(request, 'download.cert', request.params.name ?? ''),
+        () => Promise.resolve(material(request.params.name ?? '')),
+        (found) => found.name,
+      );
       reply.send(200, pem.cert_pem + pem.chain_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.crt"`,
         'Cache-Control': 'no-store',
       });
     })
-    .get('/api/admin/domains/:name/key.key', (request, reply) => {
-      const { name, material: pem } = material(request.params.name ?? '');
+    .get('/api/admin/domains/:name/key.key', async (request, reply) => {
+      const { name, material: pem } = await audit.around(
+        subject(request, 'download.key', request.params.name ?? ''),
+        () => Promise.resolve(material(request.params.name ?? '')),
+        (found) => found.name,
+      );
       reply.send(200, pem.key_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.key"`,
