@@ -1,8 +1,7 @@
 // One line of the audit log: who did what, from where, to which domain, with what outcome. An entry
 // names a credential by a digest prefix (never the admin key, a session id or a token) and holds no
-// key material: the log can be read, copied and shipped like any other log.
-import { createHash } from 'node:crypto';
-
+// key material: the log can be read, copied and shipped like any other log. The panel imports this
+// file (through ../browser.ts): it imports nothing of Node's.
 /** What an entry records. `fetch` and `download.*` are material handed out; `audit.torn` is the writer's own. */
 export const auditActions = ['login', 'logout', 'add', 'edit', 'remove', 'rotate', 'retry', 'fetch', 'download.cert', 'download.key', 'audit.torn'] as const;
 
@@ -34,12 +33,4 @@ export interface AuditInput {
 export interface AuditEntry extends AuditInput {
   seq: number;
   prev: string;
-}
-
-/** A credential as an entry names it: the first `hexDigits` of its SHA-256. */
-export function credentialId(kind: 'session' | 'token', secret: string): string {
-  return `${kind}:${createHash('sha256')
-    .update(secret)
-    .digest('hex')
-    .slice(0, kind === 'token' ? 16 : 8)}`;
 }

@@ -4,7 +4,8 @@
 // a second, as the fetch records are, so the hot path pays a map lookup and no thread hop.
 import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { Logger } from '../../../src/log/record.js';
-import { credentialId, type AuditAction, type AuditInput } from './entry.js';
+import { createHash } from 'node:crypto';
+import type { AuditAction, AuditInput } from './entry.js';
 import type { AuditApi } from './protocol.js';
 
 const fetchReportMs = 1000;
@@ -17,6 +18,12 @@ export interface AuditSubject {
   client: string;
   domain: string | null;
   note?: string;
+}
+
+/** A credential as an entry names it: a prefix of its SHA-256 (16 hex digits for a token, 8 for a session). */
+export function credentialId(kind: 'session' | 'token', secret: string): string {
+  const digest = createHash('sha256').update(secret).digest('hex');
+  return `${kind}:${digest.slice(0, kind === 'token' ? 16 : 8)}`;
 }
 
 /** How an entry names an admin: `key` for the admin key as a bearer token, else the session's digest. */
