@@ -65,7 +65,7 @@ export function auditPaths(parts: {
               next_before: { type: 'integer', nullable: true, description: 'the `before` of the next page; null on the last' },
             },
           }),
-          '400': parts.errorResponse('an unknown action, or a before or limit that is not a whole number in range'),
+          '400': parts.errorResponse('an unknown action, an empty domain, or a before or limit that is not a whole number in range'),
           ...parts.adminErrors,
         },
       },

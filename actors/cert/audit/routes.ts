@@ -15,26 +15,26 @@ export function mountAuditRoute<Principal>(admin: RouteGroup<Principal>, audit: 
   });
 }
 
-/** `?action=&domain=&before=&limit=`, each checked, refused in words otherwise. */
+/** `?action=&domain=&before=&limit=`, each optional and checked when given (an empty value is refused), refused in words otherwise. */
 export function auditQueryOf(params: URLSearchParams): AuditQuery {
-  const action = params.get('action') ?? '';
-  if (action !== '' && !(auditActions as readonly string[]).includes(action))
+  const action = params.get('action');
+  if (action !== null && !(auditActions as readonly string[]).includes(action))
     throw new OutpostError('ERR_BAD_REQUEST', `action must be one of ${auditActions.join(', ')}`);
-  const domain = (params.get('domain') ?? '').trim().toLowerCase();
-  if (domain.length > 253) throw new OutpostError('ERR_BAD_REQUEST', 'domain must be at most 253 characters');
+  const domain = params.get('domain')?.trim().toLowerCase() ?? null;
+  if (domain !== null && (domain === '' || domain.length > 253)) throw new OutpostError('ERR_BAD_REQUEST', 'domain must be a name of 1 to 253 characters');
   const before = wholeNumber(params.get('before'), 'before', Number.MAX_SAFE_INTEGER);
   const limit = wholeNumber(params.get('limit'), 'limit', maxAuditPage) ?? defaultAuditPage;
   if (limit === 0) throw new OutpostError('ERR_BAD_REQUEST', `limit must be a whole number from 1 to ${maxAuditPage}`);
   return {
     limit,
-    ...(action === '' ? {} : { action }),
-    ...(domain === '' ? {} : { domain }),
+    ...(action === null ? {} : { action }),
+    ...(domain === null ? {} : { domain }),
     ...(before === undefined ? {} : { before }),
   };
 }
 
 function wholeNumber(raw: string | null, name: string, max: number): number | undefined {
-  if (raw === null || raw === '') return undefined;
+  if (raw === null) return undefined;
   if (!/^\d{1,16}$/.test(raw) || Number(raw) > max) throw new OutpostError('ERR_BAD_REQUEST', `${name} must be a whole number up to ${max}`);
   return Number(raw);
 }
