@@ -25,6 +25,7 @@ import { siteRef } from '../../src/http/site.js';
 import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
 import { certErrorTable } from './error-codes.js';
+import { auditActor } from './audit/kind.js';
 
 export const certSchema = z
   .strictObject({
@@ -87,6 +88,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
   const duties = settings.demo ? undefined : dnsDuties(config);
   if (duties !== undefined && config.acme.ca_bundle !== undefined) await checkCaBundle(certConfigPath(dataDir), config.acme.ca_bundle);
   const domains = actorRef(domainsActor, 'cert/domains');
+  const audit = actorRef(auditActor, 'cert/audit');
   const host = settings.bind ?? config.bind;
   const serving = await certhubServing(dataDir, config, host);
   const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
@@ -127,6 +129,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
       // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
       youngGenerationMb: 8,
     }),
+    // Admin actions and material handed out, appended to audit.jsonl (audit/).
+    actorSpec(auditActor, { ref: audit, role: 'cert', config: { dataDir } }),
     ...(await frontSpecs({
       role: 'cert',
       threads: 1,
@@ -136,6 +140,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         allowedHosts: config.allowed_hosts,
         site: siteRef(certhubSite, {
           domains,
+          audit,
           baseDomain: config.base_domain,
           adminKey: config.admin_key,
           ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
@@ -148,7 +153,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         }),
         ...(serving.front === undefined ? {} : { tls: serving.front }),
       },
-      links: [domains],
+      links: [domains, audit],
       // The panel's live log.
       readsLogs: true,
     })),

@@ -219,6 +219,7 @@ const threadEntries = [
   'actors/cert/domains/index.ts',
   'actors/cert/dns/index.ts',
   'actors/cert/acme/index.ts',
+  'actors/cert/audit/index.ts',
   'actors/monitor/sampler/index.ts',
   'actors/proxy/proxy-front/index.ts',
   'actors/proxy/cert-fetcher/index.ts',

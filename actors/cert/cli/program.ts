@@ -37,5 +37,15 @@ export function certhubProgram(): Command {
     const { runCerthub } = await import('./run.js');
     await runCerthub(options);
   });
+  program
+    .command('audit')
+    .description('the audit log (audit.jsonl in the data directory): admin actions and material handed out')
+    .command('verify')
+    .description("check audit.jsonl's hash chain: exit 0 when it holds (a torn last line is reported as torn), 1 naming the first bad line")
+    .option('-d, --data-dir <dir>', 'data directory holding audit.jsonl', '.')
+    .action(async (options: { dataDir: string }) => {
+      const { runAuditVerify } = await import('../audit/verify-command.js');
+      await runAuditVerify(options.dataDir);
+    });
   return program;
 }

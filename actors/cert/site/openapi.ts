@@ -5,6 +5,7 @@ import { revocationReasonNames } from '../acme/revocation-reasons.js';
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
 import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
+import { auditPaths } from '../audit/openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -406,6 +407,7 @@ export function certhubOpenApi(version: string) {
           responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors },
         },
       },
+      ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
     },
   };
 }
