@@ -1,7 +1,9 @@
 // Filesystems, disks, interfaces and temperatures: the parsers on recorded kernel tables, the rates
 // and histories on made-up counters, the hwmon reader on a fixture sysfs tree.
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import test from 'ava';
+import { parseProcStatCores } from '../../../actors/monitor/sampler/cpu.js';
 import { DeviceSampler } from '../../../actors/monitor/sampler/devices.js';
 import { parseNetDev } from '../../../actors/monitor/sampler/interfaces.js';
 import { HwmonReader } from '../../../actors/monitor/sampler/probes/hwmon.js';
@@ -142,4 +144,13 @@ test('hwmon: labelled sensors with their critical threshold, a file name where n
 test('no hwmon tree at all gives no sensors, and the Linux probe takes its /sys root as a parameter', (t) => {
   t.deepEqual(new HwmonReader(fixture('no-such-sys')).read(), []);
   t.is(new LinuxProbe('/proc', fixture('sys')).temperatures().length, 4);
+});
+
+test('per-core times come from /proc/stat alone, with the fields os.cpus() takes', (t) => {
+  const text = 'cpu  10 1 5 100 7 2 3 0 0 0\ncpu0 6 1 3 50 4 1 2 0 0 0\ncpu1 4 0 2 50 3 1 1 0 0 0\nintr 123\n';
+  t.deepEqual(parseProcStatCores(text), [
+    { user: 6, nice: 1, sys: 3, idle: 50, irq: 1 },
+    { user: 4, nice: 0, sys: 2, idle: 50, irq: 1 },
+  ]);
+  t.is(parseProcStatCores(readFileSync('/proc/stat', 'utf8')).length, cpus().length);
 });

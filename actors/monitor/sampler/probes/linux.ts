@@ -4,6 +4,7 @@
 // unknown one appears.
 import { readdirSync, readFileSync, readlinkSync, statfsSync } from 'node:fs';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
+import { parseProcStatCores } from '../cpu.js';
 import { parseMeminfo, type MemoryFigures } from '../memory.js';
 import { isLoopbackOnly } from '../../../../src/net/address.js';
 import { parseNetDev, type InterfaceCounters } from '../interfaces.js';
@@ -55,7 +56,7 @@ export class LinuxProbe implements SystemProbe {
   }
 
   coreTimes() {
-    return cpus().map((processor) => processor.times);
+    return parseProcStatCores(this.readOrEmpty('stat'));
   }
 
   memory(): Promise<MemoryFigures> {
