@@ -150,6 +150,19 @@ test('a send command still running when collect stops is killed with it, not lef
   t.deepEqual(await doubleToolPids(diode), [], `the send command (pid ${running.join(', ')}) ended with the outpost`);
 });
 
+test('a state folder that cannot be made (QPOOL_STATE_DIR=/proc/nope): the keyed request is not sent, the log names the folder, SIGTERM stops collect', async (t) => {
+  const { anu, diode, dir, env } = await setup(t);
+  const config = await writeConfig(dir, sendConfig(anu, diode, { keyed: { length: 1, size: 10 } }));
+  const collect = startCollect(t, config, { ...env, QPOOL_STATE_DIR: '/proc/nope' });
+  await collect.waitFor(
+    /keyed request failed: not sent, because it could not be recorded in the keyed request ledger \(.*'\/proc\/nope'\).*set QPOOL_STATE_DIR to a writable directory/,
+    20_000,
+  );
+  t.is(anu.requests.filter((request) => request.source === 'keyed').length, 0, 'no keyed request was spent');
+  collect.child.kill('SIGTERM');
+  t.is(await collect.exited, 0, collect.stderr());
+});
+
 test('the legacy rate limit: the provider text is logged with the every-source line', async (t) => {
   const { anu, diode, dir, env } = await setup(t);
   const config = await writeConfig(dir, sendConfig(anu, diode, { legacy: { length: 2, size: 64 } }));
