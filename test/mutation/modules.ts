@@ -100,6 +100,6 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
   budget: {
     covers: "the CA budget: counting orders, the book's gate, budget.json",
     mutate: ['actors/cert/domains/budget.ts'],
-    tests: [unit('cert-book-budget', 'cert'), unit('cert-pacing', 'cert')],
+    tests: [unit('cert-book-budget', 'cert'), unit('cert-pacing', 'cert'), unit('cert-budget-ledger', 'cert')],
   },
 };
