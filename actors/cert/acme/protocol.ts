@@ -2,7 +2,6 @@
 // the dns actor (its dns_acme provider) and checking them at the authoritative nameservers first.
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
-import type { EabConfig } from './eab.js';
 import type { OfferedProfiles } from './profiles.js';
 
 export interface AcmeConfig {
@@ -13,8 +12,8 @@ export interface AcmeConfig {
   /** Path of extra CA certificates trusted for the CA's HTTPS. */
   caBundleFile?: string;
   keyType: KeyType;
-  /** acme.eab: sent when the account is registered. */
-  eab?: EabConfig;
+  /** acme.eab (eab.ts checks it): sent when the account is registered. */
+  eab?: { kid: string; hmac_key: string };
   /** acme.profile: ordered for a domain that names no profile of its own. */
   profile?: string;
   /** acme.preferred_chain: the issuer common name the chain should end with. */

@@ -11,15 +11,9 @@ import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
 import type { BudgetGate } from './budget.js';
+import type { CaLimitSettings } from './protocol.js';
 
-export interface CaLimitSettings {
-  /** Orders per account per `ordersWindowMs`. */
-  orders: number;
-  ordersWindowMs: number;
-  /** Certificates per exact set of names (one name here) per `duplicatesWindowMs`. */
-  duplicates: number;
-  duplicatesWindowMs: number;
-}
+export type { CaLimitSettings };
 
 /** Let's Encrypt's: 300 new orders per account per 3 hours; 5 certificates per exact set of names per 7 days. */
 export const letsEncryptLimits: CaLimitSettings = { orders: 300, ordersWindowMs: 3 * 3_600_000, duplicates: 5, duplicatesWindowMs: 7 * 86_400_000 };

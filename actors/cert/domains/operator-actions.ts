@@ -6,13 +6,9 @@ import type { Logger } from '../../../src/log/record.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { DomainBook } from './book.js';
 import type { Issuer } from './issuer.js';
-import type { DomainView } from './protocol.js';
+import type { DomainView, Revoked } from './protocol.js';
 
-export interface Revoked {
-  domain: DomainView;
-  /** What the CA answered, in words. */
-  ca_answer: string;
-}
+export type { Revoked };
 
 export class OperatorActions {
   constructor(

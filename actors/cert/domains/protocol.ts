@@ -8,8 +8,6 @@ import type { Material } from '../acme/protocol.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
-import type { CaLimitSettings } from './ca-limits.js';
-import type { Revoked } from './operator-actions.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -144,4 +142,21 @@ export interface RetiredToken {
   reason: 'rotated' | 'removed';
   /** ISO date-time of the rotation or removal. */
   retired_at: string;
+}
+
+/** The CA's limits certhub counts before it orders (ca-limits.ts). */
+export interface CaLimitSettings {
+  /** Orders per account per `ordersWindowMs`. */
+  orders: number;
+  ordersWindowMs: number;
+  /** Certificates per exact set of names (one name here) per `duplicatesWindowMs`. */
+  duplicates: number;
+  duplicatesWindowMs: number;
+}
+
+/** A revocation's answer: the domain as it is now, and what the CA said. */
+export interface Revoked {
+  domain: DomainView;
+  /** What the CA answered, in words. */
+  ca_answer: string;
 }
