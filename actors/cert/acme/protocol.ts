@@ -15,6 +15,8 @@ export interface AcmeConfig {
   keyType: KeyType;
   /** acme.eab: sent when the account is registered. */
   eab?: EabConfig;
+  /** acme.accept_terms: the CA's terms of service are agreed to when the account is registered. */
+  acceptTerms: boolean;
   /** acme.profile: ordered for a domain that names no profile of its own. */
   profile?: string;
   /** acme.preferred_chain: the issuer common name the chain should end with. */

@@ -36,12 +36,13 @@ runActor(domainsActor, {
       now: () => systemClock.now(),
     });
     retired.publishAll();
+    const issuer =
+      config.issuers === undefined
+        ? demoIssuer(systemClock, config.keyType)
+        : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs);
     const book = new DomainBook(config.baseDomain, loaded.domains, {
       store,
-      issuer:
-        config.issuers === undefined
-          ? demoIssuer(systemClock, config.keyType)
-          : actorIssuer(context.peer(config.issuers.dns), context.peer(config.issuers.acme), config.issuers.orderTimeoutMs),
+      issuer,
       clock: systemClock,
       log,
       publish: (change) => replica.change(change),
@@ -64,6 +65,7 @@ runActor(domainsActor, {
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
       setProfile: (name, profile) => book.setProfile(name, profile),
       remove: (name) => book.remove(name),
+      caProfiles: () => issuer.profiles(),
       rotate: (name) => book.rotate(name),
       retry: (name) => book.retryNow(name),
       recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
