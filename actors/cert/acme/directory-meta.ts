@@ -54,6 +54,8 @@ export function readDirectoryMeta(directoryUrl: string, caBundlePem: string | un
       },
     );
     request.on('timeout', () => request.destroy(new Error(`no answer in ${timeoutMs / 1000} s`)));
-    request.on('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === undefined ? error.message : `${error.code} ${error.message}`)));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === undefined || error.message.includes(error.code) ? error.message : `${error.code} ${error.message}`)),
+    );
   });
 }
