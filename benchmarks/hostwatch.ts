@@ -26,10 +26,29 @@ const warmUpPolls = 20;
 const topProcesses = 1000;
 /**
  * Glances' plugins for hostwatch's sections: the machine (system, core, uptime), the time (now), CPU
- * (cpu, percpu, load), memory (mem, memswap), processes (processcount, processlist), containers
- * (docker) and listening ports (connections: Glances counts sockets by state from the same tables).
+ * (cpu, percpu, load), memory (mem, memswap), filesystems (fs), disks (diskio), interfaces (network),
+ * temperatures (sensors), processes (processcount, processlist), containers (docker) and listening
+ * ports (connections: Glances counts sockets by state from the same tables).
  */
-const glancesPlugins = ['now', 'system', 'core', 'uptime', 'cpu', 'percpu', 'load', 'mem', 'memswap', 'processcount', 'processlist', 'docker', 'connections'];
+const glancesPlugins = [
+  'now',
+  'system',
+  'core',
+  'uptime',
+  'cpu',
+  'percpu',
+  'load',
+  'mem',
+  'memswap',
+  'fs',
+  'diskio',
+  'network',
+  'sensors',
+  'processcount',
+  'processlist',
+  'docker',
+  'connections',
+];
 
 export async function hostwatchBenchmark(options: { seconds: number; rounds: number }): Promise<void> {
   await ensureTools(['wrk', 'glances']);

@@ -3,5 +3,8 @@
 export type { DomainSummary, DomainView } from './domains/protocol.js';
 export type { Prefs } from './domains/prefs-schema.js';
 export type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
+export { auditActions, type AuditEntry } from './audit/entry.js';
+export type { AuditPage } from './audit/protocol.js';
 export { missingName, missingTarget, urlTargetProblem } from './domains/input-words.js';
 export { summaryOf } from './domains/summary.js';
+export { revocationReasonNames } from './acme/revocation-reasons.js';

@@ -110,6 +110,32 @@ const budgetSchema = z
   })
   .describe('How many new certificates certhub orders in a window; an add past it waits for the next slot.');
 
+const orderBudgetSchema = z
+  .strictObject({
+    orders: positiveInteger
+      .max(1_000_000)
+      .default(300)
+      .describe("Orders per account per window, renewals and retries included: Let's Encrypt allows 300 in 3 hours."),
+    window_hours: positiveInteger
+      .max(24 * 366)
+      .default(3)
+      .describe('The window orders are counted in.'),
+  })
+  .describe('How many orders certhub starts in a window; an order past it waits for the next slot.');
+
+const duplicateBudgetSchema = z
+  .strictObject({
+    certificates: positiveInteger
+      .max(1_000_000)
+      .default(5)
+      .describe("Certificates for one name per window, renewals included: Let's Encrypt allows 5 per exact set of names a week."),
+    window_hours: positiveInteger
+      .max(24 * 366)
+      .default(168)
+      .describe('The window certificates for one name are counted in.'),
+  })
+  .describe('How many certificates certhub orders for one name in a window; a renewal, renew-now or re-key past it waits for the next slot.');
+
 const acmeSchema = z
   .strictObject({
     directory_url: directoryUrl
@@ -136,6 +162,8 @@ const acmeSchema = z
     ca_bundle: absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's."),
     key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type (and the account key's, when one is made)."),
     certificate_budget: budgetSchema.prefault({}),
+    order_budget: orderBudgetSchema.prefault({}),
+    duplicate_budget: duplicateBudgetSchema.prefault({}),
     retry_backoff_seconds: positiveInteger
       .max(3600)
       .default(defaultBackoff.baseMs / 1000)

@@ -11,6 +11,7 @@ import { writeDemoConfig } from './demo-config.js';
 import type { ActorSpec } from '../../src/actor/spec.js';
 import { acmeActor } from './acme/kind.js';
 import { defaultValidationPolling } from './acme/validation-deadline.js';
+import { defaultIssuanceWait } from './acme/issuance-wait.js';
 import { dnsActor } from './dns/kind.js';
 import { bindAddress, port } from '../../src/config/rules.js';
 import { ConfigError } from '../../src/errors.js';
@@ -24,6 +25,7 @@ import { siteRef } from '../../src/http/site.js';
 import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
 import { certErrorTable } from './error-codes.js';
+import { auditActor } from './audit/kind.js';
 
 export const certSchema = z
   .strictObject({
@@ -86,12 +88,23 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
   const duties = settings.demo ? undefined : dnsDuties(config);
   if (duties !== undefined && config.acme.ca_bundle !== undefined) await checkCaBundle(certConfigPath(dataDir), config.acme.ca_bundle);
   const domains = actorRef(domainsActor, 'cert/domains');
+  const audit = actorRef(auditActor, 'cert/audit');
   const host = settings.bind ?? config.bind;
   const serving = await certhubServing(dataDir, config, host);
   const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
   const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
   const { certificates, window_hours } = config.acme.certificate_budget;
   const budget = issuers === undefined ? undefined : { certificates, windowMs: window_hours * 3_600_000 };
+  const { order_budget: orders, duplicate_budget: duplicates } = config.acme;
+  const caLimits =
+    issuers === undefined
+      ? undefined
+      : {
+          orders: orders.orders,
+          ordersWindowMs: orders.window_hours * 3_600_000,
+          duplicates: duplicates.certificates,
+          duplicatesWindowMs: duplicates.window_hours * 3_600_000,
+        };
   return [
     ...issuing,
     actorSpec(domainsActor, {
@@ -106,6 +119,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
+        ...(caLimits === undefined ? {} : { caLimits }),
         // `--demo` contacts no external service: the webhook is not handed to it.
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },
@@ -115,6 +129,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
       // Loading 10,000 domains grew the default young generation to 34 MB that stayed resident.
       youngGenerationMb: 8,
     }),
+    // Admin actions and material handed out, appended to audit.jsonl (audit/).
+    actorSpec(auditActor, { ref: audit, role: 'cert', config: { dataDir } }),
     ...(await frontSpecs({
       role: 'cert',
       threads: 1,
@@ -124,6 +140,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         allowedHosts: config.allowed_hosts,
         site: siteRef(certhubSite, {
           domains,
+          audit,
           baseDomain: config.base_domain,
           adminKey: config.admin_key,
           ...(config.metrics_token === undefined ? {} : { metricsToken: config.metrics_token }),
@@ -139,7 +156,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         }),
         ...(serving.front === undefined ? {} : { tls: serving.front }),
       },
-      links: [domains],
+      links: [domains, audit],
       // The panel's live log.
       readsLogs: true,
     })),
@@ -148,8 +165,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
 
 const dnsRef = actorRef(dnsActor, 'cert/dns');
 const acmeRef = actorRef(acmeActor, 'cert/acme');
-/** What an order may take beyond waiting for propagation: the CA's validation (up to its deadline), finalizing, downloading. */
-const orderMarginMs = defaultValidationPolling.deadlineMs + 120_000;
+/** What an order may take beyond waiting for propagation: the CA's validation and issuance (each up to its deadline), downloading. */
+const orderMarginMs = defaultValidationPolling.deadlineMs + defaultIssuanceWait.deadlineMs + 120_000;
 
 /** The actors that publish records and run ACME orders. */
 function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): ActorSpec[] {

@@ -9,9 +9,14 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { isLoopbackOnly } from '../net/address.js';
 
 /** True when `host` (a Host header: name or address, maybe with a port) may be answered. */
-export type HostCheck = (host: string) => boolean;
+export interface HostCheck {
+  (host: string): boolean;
+  /** How many distinct Host values that passed it remembers, at most `maxRememberedHosts`. */
+  readonly remembered: () => number;
+}
 
-const maxRemembered = 64;
+/** The most Host values one check remembers as passed. */
+export const maxRememberedHosts = 64;
 
 export interface HostCheckOptions {
   /** Names answered besides loopback ones (the role's `allowed_hosts`). */
@@ -36,13 +41,14 @@ export function hostCheckFor(bind: string, { allowedHosts = [], everyBind }: Hos
   // Clients send the same few Host values over and over: those that passed answer from one set
   // look-up. Bounded, so that a client sending a new `*.localhost` name each time cannot grow it.
   const passed = new Set<string>();
-  return (host) => {
+  const check = (host: string): boolean => {
     if (passed.has(host)) return true;
     const name = hostName(host).toLowerCase();
     if (!allowed.has(name) && !isLoopbackName(name)) return false;
-    if (passed.size < maxRemembered) passed.add(host);
+    if (passed.size < maxRememberedHosts) passed.add(host);
     return true;
   };
+  return Object.assign(check, { remembered: () => passed.size });
 }
 
 /** The name or address of a Host header: `[::1]:8080` is `[::1]`, `localhost:80` is `localhost`. */

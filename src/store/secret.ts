@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
+import { makeDirectories } from './directories.js';
 
 export const secretFileMode = 0o600;
 export const secretDirMode = 0o700;
@@ -11,7 +12,7 @@ export function writeSecretFile(path: string, data: string | Uint8Array | readon
 
 /** Creates a data directory readable by its owner only, and tightens an existing one. */
 export async function ensureSecretDirectory(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: secretDirMode });
+  await makeDirectories(dir, secretDirMode);
   await chmod(dir, secretDirMode);
 }
 

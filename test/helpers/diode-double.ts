@@ -4,6 +4,7 @@
 // HOME and the locale of its own environment, so the commands a config runs set the spool the way an
 // operator passes a variable to a diode tool: `env DIODE_DOUBLE_DIR=... <tool> ...`. Processes that
 // run the bare tool (`DiodeDouble.tool`) are started with `env: double.env`.
+import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +29,22 @@ export class DiodeDouble {
     this.channelDir = channelDir(dir, channel);
   }
 
-  static async create(channel = 'qpool'): Promise<DiodeDouble> {
-    return new DiodeDouble(await mkdtemp(join(tmpdir(), 'outpost-diode-')), channel);
+  /**
+   * A double whose receivers chop each emission at random offsets, drawn from a seed:
+   * DIODE_DOUBLE_SEED when set (to replay a failure), else a random one. The seed goes to `t.log`,
+   * which ava prints with a failing test.
+   */
+  static async create(t: { log(...values: unknown[]): void }, options: { channel?: string } = {}): Promise<DiodeDouble> {
+    const double = new DiodeDouble(await mkdtemp(join(tmpdir(), 'outpost-diode-')), options.channel ?? 'qpool');
+    const fromEnvironment = Number.parseInt(process.env.DIODE_DOUBLE_SEED ?? '', 10);
+    double.seed = Number.isSafeInteger(fromEnvironment) ? fromEnvironment : randomInt(2 ** 31);
+    t.log(`diode double: receivers chop at offsets drawn from seed ${double.seed} (DIODE_DOUBLE_SEED=${double.seed} replays them)`);
+    double.control({});
+    return double;
   }
+
+  /** The seed of the receivers' cuts. */
+  seed = 0;
 
   /** A `diode.send_command`; `extraArgs` go last, e.g. `['--no-wait']` for a config the real tool rejects. */
   sendCommand(extraArgs: string[] = []): string[] {
@@ -46,9 +60,13 @@ export class DiodeDouble {
     return ['env', `DIODE_DOUBLE_DIR=${this.dir}`, ...DiodeDouble.tool];
   }
 
-  /** Replaces the link's settings; `{}` makes it behave. */
-  control(settings: DiodeControl): void {
-    writeControl(this.channelDir, settings);
+  /**
+   * Replaces the link's settings, keeping the seed: `{}` is the link as the spec has it (no refusals,
+   * no damage, emissions chopped at random offsets); `{ wholeChunks: true }` writes each emission
+   * whole, for a test that needs it so.
+   */
+  control(settings: Omit<DiodeControl, 'seed' | 'emissions'>): void {
+    writeControl(this.channelDir, { ...settings, seed: this.seed });
   }
 
   /** What is waiting to be received, left in place. */

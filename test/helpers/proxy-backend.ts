@@ -2,7 +2,8 @@
 // which headers it got (/whoami), hashes an upload as it streams in (/upload), streams a long
 // deterministic body with backpressure (/download?bytes=N) or chunked (/chunked?bytes=N), refuses an
 // upload half-way (/refuse), never answers (/hang), and echoes WebSocket messages (/echo). Every
-// request it gets is listed in `requests` (method and path), so a test sees one it was never sent.
+// request it gets is listed in `requests` (method and path), so a test sees one it was never sent,
+// and every close of an /echo WebSocket in `webSocketCloses`, so a test sees what the proxy passed on.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ExecutionContext } from 'ava';
@@ -14,7 +15,17 @@ export interface ProxyBackend {
   address: string;
   /** `METHOD /path` of every request received, in order (WebSocket upgrades included). */
   requests: string[];
+  /** Every /echo WebSocket that closed, in order. */
+  webSocketCloses: WebSocketClose[];
+  /** The close of the `count`th /echo WebSocket (1 the first) once it comes; rejects when it has not come within `timeoutMs`. */
+  webSocketClosed(count: number, timeoutMs: number): Promise<WebSocketClose>;
   close(): void;
+}
+
+/** How an /echo WebSocket ended: the code and reason of the peer's close frame (1006 and no reason when it sent none). */
+export interface WebSocketClose {
+  code: number;
+  reason: string;
 }
 
 /** 64 KiB of fixed bytes; a download of N bytes repeats them. */
@@ -42,6 +53,8 @@ export async function downloadDigest(bytes: number): Promise<string> {
 
 export async function startProxyBackend(t: ExecutionContext, name: string): Promise<ProxyBackend> {
   const requests: string[] = [];
+  const webSocketCloses: WebSocketClose[] = [];
+  const closeWaiters = new Set<() => void>();
   const seen = (req: HttpRequest) => requests.push(`${req.getCaseSensitiveMethod()} ${req.getUrl()}`);
   const app = App()
     .any('/whoami', (res, req) => {
@@ -103,6 +116,10 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
         res.upgrade({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
       },
       message: (ws, message, isBinary) => void ws.send(message, isBinary),
+      close: (_ws, code, message) => {
+        webSocketCloses.push({ code, reason: Buffer.from(message).toString() });
+        for (const waiter of closeWaiters) waiter();
+      },
     })
     .any('/*', (res, req) => {
       seen(req);
@@ -119,7 +136,23 @@ export async function startProxyBackend(t: ExecutionContext, name: string): Prom
     app.close();
   };
   t.teardown(close);
-  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, requests, close };
+  const webSocketClosed = (count: number, timeoutMs: number) =>
+    new Promise<WebSocketClose>((resolve, reject) => {
+      const check = () => {
+        const closed = webSocketCloses[count - 1];
+        if (closed === undefined) return;
+        clearTimeout(timer);
+        closeWaiters.delete(check);
+        resolve(closed);
+      };
+      const timer = setTimeout(() => {
+        closeWaiters.delete(check);
+        reject(new Error(`${name}: ${webSocketCloses.length} WebSockets closed within ${timeoutMs} ms, not ${count}`));
+      }, timeoutMs);
+      closeWaiters.add(check);
+      check();
+    });
+  return { name, address: `127.0.0.1:${us_socket_local_port(socket)}`, requests, webSocketCloses, webSocketClosed, close };
 }
 
 /**

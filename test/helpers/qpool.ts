@@ -78,8 +78,15 @@ export function recordsOf(batch: Uint8Array): ValueRecord[] {
   return Array.from({ length: entryCount(bytes) }, (_, index) => recordAt(bytes, index));
 }
 
-/** What one GET /api/random came to, for tests that take values while something fails. */
-export type Take = { kind: 'value'; value: string } | { kind: 'refused'; status: number; body: string } | { kind: 'closed' } | { kind: 'hung' };
+/**
+ * What one GET /api/random came to, for tests that take values while something fails; a value comes
+ * with the count its answer said was left (X-Quantum-Available).
+ */
+export type Take =
+  | { kind: 'value'; value: string; available: number }
+  | { kind: 'refused'; status: number; body: string }
+  | { kind: 'closed' }
+  | { kind: 'hung' };
 
 /** Takes one value from the server at `url`; past `deadlineMs` the request counts as hung. */
 export async function takeValue(url: string, deadlineMs: number): Promise<Take> {
@@ -87,7 +94,7 @@ export async function takeValue(url: string, deadlineMs: number): Promise<Take> 
     const response = await fetch(`${url}api/random`, { signal: AbortSignal.timeout(deadlineMs) });
     const body = await response.text();
     return response.status === 200
-      ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value }
+      ? { kind: 'value', value: (JSON.parse(body) as { value: string }).value, available: Number(response.headers.get('x-quantum-available')) }
       : { kind: 'refused', status: response.status, body };
   } catch (error) {
     return (error as Error).name === 'TimeoutError' ? { kind: 'hung' } : { kind: 'closed' };

@@ -41,7 +41,7 @@ function assertNoSecret(t: ExecutionContext, environment: Map<string, string>): 
 
 test('qpool serve: the receive command never sees APP_POOL_KEY or a token, and the pool still opens with the key', async (t) => {
   const dir = await tempDir(t);
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dump = join(dir, 'receive-environment');
   const config = await writeConfig(dir, {

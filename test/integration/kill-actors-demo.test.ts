@@ -3,8 +3,9 @@
 // diode receiver are terminated together at random instants (OUTPOST_TEST_KILL_ACTOR with several
 // names, SIGUSR2), three times, while a client watches the hostwatch stream, clients take qpool values
 // and clients go through the proxy. Each actor is restarted within its policy, the open stream goes on
-// receiving snapshots, values flow again from the collector to the pool, no value is served twice, no
-// request hangs, and the proxy's route (whose threads are not killed) never fails.
+// receiving snapshots, values flow again from the collector to the pool, no value is served twice, a
+// take made while a value waited for it gets one, no request hangs, and the proxy's route (whose
+// threads are not killed) never fails.
 import { readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import test from 'ava';
@@ -17,6 +18,29 @@ const killed = ['monitor/sampler', 'send/collector', 'send/diode-sender', 'recv/
 const rounds = 3;
 /** Past this a request counts as hung; it bounds a hang, it is not a timing assertion. */
 const requestDeadlineMs = 20_000;
+
+/** One client's take, with the instants it was sent and answered. */
+interface TimedTake {
+  client: number;
+  take: Take;
+  sentAt: number;
+  answeredAt: number;
+}
+
+/**
+ * Whether a value waited in the pool for `take`: its client's previous take was answered with a
+ * value and a count of values left (exact for clients asking one value at a time) larger than the
+ * values the other clients got in takes that overlapped the time from that previous take to this one.
+ * Values leave the pool only through takes, and the demo's fronts hold none for clients this slow.
+ */
+function valueWaited(takes: readonly TimedTake[], take: TimedTake): boolean {
+  const previous = takes.findLast((other) => other.client === take.client && other.answeredAt <= take.sentAt);
+  if (previous?.take.kind !== 'value') return false;
+  const takenMeanwhile = takes.filter(
+    (other) => other.client !== take.client && other.take.kind === 'value' && other.answeredAt >= previous.sentAt && other.sentAt <= take.answeredAt,
+  ).length;
+  return previous.take.available > takenMeanwhile;
+}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   if (!(await eventually(check, timeoutMs, 100))) throw new Error(`not within ${timeoutMs} ms: ${what}`);
@@ -75,13 +99,15 @@ test('the sampler, collector, diode sender and diode receiver killed at random i
     }
   })();
 
-  const takes: Take[] = [];
+  const timedTakes: TimedTake[] = [];
   const proxied: string[] = [];
   let stopLoad = false;
   const load = [
-    ...Array.from({ length: 2 }, async () => {
+    ...Array.from({ length: 2 }, async (_, client) => {
       while (!stopLoad) {
-        takes.push(await takeValue(recvUrl, requestDeadlineMs));
+        const sentAt = performance.now();
+        const take = await takeValue(recvUrl, requestDeadlineMs);
+        timedTakes.push({ client, take, sentAt, answeredAt: performance.now() });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }),
@@ -123,12 +149,21 @@ test('the sampler, collector, diode sender and diode receiver killed at random i
 
   const states = await actorStates(temp);
   for (const name of killed) t.is(states.get(name)?.restarts, rounds, `${name} restarted once per kill`);
+  const takes = timedTakes.map(({ take }) => take);
   const values = takes.flatMap((take) => (take.kind === 'value' ? [take.value] : []));
   const refusals = takes.flatMap((take) => (take.kind === 'refused' ? [`${take.status} ${take.body}`] : []));
+  const whileValuesWaited = timedTakes.filter((take) => valueWaited(timedTakes, take));
   t.log(
-    `${snapshots.length} snapshots; ${takes.length} takes: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}); ${proxied.length} proxied`,
+    `${snapshots.length} snapshots; ${takes.length} takes: ${values.length} values, ${refusals.length} refused (${[...new Set(refusals)].join('; ')}), ${whileValuesWaited.length} made while a value waited; ${proxied.length} proxied`,
   );
   t.is(takes.filter((take) => take.kind === 'hung' || take.kind === 'closed').length, 0, 'every take was answered');
+  t.true(values.length > 0, 'values were served');
+  t.true(whileValuesWaited.length > 0, 'takes were made while values waited in the pool');
+  t.deepEqual(
+    whileValuesWaited.filter(({ take }) => take.kind !== 'value').map(({ take }) => take),
+    [],
+    'every take made while a value waited for it got one',
+  );
   t.is(new Set(values).size, values.length, 'no value was served twice');
   for (const refusal of refusals) t.regex(refusal, /^503 \{"error":"[^"]+"\}$/);
   t.deepEqual(

@@ -37,7 +37,7 @@ async function killActor(process_: RunningProcess, actor: string, count: number)
 
 test('the pool actor terminated at random instants under load: restarted, every request answered or closed, no value served twice', async (t) => {
   const dir = await tempDir(t);
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const config = await writeConfig(dir, {
     server: {

@@ -79,7 +79,7 @@ test('a port that a plain node:net server holds is refused with "address in use"
 });
 
 test('a second qpool serve on the pool file of a running one, on another port, is refused naming its pid; no value is served twice', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const poolFile = join(dir, 'pool.bin');
@@ -114,7 +114,7 @@ test('a second qpool serve on the pool file of a running one, on another port, i
 test('a second qpool collect with keyed requests on the ledger of a running one is refused naming its pid; the first spent one request', async (t) => {
   const anu = await startAnuDouble();
   t.teardown(() => anu.close());
-  const diode = await DiodeDouble.create();
+  const diode = await DiodeDouble.create(t);
   t.teardown(() => diode.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, {

@@ -34,7 +34,7 @@ test('certhub answers /api/version with the commit', async (t) => {
 });
 
 test('qpool serve answers /api/version with the commit', async (t) => {
-  const diode = await DiodeDouble.create();
+  const diode = await DiodeDouble.create(t);
   t.teardown(() => diode.cleanup());
   const config = await writeConfig(await tempDir(t), { server: { listen: await freeListen(), receive_command: diode.receiveCommand('auto-stream-recv') } });
   const serve = await startServe(t, config, diode.env);

@@ -12,7 +12,8 @@ export interface MutationModule {
   tests: readonly string[];
 }
 
-const unit = (name: string) => `dist/test/unit/${name}.test.js`;
+/** A unit test file as compiled: the core's in dist/test/unit/, a role's in dist/test/<role>/unit/. */
+const unit = (name: string, role?: string) => `dist/test/${role === undefined ? '' : `${role}/`}unit/${name}.test.js`;
 
 export const mutationModules: Readonly<Record<string, MutationModule>> = {
   'allowed-hosts': {
@@ -35,7 +36,13 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
       // connectionTokens and backendRequestHeaders: the head the backend receives.
       'actors/proxy/proxy-front/logic.ts:45-90',
     ],
-    tests: [unit('proxy-forwardable-request'), unit('proxy-request-framing'), unit('proxy-response-parser'), unit('fuzz-response-parser'), unit('proxy-logic')],
+    tests: [
+      unit('proxy-forwardable-request', 'proxy'),
+      unit('proxy-request-framing', 'proxy'),
+      unit('proxy-response-parser', 'proxy'),
+      unit('fuzz-response-parser', 'proxy'),
+      unit('proxy-logic', 'proxy'),
+    ],
   },
   pool: {
     covers: 'the qpool pool: each value served once, the journal and snapshot it is rebuilt from',
@@ -44,19 +51,19 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
       'actors/qpool/pool/memory.ts',
       'actors/qpool/pool/holders.ts',
       'actors/qpool/pool/key-index.ts',
-      'actors/qpool/pool/value-batch.ts',
+      'actors/qpool/values/batch.ts',
       'actors/qpool/pool/codec.ts',
       'actors/qpool/pool/restore.ts',
       'actors/qpool/pool/pool-files.ts',
     ],
     tests: [
-      unit('qpool-pool'),
-      unit('qpool-pool-memory'),
-      unit('qpool-held-values'),
-      unit('qpool-key-index'),
-      unit('qpool-pool-client'),
-      unit('qpool-pool-metrics'),
-      unit('fuzz-pool-files'),
+      unit('qpool-pool', 'qpool'),
+      unit('qpool-pool-memory', 'qpool'),
+      unit('qpool-held-values', 'qpool'),
+      unit('qpool-key-index', 'qpool'),
+      unit('qpool-pool-client', 'qpool'),
+      unit('qpool-pool-metrics', 'qpool'),
+      unit('fuzz-pool-files', 'qpool'),
     ],
   },
   book: {
@@ -71,28 +78,28 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
       'actors/cert/domains/names.ts',
     ],
     tests: [
-      unit('cert-book-add'),
-      unit('cert-book-ari'),
-      unit('cert-book-budget'),
-      unit('cert-book-removed'),
-      unit('cert-book-renewal'),
-      unit('cert-book-write-failures'),
-      unit('cert-domain-limits'),
-      unit('cert-domain-logic'),
-      unit('cert-domain-model'),
-      unit('cert-refusal-retry'),
-      unit('cert-retry-after'),
-      unit('cert-retry-now'),
+      unit('cert-book-add', 'cert'),
+      unit('cert-book-ari', 'cert'),
+      unit('cert-book-budget', 'cert'),
+      unit('cert-book-removed', 'cert'),
+      unit('cert-book-renewal', 'cert'),
+      unit('cert-book-write-failures', 'cert'),
+      unit('cert-domain-limits', 'cert'),
+      unit('cert-domain-logic', 'cert'),
+      unit('cert-domain-model', 'cert'),
+      unit('cert-refusal-retry', 'cert'),
+      unit('cert-retry-after', 'cert'),
+      unit('cert-retry-now', 'cert'),
     ],
   },
   renewal: {
     covers: 'when a certificate is renewed: its facts, ARI windows, Retry-After, the scheduler',
     mutate: ['actors/cert/renewal/*.ts'],
-    tests: [unit('cert-renewal'), unit('cert-ari'), unit('cert-refusal-retry'), unit('cert-demo')],
+    tests: [unit('cert-renewal', 'cert'), unit('cert-ari', 'cert'), unit('cert-refusal-retry', 'cert'), unit('cert-demo', 'cert')],
   },
   budget: {
     covers: "the CA budget: counting orders, the book's gate, budget.json",
     mutate: ['actors/cert/domains/budget.ts'],
-    tests: [unit('cert-book-budget'), unit('cert-pacing')],
+    tests: [unit('cert-book-budget', 'cert'), unit('cert-pacing', 'cert'), unit('cert-budget-ledger', 'cert')],
   },
 };

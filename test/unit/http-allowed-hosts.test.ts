@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hostCheckFor } from '../../src/http/allowed-hosts.js';
+import { hostCheckFor, maxRememberedHosts } from '../../src/http/allowed-hosts.js';
 import { isLoopbackOnly } from '../../src/net/address.js';
 
 test('a front bound to loopback checks the Host; one bound elsewhere checks it only with allowed_hosts', (t) => {
@@ -52,7 +52,12 @@ test('loopback names and addresses pass with or without a port; look-alikes do n
 test('the Host values a check remembers are bounded and never let another one through', (t) => {
   const check = hostCheckFor('::1', { allowedHosts: ['dash.example.test'] });
   if (check === undefined) return t.fail('a loopback bind must check the Host');
-  for (let index = 0; index < 500; index++) t.true(check(`n${index}.localhost:8080`));
+  for (let index = 0; index < maxRememberedHosts; index++) t.true(check(`n${index}.localhost:8080`));
+  t.is(check.remembered(), maxRememberedHosts, 'each distinct Host that passed is remembered up to the bound');
+  t.true(check(`n${maxRememberedHosts}.localhost:8080`), 'a Host past the bound still passes');
+  t.is(check.remembered(), maxRememberedHosts, 'a Host past the bound is not remembered');
+  for (let index = maxRememberedHosts + 1; index < 500; index++) t.true(check(`n${index}.localhost:8080`));
+  t.is(check.remembered(), maxRememberedHosts, 'after 500 distinct Host values, no more than the bound are remembered');
   for (let round = 0; round < 2; round++) {
     t.true(check('dash.example.test:8080'));
     t.false(check('evil.example:8080'));

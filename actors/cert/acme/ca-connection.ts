@@ -14,6 +14,9 @@ export interface CaCallState {
   retryAfterSeconds?: number;
   /** The RFC 8555 problem type of the last refusal (`urn:ietf:params:acme:error:…`), when it had one. */
   problemType?: string;
+  /** That refusal's `detail` and `instance` (RFC 7807), when it had them: a paused identifier's unpause URL is in one (paused.ts). */
+  problemDetail?: string;
+  problemInstance?: string;
 }
 
 interface CaCallContext {
@@ -83,8 +86,12 @@ function installInterceptors(): void {
       const delayMs = retryAfterMs(header);
       if (delayMs !== undefined) context.state.retryAfterSeconds = Math.ceil(delayMs / 1000);
     }
-    const problemType = (response as { data?: { type?: unknown } }).data?.type;
-    if (context !== undefined && response.status >= 400 && typeof problemType === 'string') context.state.problemType = problemType;
+    const problem = (response as { data?: { type?: unknown; detail?: unknown; instance?: unknown } }).data;
+    if (context !== undefined && response.status >= 400 && typeof problem?.type === 'string') {
+      context.state.problemType = problem.type;
+      context.state.problemDetail = typeof problem.detail === 'string' ? problem.detail : undefined;
+      context.state.problemInstance = typeof problem.instance === 'string' ? problem.instance : undefined;
+    }
     // The nonce of a successful POST is unused; acme-client itself uses those of HEAD newNonce and of a badNonce refusal.
     const nonce = response.headers['replay-nonce'];
     if (context !== undefined && config?.method === 'post' && response.status < 400 && typeof nonce === 'string') {

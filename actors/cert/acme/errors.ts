@@ -8,6 +8,11 @@ export const accountDoesNotExist = 'urn:ietf:params:acme:error:accountDoesNotExi
 /** A CA enforcing ARI refuses a second order replacing the same certificate (boulder's validateReplacementOrder). */
 export const alreadyReplaced = 'urn:ietf:params:acme:error:alreadyReplaced';
 
+/** RFC 8555 §6.7 problem types a CA refuses a whole request with, whatever it named. */
+export const rateLimited = 'urn:ietf:params:acme:error:rateLimited';
+export const serverInternal = 'urn:ietf:params:acme:error:serverInternal';
+export const badNonce = 'urn:ietf:params:acme:error:badNonce';
+
 export class AcmeOrderError extends OutpostError {
   constructor(
     message: string,

@@ -18,6 +18,9 @@ import { fetchRenewalInfo } from './renewal-info.js';
 import { offeredProfiles } from './profiles.js';
 import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
 import { generatePrivateKeyJob } from '../jobs.js';
+import { OutpostError } from '../../../src/errors.js';
+import { revokeAtCa } from './revocation.js';
+import { isRevocationReason, revocationReasonNames } from './revocation-reasons.js';
 
 /** The first wait before the account is tried again after the CA could not be reached at start, and the longest. */
 const firstRetryMs = 5000;
@@ -175,6 +178,11 @@ runActor(acmeActor, {
         return opened.connection.run(() => offeredProfiles(opened.client));
       },
       renewalInfo: async (certId) => fetchRenewalInfo(await account(), certId, Date.now()),
+      async revoke(certPem, reason) {
+        if (!isRevocationReason(reason)) throw new OutpostError('ERR_BAD_REQUEST', `reason must be one of ${revocationReasonNames.join(', ')}`);
+        return revokeAtCa(await account(), certPem, reason);
+      },
+      forgetOrder: (name) => orders.delete(name),
     };
     return {
       api,

@@ -9,12 +9,14 @@ import { OutpostError } from '../../../src/errors.js';
 import type { KeyType } from '../key-types.js';
 import { messageOf, type AcmeAccount } from './account.js';
 import type { CaCallState } from './ca-connection.js';
-import { alreadyReplaced, AcmeOrderError } from './errors.js';
+import { AcmeOrderError, badNonce, rateLimited, serverInternal } from './errors.js';
 import type { OrderLedger } from './order-journal.js';
 import type { AuthoritativeDns, PropagationWait } from './propagation.js';
 import type { ChallengeRecords } from './protocol.js';
 import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
+import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
+import { pausedError, unpauseUrlOf } from './paused.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -39,6 +41,8 @@ export interface IssueContext {
   orders?: OrderLedger;
   /** How long, and how often, an authorization is polled once its challenge is answered; validation-poll.ts has the defaults. */
   validation?: Partial<ValidationPolling>;
+  /** How long, and how often, a finalized order is polled while the CA issues it; issuance-wait.ts has the defaults. */
+  issuance?: Partial<IssuanceWait>;
 }
 
 export interface IssuedCertificate {
@@ -88,6 +92,10 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
+      if (order.status !== 'valid') {
+        const finalized = order;
+        order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
+      }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
       const issued = readIssued(name, fullChain, keyPem);
       await orders?.delete(name);
@@ -130,10 +138,13 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
 }
 
 /**
- * A new order, naming the certificate it replaces when there is one. A CA enforcing ARI refuses it
- * with alreadyReplaced while another order replacing the same certificate lives (boulder's
- * validateReplacementOrder); that order cannot be resumed here (its URL was lost), so the order is
- * made again without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it.
+ * A new order, naming the certificate it replaces when there is one. A CA checks `replaces` (boulder's
+ * validateReplacementOrder): it refuses a CertID of an issuer or serial it does not know (malformed),
+ * of a certificate another account ordered (unauthorized), of names the order does not share
+ * (malformed), or of a certificate that already has a replacement order (alreadyReplaced), which
+ * cannot be resumed here since its URL was lost. Whatever the reason, the order is made once more
+ * without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it. A refusal
+ * that is not about `replaces` (a rate limit, a CA error) is the order's outcome as it stands.
  */
 async function newOrder(name: string, request: IssueRequest, context: IssueContext, state: CaCallState): Promise<Order> {
   const { account, orders, log = () => {} } = context;
@@ -155,13 +166,23 @@ async function newOrder(name: string, request: IssueRequest, context: IssueConte
   try {
     order = await create(replaces);
   } catch (error) {
-    if (replaces === undefined || !(error instanceof AcmeOrderError) || error.problemType !== alreadyReplaced) throw error;
-    log(`acme: the CA already has an order replacing the certificate of ${name} that cannot be resumed; ordering without "replaces"`);
+    const unpauseUrl = unpauseUrlOf(state);
+    if (unpauseUrl !== undefined) throw pausedError(name, unpauseUrl, state);
+    if (replaces === undefined || !refusesReplaces(error)) throw error;
+    log(`acme: the CA refused "replaces" on the renewal order for ${name} (${error.problemType}): ${error.message}; ordering without "replaces"`);
     named = undefined;
     order = await create(undefined);
   }
   await orders?.set(name, { url: order.url, ...(named === undefined ? {} : { replaces: named }) });
   return order;
+}
+
+/** Problem types that refuse the order as a whole, with or without `replaces`. */
+const notAboutReplaces = new Set([rateLimited, serverInternal, badNonce]);
+
+/** Whether a newOrder naming a replaced certificate was refused with a problem document that may be about `replaces`. */
+function refusesReplaces(error: unknown): error is AcmeOrderError & { problemType: string } {
+  return error instanceof AcmeOrderError && error.problemType !== undefined && !notAboutReplaces.has(error.problemType);
 }
 
 /** Proves control of one name with dns-01; the removal of its TXT record, started once the challenge is settled either way, joins `removals`. */
@@ -212,6 +233,8 @@ async function removeChallengeRecords(dns: ChallengeRecords, records: readonly C
 /** Runs one CA step; a failure becomes ERR_ACME_ORDER naming the step, with the CA's Retry-After when it sent one. */
 async function caStep<T>(state: CaCallState, label: string, operation: () => Promise<T>): Promise<T> {
   state.problemType = undefined;
+  state.problemDetail = undefined;
+  state.problemInstance = undefined;
   try {
     return await operation();
   } catch (error) {

@@ -72,6 +72,10 @@ export interface AcmeApi {
   issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial>;
   /** The profiles the CA's directory lists; null when it lists none. */
   profiles(): Promise<OfferedProfiles | null>;
+  /** Revokes the certificate at the CA (reason: an RFC 5280 name, revocation.ts); resolves with the CA's answer in words. */
+  revoke(certPem: string, reason: string): Promise<string>;
+  /** Drops the order left open for `name`, so that its next order makes a new key (a re-key). */
+  forgetOrder(name: string): Promise<void>;
   /** Asks the CA when to renew the certificate with this ARI CertID; null when its directory offers no renewalInfo. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
 }

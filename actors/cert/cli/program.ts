@@ -37,11 +37,21 @@ export function certhubProgram(): Command {
     const { runCerthub } = await import('./run.js');
     await runCerthub(options);
   });
+  program
+    .command('audit')
+    .description('the audit log (audit.jsonl in the data directory): admin actions and material handed out')
+    .command('verify')
+    .description("check audit.jsonl's hash chain: exit 0 when it holds (a torn last line is reported as torn), 1 naming the first bad line")
+    .option('-d, --data-dir <dir>', 'data directory holding audit.jsonl', '.')
+    .action(async (options: { dataDir: string }) => {
+      const { runAuditVerify } = await import('../audit/verify-command.js');
+      await runAuditVerify(options.dataDir);
+    });
   const account = program.command('account').description("the ACME account kept in the data directory's acme/ folder");
   account
     .command('rollover')
     .description('give the ACME account a new key (RFC 8555 §7.3.5); the CA refuses the old one from then on. certhub run must be stopped')
-    .requiredOption('-d, --data-dir <dir>', 'data directory holding config.json and acme/')
+    .option('-d, --data-dir <dir>', 'data directory holding config.json and acme/', '.')
     .action(async (options: { dataDir: string }) => {
       const { runAccountRollover } = await import('./account-rollover.js');
       await runAccountRollover({ dataDir: options.dataDir });

@@ -1,6 +1,6 @@
 // The setup wizard tries each DNS provider's credentials before it writes them, through the providers'
 // own code (so it sees what certhub run would): PowerDNS must answer for the zone with the key;
-// Cloudflare must verify the token and let it read the zone. A failure is said in the provider's
+// Cloudflare must verify the token, let it read the zone and change its records. A failure is said in the provider's
 // words (which option to check), so a wrong key is found at setup and not at the first order.
 import { CloudflareProvider } from '../dns/providers/cloudflare.js';
 import { excerpt, providerFetch } from '../dns/providers/http.js';
@@ -48,10 +48,13 @@ async function checkCloudflare(draft: ProviderDraft, baseDomain: string, writesR
   const apiUrl = draft.api_url ?? cloudflareApiUrl;
   const verified = await verifyCloudflareToken(apiUrl, draft.api_token!);
   if (verified !== undefined) return { outcome: 'failed', problem: verified };
-  const zone = await new CloudflareProvider({ apiToken: draft.api_token!, zoneId: draft.zone_id!, apiUrl, timeoutMs: checkTimeoutMs }).zoneName();
+  const provider = new CloudflareProvider({ apiToken: draft.api_token!, zoneId: draft.zone_id!, apiUrl, timeoutMs: checkTimeoutMs });
+  const zone = await provider.zoneName();
   if (writesRecords && !holds(zone, baseDomain))
     return { outcome: 'failed', problem: `cloudflare: zone ${draft.zone_id} is ${zone}, which does not hold the base domain ${baseDomain}: check zone_id` };
-  return { outcome: 'passed', said: `Cloudflare verifies the token, and it reads zone ${zone}`, warnings: [] };
+  const missing = await provider.missingDnsWrite();
+  if (missing !== undefined) return { outcome: 'failed', problem: missing };
+  return { outcome: 'passed', said: `Cloudflare verifies the token, it reads zone ${zone} and may change its records`, warnings: [] };
 }
 
 /**

@@ -9,7 +9,10 @@ import { nextAttempt, type BackoffSettings } from './backoff.js';
 import type { BudgetGate } from './budget.js';
 import type { Issuer } from './issuer.js';
 import {
+  awaitIssuance,
   certificateKind,
+  deferRenewal,
+  renewalDueNow,
   markExpiryNoticeSent,
   markFailed,
   markIssued,
@@ -225,6 +228,23 @@ export class DomainBook {
     return retried;
   }
 
+  /**
+   * The operator's renewal (operator-actions.ts): an issued domain is renewed now, the certificate it
+   * has served until the new one arrives. `before` runs once the domain is found issued (a revocation,
+   * an order dropped for a re-key); `verb` words the refusal of any other state.
+   */
+  async renewNow(nameOrLabel: string, verb: string, before: (domain: StoredDomain) => Promise<void> = () => Promise.resolve()): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const { name, status } = domain.record;
+    if (status !== 'issued') throw new OutpostError('ERR_CONFLICT', `${name} is ${status}: only an issued domain can be ${verb}`);
+    await before(domain);
+    if (this.domains.get(name) !== domain || domain.record.status !== 'issued') return domainView(domain.record);
+    await this.update(domain, renewalDueNow(domain.record, this.deps.clock.now()));
+    const view = domainView(domain.record);
+    this.enqueue(name);
+    return view;
+  }
+
   recordFetch(name: string, from: string, at: number): void {
     const domain = this.domains.get(name);
     if (domain === undefined) return;
@@ -310,7 +330,7 @@ export class DomainBook {
       status,
       retry: { waiting_for },
     } = domain.record;
-    if (status === 'pending' && waiting_for !== 'budget') this.enqueue(name);
+    if (status === 'pending' && waiting_for !== 'budget' && waiting_for !== 'issuance') this.enqueue(name);
     this.wakeups.track(domain.record);
   }
 
@@ -359,14 +379,14 @@ export class DomainBook {
     const domain = this.domains.get(name);
     if (domain === undefined || (domain.record.status !== 'pending' && domain.record.status !== 'issued')) return;
     const kind = certificateKind(domain.record);
-    if (domain.record.status === 'pending') {
-      const reservation = this.deps.budget.reserve(name, kind, this.budgetWaitersBefore(domain.record));
-      if (!reservation.granted) {
-        await this.update(domain, waitForBudget(domain.record, reservation.slotAt));
-        this.deps.log.info(`${name} waits for a slot in the CA budget, at ${isoTime(reservation.slotAt)}`);
-        this.plan(domain);
-        return;
-      }
+    const reservation = this.deps.budget.reserve(name, kind, this.budgetWaitersBefore(domain.record));
+    if (!reservation.granted) {
+      const { slotAt, reason } = reservation;
+      // A renewal held by the CA's limits is put off: the certificate served stays valid meanwhile.
+      await this.update(domain, domain.record.status === 'pending' ? waitForBudget(domain.record, slotAt) : deferRenewal(domain.record, slotAt));
+      this.deps.log.info(`${name} waits for a slot in the CA budget, at ${isoTime(slotAt)}${reason === undefined ? '' : `: ${reason}`}`);
+      this.plan(domain);
+      return;
     }
     // A retry of a failed renewal is a renewal too: the domain has a certificate.
     const renewing = kind === 'renewal';
@@ -382,7 +402,7 @@ export class DomainBook {
       }
       const issued = await this.deps.issuer.issue(name, replacesOf(domain.record), domain.record.profile ?? undefined);
       // The CA issued it: it counts whatever happened to the domain meanwhile.
-      if (kind === 'new') await this.deps.budget.commit(name);
+      await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
       const plan = await renewalPlan();
       // Read here, inside the order: a certificate from the CA that cannot be read fails the order.
@@ -390,7 +410,7 @@ export class DomainBook {
       issuedRecord = markIssued(domain.record, plan.plannedCertificate(issued));
       domain.material = issued.material;
     } catch (error) {
-      if (kind === 'new') this.deps.budget.release(name);
+      this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof OutpostError && error.code === 'ERR_ACTOR_UNAVAILABLE') {
@@ -399,6 +419,14 @@ export class DomainBook {
         // resumed from the order journal, and waits for the thread to be back.
         await this.update(domain, resumeAfterRestart(domain.record));
         this.deps.log.warn(`the order for ${name} was cut (${reason}); it starts again`);
+        this.plan(domain);
+        return;
+      }
+      if (error instanceof OutpostError && error.code === 'ERR_ACME_PROCESSING') {
+        // The CA has the order and is issuing it: not the domain's failure. Resumed when the CA asked.
+        const at = this.deps.clock.now() + (retryAfterOf(error) ?? 0);
+        await this.update(domain, awaitIssuance(domain.record, reason, at));
+        this.deps.log.warn(`${name} waits for the CA to issue its finalized order; resumed at ${isoTime(at)}`);
         this.plan(domain);
         return;
       }

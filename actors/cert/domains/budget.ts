@@ -24,7 +24,8 @@ export interface BudgetSettings {
 
 export type CertificateKind = 'new' | 'renewal';
 
-export type Reservation = { granted: true } | { granted: false; slotAt: number };
+/** `reason`: the limit that holds the order, when it is not the budget of new certificates. */
+export type Reservation = { granted: true } | { granted: false; slotAt: number; reason?: string };
 
 export class CertificateBudget {
   /** When each counted new certificate arrived, oldest first. */

@@ -3,7 +3,9 @@ import { systemClock } from '../../../src/actor/clock.js';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import { defaultBackoff } from './backoff.js';
 import { DomainBook } from './book.js';
+import { OperatorActions } from './operator-actions.js';
 import { openLedgerBudget, unlimitedBudget } from './budget.js';
+import { CaLimits, readCaLimits, withCaLimits } from './ca-limits.js';
 import { actorIssuer, demoIssuer } from './issuer.js';
 import { domainReplicaTopic, domainsActor } from './kind.js';
 import { applyPrefsUpdate, readPrefs, writePrefs } from './prefs.js';
@@ -22,10 +24,14 @@ runActor(domainsActor, {
     const read = await readPrefs(config.dataDir);
     if (read.problem !== undefined) log.warn(read.problem);
     let prefs = read.prefs;
-    const budget =
+    const newCertificates =
       config.budget === undefined
         ? unlimitedBudget
         : await openLedgerBudget(config.budget, config.dataDir, systemClock, log, context.metrics.enabled ? context.metrics.registry : undefined);
+    const budget =
+      config.caLimits === undefined
+        ? newCertificates
+        : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(config.dataDir, log)), config.dataDir, log);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
@@ -55,6 +61,7 @@ runActor(domainsActor, {
       scheduled: !config.demo,
       retire: (name, token, reason) => retired.retire(name, token, reason),
     });
+    const operator = new OperatorActions(book, issuer, log);
     await book.resume();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
@@ -68,6 +75,9 @@ runActor(domainsActor, {
       caProfiles: () => issuer.profiles(),
       rotate: (name) => book.rotate(name),
       retry: (name) => book.retryNow(name),
+      renew: (name) => operator.renew(name),
+      rekey: (name) => operator.rekey(name),
+      revoke: (name, reason) => operator.revoke(name, reason),
       recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {

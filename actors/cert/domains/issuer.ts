@@ -7,6 +7,7 @@ import type { PeerLink } from '../../../src/actor/rpc.js';
 import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
 import type { OfferedProfiles } from '../acme/profiles.js';
 import type { DnsApi, RecordType } from '../dns/protocol.js';
+import { OutpostError } from '../../../src/errors.js';
 
 export interface Issuer {
   /** Makes `target` the address record of `name`. */
@@ -20,6 +21,10 @@ export interface Issuer {
   profiles(): Promise<OfferedProfiles | null>;
   /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
   renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
+  /** Revokes a certificate at the CA with an RFC 5280 reason name; the CA's answer in words. */
+  revoke(certPem: string, reason: string): Promise<string>;
+  /** Drops the order left open for `name`, so that its next certificate has a new key. */
+  forgetOrder(name: string): Promise<void>;
 }
 
 /** `--demo`: no record anywhere, a self-signed certificate whose issuer says it is a demo. */
@@ -30,6 +35,8 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     claimRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
     profiles: () => Promise.resolve(null),
+    revoke: () => Promise.reject(new OutpostError('ERR_CONFLICT', 'a demo certificate has no CA to revoke it')),
+    forgetOrder: () => Promise.resolve(),
     async issue(name) {
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
       const { createDemoCertificate } = await import('./demo-certificate.js');
@@ -50,5 +57,7 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
     issue: (name, replaces, profile) => acme.call((api) => api.issue(name, replaces, profile), { timeoutMs: orderTimeoutMs }),
     profiles: () => acme.call<OfferedProfiles | null>((api) => api.profiles()),
     renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
+    revoke: (certPem, reason) => acme.call((api) => api.revoke(certPem, reason)),
+    forgetOrder: (name) => acme.call((api) => api.forgetOrder(name)),
   };
 }

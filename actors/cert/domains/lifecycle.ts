@@ -31,7 +31,12 @@ export const domainTransitions: readonly DomainTransition[] = [
     to: 'error',
     when: 'the order failed; the reason is kept, a retry is scheduled with backoff, old material is still served',
   },
-  { from: 'issuing', event: 'interrupted', to: 'pending', when: 'a restart found the order in flight; it starts again' },
+  {
+    from: 'issuing',
+    event: 'interrupted',
+    to: 'pending',
+    when: 'a restart found the order in flight, or the CA is still issuing a finalized order; it is resumed, no failure counted',
+  },
   {
     from: 'issued',
     event: 'renew',

@@ -40,6 +40,30 @@ export function waitForBudget(record: DomainRecord, slotAt: number): DomainRecor
   return { ...record, retry: { ...record.retry, next_attempt_at: isoTime(slotAt), waiting_for: 'budget' } };
 }
 
+/** An issued domain the operator renews now. */
+export function renewalDueNow(record: DomainRecord, now: number): DomainRecord {
+  return { ...record, renewal: { ...record.renewal, due_at: isoTime(now) } };
+}
+
+/** An issued domain whose renewal the CA's limits hold: renewed at `at` instead. */
+export function deferRenewal(record: DomainRecord, at: number): DomainRecord {
+  if (record.status !== 'issued') throw new OutpostError('ERR_CONFLICT', `a domain that is ${record.status} has no renewal to put off`);
+  return { ...record, renewal: { ...record.renewal, due_at: isoTime(at) } };
+}
+
+/**
+ * The CA has the finalized order and has not issued it yet: back to pending, resumed at `at` (the
+ * CA's Retry-After), with no failure counted. `reason` is shown meanwhile.
+ */
+export function awaitIssuance(record: DomainRecord, reason: string, at: number): DomainRecord {
+  return {
+    ...record,
+    status: statusAfter(record, 'interrupted'),
+    error: reason,
+    retry: { ...record.retry, next_attempt_at: isoTime(at), waiting_for: 'issuance' },
+  };
+}
+
 export interface IssuedCertificate {
   /** Epoch milliseconds of the new certificate. */
   notBefore: number;

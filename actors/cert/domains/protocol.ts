@@ -9,6 +9,8 @@ import type { Material } from '../acme/protocol.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
+import type { CaLimitSettings } from './ca-limits.js';
+import type { Revoked } from './operator-actions.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -20,6 +22,8 @@ export interface DomainsConfig {
   issuers?: { dns: ActorRef<DnsApi>; acme: ActorRef<AcmeApi>; orderTimeoutMs: number };
   /** The CA's limit on new certificates (acme.certificate_budget); absent in demo mode, which counts nothing. */
   budget?: { certificates: number; windowMs: number };
+  /** The CA's limits on orders per account and on duplicate certificates (acme.order_budget, acme.duplicate_budget); absent in demo mode. */
+  caLimits?: CaLimitSettings;
   /** max_domains: adds past this many domains are refused (409). */
   maxDomains: number;
   /** acme.retry_backoff_seconds, in ms: the first retry's delay after a failed order (backoff.ts). */
@@ -47,8 +51,8 @@ export interface DomainView {
   last_fetch: { at: string; from: string } | null;
   /** When the next attempt is due while the domain waits (backoff, or the CA budget's next slot). */
   next_attempt_at: string | null;
-  /** Why next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot. */
-  waiting_for: 'backoff' | 'retry_after' | 'budget' | null;
+  /** Why next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), the CA budget's next slot, or the CA still issuing a finalized order. */
+  waiting_for: 'backoff' | 'retry_after' | 'budget' | 'issuance' | null;
   /** When the certificate served is to be renewed, and what chose that instant (the CA's ARI window or the lifetime rule). */
   renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
 }
@@ -122,6 +126,12 @@ export interface DomainsApi {
   rotate(name: string): Promise<DomainView>;
   /** A domain in error tries again now (409 in any other state). */
   retry(name: string): Promise<DomainView>;
+  /** An issued domain is renewed now (409 in any other state). */
+  renew(name: string): Promise<DomainView>;
+  /** An issued domain is renewed now with a new key (409 in any other state). */
+  rekey(name: string): Promise<DomainView>;
+  /** An issued domain's certificate is revoked at the CA with an RFC 5280 reason name, and renewed now. */
+  revoke(name: string, reason: string): Promise<Revoked>;
   /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
   recordFetches(fetches: FetchRecord[]): Promise<void>;
   prefs(): Promise<Prefs>;

@@ -32,8 +32,8 @@ export const domainRecordSchema = z.object({
     failures: z.number().int().min(0),
     /** No attempt before this instant (backoff, the CA's Retry-After, or the CA budget's next slot). */
     next_attempt_at: isoInstant.nullable(),
-    /** What set next_attempt_at: the backoff, a refusal's Retry-After (CA or DNS provider), or the CA budget. */
-    waiting_for: z.enum(['backoff', 'retry_after', 'budget']).nullable(),
+    /** What set next_attempt_at: the backoff, a refusal's Retry-After (CA or DNS provider), the CA budget, or a finalized order the CA is still issuing. */
+    waiting_for: z.enum(['backoff', 'retry_after', 'budget', 'issuance']).nullable(),
   }),
   renewal: z.object({
     /** When the current certificate is to be renewed. */

@@ -25,7 +25,7 @@ export function wakeAt(record: DomainRecord): number | undefined {
   const instants =
     status === 'issued'
       ? [renewal.due_at, renewal.ari_next_check_at]
-      : [status === 'error' || (status === 'pending' && retry.waiting_for === 'budget') ? retry.next_attempt_at : null];
+      : [status === 'error' || (status === 'pending' && (retry.waiting_for === 'budget' || retry.waiting_for === 'issuance')) ? retry.next_attempt_at : null];
   const times = instants.filter((at) => at !== null).map((at) => Date.parse(at));
   const notice = expiryNoticeAt(record.issued_at, record.expires_at, renewal.expiry_notice_for);
   if (notice !== undefined) times.push(notice);

@@ -12,6 +12,7 @@ import { RateLimiter } from '../../../src/http/rate-limit.js';
 import { jsonType } from '../../../src/http/reply.js';
 import type { Router } from '../../../src/http/router.js';
 import type { HttpServer } from '../../../src/http/server.js';
+import type { RequestInfo } from '../../../src/http/request.js';
 import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
@@ -20,6 +21,9 @@ import type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer, CerthubSit
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookieName, Sessions } from './sessions.js';
+import { revocationReasonNames } from '../acme/revocation-reasons.js';
+import { adminCredential, type AuditRecorder, type AuditSubject } from '../audit/recorder.js';
+import { mountAuditRoute } from '../audit/routes.js';
 
 /** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
 const sessionIdleMs = 2 * 3_600_000;
@@ -42,6 +46,7 @@ const changeBody = z
   .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField })
   .refine((body) => body.target !== undefined || body.profile !== undefined, { message: 'needs target, profile or both' });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
+const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
 
 export interface AdminMount {
   router: Router;
@@ -51,6 +56,7 @@ export interface AdminMount {
   replica: DomainReplica;
   domains: PeerLink<DomainsApi>;
   clients: ClientAddresses;
+  audit: AuditRecorder;
 }
 
 /** The line a wrong admin key writes; docs/certhub.md documents it for fail2ban. */
@@ -61,7 +67,7 @@ interface AdminPrincipal {
   session: string | null;
 }
 
-export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients }: AdminMount): void {
+export function mountAdminRoutes({ router, server, actor, site, replica, domains, clients, audit }: AdminMount): void {
   // One count per front, made with the front: a restarted front starts afresh, as its sessions do.
   const failedLogins = new RateLimiter(failedLoginLimit);
   const failedAdminCredentials = new RateLimiter(failedAdminCredentialLimit);
@@ -80,6 +86,14 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     return { name: entry.domain.name, material: pem };
   };
 
+  /** What the audit log says of an admin request before it runs. */
+  const subject = (
+    request: Pick<RequestInfo<unknown, AdminPrincipal>, 'auth' | 'remoteAddress' | 'headers'>,
+    action: AuditSubject['action'],
+    domain: string | null,
+    note?: string,
+  ): AuditSubject => ({ action, by: adminCredential(request.auth.session), client: clients.of(request), domain, ...(note === undefined ? {} : { note }) });
+
   /** A stream opened under a session closes when the session ends; the page then asks for the key. */
   const endWithSession = ({ session }: AdminPrincipal, stream: EventStream) => {
     if (session !== null) stream.onClose(sessions.onEnd(session, () => stream.close()));
@@ -88,13 +102,16 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
   router
     .post(
       '/api/admin/login',
-      (request, reply) => {
+      async (request, reply) => {
+        const client = clients.of(request);
         if (!safeEqual(request.body.key, site.adminKey)) {
-          actor.log.warn(failedLoginMessage, { client: clients.of(request) });
+          actor.log.warn(failedLoginMessage, { client });
+          await audit.record({ action: 'login', by: 'none', client, domain: null }, 'ERR_UNAUTHORIZED');
           throw new OutpostError('ERR_UNAUTHORIZED', 'wrong admin key');
         }
         const id = sessions.open();
-        actor.log.info('admin logged in', { client: clients.of(request) });
+        actor.log.info('admin logged in', { client });
+        await audit.record({ action: 'login', by: adminCredential(id), client, domain: null }, 'ok');
         reply.send(204, '', { 'Set-Cookie': serializeCookie(sessionCookie, id, { ...cookieOptions, maxAge: sessions.lifetimeSeconds }) });
       },
       { json: loginBody, rateLimit: clients.failureRule(failedLogins, actor.log, 'failed admin logins'), sameOrigin: true },
@@ -109,9 +126,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     // throws it out. A request without a live session cannot log the others out.
     .post(
       '/api/admin/logout',
-      (request, reply) => {
+      async (request, reply) => {
         const id = request.cookies.get(sessionCookie);
-        if (id !== undefined && sessions.check(id)) sessions.closeAll();
+        if (id !== undefined && sessions.check(id)) {
+          sessions.closeAll();
+          await audit.record({ action: 'logout', by: adminCredential(id), client: clients.of(request), domain: null }, 'ok');
+        }
         reply.send(204, '', { 'Set-Cookie': expiredCookie(sessionCookie, cookieOptions) });
       },
       { sameOrigin: true },
@@ -128,6 +148,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     },
     rateLimit: clients.failureRule(failedAdminCredentials, actor.log, 'failed admin credentials'),
   });
+  mountAuditRoute(admin, actor.peer(site.audit));
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
     .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
@@ -144,7 +165,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .post(
       '/api/admin/domains',
       async (request, reply) => {
-        const domain = await domains.call((api) => api.add(request.body));
+        const domain = await audit.around(
+          subject(request, 'add', request.body.name, `target ${request.body.target}`),
+          () => domains.call((api) => api.add(request.body)),
+          (added) => added.name,
+        );
         replica.applyView(domain);
         reply.json(201, replica.shown(domain));
       },
@@ -158,41 +183,107 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       async (request, reply) => {
         const { target, adopt, profile } = request.body;
         const name = request.params.name ?? '';
-        // The profile first: a profile the CA does not list refuses the whole change before the target moves.
-        let domain = profile === undefined ? undefined : await domains.call((api) => api.setProfile(name, profile));
-        if (target !== undefined) domain = await domains.call((api) => api.setTarget(name, target, adopt));
-        if (domain === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or both');
+        const change = [target === undefined ? undefined : `target ${target}`, profile === undefined ? undefined : `profile ${profile ?? 'default'}`]
+          .filter((part) => part !== undefined)
+          .join(', ');
+        const domain = await audit.around(
+          subject(request, 'edit', name, change),
+          async () => {
+            // The profile first: a profile the CA does not list refuses the whole change before the target moves.
+            let changed = profile === undefined ? undefined : await domains.call((api) => api.setProfile(name, profile));
+            if (target !== undefined) changed = await domains.call((api) => api.setTarget(name, target, adopt));
+            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or both');
+            return changed;
+          },
+          (edited) => edited.name,
+        );
         replica.applyView(domain);
         reply.json(200, replica.shown(domain));
       },
       { json: changeBody },
     )
     .delete('/api/admin/domains/:name', async (request, reply) => {
-      const name = find(request.params.name ?? '').domain.name;
-      await domains.call((api) => api.remove(name));
+      const name = await audit.around(
+        subject(request, 'remove', request.params.name ?? ''),
+        async () => {
+          const found = find(request.params.name ?? '').domain.name;
+          await domains.call((api) => api.remove(found));
+          return found;
+        },
+        (removed) => removed,
+      );
       replica.apply({ type: 'removed', name });
       reply.send(204, '');
     })
     .post('/api/admin/domains/:name/rotate', async (request, reply) => {
-      const domain = await domains.call((api) => api.rotate(request.params.name ?? ''));
+      const domain = await audit.around(
+        subject(request, 'rotate', request.params.name ?? ''),
+        () => domains.call((api) => api.rotate(request.params.name ?? '')),
+        (rotated) => rotated.name,
+      );
       replica.applyView(domain);
       reply.json(200, replica.shown(domain));
     })
     .post('/api/admin/domains/:name/retry', async (request, reply) => {
       // Not applied to the replica ahead of its message: the order it starts publishes `issuing`
       // after `pending`, and the stream must show them in that order.
-      reply.json(200, replica.shown(await domains.call((api) => api.retry(request.params.name ?? ''))));
+      const domain = await audit.around(
+        subject(request, 'retry', request.params.name ?? ''),
+        () => domains.call((api) => api.retry(request.params.name ?? '')),
+        (retried) => retried.name,
+      );
+      reply.json(200, replica.shown(domain));
     })
-    .get('/api/admin/domains/:name/cert.crt', (request, reply) => {
-      const { name, material: pem } = material(request.params.name ?? '');
+    // Like a retry, the renewal each starts publishes `issuing` after the answer's state.
+    .post('/api/admin/domains/:name/renew', async (request, reply) => {
+      const name = request.params.name ?? '';
+      const domain = await audit.around(
+        subject(request, 'renew', name),
+        () => domains.call((api) => api.renew(name)),
+        (renewed) => renewed.name,
+      );
+      reply.json(200, replica.shown(domain));
+    })
+    .post('/api/admin/domains/:name/rekey', async (request, reply) => {
+      const name = request.params.name ?? '';
+      const domain = await audit.around(
+        subject(request, 'rekey', name),
+        () => domains.call((api) => api.rekey(name)),
+        (rekeyed) => rekeyed.name,
+      );
+      reply.json(200, replica.shown(domain));
+    })
+    .post(
+      '/api/admin/domains/:name/revoke',
+      async (request, reply) => {
+        const name = request.params.name ?? '';
+        const { domain, ca_answer } = await audit.around(
+          subject(request, 'revoke', name, `reason ${request.body.reason}`),
+          () => domains.call((api) => api.revoke(name, request.body.reason)),
+          (revoked) => revoked.domain.name,
+        );
+        reply.json(200, { domain: replica.shown(domain), ca_answer });
+      },
+      { json: revokeBody },
+    )
+    .get('/api/admin/domains/:name/cert.crt', async (request, reply) => {
+      const { name, material: pem } = await audit.around(
+        subject(request, 'download.cert', request.params.name ?? ''),
+        () => Promise.resolve(material(request.params.name ?? '')),
+        (found) => found.name,
+      );
       reply.send(200, pem.cert_pem + pem.chain_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.crt"`,
         'Cache-Control': 'no-store',
       });
     })
-    .get('/api/admin/domains/:name/key.key', (request, reply) => {
-      const { name, material: pem } = material(request.params.name ?? '');
+    .get('/api/admin/domains/:name/key.key', async (request, reply) => {
+      const { name, material: pem } = await audit.around(
+        subject(request, 'download.key', request.params.name ?? ''),
+        () => Promise.resolve(material(request.params.name ?? '')),
+        (found) => found.name,
+      );
       reply.send(200, pem.key_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.key"`,

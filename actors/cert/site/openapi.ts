@@ -1,9 +1,11 @@
 // /api/spec of certhub: OpenAPI 3.0 (the version the specification names), every endpoint, the admin
 // ones included. The domain's properties are typed against DomainView so a field added there fails
 // to compile here until the document describes it.
+import { revocationReasonNames } from '../acme/revocation-reasons.js';
 import { operationsPaths } from '../../../src/http/operations-openapi.js';
 import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
+import { auditPaths } from '../audit/openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -30,10 +32,10 @@ const domainProperties: Record<keyof DomainView, object> = {
   next_attempt_at: nullableDateTime,
   waiting_for: {
     type: 'string',
-    enum: ['backoff', 'retry_after', 'budget'],
+    enum: ['backoff', 'retry_after', 'budget', 'issuance'],
     nullable: true,
     description:
-      "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), or the CA budget's next slot",
+      "what set next_attempt_at: the backoff after a failure, a refusal's Retry-After (the CA's or the DNS provider's), the CA budget's next slot, or the CA still issuing a finalized order (resumed then, not a failure)",
   },
   renewal: {
     type: 'object',
@@ -263,6 +265,66 @@ export function certhubOpenApi(version: string) {
           },
         },
       },
+      '/api/admin/domains/{name}/renew': {
+        parameters: [nameParameter],
+        post: {
+          summary: 'an issued domain is renewed now; the certificate served stays until the new one arrives',
+          security: admin,
+          responses: {
+            '200': jsonResponse('the domain, its renewal due now', domainRef),
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('the domain is not issued'),
+            ...adminErrors,
+          },
+        },
+      },
+      '/api/admin/domains/{name}/rekey': {
+        parameters: [nameParameter],
+        post: {
+          summary: 'an issued domain is renewed now with a new private key (an order left open with a key made for it is dropped)',
+          security: admin,
+          responses: {
+            '200': jsonResponse('the domain, its renewal due now', domainRef),
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('the domain is not issued'),
+            ...adminErrors,
+          },
+        },
+      },
+      '/api/admin/domains/{name}/revoke': {
+        parameters: [nameParameter],
+        post: {
+          summary: "the domain's certificate is revoked at the CA with an RFC 5280 reason, and a new one ordered at once",
+          security: admin,
+          requestBody: jsonBody({
+            type: 'object',
+            required: ['reason'],
+            properties: { reason: { type: 'string', enum: [...revocationReasonNames], description: 'the RFC 5280 §5.3.1 reason, by name' } },
+          }),
+          responses: {
+            '200': {
+              description: "the domain, its renewal due now, and the CA's answer",
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['domain', 'ca_answer'],
+                    properties: { domain: domainRef, ca_answer: { type: 'string', description: 'what the CA answered, in words' } },
+                  },
+                },
+              },
+            },
+            ...bodyErrors,
+            '400': errorResponse('a bad name, or a reason that is not one of the names (the error lists them)'),
+            '404': errorResponse('no such domain'),
+            '409': errorResponse('the domain is not issued'),
+            '502': errorResponse("the CA refused the revocation; the error is the CA's"),
+            ...adminErrors,
+          },
+        },
+      },
       '/api/admin/domains/{name}/cert.crt': {
         parameters: [nameParameter],
         get: {
@@ -365,6 +427,7 @@ export function certhubOpenApi(version: string) {
           responses: { '200': { description: 'event stream', content: { 'text/event-stream': { schema: string } } }, ...adminErrors },
         },
       },
+      ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
     },
   };
 }

@@ -1,9 +1,12 @@
 // certhub's site config; the domain shapes it serves are in actors/cert/domains/protocol.ts.
 import type { ActorRef } from '../../../src/actor/kind.js';
+import type { AuditApi } from '../audit/protocol.js';
 import type { DomainsApi } from '../domains/protocol.js';
 
 export interface CerthubSite {
   domains: ActorRef<DomainsApi>;
+  /** The writer of audit.jsonl (../audit/). */
+  audit: ActorRef<AuditApi>;
   baseDomain: string;
   /** The admin key: bearer token for scripts, and what the panel's login asks for. */
   adminKey: string;

@@ -13,6 +13,7 @@ import type { Router } from '../../../src/http/router.js';
 import { mountVersionRoute } from '../../../src/http/version-route.js';
 import { version } from '../../../src/version.js';
 import type { DomainsApi, FetchRecord } from '../domains/protocol.js';
+import { TokenIds, type AuditRecorder } from '../audit/recorder.js';
 import { retiredTokenMessage } from '../domains/retired-tokens.js';
 import { RetiredFetchLog } from './retired-fetch-log.js';
 import { certhubApiVersion } from './protocol.js';
@@ -36,6 +37,7 @@ export interface PublicMount {
   clients: ClientAddresses;
   log: Logger;
   fetchCounts: FetchCounts;
+  audit: AuditRecorder;
 }
 
 /** The line a failed fetch writes; docs/certhub.md documents it for fail2ban. */
@@ -45,7 +47,8 @@ export const retiredFetchMessage = 'certhub: fetch with a retired token';
 /** The most of a requested name a failed fetch logs: the longest DNS name; a longer one is no name of ours anyway. */
 const maxLoggedNameLength = 253;
 
-export function mountPublicRoutes({ router, replica, domains, clients, log, fetchCounts }: PublicMount): void {
+export function mountPublicRoutes({ router, replica, domains, clients, log, fetchCounts, audit }: PublicMount): void {
+  const tokenIds = new TokenIds();
   const failedFetches = new RateLimiter(failedFetchLimit);
   const retiredFetches = new RetiredFetchLog();
   const retiredTokenRequests = new WeakSet<object>();
@@ -104,6 +107,8 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
       // of every request would cost a tenth of the answer.
       if (!fetches.has(domain.name)) fetches.set(domain.name, { name: domain.name, from: request.remoteAddress, at: Date.now() });
       fetchCounts.count(domain.name, 'served');
+      // Every hand-out is audited (merged per second), so each asks for the client's address.
+      audit.fetched(domain.name, tokenIds.of(domain), clients.of(request));
       reply.send(200, certificateBody, certificateHeaders);
     });
 }

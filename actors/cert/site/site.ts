@@ -8,6 +8,7 @@ import type { Logger } from '../../../src/log/record.js';
 import { serveStatic } from '../../../src/http/static.js';
 import type { SiteDefinition, SiteMount } from '../../../src/http/site.js';
 import { roleUiAssets } from '../../../src/http/ui-assets.js';
+import { AuditRecorder } from '../audit/recorder.js';
 import { certFigures } from './cert-metrics.js';
 import { mountAdminRoutes } from './admin-routes.js';
 import { ClientAddresses } from './client-addresses.js';
@@ -56,8 +57,9 @@ async function mountCerthubSite({ router, server, actor, site }: SiteMount<Certh
   if (actor.metrics.enabled) actor.metrics.addSource(certFigures(replica, fetches));
   const domains = actor.peer(site.domains);
   const clients = new ClientAddresses(site.trustedProxies);
-  mountPublicRoutes({ router, replica, domains, clients, log: actor.log, fetchCounts: fetches });
-  mountAdminRoutes({ router, server, actor, site, replica, domains, clients });
+  const audit = new AuditRecorder(actor.peer(site.audit), actor.log);
+  mountPublicRoutes({ router, replica, domains, clients, log: actor.log, fetchCounts: fetches, audit });
+  mountAdminRoutes({ router, server, actor, site, replica, domains, clients, audit });
   if (site.tls !== undefined) followTlsCertificate(site.tls, server, replica, actor);
   serveStatic(router, await roleUiAssets('cert'));
   // The front listens (and the URL is printed) once the domains are here: the domains actor sends a

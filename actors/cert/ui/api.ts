@@ -107,6 +107,21 @@ export async function retryNow(name: string): Promise<DomainView> {
   return (await call(`${domainPath(name)}/retry`, { method: 'POST' })).json() as Promise<DomainView>;
 }
 
+/** An issued domain is renewed now. */
+export async function renewNow(name: string): Promise<DomainView> {
+  return (await call(`${domainPath(name)}/renew`, { method: 'POST' })).json() as Promise<DomainView>;
+}
+
+/** An issued domain is renewed now with a new key. */
+export async function rekey(name: string): Promise<DomainView> {
+  return (await call(`${domainPath(name)}/rekey`, { method: 'POST' })).json() as Promise<DomainView>;
+}
+
+/** The domain's certificate is revoked at the CA with an RFC 5280 reason name, and renewed now. */
+export async function revoke(name: string, reason: string): Promise<{ domain: DomainView; ca_answer: string }> {
+  return (await call(`${domainPath(name)}/revoke`, { method: 'POST', body: { reason } })).json() as Promise<{ domain: DomainView; ca_answer: string }>;
+}
+
 export async function loadPrefs(): Promise<Prefs> {
   return (await call('api/admin/prefs')).json() as Promise<Prefs>;
 }

@@ -1,6 +1,6 @@
 // What an expanded row shows: the target (editable), expiry, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
-// fetch, and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
+// fetch, the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
 import type { DomainSummary, DomainView } from '../browser.js';
 import { copyButton } from '../../../ui/common/copy-button.js';
@@ -10,6 +10,7 @@ import { ApiError, domainPath, getDomain, removeDomain, retryNow, rotateToken, s
 import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
 import { ProfileField } from './profile-field.js';
+import { lifecycleActions } from './lifecycle-actions.js';
 
 export interface DetailsActions {
   changed(domain: DomainView): void;
@@ -41,6 +42,8 @@ export class DetailsView {
   private readonly profile: ProfileField;
   private readonly profileRow = element('div');
   private readonly actionError = element('p', 'form-error');
+  /** Renew now, Re-key and Revoke (lifecycle-actions.ts), while the domain is issued. */
+  private readonly lifecycleRow = element('div');
   private readonly name: string;
   /** Undefined until the first read answers. */
   private domain: DomainView | undefined;
@@ -135,6 +138,8 @@ export class DetailsView {
     const profileLabel = element('dt', '', 'Profile');
     this.profileRow.append(profileLabel, this.profile.node);
     this.profileRow.hidden = true;
+    const lifecycle = lifecycleActions(domain.name, (changed) => actions.changed(this.answered(changed)));
+    this.lifecycleRow.append(element('dt', '', 'Certificate'), lifecycle.buttons);
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
@@ -144,10 +149,11 @@ export class DetailsView {
       fact('Token', tokenRow),
       fact('Download', downloads),
       fact('Last fetch', this.lastFetch),
+      this.lifecycleRow,
     );
     this.actionError.setAttribute('role', 'alert');
     this.actionError.hidden = true;
-    this.node.append(targetForm, facts, this.actionError, remove);
+    this.node.append(targetForm, facts, lifecycle.said, this.actionError, remove);
     this.name = domain.name;
     this.node.setAttribute('aria-busy', 'true');
     this.reload();
@@ -190,6 +196,7 @@ export class DetailsView {
     this.error.textContent = domain.error ?? '';
     // The error stays shown while its retry runs; the button only while the domain waits in error.
     this.retryButton.hidden = domain.status !== 'error';
+    this.lifecycleRow.hidden = domain.status !== 'issued';
     this.nextAttemptRow.hidden = domain.next_attempt_at === null;
     this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
     this.profile.show(domain, this.profileRow);

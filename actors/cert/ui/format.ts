@@ -13,14 +13,16 @@ export function dateTime(iso: string | null, none = '—'): string {
 }
 
 /** When a waiting domain tries again and why: a refusal's Retry-After can be days away. */
-export function nextAttemptText(nextAttemptAt: string | null, waitingFor: 'backoff' | 'retry_after' | 'budget' | null): string {
+export function nextAttemptText(nextAttemptAt: string | null, waitingFor: 'backoff' | 'retry_after' | 'budget' | 'issuance' | null): string {
   if (nextAttemptAt === null) return 'none planned';
   const why =
     waitingFor === 'retry_after'
       ? 'the CA or DNS provider asked to wait (Retry-After)'
       : waitingFor === 'budget'
         ? "the next slot in the CA's certificate budget"
-        : 'backoff after the failure';
+        : waitingFor === 'issuance'
+          ? 'the CA is still issuing the order; it is resumed'
+          : 'backoff after the failure';
   return `${dateTime(nextAttemptAt)}: ${why}`;
 }
 

@@ -1,9 +1,10 @@
-// The certhub admin panel: log in with the admin key, then the Domains and Logs tabs. A session that
+// The certhub admin panel: log in with the admin key, then the Domains, Logs and Audit tabs. A session that
 // ends (expiry, logout elsewhere, a server restart) brings the login back over the page as it is.
 import { byId } from '../../../ui/common/dom.js';
 import { offerProfiles } from './add-form.js';
 import { loadPrefs, logout, onSessionLost, sessionState } from './api.js';
 import { startDomains } from './domains.js';
+import { startAudit } from './audit.js';
 import { startLogs } from './logs.js';
 import { adopt } from './prefs.js';
 import { showServerInfo } from './server-info.js';
@@ -12,6 +13,7 @@ import { askForKey } from './session.js';
 const tabs = [
   { tab: byId<HTMLButtonElement>('tab-domains'), panel: byId('domains-panel') },
   { tab: byId<HTMLButtonElement>('tab-logs'), panel: byId('logs-panel') },
+  { tab: byId<HTMLButtonElement>('tab-audit'), panel: byId('audit-panel') },
 ];
 
 onSessionLost((why) => askForKey(why));
@@ -24,6 +26,7 @@ function select(index: number): void {
     panel.hidden = !selected;
   });
   if (index === 1) startLogs();
+  if (index === 2) startAudit();
 }
 
 tabs.forEach(({ tab }, index) => {

@@ -37,3 +37,19 @@ function percentOf(part: number, whole: number): number {
   if (whole <= 0) return 0;
   return Math.min(100, Math.max(0, Math.round((part / whole) * 1000) / 10));
 }
+
+/**
+ * Per-core times from /proc/stat's `cpuN user nice system idle iowait irq …` lines, the fields
+ * os.cpus() takes from the same lines (libuv leaves iowait, softirq and steal out). Read directly, a
+ * tick costs one file: os.cpus() also reads /proc/cpuinfo and every core's cpufreq file for the model
+ * and speed, which the sampler already knows or does not show.
+ */
+export function parseProcStatCores(text: string): CoreTimes[] {
+  const cores: CoreTimes[] = [];
+  for (const line of text.split('\n')) {
+    if (!/^cpu\d/.test(line)) continue;
+    const [, user = 0, nice = 0, sys = 0, idle = 0, , irq = 0] = line.split(/\s+/).map(Number);
+    cores.push({ user, nice, sys, idle, irq });
+  }
+  return cores;
+}

@@ -1,18 +1,18 @@
 import type { HistoryPoint } from './protocol.js';
 
 /** A fixed-size window of samples: memory stays flat however long the dashboard runs. */
-export class HistoryWindow {
-  private readonly points: HistoryPoint[] = [];
+export class HistoryWindow<Point = HistoryPoint> {
+  private readonly points: Point[] = [];
 
   constructor(readonly capacity: number) {}
 
-  push(point: HistoryPoint): void {
+  push(point: Point): void {
     this.points.push(point);
     if (this.points.length > this.capacity) this.points.shift();
   }
 
   /** Oldest first; a copy. */
-  values(): HistoryPoint[] {
+  values(): Point[] {
     return this.points.slice();
   }
 }

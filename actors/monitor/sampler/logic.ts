@@ -4,6 +4,7 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import { containerVmProcessNames, type ContainerTopEntry } from './containers.js';
 import { cpuUsage, type CoreTimes, type CpuUsage } from './cpu.js';
+import { DeviceSampler } from './devices.js';
 import { HistoryWindow } from './history.js';
 import type { MemoryFigures } from './memory.js';
 import { identify, type ProcessIdentity } from './process-names.js';
@@ -11,7 +12,7 @@ import { processTable, type ProcessSample } from './process-table.js';
 import type { SamplerFigures } from './sampler-figures.js';
 import type { ContainerReading } from './probes/container-cli.js';
 import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probes/probe.js';
-import type { ContainerProcess, ContainerRuntimeStatus, ListeningPort, Snapshot, SnapshotJson } from './protocol.js';
+import type { ContainerProcess, ContainerRuntimeStatus, ListeningPort, ServedSnapshot, Snapshot, SnapshotJson } from './protocol.js';
 
 export interface SamplerOptions {
   intervalMs: number;
@@ -53,6 +54,7 @@ export class Sampler {
   private memory: MemoryFigures | undefined;
   private readonly cpuHistory: HistoryWindow;
   private readonly memoryHistory: HistoryWindow;
+  private readonly devices: DeviceSampler;
   private watchers = 0;
   private lastAskedAt = Number.NEGATIVE_INFINITY;
   private latest: { json: SnapshotJson; at: number } | undefined;
@@ -75,6 +77,7 @@ export class Sampler {
     const points = Math.max(1, Math.round((options.historySeconds * 1000) / options.intervalMs));
     this.cpuHistory = new HistoryWindow(points);
     this.memoryHistory = new HistoryWindow(points);
+    this.devices = new DeviceSampler(points);
   }
 
   async start(): Promise<void> {
@@ -129,9 +132,14 @@ export class Sampler {
     this.cpu = cpuUsage(this.previousTimes, times);
     this.previousTimes = times;
     this.memory = await this.dependencies.probe.memory();
+    const { probe } = this.dependencies;
+    const filesystems = probe.filesystems();
+    const disks = probe.diskCounters();
+    const interfaces = probe.interfaceCounters();
     const t = this.dependencies.clock.now() / 1000;
     this.cpuHistory.push({ t, v: this.cpu.percent });
     this.memoryHistory.push({ t, v: percent(this.memory.usedBytes, this.memory.totalBytes) });
+    this.devices.sample(t, { filesystems, disks, interfaces });
     this.dependencies.figures?.countersRead((performance.now() - started) / 1000);
   }
 
@@ -165,6 +173,10 @@ export class Sampler {
         breakdown: memory.breakdown,
         history: this.memoryHistory.values(),
       },
+      filesystems: this.devices.filesystems(),
+      disks: this.devices.disks(),
+      interfaces: this.devices.interfaces(),
+      temperatures: probe.temperatures(),
       processes: processTable(samples, memory.totalBytes, this.options.topProcesses, this.dependencies.runtimeVersion),
       containers: containers.processes.map((entry): ContainerProcess => {
         const reading = byPid.get(entry.pid);
@@ -180,7 +192,9 @@ export class Sampler {
       }),
       network,
     };
-    const json = JSON.stringify(snapshot) as SnapshotJson;
+    const runtimeKey = containers.status.available ? containers.status.name : 'docker';
+    const served: ServedSnapshot = { ...snapshot, [runtimeKey]: snapshot.containers };
+    const json = JSON.stringify(served) as SnapshotJson;
     this.latest = { json, at: clock.now() };
     this.dependencies.figures?.scanned((performance.now() - started) / 1000, readings.length);
     return json;

@@ -97,17 +97,91 @@ export interface ListeningPort {
   pid: number | null;
 }
 
+export interface FilesystemInfo {
+  mountPoint: string;
+  /** `/dev/sda1`, or what the mount table names the source (`server:/export`, `overlay`). */
+  device: string;
+  /** `ext4`, `xfs`, `nfs4`. */
+  type: string;
+  usedBytes: number;
+  totalBytes: number;
+  /** Used of what users can fill (used plus available), as `df` counts it: reserved blocks are neither. */
+  percent: number;
+  history: HistoryPoint[];
+}
+
+export interface DiskInfo {
+  /** The block device's kernel name: `sda`, `nvme0n1`, `vda1`. */
+  name: string;
+  readBytesPerSecond: number;
+  writeBytesPerSecond: number;
+  history: DiskHistoryPoint[];
+}
+
+export interface DiskHistoryPoint {
+  /** Seconds since the epoch. */
+  t: number;
+  /** Bytes a second. */
+  read: number;
+  write: number;
+}
+
+export interface InterfaceInfo {
+  name: string;
+  loopback: boolean;
+  receiveBytesPerSecond: number;
+  transmitBytesPerSecond: number;
+  /** Counts since the interface came up, as /proc/net/dev keeps them. */
+  receiveErrors: number;
+  transmitErrors: number;
+  receiveDrops: number;
+  transmitDrops: number;
+  history: InterfaceHistoryPoint[];
+}
+
+export interface InterfaceHistoryPoint {
+  /** Seconds since the epoch. */
+  t: number;
+  /** Bytes a second. */
+  receive: number;
+  transmit: number;
+}
+
+export interface TemperatureSensor {
+  /** The hwmon chip's name: `coretemp`, `k10temp`, `nvme`, `acpitz`. */
+  chip: string;
+  /** The sensor's label (`Package id 0`, `Tctl`), or its file name (`temp1`) when the driver gives none. */
+  label: string;
+  celsius: number;
+  /** The driver's critical threshold, null when it states none. */
+  criticalCelsius: number | null;
+}
+
 export interface Snapshot {
   /** Seconds since the epoch, fractional. */
   timestamp: number;
   machine: MachineInfo;
   cpu: CpuInfo;
   memory: MemoryInfo;
+  /** Mounted filesystems that hold data: pseudo filesystems, tmpfs and second mounts of one device left out. */
+  filesystems: FilesystemInfo[];
+  /** Block devices that have done any I/O since boot. */
+  disks: DiskInfo[];
+  /** Network interfaces by name, loopback last. */
+  interfaces: InterfaceInfo[];
+  /** hwmon temperature sensors; empty on a machine that has none (most VMs). */
+  temperatures: TemperatureSensor[];
   /** Top rows, sorted by CPU percent plus memory percent, highest first. */
   processes: ProcessRow[];
   containers: ContainerProcess[];
   network: ListeningPort[];
 }
+
+/**
+ * The snapshot as served: `containers` is given a second time under the runtime's own name (`docker`,
+ * or `podman` when that is the CLI found), the key the original dashboard's clients read.
+ */
+export type ServedSnapshot = Snapshot & { docker?: ContainerProcess[]; podman?: ContainerProcess[] };
 
 /** A Snapshot as JSON text: serialised once in the sampler, then passed on and served as it is. */
 export type SnapshotJson = string & { readonly __snapshotJson: true };

@@ -13,6 +13,14 @@ function object(properties: Record<string, unknown>, description?: string) {
 }
 
 const historyPoint = object({ t: { ...number, description: 'seconds since the epoch' }, v: percent });
+const epochSeconds = { ...number, description: 'seconds since the epoch' };
+const bytesPerSecond = { ...integer, minimum: 0, description: 'bytes a second over the last interval' };
+
+const containerProcess = object({ container: string, image: string, pid: integer, user: string, command: string, cpuPercent: number, memoryBytes: integer });
+const containerList = {
+  type: 'array',
+  items: { $ref: '#/components/schemas/ContainerProcess' },
+};
 
 const snapshotSchema = object({
   timestamp: { ...number, description: 'seconds since the epoch, fractional' },
@@ -49,6 +57,63 @@ const snapshotSchema = object({
     breakdown: { oneOf: [{ type: 'null' }, object({ activeBytes: integer, wiredBytes: integer, compressedBytes: integer })], description: 'macOS only' },
     history: { type: 'array', items: historyPoint },
   }),
+  filesystems: {
+    type: 'array',
+    description:
+      'mounted filesystems that hold data, one per device: pseudo filesystems, tmpfs, devtmpfs and bind mounts left out, as `df -x tmpfs -x devtmpfs` lists them (Linux)',
+    items: object({
+      mountPoint: string,
+      device: string,
+      type: string,
+      usedBytes: integer,
+      totalBytes: integer,
+      percent: { ...percent, description: 'used of used plus available, as df counts it' },
+      history: { type: 'array', items: historyPoint, description: 'percent over the last 2 minutes, oldest first' },
+    }),
+  },
+  disks: {
+    type: 'array',
+    description: 'block devices that have done any I/O since boot, from /proc/diskstats (Linux)',
+    items: object({
+      name: string,
+      readBytesPerSecond: bytesPerSecond,
+      writeBytesPerSecond: bytesPerSecond,
+      history: {
+        type: 'array',
+        items: object({ t: epochSeconds, read: bytesPerSecond, write: bytesPerSecond }),
+        description: 'the last 2 minutes, oldest first',
+      },
+    }),
+  },
+  interfaces: {
+    type: 'array',
+    description: 'network interfaces from /proc/net/dev, by name, loopback last (Linux)',
+    items: object({
+      name: string,
+      loopback: boolean,
+      receiveBytesPerSecond: bytesPerSecond,
+      transmitBytesPerSecond: bytesPerSecond,
+      receiveErrors: { ...integer, description: 'since the interface came up' },
+      transmitErrors: integer,
+      receiveDrops: integer,
+      transmitDrops: integer,
+      history: {
+        type: 'array',
+        items: object({ t: epochSeconds, receive: bytesPerSecond, transmit: bytesPerSecond }),
+        description: 'the last 2 minutes, oldest first',
+      },
+    }),
+  },
+  temperatures: {
+    type: 'array',
+    description: 'hwmon temperature sensors (/sys/class/hwmon); empty on a machine without any',
+    items: object({
+      chip: { ...string, description: 'the hwmon chip name: coretemp, k10temp, nvme' },
+      label: { ...string, description: "the driver's label, or the sensor file name (temp1) when it gives none" },
+      celsius: number,
+      criticalCelsius: { type: ['number', 'null'], description: "the driver's critical threshold; null when it states none" },
+    }),
+  },
   processes: {
     type: 'array',
     description: 'top rows by CPU + memory share; processes with the same parent and name form one row',
@@ -64,16 +129,23 @@ const snapshotSchema = object({
       runtime: { oneOf: [{ type: 'null' }, object({ name: { enum: ['python', 'node', 'ruby', 'perl', 'java'] }, version: string })] },
     }),
   },
-  containers: {
-    type: 'array',
-    items: object({ container: string, image: string, pid: integer, user: string, command: string, cpuPercent: number, memoryBytes: integer }),
-  },
+  containers: containerList,
   network: {
     type: 'array',
     description: 'TCP sockets in LISTEN state not bound only to loopback',
     items: object({ port: integer, address: string, protocol: { enum: ['tcp', 'tcp6'] }, process: string, pid: { type: ['integer', 'null'] } }),
   },
 });
+
+/** `containers` once more under the runtime's name, the key the original dashboard's clients read. */
+const servedSnapshotSchema = {
+  ...snapshotSchema,
+  properties: {
+    ...snapshotSchema.properties,
+    docker: { ...containerList, description: 'the same list as containers, when docker is the runtime found or none is' },
+    podman: { ...containerList, description: 'the same list as containers, when podman is the runtime found' },
+  },
+};
 
 const errorSchema = object({ error: string });
 
@@ -102,6 +174,6 @@ export function monitorOpenApi(version: string) {
       '/api/spec': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
       ...operationsPaths(),
     },
-    components: { schemas: { Snapshot: snapshotSchema, Error: errorSchema } },
+    components: { schemas: { Snapshot: servedSnapshotSchema, ContainerProcess: containerProcess, Error: errorSchema } },
   };
 }

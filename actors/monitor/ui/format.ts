@@ -39,3 +39,13 @@ export function formatClock(epochSeconds: number): string {
   const time = new Date(epochSeconds * 1000);
   return [time.getHours(), time.getMinutes(), time.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
 }
+
+/** A rate in bytes a second: `12.7 MiB/s`. */
+export function formatRate(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** `54.0 °C`. */
+export function formatCelsius(celsius: number): string {
+  return `${celsius.toFixed(1)} °C`;
+}

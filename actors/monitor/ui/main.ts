@@ -3,6 +3,7 @@ import type { Snapshot } from '../browser.js';
 import { followStream, type ConnectionState } from './connection.js';
 import { ContainersPanel } from './containers-panel.js';
 import { CpuPanel } from './cpu-panel.js';
+import { FilesystemsPanel } from './filesystems-panel.js';
 import { byId } from '../../../ui/common/dom.js';
 import { formatClock } from './format.js';
 import { HistoryGraph } from './history-graph.js';
@@ -10,6 +11,8 @@ import { MachinePanel } from './machine-panel.js';
 import { MemoryPanel } from './memory-panel.js';
 import { PortsTable } from './ports-table.js';
 import { ProcessTable } from './process-table.js';
+import { DisksPanel, InterfacesPanel } from './rates-panel.js';
+import { TemperaturesPanel } from './temperatures-panel.js';
 
 const stateLabels: Record<ConnectionState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…' };
 
@@ -22,6 +25,10 @@ const cpu = new CpuPanel();
 const memory = new MemoryPanel();
 const cpuHistory = new HistoryGraph('cpu');
 const memoryHistory = new HistoryGraph('memory');
+const filesystems = new FilesystemsPanel();
+const disks = new DisksPanel();
+const interfaces = new InterfacesPanel();
+const temperatures = new TemperaturesPanel();
 const processes = new ProcessTable();
 const containers = new ContainersPanel();
 const ports = new PortsTable();
@@ -45,6 +52,10 @@ function show(snapshot: Snapshot): void {
   memory.update(snapshot.memory);
   cpuHistory.update(snapshot.cpu.history, snapshot.timestamp);
   memoryHistory.update(snapshot.memory.history, snapshot.timestamp);
+  filesystems.update(snapshot.filesystems);
+  disks.update(snapshot.disks, snapshot.timestamp);
+  interfaces.update(snapshot.interfaces, snapshot.timestamp);
+  temperatures.update(snapshot.temperatures);
   processes.update(snapshot.processes);
   containers.update(snapshot.machine.containerRuntime, snapshot.containers);
   ports.update(snapshot.network);

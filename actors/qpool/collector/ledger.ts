@@ -2,9 +2,10 @@
 // restart, so the time of each keyed request is recorded before it is sent, and a start within the
 // interval waits for the rest of it. The ledger holds that time only: no value is ever written to
 // disk on the sending side.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makeDirectories } from '../../../src/store/directories.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
 
 interface LedgerFile {
@@ -36,7 +37,8 @@ export class KeyedLedger {
 
   /** Records a request about to be sent; throws when it cannot, and then the request must not be sent. */
   async record(at: number): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    // Not mkdir's recursive option: it spins without end under a parent that refuses the child (see directories.ts).
+    await makeDirectories(dirname(this.path), 0o700);
     const content: LedgerFile = { keyed: { last_request: new Date(at).toISOString() } };
     await writeSecretFile(this.path, `${JSON.stringify(content)}\n`);
   }

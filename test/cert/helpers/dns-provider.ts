@@ -29,7 +29,9 @@ export async function startProvider(kind: ProviderUnderTest, tuning: DoubleTunin
     const provider = createDnsProvider({ provider: 'cloudflare', api_token: cloudflare.token, zone_id: cloudflare.zoneId, api_url: cloudflare.apiUrl });
     return {
       provider,
-      powerdns,
+      // These tests check the DNS side once a change has reached it: dig waits out the double's
+      // propagation delay first (cert-dns-cloudflare-double.test.ts shows the delay itself).
+      powerdns: { ...powerdns, dig: async (name, type) => (await cloudflare.propagated(), powerdns.dig(name, type)) },
       cloudflare,
       async stop() {
         await cloudflare.close();

@@ -34,6 +34,10 @@ export class FakeIssuer implements Issuer {
   renewalWindow: ((certId: string) => RenewalInfoAnswer) | null = null;
   /** CertIDs whose renewal information was asked for. */
   readonly renewalInfoAsked: string[] = [];
+  /** Certificates revoked, with the reason given. */
+  readonly revoked: { certPem: string; reason: string }[] = [];
+  /** Names whose open order was dropped. */
+  readonly forgotten: string[] = [];
   private held: Promise<void> | undefined;
   private release: (() => void) | undefined;
 
@@ -66,6 +70,16 @@ export class FakeIssuer implements Issuer {
 
   profiles(): Promise<OfferedProfiles | null> {
     return Promise.resolve(this.offered);
+  }
+
+  revoke(certPem: string, reason: string): Promise<string> {
+    this.revoked.push({ certPem, reason });
+    return Promise.resolve(`revoked (reason ${reason})`);
+  }
+
+  forgetOrder(name: string): Promise<void> {
+    this.forgotten.push(name);
+    return Promise.resolve();
   }
 
   async issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial> {

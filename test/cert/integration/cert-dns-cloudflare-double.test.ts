@@ -2,9 +2,59 @@
 // 81058 for a record already there, A/CNAME conflicts, a DELETE with a Content-Type and no body, target
 // changes through the batch endpoint, comment and tags kept by PATCH and dropped by PUT.
 import test from 'ava';
+import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
+import { CloudflareProvider } from '../../../actors/cert/dns/providers/cloudflare.js';
 import { ownerMark } from '../../../actors/cert/dns/providers/provider.js';
-import type { CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
+import { defaultPropagationMs, startCloudflareDouble, type CloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
 import { withProvider } from '../helpers/dns-provider.js';
+import { withPowerDns } from '../../helpers/cert-stack.js';
+
+test('the double: a change is answered at once and reaches the DNS side only after its propagation delay', withPowerDns, async (t, powerdns) => {
+  const cloudflare = await startCloudflareDouble({ zone: powerdns.zone, powerdns });
+  t.teardown(() => cloudflare.close());
+  const provider = createDnsProvider({ provider: 'cloudflare', api_token: cloudflare.token, zone_id: cloudflare.zoneId, api_url: cloudflare.apiUrl });
+  const name = `_acme-challenge.slow.${powerdns.zone}`;
+  const started = Date.now();
+  await provider.addTxt(name, 'later');
+  t.deepEqual(
+    (await provider.list(name)).map((record) => record.content),
+    ['later'],
+    'the API shows it at once',
+  );
+  if (Date.now() - started < defaultPropagationMs / 2) t.deepEqual(await powerdns.dig(name, 'TXT'), [], 'the DNS side does not, yet');
+  await cloudflare.propagated();
+  t.true(Date.now() - started >= defaultPropagationMs / 2);
+  t.deepEqual(await powerdns.dig(name, 'TXT'), ['"later"']);
+});
+
+test('the double: a token without DNS Write verifies and reads, and every change is refused 403 with 10000', withPowerDns, async (t, powerdns) => {
+  const cloudflare = await startCloudflareDouble({ zone: powerdns.zone, powerdns });
+  t.teardown(() => cloudflare.close());
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${cloudflare.apiUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${cloudflare.readOnlyToken}`, 'Content-Type': 'application/json' },
+    });
+    return { status: response.status, body: (await response.json()) as { success: boolean; result: { status?: string } | null; errors: unknown[] } };
+  };
+  t.like(await call('/user/tokens/verify'), { status: 200, body: { success: true, result: { status: 'active' } } });
+  t.like(await call(`/zones/${cloudflare.zoneId}/dns_records?type=TXT`), { status: 200, body: { success: true } });
+  const refused = await call(`/zones/${cloudflare.zoneId}/dns_records`, {
+    method: 'POST',
+    body: JSON.stringify({ type: 'TXT', name: `x.${powerdns.zone}`, content: 'x', ttl: 120 }),
+  });
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body.errors, [{ code: 10000, message: 'Authentication error' }]);
+  t.deepEqual(cloudflare.records(), []);
+  const readOnly = new CloudflareProvider({ apiToken: cloudflare.readOnlyToken, zoneId: cloudflare.zoneId, apiUrl: cloudflare.apiUrl, timeoutMs: 5000 });
+  t.regex(
+    (await readOnly.missingDnsWrite()) ?? '',
+    /may not change its DNS records \(HTTP 403, 10000 Authentication error\): give it the DNS Write permission/,
+  );
+  const writer = new CloudflareProvider({ apiToken: cloudflare.token, zoneId: cloudflare.zoneId, apiUrl: cloudflare.apiUrl, timeoutMs: 5000 });
+  t.is(await writer.missingDnsWrite(), undefined);
+  t.deepEqual(cloudflare.records(), [], 'the check removes its record');
+});
 
 test(
   'listings are walked page by page',

@@ -2,8 +2,10 @@
 // gives up with the servers and what they answered, follows a CNAME on _acme-challenge, and reads
 // answers too large for UDP over TCP.
 import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { decode } from 'dns-packet';
 import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
 import { queryNameserver, txtValue } from '../../../actors/cert/acme/dns-query.js';
 import { AuthoritativeDns } from '../../../actors/cert/acme/propagation.js';
@@ -17,13 +19,30 @@ function providerOf(powerdns: PowerDnsServer) {
 
 test('waits until the value is answered, and no longer', withPowerDns, async (t, powerdns) => {
   const name = `_acme-challenge.app.${powerdns.zone}`;
-  const dns = new AuthoritativeDns({ nameservers: [powerdns.nameserver] });
+  // Asked through a gate that keeps each answer with its instants: when the value was first answered,
+  // and how long each poll took on this machine.
+  const gate = await startDnsGate(powerdns.dnsPort);
+  t.teardown(() => gate.close());
+  gate.open();
+  const intervalMs = 50;
+  const dns = new AuthoritativeDns({ nameservers: [gate.nameserver] });
   let addStarted = false;
-  const waited = dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs: 50 }).then(() => addStarted);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const waited = dns.waitForTxt(name, 'token-value', { timeoutMs: 30_000, intervalMs }).then(() => ({ afterAdd: addStarted, endedAt: performance.now() }));
+  // Polls answered without the value first: they measure the poll period.
+  while (gate.answers().length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
   addStarted = true;
   await providerOf(powerdns).addTxt(name, 'token-value');
-  t.true(await waited, 'it resolved only after the record was added');
+  const { afterAdd, endedAt } = await waited;
+  t.true(afterAdd, 'it resolved only after the record was added');
+  const answers = gate.answers();
+  const first = answers.findIndex((answer) => decode(answer.reply).answers?.map(txtValue).includes('token-value'));
+  t.is(first, answers.length - 1, 'no question after the first answer with the value');
+  const longestPollMs = Math.max(...answers.slice(1).map((answer, index) => answer.askedAt - answers[index]!.askedAt));
+  const endedAfterMs = endedAt - answers[first]!.answeredAt;
+  t.true(
+    endedAfterMs <= longestPollMs + intervalMs,
+    `the wait ended ${endedAfterMs.toFixed(0)} ms after the value was answered: past the longest poll measured (${longestPollMs.toFixed(0)} ms) and one interval (${intervalMs} ms)`,
+  );
 });
 
 test('every nameserver must answer: one that lacks the value is named when time runs out', async (t) => {

@@ -95,7 +95,7 @@ test('cloudflare: the token is verified and the zone read; a wrong token is name
   const result = await setup(dataDir, answers, ['--cloudflare-api-url', cloudflare.apiUrl]);
   t.is(result.code, 0, result.stderr + result.stdout);
   t.regex(result.stdout, /Failed: cloudflare: the API token was refused \(HTTP 401, 1000 Invalid API Token\): check api_token\n/);
-  t.regex(result.stdout, new RegExp(`OK: Cloudflare verifies the token, and it reads zone ${powerdns.zone}\\.`));
+  t.regex(result.stdout, new RegExp(`OK: Cloudflare verifies the token, it reads zone ${powerdns.zone} and may change its records\\.`));
   t.notRegex(result.stdout, new RegExp(cloudflare.token), 'the token is not shown');
   t.true(cloudflare.requests.some((request) => request.path === '/client/v4/user/tokens/verify' && request.status === 401));
   const config = await readConfig(dataDir);
@@ -103,6 +103,31 @@ test('cloudflare: the token is verified and the zone read; a wrong token is name
   t.deepEqual(config.dns_records, { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone });
   t.like(validateConfig(certConfigSchema({ demo: false }), config), { acme: { directory_url: 'https://127.0.0.1:14000/dir' } });
 });
+
+test(
+  'cloudflare: a token that verifies and reads the zone but lacks DNS Write is named as such: exit 1, nothing written',
+  withPowerDns,
+  async (t, powerdns) => {
+    const cloudflare = await startCloudflareDouble({ zone: powerdns.zone, powerdns });
+    t.teardown(() => cloudflare.close());
+    const dataDir = join(await certDataDir(t), 'data');
+    const result = await setup(
+      dataDir,
+      [powerdns.zone, '', '', 'cloudflare', 'same', cloudflare.readOnlyToken, cloudflare.zoneId],
+      ['--cloudflare-api-url', cloudflare.apiUrl],
+    );
+    t.is(result.code, 1, result.stdout);
+    t.regex(
+      result.stdout,
+      new RegExp(
+        `Failed: cloudflare: the API token reads zone ${cloudflare.zoneId} but may not change its DNS records \\(HTTP 403, 10000 Authentication error\\): give it the DNS Write permission \\(Zone > DNS > Edit\\) on that zone`,
+      ),
+    );
+    t.true(cloudflare.requests.some((request) => request.path === '/client/v4/user/tokens/verify' && request.status === 200));
+    t.deepEqual(cloudflare.records(), [], 'nothing was written');
+    await t.throwsAsync(stat(dataDir), { code: 'ENOENT' });
+  },
+);
 
 test('cloudflare: a wrong token, then the end of input: exit 1, nothing written', withPowerDns, async (t, powerdns) => {
   const cloudflare = await startCloudflareDouble({ zone: powerdns.zone, powerdns });

@@ -76,6 +76,8 @@ test.serial(
           cloudflare.records().map(({ type, name: at, content }) => ({ type, name: at, content })),
           [{ type: 'A', name, content: '203.0.113.20' }],
         );
+        // The DNS side is read once the double's changes have propagated (Cloudflare's edge takes its time).
+        await cloudflare.propagated();
         t.deepEqual(await stack.powerdns.dig(name, 'A'), ['203.0.113.20']);
         t.deepEqual(await recordsOf(stack.powerdns, name), [{ name, type: 'A', contents: ['203.0.113.20'] }], 'no challenge TXT is left in DNS');
 
@@ -118,6 +120,7 @@ test.serial('split: dns_acme on Cloudflare, dns_records on PowerDNS: only the ch
         'the address record did not go through Cloudflare',
       );
       t.deepEqual(cloudflare.records(), []);
+      await cloudflare.propagated();
       t.deepEqual(
         await recordsOf(stack.powerdns, name),
         [{ name, type: 'A', contents: ['203.0.113.21'] }],

@@ -1,13 +1,15 @@
 // The answers of the DNS providers' HTTP APIs, made garbage: garbage-layer.ts, in
 // front of the Cloudflare double or of PowerDNS, replaces answers with text that is not JSON, JSON of
 // another shape, a value deep in the real answer retyped, HTML, a body cut short or without end, an
-// odd status. Property: each provider call either completes or fails with a DNS OutpostError whose
-// reason is one readable line without the API token; the process stays up.
+// odd status. Property: each provider call either fails with a DNS OutpostError whose reason is one
+// readable line without the API token, or completes having done what it does against an honest API
+// (the garbage left the call's outcome alone: an answer the call does not read, or one it reads the
+// same); never a call that completes with a wrong outcome. The process stays up.
 import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
 import { createDnsProvider } from '../../../actors/cert/dns/providers/create.js';
-import type { DnsProvider } from '../../../actors/cert/dns/providers/provider.js';
+import type { DnsProvider, DnsRecord } from '../../../actors/cert/dns/providers/provider.js';
 import { OutpostError } from '../../../src/errors.js';
 import { startPowerDns } from '../../../benchmarks/third-party/powerdns.js';
 import { startCloudflareDouble } from '../fixtures/cloudflare/cloudflare-double.js';
@@ -30,18 +32,19 @@ export const apiGarbage: fc.Arbitrary<ApiGarbage> = fc.oneof(
   fc.record({ kind: fc.constant('status' as const), status: fc.constantFrom(200, 201, 204, 301, 400, 401, 404, 409, 422, 429, 500) }),
 );
 
-async function call(provider: DnsProvider, operation: Operation, name: string): Promise<void> {
+/** What a call is given: `name` has the TXT `fuzz-value` at `_acme-challenge.<name>` and the address 192.0.2.1; addTxt adds `fuzz-added`. */
+async function call(provider: DnsProvider, operation: Operation, name: string): Promise<DnsRecord[] | undefined> {
   switch (operation) {
     case 'addTxt':
-      return provider.addTxt(`_acme-challenge.${name}`, 'fuzz-value');
+      return void (await provider.addTxt(`_acme-challenge.${name}`, 'fuzz-added'));
     case 'removeTxt':
-      return provider.removeTxt(`_acme-challenge.${name}`, 'fuzz-value');
+      return void (await provider.removeTxt(`_acme-challenge.${name}`, 'fuzz-value'));
     case 'list':
-      return void (await provider.list(name));
+      return provider.list(name);
     case 'setAddress':
       return void (await provider.setAddress(name, '192.0.2.7'));
     case 'removeAddress':
-      return provider.removeAddress(name);
+      return void (await provider.removeAddress(name));
     default:
       throw new Error(`unknown operation ${String(operation satisfies never)}`);
   }
@@ -53,6 +56,32 @@ function assertReadable(error: unknown, secret: string, context: string): void {
   assert.ok(error.message.length <= readableLength, `${context}: a reason of ${error.message.length} characters`);
   assert.doesNotMatch(error.message, /\n\s+at /, `${context}: a stack trace in the reason`);
   assert.ok(!error.message.includes(secret), `${context}: the API token in the reason`);
+}
+
+function recordTexts(records: readonly DnsRecord[]): string[] {
+  return records.map((record) => `${record.name} ${record.type} ${record.content} ${record.ttl}`).sort();
+}
+
+/** A call that completed on garbage did what it does against an honest API: read back with the garbage off. */
+async function assertHonestOutcome(provider: DnsProvider, operation: Operation, name: string, listed: DnsRecord[] | undefined, context: string): Promise<void> {
+  const atName = await provider.list(name);
+  const addresses = atName.filter((record) => record.type !== 'TXT').map((record) => `${record.type} ${record.content}`);
+  const txt = (await provider.list(`_acme-challenge.${name}`)).filter((record) => record.type === 'TXT').map((record) => record.content);
+  const completed = `${context}: completed`;
+  switch (operation) {
+    case 'addTxt':
+      return assert.deepEqual(txt.sort(), ['fuzz-added', 'fuzz-value'], `${completed}, and the TXT values are not both values`);
+    case 'removeTxt':
+      return assert.deepEqual(txt, [], `${completed}, and the TXT value is still there`);
+    case 'list':
+      return assert.deepEqual(recordTexts(listed ?? []), recordTexts(atName), `${completed}, and listed other records than the API holds`);
+    case 'setAddress':
+      return assert.deepEqual(addresses, ['A 192.0.2.7'], `${completed}, and the address is not the one set`);
+    case 'removeAddress':
+      return assert.deepEqual(addresses, [], `${completed}, and an address is left`);
+    default:
+      throw new Error(`unknown operation ${String(operation satisfies never)}`);
+  }
 }
 
 interface Api {
@@ -97,6 +126,7 @@ const property = test.macro({
   async exec(t, kind: 'cloudflare' | 'powerdns') {
     const api = await startApi(kind);
     let count = 0;
+    let failed = 0;
     try {
       const run = fc.asyncProperty(
         fc.constantFrom(...operations),
@@ -112,17 +142,22 @@ const property = test.macro({
           await honest.setAddress(name, '192.0.2.1');
           api.layer.garbage = { garbage, ...(methods === undefined ? {} : { methods }) };
           const context = `${operation} ${methods?.join(',') ?? 'all'} ${JSON.stringify(garbage)}`;
+          let listed: DnsRecord[] | undefined;
           try {
-            await call(api.provider(), operation, name);
+            listed = await call(api.provider(), operation, name);
           } catch (error) {
             assertReadable(error, api.secret, context);
+            failed += 1;
+            return;
           } finally {
             api.layer.garbage = undefined;
           }
+          await assertHonestOutcome(api.provider(), operation, name, listed, context);
         },
       );
       await checkAsyncProperty(t, run, 120, { shrink: false });
       t.true(api.layer.replaced > 0, 'garbage was answered');
+      t.log(`${count} calls: ${failed} failed with a provider error, ${count - failed} completed with an honest outcome`);
     } finally {
       await api.stop();
     }
@@ -189,4 +224,13 @@ test(
   { kind: 'retyped', path: [], value: null },
   ['GET'],
   /^powerdns: the zone's answer is not a list of RRsets: null$/,
+);
+test(
+  "powerdns: a zone answer without RRsets is the provider's error, not an empty zone whose address is left in place (seed 2028)",
+  refusedCall,
+  'powerdns',
+  'removeAddress',
+  { kind: 'json', json: { i9: '@35', SnaI: false } },
+  ['GET'],
+  /^powerdns: the zone's answer is not a list of RRsets: \{"i9":"@35","SnaI":false\}$/,
 );

@@ -34,6 +34,8 @@ test('a minimal config gets every default', (t) => {
     accept_terms: false,
     key_type: 'ecdsa-p256',
     certificate_budget: { certificates: 50, window_hours: 168 },
+    order_budget: { orders: 300, window_hours: 3 },
+    duplicate_budget: { certificates: 5, window_hours: 168 },
     retry_backoff_seconds: 120,
   });
   t.deepEqual(config.propagation, { timeout_seconds: 120 });

@@ -125,7 +125,29 @@ test.serial('every panel fills from the live stream and moves as events arrive',
   t.is(await page.locator('#cpu-cores .meter').count(), machine.logicalCores);
   for (const load of ['#cpu-load-1', '#cpu-load-5', '#cpu-load-15']) t.regex(await text(page, load), /^\d+\.\d\d$/);
   const meters = await checkMeterColours(t, page);
-  t.is(meters.length, 2 + machine.logicalCores + (expected.memory.swap === null ? 0 : 1));
+  const sensorBars = expected.temperatures.filter((sensor) => sensor.criticalCelsius !== null).length;
+  t.is(meters.length, 2 + machine.logicalCores + (expected.memory.swap === null ? 0 : 1) + expected.filesystems.length + sensorBars);
+
+  // Filesystems, disks and interfaces: one item each, in the server's order, with its figures.
+  t.deepEqual(
+    await page.locator('#filesystems-list .device-name').allTextContents(),
+    expected.filesystems.map((filesystem) => filesystem.mountPoint),
+  );
+  for (const caption of await page.locator('#filesystems-list .meter-caption span:last-child').allTextContents()) {
+    t.regex(caption, /^\d+(\.\d)? \w+ \/ \d+(\.\d)? \w+$/);
+  }
+  t.deepEqual(
+    await page.locator('#interfaces-list .device-name').allTextContents(),
+    expected.interfaces.map((link) => link.name),
+  );
+  t.deepEqual(
+    await page.locator('#disks-list .device-name').allTextContents(),
+    expected.disks.map((disk) => disk.name),
+  );
+  for (const rate of await page.locator('#interfaces-list .rate, #disks-list .rate').allTextContents()) t.regex(rate, /^[↓↑RW] \d+(\.\d)? \w+\/s$/);
+  const sparklinePoints = await page.locator('#interfaces-list .sparkline').first().getAttribute('data-points');
+  t.true(Number(sparklinePoints) >= 1, `the first interface's sparkline has ${sparklinePoints} points`);
+  t.is(await page.locator('#temperatures').isVisible(), expected.temperatures.length > 0);
 
   t.regex(await text(page, '#memory-percent'), percent);
   for (const figure of ['#memory-used', '#memory-available', '#memory-total']) t.regex(await text(page, figure), bytes);
@@ -168,7 +190,7 @@ test.serial('every panel fills from the live stream and moves as events arrive',
     t.is(await text(page, '#containers-reason'), runtime.reason);
   }
 
-  for (const panel of await page.locator('.panel').all()) t.true(await panel.isVisible());
+  for (const panel of await page.locator('.panel:not(#temperatures)').all()) t.true(await panel.isVisible());
   // With motion allowed (the pages above reduce it), the live dot beats once per snapshot and nothing
   // animates forever: between snapshots an open dashboard draws nothing. Read from the DOM and the
   // computed style, not from frames: a page in the background of a loaded machine may draw none.
@@ -206,6 +228,41 @@ function craftSnapshot(real: Snapshot): Snapshot {
       craftedProcess('server.js', { runtime: { name: 'node', version: '20.19.0' }, source: 'web-1', container: true }),
     ],
     containers: [{ container: 'web-1', image: 'node:20', pid: 4243, user: 'node', command: 'node /app/server.js', cpuPercent: 2.5, memoryBytes: 80 * MiB }],
+    filesystems: [
+      { mountPoint: '/', device: '/dev/nvme0n1p2', type: 'ext4', usedBytes: 30 * GiB, totalBytes: 100 * GiB, percent: 30, history: history([29, 30]) },
+      { mountPoint: '/srv/backups', device: 'nas:/export', type: 'nfs4', usedBytes: 650 * GiB, totalBytes: 1000 * GiB, percent: 65, history: history([65]) },
+      { mountPoint: '/var/lib/docker', device: '/dev/sdb1', type: 'xfs', usedBytes: 92 * GiB, totalBytes: 100 * GiB, percent: 92, history: history([92]) },
+    ],
+    disks: [{ name: 'nvme0n1', readBytesPerSecond: 5 * MiB, writeBytesPerSecond: 512, history: [{ t: now, read: 5 * MiB, write: 512 }] }],
+    interfaces: [
+      {
+        name: 'eth0',
+        loopback: false,
+        receiveBytesPerSecond: 12 * MiB,
+        transmitBytesPerSecond: 300 * 1024,
+        receiveErrors: 2,
+        transmitErrors: 0,
+        receiveDrops: 5,
+        transmitDrops: 0,
+        history: [{ t: now, receive: 12 * MiB, transmit: 300 * 1024 }],
+      },
+      {
+        name: 'lo',
+        loopback: true,
+        receiveBytesPerSecond: 0,
+        transmitBytesPerSecond: 0,
+        receiveErrors: 0,
+        transmitErrors: 0,
+        receiveDrops: 0,
+        transmitDrops: 0,
+        history: [],
+      },
+    ],
+    temperatures: [
+      { chip: 'coretemp', label: 'Package id 0', celsius: 54, criticalCelsius: 100 },
+      { chip: 'nvme', label: 'Composite', celsius: 80, criticalCelsius: 84.85 },
+      { chip: 'acpitz', label: 'temp1', celsius: 27.8, criticalCelsius: null },
+    ],
   };
 }
 
@@ -249,6 +306,22 @@ test.serial('swap, the macOS breakdown, runtime and container tags and bar colou
   t.false(await page.locator('#containers-reason').isVisible());
   t.is(await text(page, '#containers-runtime'), 'docker 27.3.1');
   t.deepEqual(await tableText(page, '#containers-body'), [['web-1', 'node /app/server.js', '2.5%', '80.0 MiB']]);
+
+  const fullness = await Promise.all((await page.locator('#filesystems-list .meter').all()).map((meter) => meter.getAttribute('data-level')));
+  t.deepEqual(fullness, ['low', 'medium', 'high'], 'filesystems: green, yellow from 50%, red past 80%');
+  t.deepEqual(await page.locator('#filesystems-list .meter-caption').allTextContents(), [
+    '/dev/nvme0n1p2 · ext430.0 GiB / 100 GiB',
+    'nas:/export · nfs4650 GiB / 1000 GiB',
+    '/dev/sdb1 · xfs92.0 GiB / 100 GiB',
+  ]);
+  t.deepEqual(await page.locator('#disks-list .rate').allTextContents(), ['R 5.0 MiB/s', 'W 512 B/s']);
+  t.deepEqual(await page.locator('#interfaces-list .rate').allTextContents(), ['↓ 12.0 MiB/s', '↑ 300 KiB/s', '↓ 0 B/s', '↑ 0 B/s']);
+  t.deepEqual(await page.locator('#interfaces-list .device-note-alert').allTextContents(), ['errors 2 · drops 5']);
+  t.true(await page.locator('#temperatures').isVisible());
+  t.deepEqual(await page.locator('#temperatures-list .sensor-value').allTextContents(), ['54.0 °C', '80.0 °C', '27.8 °C']);
+  const sensorLevels = await Promise.all((await page.locator('#temperatures-list .meter').all()).map((meter) => meter.getAttribute('data-level')));
+  t.deepEqual(sensorLevels, ['medium', 'high', null], 'a sensor is coloured by how near its critical threshold it is');
+  t.false(await page.locator('#temperatures-list .meter').nth(2).isVisible(), 'no bar without a critical threshold');
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-desktop-crafted', { fullPage: true }));
 });
@@ -260,12 +333,14 @@ test.serial('on a phone the page fits the screen, and says so when the server go
   await page.locator('#processes-body tr').first().waitFor();
 
   t.true((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390, 'no sideways scrolling of the page');
-  for (const panel of await page.locator('.panel').all()) {
+  for (const panel of await page.locator('.panel:visible').all()) {
     const box = await panel.boundingBox();
     t.true(box !== null && box.x >= 0 && box.x + box.width <= 390, `a panel spans ${JSON.stringify(box)}`);
   }
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-phone'));
+  await page.locator('#filesystems-list').scrollIntoViewIfNeeded();
+  t.log(await saveScreenshot(page, 'monitor-phone-devices'));
   t.log(await saveScreenshot(page, 'monitor-phone-full', { fullPage: true }));
 
   hostwatch.child.kill('SIGTERM');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
-import type { Snapshot } from '../../../actors/monitor/sampler/protocol.js';
+import type { ServedSnapshot } from '../../../actors/monitor/sampler/protocol.js';
 import { snapshotWhere, startHostwatch } from '../../helpers/hostwatch.js';
 import { projectPath, startProcess } from '../../helpers/process.js';
 
@@ -19,7 +19,20 @@ test('the snapshot has every key and the stream pushes it at once, then every in
   // The first snapshot is a full scan: on a loaded host a scan outlasts the interval, and then a
   // push comes every scan, not every interval.
   const pushEveryMs = Math.max(500, Date.now() - scanStarted);
-  t.deepEqual(Object.keys(snapshot).sort(), ['containers', 'cpu', 'machine', 'memory', 'network', 'processes', 'timestamp']);
+  t.deepEqual(Object.keys(snapshot).sort(), [
+    'containers',
+    'cpu',
+    'disks',
+    'docker',
+    'filesystems',
+    'interfaces',
+    'machine',
+    'memory',
+    'network',
+    'processes',
+    'temperatures',
+    'timestamp',
+  ]);
   t.is(snapshot.cpu.perCore.length, snapshot.machine.logicalCores);
   t.is(snapshot.cpu.load.length, 3);
   t.true(snapshot.processes.length > 0);
@@ -149,19 +162,20 @@ test('memory and swap agree with /proc/meminfo read at the same moment, within 1
   }
 });
 
-/** hostwatch with the docker stand-in on PATH, its three container processes played by real sleepers. */
-async function withDockerStandIn(t: ExecutionContext, args: string[]): Promise<{ snapshot: Snapshot; pids: [string, string, string] }> {
+/** hostwatch with the docker stand-in on PATH (named `cli`), its three container processes played by real sleepers. */
+async function withDockerStandIn(t: ExecutionContext, args: string[], cli = 'docker'): Promise<{ snapshot: ServedSnapshot; pids: [string, string, string] }> {
   const bin = await mkdtemp(join(tmpdir(), 'outpost-docker-'));
   t.teardown(() => rm(bin, { recursive: true, force: true }));
   const sleepers = [startProcess(t, 'sleep', ['300']), startProcess(t, 'sleep', ['301']), startProcess(t, 'sleep', ['302'])];
   const [a = '', b = '', c = ''] = sleepers.map((sleeper) => String(sleeper.child.pid));
   // hostwatch gives the CLI only the variables a container engine reads: the stand-in's PIDs are set here.
   await writeFile(
-    join(bin, 'docker'),
-    `#!/bin/sh\nFAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/monitor/fixtures/hostwatch/docker')}' "$@"\n`,
+    join(bin, cli),
+    `#!/bin/sh\nPATH='${process.env.PATH ?? ''}' FAKE_PID_A=${a} FAKE_PID_B=${b} FAKE_PID_C=${c} exec '${projectPath('test/monitor/fixtures/hostwatch/docker')}' "$@"\n`,
     { mode: 0o755 },
   );
-  const host = await startHostwatch(t, [...fast, ...args], { PATH: `${bin}:${process.env.PATH ?? ''}` });
+  // The stand-in alone on hostwatch's PATH: a docker CLI installed on the machine would be found before a podman one.
+  const host = await startHostwatch(t, [...fast, ...args], { PATH: bin });
   return { snapshot: await snapshotWhere(host, (candidate) => candidate.containers.length === 3), pids: [a, b, c] };
 }
 
@@ -185,6 +199,15 @@ test('container processes come through the docker CLI and merge into the table w
   const rowOf = (pid: string) => snapshot.processes.find((row) => row.pids.includes(Number(pid)));
   t.like(rowOf(a), { container: true, source: 'web' });
   t.like(rowOf(c), { container: true, source: 'cache' });
+  t.deepEqual(snapshot.docker, snapshot.containers, "the list is also under the runtime's name");
+  t.false('podman' in snapshot);
+});
+
+test('with podman as the CLI found, the list is also under podman', async (t) => {
+  const { snapshot } = await withDockerStandIn(t, [], 'podman');
+  t.like(snapshot.machine.containerRuntime, { available: true, name: 'podman' });
+  t.deepEqual(snapshot.podman, snapshot.containers);
+  t.false('docker' in snapshot);
 });
 
 test('--show-container-args shows container command lines whole', async (t) => {
@@ -207,6 +230,7 @@ test('without a container runtime CLI the containers panel says why', async (t) 
   const snapshot = await host.snapshot();
   t.deepEqual(snapshot.machine.containerRuntime, { available: false, reason: 'no container runtime CLI (docker or podman) found on PATH' });
   t.deepEqual(snapshot.containers, []);
+  t.deepEqual((snapshot as ServedSnapshot).docker, [], "docker, the original's key, is there for scripts that read it");
 });
 
 test('a client that reconnects gets the current state and the whole history at once', async (t) => {

@@ -26,6 +26,10 @@ function slowProbe() {
     memory: () => Promise.resolve({ totalBytes: 1024, usedBytes: 512, availableBytes: 512, swap: null, breakdown: null }),
     processes: () => new Promise((resolve) => scans.push(resolve)),
     listeningPorts: () => Promise.resolve([]),
+    filesystems: () => [],
+    diskCounters: () => [],
+    interfaceCounters: () => [],
+    temperatures: () => [],
   };
   return { probe, scans };
 }

@@ -197,7 +197,10 @@ test('a backend that accepts but does not answer within backend_timeout_seconds 
 });
 
 test('a WebSocket through the proxy: text and binary messages come back as sent, and a close is passed on', async (t) => {
-  const { proxy } = await twoDomainProxy(t);
+  // The relay's idle timeout is the only other thing that would end the backend's side: the client's
+  // close must reach the backend before it could.
+  const idleSeconds = 15;
+  const { proxy, beta } = await twoDomainProxy(t, { websocket_idle_seconds: idleSeconds });
   const dispatcher = loopbackDispatcher(t);
   const socket = new WebSocket(`wss://beta.test:${proxy.port}/echo`, { dispatcher });
   socket.binaryType = 'arraybuffer';
@@ -220,6 +223,7 @@ test('a WebSocket through the proxy: text and binary messages come back as sent,
   t.deepEqual([...new Uint8Array(received[1] as ArrayBuffer)], [0, 1, 2, 254, 255]);
   socket.close(4001, 'done');
   t.is(await closed, 4001);
+  t.deepEqual(await beta.webSocketClosed(1, idleSeconds * 1000), { code: 4001, reason: 'done' }, "the backend got the client's close, code and reason");
 });
 
 test('the plain listener redirects a routed name to HTTPS with path and query, and answers 404 for others', async (t) => {

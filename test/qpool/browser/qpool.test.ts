@@ -24,7 +24,7 @@ interface Served {
 /** `qpool serve` with its own diode double and no pool file; `server` adds to the config's section. */
 async function serveWithDouble(t: ExecutionContext, server: Record<string, unknown> = {}): Promise<Served> {
   const dir = await tempDir(t);
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv'), ...server } });
   const serve = await startServe(t, config, double.env);

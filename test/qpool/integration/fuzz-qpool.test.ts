@@ -10,7 +10,7 @@ import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig
 const values = Array.from({ length: 200 }, () => randomBytes(128).toString('hex'));
 
 test('qpool serve: every fuzzed request gets a documented answer, the server stays up, RSS stays bounded', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv') } });

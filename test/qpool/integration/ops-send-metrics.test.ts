@@ -12,7 +12,7 @@ import { outpostDir, pollText, startOutpost } from '../../helpers/outpost.js';
 import { startPrometheus, waitForQuery } from '../../helpers/prometheus.js';
 
 test('the send role serves its figures on collect.metrics_port: collected values, send attempts and give-ups; promtool and a real Prometheus read them', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   // Two attempts a batch: the first batch fails both and is given up, the second fails once, then goes.
   double.control({ refuseSends: 3 });

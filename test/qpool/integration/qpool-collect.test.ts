@@ -3,7 +3,7 @@
 import test from 'ava';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAnuDouble, type AnuDouble } from '../fixtures/anu/anu-double.js';
+import { startAnuDouble, type AnuDouble, type AnuDoubleOptions } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { runToEnd } from '../../helpers/process.js';
 import { qpoolBin, startCollect, tempDir, writeConfig } from '../../helpers/qpool.js';
@@ -14,10 +14,10 @@ interface Line {
   source: string;
 }
 
-async function setup(t: Parameters<typeof tempDir>[0], anuOptions = {}) {
+async function setup(t: Parameters<typeof tempDir>[0], anuOptions: AnuDoubleOptions = {}) {
   const anu = await startAnuDouble(anuOptions);
   t.teardown(() => anu.close());
-  const diode = await DiodeDouble.create();
+  const diode = await DiodeDouble.create(t);
   t.teardown(() => diode.cleanup());
   const dir = await tempDir(t);
   const stateDir = join(dir, 'state');
@@ -56,7 +56,8 @@ async function waitFor<T>(read: () => T, ready: (value: T) => boolean, timeoutMs
 }
 
 test('keyed 1024x10 and legacy 1024x64 cross the diode as 160 and 512 values: the provider bytes, tagged by origin', async (t) => {
-  const { anu, diode, dir, stateDir, env } = await setup(t);
+  // 64 KiB of legacy bytes take ANU about 128 s; this test is about the bytes, not the wait.
+  const { anu, diode, dir, stateDir, env } = await setup(t, { latency: 'none' });
   const config = await writeConfig(dir, sendConfig(anu, diode, { keyed: { length: 1024, size: 10 }, legacy: { length: 1024, size: 64 } }));
   const collect = startCollect(t, config, env);
   const lines = await waitFor(
@@ -147,6 +148,19 @@ test('a send command still running when collect stops is killed with it, not lef
   collect.child.kill('SIGTERM');
   t.is(await collect.exited, 0, collect.stderr());
   t.deepEqual(await doubleToolPids(diode), [], `the send command (pid ${running.join(', ')}) ended with the outpost`);
+});
+
+test('a state folder that cannot be made (QPOOL_STATE_DIR=/proc/nope): the keyed request is not sent, the log names the folder, SIGTERM stops collect', async (t) => {
+  const { anu, diode, dir, env } = await setup(t);
+  const config = await writeConfig(dir, sendConfig(anu, diode, { keyed: { length: 1, size: 10 } }));
+  const collect = startCollect(t, config, { ...env, QPOOL_STATE_DIR: '/proc/nope' });
+  await collect.waitFor(
+    /keyed request failed: not sent, because it could not be recorded in the keyed request ledger \(.*'\/proc\/nope'\).*set QPOOL_STATE_DIR to a writable directory/,
+    20_000,
+  );
+  t.is(anu.requests.filter((request) => request.source === 'keyed').length, 0, 'no keyed request was spent');
+  collect.child.kill('SIGTERM');
+  t.is(await collect.exited, 0, collect.stderr());
 });
 
 test('the legacy rate limit: the provider text is logged with the every-source line', async (t) => {

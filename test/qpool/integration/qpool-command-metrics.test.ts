@@ -16,7 +16,7 @@ const recvHost = (receiveCommand: string[]) => ({
 });
 
 test("a running receive command has its memory and CPU on the recv front's /metrics, and promtool passes", async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await outpostDir(t);
   // auto-stream-recv never exits: the command is running at every sample.

@@ -19,7 +19,7 @@ function getWith(url: string, headers: Record<string, string>): Promise<{ status
 }
 
 test('the value routes refuse a cross-site browser request with 403 and take nothing; same-site, same-origin, none and no header are served', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv') } });

@@ -61,7 +61,7 @@ interface Served {
 }
 
 async function servedPool(t: ExecutionContext, mountPoint: string, count: number): Promise<Served> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t, 'qpool-disk-config-');
   // stream-recv ends by itself each run: nothing is left behind when the server is killed.

@@ -3,8 +3,9 @@
 // double that drifts from the real thing would let qpool pass tests it would fail in the field.
 import { spawn } from 'node:child_process';
 import test, { type ExecutionContext } from 'ava';
-import { startAnuDouble, type AnuDouble, type AnuDoubleOptions } from '../fixtures/anu/anu-double.js';
+import { keyedRequestsPerMonth, legacyPublishedMsPerKiB, startAnuDouble, type AnuDouble, type AnuDoubleOptions } from '../fixtures/anu/anu-double.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
+import { chop } from '../fixtures/diode/emission.js';
 import { startProcess } from '../../helpers/process.js';
 
 async function withAnu(options: AnuDoubleOptions, run: (anu: AnuDouble) => Promise<void>): Promise<void> {
@@ -37,7 +38,8 @@ test('keyed: length as a string, no size, 4 x size lowercase hex per block, byte
 });
 
 test('keyed: 403 Forbidden without a good key, 429 Limit Exceeded over quota, success false on bad parameters', async (t) => {
-  await withAnu({ keyedQuota: 1 }, async (anu) => {
+  // Four requests with bad parameters and one good one: every request with a good key counts.
+  await withAnu({ keyedQuota: 5 }, async (anu) => {
     for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
       const refused = await fetch(anu.keyedUrl + query(1, 1), { headers });
       t.is(refused.status, 403);
@@ -90,8 +92,49 @@ test('legacy: a request once the interval has passed is answered', async (t) => 
   });
 });
 
+test("legacy: by default an answer takes ANU's published 2 s per KiB", async (t) => {
+  await withAnu({}, async (anu) => {
+    const started = Date.now();
+    const response = await fetch(anu.legacyUrl + query(2, 256)); // 0.5 KiB: 1 s
+    await response.arrayBuffer();
+    const elapsed = Date.now() - started;
+    t.true(elapsed >= 990 && elapsed < 20_000, `took ${elapsed} ms`);
+    t.is(legacyPublishedMsPerKiB, 2000);
+  });
+});
+
+test('keyed: by default the 101st request with a good key in the month is refused 429 Limit Exceeded', async (t) => {
+  await withAnu({}, async (anu) => {
+    const headers = { 'x-api-key': 'test-key' };
+    anu.inject('keyed', 'non-hex');
+    const statuses: number[] = [];
+    for (let index = 0; index < keyedRequestsPerMonth; index++) statuses.push((await fetch(anu.keyedUrl + query(1, 1), { headers })).status);
+    t.true(statuses.every((status) => status === 200));
+    t.is(anu.responses.length, keyedRequestsPerMonth - 1, 'the spoiled answer counted against the quota too');
+    const over = await fetch(anu.keyedUrl + query(1, 1), { headers });
+    t.is(over.status, 429);
+    t.is(await over.text(), '{"message":"Limit Exceeded"}');
+  });
+});
+
+test('an injected fault skips neither the key check nor the rate limit: refused requests leave it queued', async (t) => {
+  await withAnu({}, async (anu) => {
+    anu.inject('keyed', 'success-false');
+    t.is((await fetch(anu.keyedUrl + query(1, 1))).status, 403, 'no key: Forbidden, fault or not');
+    t.is((await fetch(anu.keyedUrl + query(1, 1), { headers: { 'x-api-key': 'wrong' } })).status, 403);
+    const spoiled = (await (await fetch(anu.keyedUrl + query(1, 1), { headers: { 'x-api-key': 'test-key' } })).json()) as { success: boolean };
+    t.false(spoiled.success, 'the first request with a good key gets the fault');
+
+    t.is((await fetch(anu.legacyUrl + query(1, 8))).status, 200);
+    anu.inject('legacy', 'html-error');
+    const limited = await fetch(anu.legacyUrl + query(1, 8));
+    t.is(limited.status, 500, 'within the minute: the plain-text 500, not the fault');
+    t.regex(await limited.text(), /limited to 1 requests per minute/);
+  });
+});
+
 test('legacy: slow answers take the configured time per KiB', async (t) => {
-  await withAnu({ legacyMsPerKiB: 200 }, async (anu) => {
+  await withAnu({ latency: { legacyMsPerKiB: 200 } }, async (anu) => {
     const started = Date.now();
     const response = await fetch(anu.legacyUrl + query(8, 256)); // 2 KiB
     await response.arrayBuffer();
@@ -171,7 +214,7 @@ function run(command: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Fin
 }
 
 async function diode(t: ExecutionContext): Promise<DiodeDouble> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   return double;
 }
@@ -237,6 +280,38 @@ test('diode: hangSends keeps the sender running and queues nothing', async (t) =
   t.like(double.sendAttempts()[0], { outcome: 'hung' });
   t.is(sender.child.exitCode, null);
   t.is(double.queued().length, 0);
+});
+
+test('diode: by default each emission is chopped at offsets drawn from the seed, the same for the same seed', async (t) => {
+  const lines = Array.from({ length: 4 }, (_, index) => `${String(index).repeat(329)}\n`).join('');
+  const cutsOf = (seed: number, emissions: number) => chop(Buffer.from(lines), { seed, emissions }).map((piece) => piece.length);
+  const pieces = cutsOf(12_345, 0);
+  t.true(pieces.length > 1, `${pieces.join(' + ')} bytes`);
+  t.is(
+    pieces.reduce((sum, length) => sum + length, 0),
+    lines.length,
+  );
+  t.deepEqual(cutsOf(12_345, 0), pieces, 'a seed replays its cuts');
+  t.notDeepEqual(cutsOf(12_345, 1), pieces, 'the next emission is cut elsewhere');
+  t.deepEqual(
+    chop(Buffer.from(lines), { seed: 12_345, wholeChunks: true }).map((piece) => piece.length),
+    [lines.length],
+  );
+  const offsets = new Set<number>();
+  for (let emission = 0; emission < 200; emission++) {
+    let at = 0;
+    for (const length of cutsOf(7, emission).slice(0, -1)) offsets.add((at += length) % 330);
+  }
+  t.true(offsets.size > 100, `cuts fall anywhere in a line: ${offsets.size} of 330 positions seen`);
+
+  const double = await diode(t);
+  double.control({ chopDelayMs: 150 });
+  double.enqueue(lines);
+  const received = await run(double.receiveCommand(), double.env);
+  t.is(received.stdout.toString(), lines, 'every byte, in order');
+  // The writes are told apart by the pauses between them: a loaded reader may take several in one read.
+  const writes = chop(Buffer.from(lines), { seed: double.seed, emissions: 0 }).length;
+  t.true(writes > 1 && received.ms >= (writes - 1) * 150, `${writes} writes 150 ms apart took ${received.ms} ms`);
 });
 
 test('diode: chopAt with chopExit splits a line across two runs of stream-recv', async (t) => {

@@ -21,7 +21,7 @@ function freshValues(count: number): string[] {
 
 /** A diode double removed after the test, with the receiver processes it may have left behind. */
 async function diodeDouble(t: ExecutionContext): Promise<DiodeDouble> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(async () => {
     killDiodeTools(double);
     await double.cleanup();
@@ -162,7 +162,9 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
     const killAt = 1 + Math.floor(Math.random() * Math.floor(budget / 4));
     // Fresh values arrive during the load too, so that ingest records sit between served records in the journal.
     const arrivals = freshValues(arrivalsPerRound);
-    let failures = 0;
+    // When each request that failed (its connection cut, or no answer) did: a kill cuts only those in
+    // flight at its instant or sent after it.
+    const failedAt: number[] = [];
     let issued = 0;
     let answered = 0;
     let reachKillMoment = () => {};
@@ -176,7 +178,7 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
         try {
           answer = await fetchValue(serve.url, formats[(loop + index) % formats.length]!);
         } catch {
-          failures++;
+          failedAt.push(performance.now());
           return;
         }
         if (log.record(answer) && ++answered === killAt) reachKillMoment();
@@ -186,14 +188,20 @@ test('SIGKILL at random moments under concurrent load never lets a value be serv
     void Promise.all(load).then(reachKillMoment);
     const arrivalsFed = new Promise((resolve) => setTimeout(resolve, 20)).then(() => feed(arrivals));
     await killMoment;
-    const killedAfterMs = Math.round(performance.now() - startedAt);
+    const killedAt = performance.now();
+    const killedAfterMs = Math.round(killedAt - startedAt);
     process.kill(-(serve.process.child.pid ?? 0), 'SIGKILL');
     await serve.process.exited;
     await arrivalsFed;
     const leftBehind = killDiodeTools(double);
     await Promise.all(load);
     perRound.push(
-      `round ${round}: killed after ${killAt} answers (${killedAfterMs} ms), ${answered} values answered, ${failures} requests cut off, ${leftBehind} receiver(s) left behind, status before ${before.available}/${before.served_total}`,
+      `round ${round}: killed after ${killAt} answers (${killedAfterMs} ms), ${answered} values answered, ${failedAt.length} requests cut off, ${leftBehind} receiver(s) left behind, status before ${before.available}/${before.served_total}`,
+    );
+    t.deepEqual(
+      failedAt.filter((at) => at < killedAt).map((at) => `${Math.round(killedAt - at)} ms before the kill`),
+      [],
+      `round ${round}: a request failed before the kill`,
     );
 
     serve = await startPoolServe(t, config, double);

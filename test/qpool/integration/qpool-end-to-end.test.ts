@@ -38,7 +38,7 @@ function getWithHost(url: string, host: string): Promise<string> {
 test('values collected from ANU are served over HTTP in all four formats, byte-identical, none twice', async (t) => {
   const anu = await startAnuDouble();
   t.teardown(() => anu.close());
-  const diode = await DiodeDouble.create();
+  const diode = await DiodeDouble.create(t);
   t.teardown(() => diode.cleanup());
   // The transport cuts the stream mid-line, across two runs of the receive command.
   diode.control({ chopAt: [1000, 50_000], chopExit: true });
@@ -107,7 +107,7 @@ test('values collected from ANU are served over HTTP in all four formats, byte-i
 });
 
 test('the API: version, spec, help, status headers, 404 and 405 as JSON, no CORS; stats without a server fails clearly', async (t) => {
-  const diode = await DiodeDouble.create();
+  const diode = await DiodeDouble.create(t);
   t.teardown(() => diode.cleanup());
   const dir = await tempDir(t);
   // qpool.example stands for the name of a reverse proxy in front of this loopback server.

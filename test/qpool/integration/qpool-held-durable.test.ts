@@ -30,7 +30,7 @@ async function takeConcurrently(url: string, perClient: number): Promise<string[
 }
 
 test('with pool_file a front under load holds values on disk as served: a commit carries more values than requests in flight, none is served twice', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const poolFile = join(dir, 'pool.bin');

@@ -3,11 +3,12 @@
 // served exactly once, none is lost, and /api/status counts what was served as soon as it is asked.
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
+import { defaultMetricsIntervalMs } from '../../../src/metrics/topic.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { freeListen, poolStatus, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../../helpers/qpool.js';
 
 async function startMemoryServe(t: ExecutionContext, threads: number, values: readonly string[]): Promise<RunningServe> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, { server: { listen: await freeListen(), threads, receive_command: double.receiveCommand('auto-stream-recv') } });
@@ -44,6 +45,27 @@ async function takeConcurrently(url: string, clients: number, perClient = Infini
   return (await Promise.all(loops)).flat();
 }
 
+/**
+ * The values each front thread answered (GET /api/random/hex, 200), from /metrics, once they add up to
+ * `total`: each thread pushes its figures every `defaultMetricsIntervalMs`, so they do within three.
+ */
+async function valuesAnsweredByFront(url: string, total: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + 3 * defaultMetricsIntervalMs;
+  for (;;) {
+    const byFront = new Map<string, number>();
+    for (const line of (await (await fetch(`${url}metrics`)).text()).split('\n')) {
+      const match = /^outpost_http_requests_total\{([^}]*)\} (\S+)$/.exec(line);
+      if (match === null || !match[1]!.includes('route="/api/random/hex"') || !match[1]!.includes('status="200"')) continue;
+      const thread = /thread="([^"]+)"/.exec(match[1]!)?.[1] ?? '';
+      byFront.set(thread, (byFront.get(thread) ?? 0) + Number(match[2]));
+    }
+    const counted = [...byFront.values()].reduce((sum, count) => sum + count, 0);
+    if (counted === total) return byFront;
+    if (Date.now() > deadline) throw new Error(`the fronts counted ${counted} values answered within ${3 * defaultMetricsIntervalMs} ms, not ${total}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 test('two fronts under 32 concurrent clients serve every value exactly once; what a front still holds goes back to the pool when its requests pause', async (t) => {
   const fed = freshValues(4000);
   const serve = await startMemoryServe(t, 2, fed);
@@ -61,6 +83,8 @@ test('two fronts under 32 concurrent clients serve every value exactly once; wha
   const status = await waitForStatus(serve.url, (current) => current.served_total === fed.length, 5000);
   t.is(status.available, 0);
   t.is(await takeValue(serve.url), undefined);
+  const byFront = await valuesAnsweredByFront(serve.url, served.length);
+  t.deepEqual([...byFront.keys()].sort(), ['recv/http-front#1', 'recv/http-front#2'], 'both front threads answered values');
 });
 
 test('one front: right after a burst, /api/status and the next value count exactly what was served', async (t) => {

@@ -52,7 +52,7 @@ interface PoolFixture {
 }
 
 async function diodeDouble(t: ExecutionContext): Promise<DiodeDouble> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   return double;
 }

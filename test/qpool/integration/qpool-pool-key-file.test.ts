@@ -12,7 +12,7 @@ const passphrase = 'pool key file passphrase';
 
 test('APP_POOL_KEY_FILE gives the passphrase: the pool it writes opens with the same APP_POOL_KEY', async (t) => {
   const dir = await tempDir(t);
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const keyFile = join(dir, 'pool-key');
   await writeFile(keyFile, `${passphrase}\n`, { mode: 0o600 });

@@ -17,7 +17,7 @@ function freshValues(count: number): string[] {
 }
 
 async function diodeDouble(t: ExecutionContext): Promise<DiodeDouble> {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   return double;
 }

@@ -11,7 +11,7 @@ const values = (count: number) => Array.from({ length: count }, () => randomByte
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
 
 test('oldest and newest follow collection time when a batch collected earlier arrives later', async (t) => {
-  const double = await DiodeDouble.create();
+  const double = await DiodeDouble.create(t);
   t.teardown(() => double.cleanup());
   const dir = await tempDir(t);
   const config = await writeConfig(dir, { server: { listen: await freeListen(), receive_command: double.receiveCommand('auto-stream-recv') } });

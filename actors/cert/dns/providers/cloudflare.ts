@@ -163,6 +163,25 @@ export class CloudflareProvider implements DnsProvider {
     });
   }
 
+  /**
+   * Whether the token may change the zone's records: a token can verify and read the zone yet lack
+   * DNS Write, which Cloudflare tells only on a change (403, code 10000 "Authentication error"). So a
+   * TXT record of its own is written at `_certhub-check.<zone>` and removed again. Undefined when it
+   * may, else what to give the token.
+   */
+  async missingDnsWrite(): Promise<string | undefined> {
+    const probe = `_certhub-check.${await this.zoneName()}`;
+    const value = `certhub setup check ${Date.now()}`;
+    try {
+      await this.addTxt(probe, value);
+    } catch (error) {
+      if (!(error instanceof CloudflareRefusal && error.codes.includes(10000))) throw error;
+      return `cloudflare: the API token reads zone ${this.settings.zoneId} but may not change its DNS records (${error.message.replace(/^.*?\((HTTP 403[^)]*)\).*$/, '$1')}): give it the DNS Write permission (Zone > DNS > Edit) on that zone`;
+    }
+    await this.removeTxt(probe, value);
+    return undefined;
+  }
+
   async list(name: string): Promise<DnsRecord[]> {
     const fqdn = await this.nameInZone(name);
     return (await this.records(fqdn))

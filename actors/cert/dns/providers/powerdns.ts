@@ -198,8 +198,10 @@ export class PowerDnsProvider implements DnsProvider {
   private async rrsetsAt(fqdn: string, read: 'filtered' | 'whole zone' = 'filtered'): Promise<Rrset[]> {
     const query = read === 'filtered' ? `?rrset_name=${encodeURIComponent(`${fqdn}.`)}` : '';
     const zone = await this.http.read<unknown>(`${this.zoneUrl}${query}`);
-    const rrsets = typeof zone === 'object' && zone !== null ? ((zone as { rrsets?: unknown }).rrsets ?? []) : undefined;
-    // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further on.
+    // PowerDNS lists a zone's RRsets in every answer to this read, an empty list when there are none.
+    const rrsets = typeof zone === 'object' && zone !== null ? (zone as { rrsets?: unknown }).rrsets : undefined;
+    // Read, not trusted: an answer of another shape is the provider's error, not a TypeError further
+    // on, nor a zone read as empty (a removal that removes nothing, a TXT written over the others).
     if (!Array.isArray(rrsets) || !rrsets.every(isRrset))
       throw new OutpostError(certErrors.ERR_DNS_PROVIDER, `powerdns: the zone's answer is not a list of RRsets: ${excerpt(JSON.stringify(zone))}`);
     return rrsets.filter((rrset) => rrset.name.toLowerCase() === `${fqdn}.` && listedTypes.includes(rrset.type));

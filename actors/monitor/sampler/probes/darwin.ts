@@ -64,4 +64,22 @@ export class DarwinProbe implements SystemProbe {
   async listeningPorts(): Promise<ListeningPort[]> {
     return parseLsofListen(await output('lsof', ['-nP', '-iTCP', '-sTCP:LISTEN']).catch(() => ''));
   }
+
+  // Filesystems, disks, interfaces and temperatures are read on Linux only: macOS keeps them behind
+  // IOKit and getifaddrs, which Node does not reach without a native module.
+  filesystems() {
+    return [];
+  }
+
+  diskCounters() {
+    return [];
+  }
+
+  interfaceCounters() {
+    return [];
+  }
+
+  temperatures() {
+    return [];
+  }
 }

@@ -2,14 +2,18 @@
 // read of a /proc file costs a fraction of an asynchronous one (see proc-stat.ts for the figures).
 // Names and command lines are read once per process; sockets are mapped to processes only when an
 // unknown one appears.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statfsSync } from 'node:fs';
 import { cpus, hostname, machine, release, totalmem } from 'node:os';
+import { parseProcStatCores } from '../cpu.js';
 import { parseMeminfo, type MemoryFigures } from '../memory.js';
 import { isLoopbackOnly } from '../../../../src/net/address.js';
+import { parseNetDev, type InterfaceCounters } from '../interfaces.js';
 import { listeningPorts, parseProcNetTcp, type ListeningSocket } from '../ports.js';
 import { identify, type ProcessFacts } from '../process-names.js';
-import type { ListeningPort } from '../protocol.js';
-import type { ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js';
+import type { ListeningPort, TemperatureSensor } from '../protocol.js';
+import { dataMounts, filesystemUsage, parseDiskstats, parseMountinfo, type DiskCounters } from '../storage.js';
+import { HwmonReader } from './hwmon.js';
+import type { FilesystemReading, ProcessReading, StaticMachineInfo, SystemProbe } from './probe.js';
 import { ProcStatReader } from './proc-stat.js';
 
 interface CachedFacts extends ProcessFacts {
@@ -25,8 +29,15 @@ export class LinuxProbe implements SystemProbe {
   /** Sockets whose owner was searched for and not found (another PID namespace): not searched again. */
   private readonly ownerless = new Set<number>();
 
-  constructor(private readonly procRoot = '/proc') {
+  private readonly hwmon: HwmonReader;
+
+  /** `procRoot` and `sysRoot` are /proc and /sys on a live machine, fixture trees in tests. */
+  constructor(
+    private readonly procRoot = '/proc',
+    sysRoot = '/sys',
+  ) {
     this.stats = new ProcStatReader(procRoot);
+    this.hwmon = new HwmonReader(sysRoot);
   }
 
   machine(): Promise<StaticMachineInfo> {
@@ -45,7 +56,7 @@ export class LinuxProbe implements SystemProbe {
   }
 
   coreTimes() {
-    return cpus().map((processor) => processor.times);
+    return parseProcStatCores(this.readOrEmpty('stat'));
   }
 
   memory(): Promise<MemoryFigures> {
@@ -88,6 +99,34 @@ export class LinuxProbe implements SystemProbe {
       for (const inode of unknown) if (!this.socketOwners.has(inode)) this.ownerless.add(inode);
     }
     return Promise.resolve(listeningPorts(sockets, this.socketOwners));
+  }
+
+  filesystems(): FilesystemReading[] {
+    const readings: FilesystemReading[] = [];
+    for (const mount of dataMounts(parseMountinfo(this.readOrEmpty('self/mountinfo')))) {
+      let stats;
+      try {
+        stats = statfsSync(mount.mountPoint);
+      } catch {
+        continue; // unmounted since the table was read, or not ours to see
+      }
+      // A filesystem with no blocks holds no data (df leaves it out the same way).
+      if (stats.blocks === 0) continue;
+      readings.push({ mountPoint: mount.mountPoint, device: mount.source, type: mount.type, ...filesystemUsage(stats) });
+    }
+    return readings;
+  }
+
+  diskCounters(): DiskCounters[] {
+    return parseDiskstats(this.readOrEmpty('diskstats'));
+  }
+
+  interfaceCounters(): InterfaceCounters[] {
+    return parseNetDev(this.readOrEmpty('net/dev'));
+  }
+
+  temperatures(): TemperatureSensor[] {
+    return this.hwmon.read();
   }
 
   private pids(): number[] {

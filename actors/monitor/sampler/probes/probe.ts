@@ -3,7 +3,9 @@
 import type { CoreTimes } from '../cpu.js';
 import type { MemoryFigures } from '../memory.js';
 import type { ProcessFacts } from '../process-names.js';
-import type { ListeningPort, MachineInfo } from '../protocol.js';
+import type { InterfaceCounters } from '../interfaces.js';
+import type { DiskCounters, FilesystemUsage } from '../storage.js';
+import type { ListeningPort, MachineInfo, TemperatureSensor } from '../protocol.js';
 
 export type StaticMachineInfo = Omit<MachineInfo, 'containerRuntime' | 'uptimeSeconds'>;
 
@@ -14,6 +16,12 @@ export interface ProcessReading extends ProcessFacts {
   memoryBytes: number;
 }
 
+export interface FilesystemReading extends FilesystemUsage {
+  mountPoint: string;
+  device: string;
+  type: string;
+}
+
 export interface SystemProbe {
   machine(): Promise<StaticMachineInfo>;
   coreTimes(): CoreTimes[];
@@ -21,4 +29,11 @@ export interface SystemProbe {
   /** User processes (kernel threads left out). */
   processes(): Promise<ProcessReading[]>;
   listeningPorts(): Promise<ListeningPort[]>;
+  /** Mounted filesystems that hold data, one per device; empty where the platform offers no reading. */
+  filesystems(): FilesystemReading[];
+  /** Cumulative bytes per block device. */
+  diskCounters(): DiskCounters[];
+  /** Cumulative bytes, errors and drops per network interface. */
+  interfaceCounters(): InterfaceCounters[];
+  temperatures(): TemperatureSensor[];
 }
