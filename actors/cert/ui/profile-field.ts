@@ -41,7 +41,8 @@ export class ProfileField {
 
   /** The domain as the server holds it; `row` is hidden unless there is a profile to show or choose. */
   show(domain: DomainView, row: HTMLElement): void {
-    const editing = this.saveButton.hidden === false && document.activeElement === this.select;
+    // A choice not saved yet stays while the server's profile is the one it was made against.
+    const editing = this.saveButton.hidden === false && domain.profile === this.saved;
     this.saved = domain.profile;
     void caProfiles().then((ca) => {
       row.hidden = ca === null && domain.profile === null;
