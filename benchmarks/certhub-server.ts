@@ -64,7 +64,7 @@ export async function startCertStack(dir: string, nodeArguments: string[] = []):
     const dataDir = join(dir, 'certhub');
     await writeCerthubConfig(dataDir, powerdns.zone, {
       dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, certificate_budget: { certificates: 10_000 } },
+      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, accept_terms: true, certificate_budget: { certificates: 10_000 } },
       propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 60 },
     });
     certhub = await startCerthub(dataDir, [], nodeArguments);

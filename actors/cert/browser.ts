@@ -2,7 +2,7 @@
 // and the pure code the page runs as the server does (the words of a refused input, a domain's summary).
 export type { DomainSummary, DomainView } from './domains/protocol.js';
 export type { Prefs } from './domains/prefs-schema.js';
-export type { CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
+export type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
 export { auditActions, type AuditEntry } from './audit/entry.js';
 export type { AuditPage } from './audit/protocol.js';
 export { missingName, missingTarget, urlTargetProblem } from './domains/input-words.js';

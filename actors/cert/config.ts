@@ -142,6 +142,12 @@ const acmeSchema = z
       .prefault(letsEncryptDirectories.letsencrypt)
       .describe(`The ACME directory: an https:// URL, or one of ${directoryNames.map((name) => `"${name}"`).join(', ')}.`),
     eab: eabSchema.optional(),
+    accept_terms: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Agreement to the terms of service the CA's directory names (meta.termsOfService): certhub registers the ACME account at such a CA only with true, and tells the CA it agreed. certhub setup shows the terms' URL and writes true after a yes.",
+      ),
     profile: profileName
       .optional()
       .describe(

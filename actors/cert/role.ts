@@ -150,6 +150,9 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
           trustedProxies: [...config.trusted_proxies],
           ...(serving.pin === undefined ? {} : { pin: serving.pin }),
           ...(serving.follow === undefined ? {} : { tls: serving.follow }),
+          ...(issuers === undefined
+            ? {}
+            : { ca: { directoryUrl: config.acme.directory_url, ...(config.acme.profile === undefined ? {} : { profile: config.acme.profile }) } }),
         }),
         ...(serving.front === undefined ? {} : { tls: serving.front }),
       },
@@ -180,6 +183,7 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
         ...(config.acme.ca_bundle === undefined ? {} : { caBundleFile: config.acme.ca_bundle }),
         keyType: config.acme.key_type,
         ...(config.acme.eab === undefined ? {} : { eab: config.acme.eab }),
+        acceptTerms: config.acme.accept_terms,
         ...(config.acme.profile === undefined ? {} : { profile: config.acme.profile }),
         ...(config.acme.preferred_chain === undefined ? {} : { preferredChain: config.acme.preferred_chain }),
         dns: dnsRef,

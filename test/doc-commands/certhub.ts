@@ -11,4 +11,10 @@ export const expectations: DocExpectations = {
   'certhub --help': { exit: 0, prints: /^ {2}setup \[options\] +interactive wizard/m },
   'certhub run --help': { exit: 0, prints: /^ {2}--demo +self-signed demo certificates/m },
   'certhub setup --help': { exit: 0, prints: /^ {2}--force +replace an existing config\.json/m },
+  'certhub account rollover --help': { exit: 0, prints: /^ {2}-d, --data-dir <dir> +data directory holding config\.json and acme\//m },
+  'sudo systemctl stop certhub': { notRun: 'systemd is not PID 1 where the suite runs' },
+  'sudo certhub account rollover -d /var/lib/certhub': {
+    notRun: 'needs a registered account in /var/lib/certhub and its CA (test/cert/integration/cert-account-rollover.test.ts runs it against Pebble)',
+  },
+  'sudo systemctl start certhub': { notRun: 'systemd is not PID 1 where the suite runs' },
 };

@@ -20,14 +20,14 @@ export function cloudflareSection(cloudflare: CloudflareDouble, apiToken = cloud
 }
 
 export interface StackSections {
-  acme: { directory_url: string; ca_bundle: string };
+  acme: { directory_url: string; ca_bundle: string; accept_terms: true };
   propagation: { nameservers: string[]; timeout_seconds: number };
 }
 
 /** The acme and propagation sections for the stack: Pebble as the CA, propagation checked at `nameservers` (default PowerDNS). */
 export function stackSections(stack: CertStack, nameservers: string[] = [stack.powerdns.nameserver], timeoutSeconds = 60): StackSections {
   return {
-    acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile },
+    acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true },
     propagation: { nameservers, timeout_seconds: timeoutSeconds },
   };
 }

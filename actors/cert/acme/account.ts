@@ -10,6 +10,7 @@ import type { KeyType } from '../key-types.js';
 import { CaConnection } from './ca-connection.js';
 import { AcmeOrderError } from './errors.js';
 import { externalAccountBinding, type EabConfig } from './eab.js';
+import { accountKeyFile, settleKeyRollover } from './key-rollover.js';
 
 export { namedDirectories, resolveDirectoryUrl } from './directories.js';
 
@@ -28,6 +29,11 @@ export interface AcmeAccountSettings {
   email?: string;
   /** External account binding, sent when the account is registered (RFC 8555 §7.3.4). */
   eab?: EabConfig;
+  /**
+   * The operator agreed to the CA's terms of service (acme.accept_terms). A CA whose directory names
+   * terms (meta.termsOfService) is asked to register an account only with it, and told so.
+   */
+  acceptTerms: boolean;
   /** PEM of an extra CA trusted for the CA's HTTPS (the content of `acme.ca_bundle`). */
   caBundlePem?: string;
   /** Folder of account.key and account.json; made 0700. */
@@ -61,11 +67,13 @@ interface StoredAccount {
 
 export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<AcmeAccount> {
   await ensureSecretDirectory(settings.dir);
-  const keyFile = join(settings.dir, 'account.key');
+  const keyFile = join(settings.dir, accountKeyFile);
   const accountFile = join(settings.dir, 'account.json');
-  const accountKey = await readAccountKey(keyFile, () => settings.generateKey(settings.keyType ?? 'ecdsa-p256'));
   const stored = await readStoredAccount(accountFile);
   const known = settings.registerAgain !== true && stored?.directory_url === settings.directoryUrl ? stored.account_url : undefined;
+  // A key rollover a crash cut short: the key the CA takes becomes account.key before it is read.
+  if (known !== undefined) await settleKeyRollover({ dir: settings.dir }, { ...settings, accountUrl: known });
+  const accountKey = await readAccountKey(keyFile, () => settings.generateKey(settings.keyType ?? 'ecdsa-p256'));
   const polling = { minMs: 100, maxMs: 5000, attempts: 12, ...settings.polling };
   const client = new acme.Client({
     directoryUrl: settings.directoryUrl,
@@ -83,8 +91,11 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
   if (accountUrl === undefined) {
     accountUrl = await connection.run(async (state) => {
       try {
-        // The terms of service were shown and agreed to in certhub setup (cli/acme-questions.ts).
-        await client.createAccount({ termsOfServiceAgreed: true, ...(contact.length === 0 ? {} : { contact }) });
+        // certhub setup shows the terms and asks (cli/acme-questions.ts); a config written by hand says so itself.
+        const terms = await client.getTermsOfServiceUrl();
+        if (terms !== null && terms !== undefined && !settings.acceptTerms)
+          throw new Error(`the CA asks to agree to its terms of service, ${terms}: read them, and set acme.accept_terms to true in config.json to agree`);
+        await client.createAccount({ ...(settings.acceptTerms ? { termsOfServiceAgreed: true } : {}), ...(contact.length === 0 ? {} : { contact }) });
         return client.getAccountUrl();
       } catch (error) {
         connection.close();

@@ -38,6 +38,7 @@ runActor(acmeActor, {
         ...(config.email === undefined ? {} : { email: config.email }),
         ...(caBundlePem === undefined ? {} : { caBundlePem }),
         ...(config.eab === undefined ? {} : { eab: config.eab }),
+        acceptTerms: config.acceptTerms,
         dir: join(config.dataDir, 'acme'),
         keyType: config.keyType,
         generateKey,

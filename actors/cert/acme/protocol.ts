@@ -14,6 +14,8 @@ export interface AcmeConfig {
   keyType: KeyType;
   /** acme.eab (eab.ts checks it): sent when the account is registered. */
   eab?: { kid: string; hmac_key: string };
+  /** acme.accept_terms: the CA's terms of service are agreed to when the account is registered. */
+  acceptTerms: boolean;
   /** acme.profile: ordered for a domain that names no profile of its own. */
   profile?: string;
   /** acme.preferred_chain: the issuer common name the chain should end with. */

@@ -1,4 +1,4 @@
-// The `certhub` executable: setup (the wizard) and run (the cert role alone). Each command loads
+// The `certhub` executable: setup (the wizard), run (the cert role alone) and account rollover. Each command loads
 // what it runs when it runs: --version, --help and a usage error load commander alone.
 import { Option, type Command } from 'commander';
 import type { CerthubRunOptions } from './run.js';
@@ -46,6 +46,15 @@ export function certhubProgram(): Command {
     .action(async (options: { dataDir: string }) => {
       const { runAuditVerify } = await import('../audit/verify-command.js');
       await runAuditVerify(options.dataDir);
+    });
+  const account = program.command('account').description("the ACME account kept in the data directory's acme/ folder");
+  account
+    .command('rollover')
+    .description('give the ACME account a new key (RFC 8555 §7.3.5); the CA refuses the old one from then on. certhub run must be stopped')
+    .option('-d, --data-dir <dir>', 'data directory holding config.json and acme/', '.')
+    .action(async (options: { dataDir: string }) => {
+      const { runAccountRollover } = await import('./account-rollover.js');
+      await runAccountRollover({ dataDir: options.dataDir });
     });
   return program;
 }

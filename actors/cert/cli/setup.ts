@@ -1,5 +1,6 @@
 // `certhub setup -d DIR`: asks for the base domain (no default: a real-looking placeholder would be
-// written and go unnoticed), the CA (ACME directory, CA bundle), the ACME DNS provider, the records
+// written and go unnoticed), the CA (ACME directory, CA bundle; then, from what the directory says, the
+// external account binding, the profile, and agreement to its terms of service), the ACME DNS provider, the records
 // provider (the same or another), their credentials (tried before they are written), the propagation
 // nameservers, the bind address and port; makes up the admin key; writes DIR/config.json with mode
 // 0600 in a 0700 directory. Other questions have defaults, and a credential may be left to fill in
@@ -17,7 +18,8 @@ import { isBetaBuild } from '../../../src/version.js';
 import { BadAnswer, Prompter } from '../../../src/cli/prompt.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
 import { askCheckedProvider, type ProviderDraft, type ProviderKind } from './provider-questions.js';
-import { askAcmeDirectory, askCaBundle, askNameservers } from './acme-questions.js';
+import { askAcmeDirectory, askCaBundle, askExternalAccount, askNameservers, askProfile, askTermsAgreement, readDirectory } from './acme-questions.js';
+import type { EabConfig } from '../acme/eab.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export interface CerthubSetupOptions {
@@ -40,7 +42,7 @@ interface ConfigDraft {
   dns?: ProviderDraft;
   dns_acme?: ProviderDraft;
   dns_records?: ProviderDraft;
-  acme: { directory_url: string; ca_bundle?: string; email?: string };
+  acme: { directory_url: string; ca_bundle?: string; eab?: EabConfig; profile?: string; accept_terms?: true; email?: string };
   propagation?: { nameservers: string[] };
 }
 
@@ -52,12 +54,13 @@ export async function runCerthubSetup(options: CerthubSetupOptions): Promise<voi
   const out = options.write ?? process.stdout;
   const prompter = new Prompter(options.input ?? process.stdin, out, { endOfInput: 'refuse' });
   let config: ConfigDraft;
+  let termsUnread: boolean;
   try {
     prompter.say(`certhub setup: writes ${file}.`);
     prompter.say('Press Enter to take the [default]; a question without one needs an answer. Credentials may');
     prompter.say('be left empty and filled in config.json later. Ctrl-C stops without writing anything.');
     prompter.say();
-    config = await askConfig(prompter, options.cloudflareApiUrl);
+    ({ config, termsUnread } = await askConfig(prompter, options.cloudflareApiUrl));
   } finally {
     prompter.close();
   }
@@ -71,7 +74,7 @@ export async function runCerthubSetup(options: CerthubSetupOptions): Promise<voi
   say('Admin key (log in to the admin panel with it; certhub run prints it again at start on a terminal):');
   say(`    ${config.admin_key}`);
   say();
-  const missing = stillMissing(config);
+  const missing = stillMissing(config, termsUnread);
   if (missing.length === 0) {
     say(`Next: certhub run -d ${shellQuote(dataDir)}`);
   } else {
@@ -90,7 +93,8 @@ async function refuseToOverwrite(file: string, force: boolean): Promise<void> {
   if (!force) throw new Error(`${file} exists; not overwriting it (pass --force to replace it with a new config and a new admin key)`);
 }
 
-async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Promise<ConfigDraft> {
+/** The answers, and whether the CA's directory could not be read (its terms are then still to agree to). */
+async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Promise<{ config: ConfigDraft; termsUnread: boolean }> {
   const baseDomain = await p.ask('Base domain (subdomains are created under it, e.g. certs.your-company.net)', undefined, (answer) => {
     if (answer === '') throw new BadAnswer('please give the domain certhub manages (there is no default)');
     const name = normalizeName(answer);
@@ -102,7 +106,13 @@ async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Pro
   p.say();
   config.acme.directory_url = await askAcmeDirectory(p);
   const caBundle = await askCaBundle(p);
-  if (caBundle !== undefined) config.acme.ca_bundle = caBundle;
+  if (caBundle !== undefined) config.acme.ca_bundle = caBundle.path;
+  const meta = await readDirectory(p, config.acme.directory_url, caBundle?.pem);
+  const eab = await askExternalAccount(p, config.acme.directory_url, meta);
+  if (eab !== undefined) config.acme.eab = eab;
+  const profile = await askProfile(p, meta);
+  if (profile !== undefined) config.acme.profile = profile;
+  if ((await askTermsAgreement(p, meta)) === true) config.acme.accept_terms = true;
   p.say();
   p.say('DNS providers: one writes the _acme-challenge TXT records for certificates (ACME), one the A, AAAA');
   p.say('and CNAME records of the subdomains; they may be the same. "none": only certhub run --demo works.');
@@ -130,12 +140,14 @@ async function askConfig(p: Prompter, cloudflareApiUrl: string | undefined): Pro
     return answer;
   });
   if (email !== 'skip') config.acme.email = email;
-  return config;
+  return { config, termsUnread: meta === undefined };
 }
 
 /** What certhub run (without --demo) would still refuse or get wrong, one line per option path. */
-function stillMissing(config: ConfigDraft): string[] {
+function stillMissing(config: ConfigDraft, termsUnread: boolean): string[] {
   const schema = certConfigSchema({ demo: false });
   const result = schema.safeParse(config);
-  return result.success ? [] : formatIssues(schema, result.error.issues);
+  const problems = result.success ? [] : formatIssues(schema, result.error.issues);
+  if (termsUnread) problems.push("acme.accept_terms: read the CA's terms of service (its directory's meta.termsOfService) and set it to true to agree");
+  return problems;
 }

@@ -72,6 +72,7 @@ runActor(domainsActor, {
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
       setProfile: (name, profile) => book.setProfile(name, profile),
       remove: (name) => book.remove(name),
+      caProfiles: () => issuer.profiles(),
       rotate: (name) => book.rotate(name),
       retry: (name) => book.retryNow(name),
       renew: (name) => operator.renew(name),

@@ -3,6 +3,7 @@
 import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
 import type { AcmeApi } from '../acme/protocol.js';
+import type { OfferedProfiles } from '../acme/profiles.js';
 import type { DnsApi } from '../dns/protocol.js';
 import type { Material } from '../acme/protocol.js';
 import type { Prefs } from './prefs-schema.js';
@@ -117,6 +118,8 @@ export interface DomainsApi {
   /** The ACME profile of the domain's next orders (renewals included); null: acme.profile. Checked against the CA's list. */
   setProfile(name: string, profile: string | null): Promise<DomainView>;
   remove(name: string): Promise<void>;
+  /** The ACME profiles the CA's directory lists; null when it lists none, and in demo mode. */
+  caProfiles(): Promise<OfferedProfiles | null>;
   /** A new token; the old one is dead once this resolves (the replica changed first). */
   rotate(name: string): Promise<DomainView>;
   /** A domain in error tries again now (409 in any other state). */

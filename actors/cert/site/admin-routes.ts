@@ -17,7 +17,7 @@ import { EventStream } from '../../../src/http/sse.js';
 import type { DomainsApi } from '../domains/protocol.js';
 import { summaryOf } from '../domains/summary.js';
 import type { HttpFrontConfig } from '../../../src/http/front-config.js';
-import type { CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './protocol.js';
+import type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer, CerthubSite } from './protocol.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { DomainReplica, ReplicaEntry } from './replica.js';
 import { sessionCookieName, Sessions } from './sessions.js';
@@ -152,6 +152,15 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
     .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
+    // Asked of the CA through the acme actor, which reads its directory: a CA that cannot be reached is 502.
+    .get('/api/admin/ca', async (_request, reply) => {
+      const { ca } = site;
+      const answer: CerthubCaInfo =
+        ca === undefined
+          ? { directory_url: null, profiles: null, default_profile: null }
+          : { directory_url: ca.directoryUrl, profiles: await domains.call((api) => api.caProfiles()), default_profile: ca.profile ?? null };
+      reply.json(200, answer, { 'Cache-Control': 'no-store' });
+    })
     .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
     .post(
       '/api/admin/domains',

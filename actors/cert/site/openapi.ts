@@ -367,6 +367,26 @@ export function certhubOpenApi(version: string) {
           },
         },
       },
+      '/api/admin/ca': {
+        get: {
+          summary:
+            "the CA certhub orders from: `directory_url`, the `profiles` its directory lists (name: description; null when it lists none) and `default_profile` (acme.profile; null: the CA's default). All null in a demo",
+          security: admin,
+          responses: {
+            '200': jsonResponse('the CA', {
+              type: 'object',
+              required: ['directory_url', 'profiles', 'default_profile'],
+              properties: {
+                directory_url: { type: 'string', nullable: true },
+                profiles: { type: 'object', nullable: true, additionalProperties: string },
+                default_profile: { type: 'string', nullable: true },
+              },
+            }),
+            '502': errorResponse('the CA could not be reached, or its account could not be opened'),
+            ...adminErrors,
+          },
+        },
+      },
       '/api/admin/prefs': {
         get: {
           summary: "the panel's preferences (prefs.json)",

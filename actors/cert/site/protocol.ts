@@ -23,6 +23,8 @@ export interface CerthubSite {
   insecureHttp: boolean;
   /** What certhub's own HTTPS (config `tls`) follows; absent: no `tls`. */
   tls?: CerthubTls;
+  /** The CA (acme.directory_url, acme.profile); absent in demo mode, which has none. */
+  ca?: { directoryUrl: string; profile?: string };
 }
 
 /** What certhub's HTTPS certificate follows after start (actors/cert/tls.ts). */
@@ -49,6 +51,16 @@ export interface CerthubServerInfo {
   pin: string | null;
   /** Plain HTTP although bound off loopback. */
   insecure_http: boolean;
+}
+
+/** GET /api/admin/ca: the CA certhub orders from, for the panel's profile fields. */
+export interface CerthubCaInfo {
+  /** acme.directory_url; null in demo mode. */
+  directory_url: string | null;
+  /** The profiles the CA's directory lists (name -> description); null when it lists none, and in demo mode. */
+  profiles: Record<string, string> | null;
+  /** acme.profile: ordered for a domain that names none; null: the CA's default. */
+  default_profile: string | null;
 }
 
 /** GET /api/cert/<domain> */

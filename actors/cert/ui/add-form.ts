@@ -1,10 +1,11 @@
-// The add form: checked as the user types, and blank fields told when it is sent. Each add is its own
+// The add form (name, target, and the ACME profile when the CA lists profiles): checked as the user types, and blank fields told when it is sent. Each add is its own
 // request, so the next domain can be typed (and added) while one is on its way; an answer clears only
 // the fields that still hold what that add sent, never what was typed since.
 import type { DomainView } from '../browser.js';
 import { byId } from '../../../ui/common/dom.js';
 import { messageOf } from '../../../ui/common/errors.js';
 import { addDomain } from './api.js';
+import { caProfiles, fillProfileOptions } from './profiles.js';
 import { blankProblem, nameProblem, targetProblem } from './validate.js';
 
 /** `baseDomain()` is read at each check (the list learns it); `added` gets each domain the server added. */
@@ -13,6 +14,7 @@ export function setUpAddForm(baseDomain: () => string, added: (domain: DomainVie
   const name = byId<HTMLInputElement>('add-name');
   const target = byId<HTMLInputElement>('add-target');
   const error = byId('add-error');
+  const profile = byId<HTMLSelectElement>('add-profile');
   /** The adds on their way, as `name target`: sending the same again (a double click) adds once. */
   const sending = new Set<string>();
 
@@ -35,12 +37,12 @@ export function setUpAddForm(baseDomain: () => string, added: (domain: DomainVie
     event.preventDefault();
     error.hidden = true;
     if (!check(true)) return;
-    const sent = { name: name.value.trim(), target: target.value.trim() };
+    const sent = { name: name.value.trim(), target: target.value.trim(), profile: profile.value === '' ? undefined : profile.value };
     const key = `${sent.name} ${sent.target}`;
     if (sending.has(key)) return;
     sending.add(key);
     form.setAttribute('aria-busy', 'true');
-    addDomain(sent.name, sent.target)
+    addDomain(sent.name, sent.target, sent.profile)
       .then((domain) => {
         added(domain);
         if (name.value.trim() === sent.name) name.value = '';
@@ -58,4 +60,12 @@ export function setUpAddForm(baseDomain: () => string, added: (domain: DomainVie
         form.setAttribute('aria-busy', String(sending.size > 0));
       });
   });
+}
+
+/** Once logged in: the profile field, filled with the CA's profiles; a CA that lists none keeps the form as it is. */
+export async function offerProfiles(): Promise<void> {
+  const ca = await caProfiles();
+  if (ca === null) return;
+  fillProfileOptions(byId<HTMLSelectElement>('add-profile'), ca, null);
+  byId('add-profile-field').hidden = false;
 }

@@ -77,8 +77,16 @@ export async function fullViews(wanted: readonly DomainSummary[]): Promise<Domai
   return wanted.flatMap((domain) => byName.get(domain.name) ?? []);
 }
 
-export async function addDomain(name: string, target: string): Promise<DomainView> {
-  return (await call('api/admin/domains', { method: 'POST', body: { name, target } })).json() as Promise<DomainView>;
+/** `profile`: the ACME profile to order; absent: the default (acme.profile, else the CA's). */
+export async function addDomain(name: string, target: string, profile?: string): Promise<DomainView> {
+  return (
+    await call('api/admin/domains', { method: 'POST', body: profile === undefined ? { name, target } : { name, target, profile } })
+  ).json() as Promise<DomainView>;
+}
+
+/** The ACME profile of the domain's next orders; null: the default. */
+export async function setProfile(name: string, profile: string | null): Promise<DomainView> {
+  return (await call(domainPath(name), { method: 'PATCH', body: { profile } })).json() as Promise<DomainView>;
 }
 
 /** `adopt`: take over the address records at the name that certhub did not create (docs/certhub.md, *Take over records certhub did not create*). */

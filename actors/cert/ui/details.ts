@@ -1,4 +1,4 @@
-// What an expanded row shows: the target (editable), expiry, the last error (with Retry now while the
+// What an expanded row shows: the target (editable), expiry, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
 // fetch, the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
@@ -9,6 +9,7 @@ import { messageOf } from '../../../ui/common/errors.js';
 import { ApiError, domainPath, getDomain, removeDomain, retryNow, rotateToken, setTarget } from './api.js';
 import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
+import { ProfileField } from './profile-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
 
 export interface DetailsActions {
@@ -38,6 +39,8 @@ export class DetailsView {
   private readonly crt = element('a', 'button', 'Certificate (.crt)');
   private readonly key = element('a', 'button', 'Key (.key)');
   private readonly lastFetch = element('dd');
+  private readonly profile: ProfileField;
+  private readonly profileRow = element('div');
   private readonly actionError = element('p', 'form-error');
   /** Renew now, Re-key and Revoke (lifecycle-actions.ts), while the domain is issued. */
   private readonly lifecycleRow = element('div');
@@ -131,11 +134,16 @@ export class DetailsView {
     this.errorRow.append(element('dt', '', 'Last error'), errorValue);
     this.nextAttempt.className = 'next-attempt';
     this.nextAttemptRow.append(element('dt', '', 'Next attempt'), this.nextAttempt);
+    this.profile = new ProfileField(domain.name, (changed) => actions.changed(this.answered(changed)));
+    const profileLabel = element('dt', '', 'Profile');
+    this.profileRow.append(profileLabel, this.profile.node);
+    this.profileRow.hidden = true;
     const lifecycle = lifecycleActions(domain.name, (changed) => actions.changed(this.answered(changed)));
     this.lifecycleRow.append(element('dt', '', 'Certificate'), lifecycle.buttons);
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
+      this.profileRow,
       this.errorRow,
       this.nextAttemptRow,
       fact('Token', tokenRow),
@@ -191,6 +199,7 @@ export class DetailsView {
     this.lifecycleRow.hidden = domain.status !== 'issued';
     this.nextAttemptRow.hidden = domain.next_attempt_at === null;
     this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
+    this.profile.show(domain, this.profileRow);
     this.drawToken();
     const issued = domain.expires_at !== null;
     for (const [link, file] of [

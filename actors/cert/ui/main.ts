@@ -1,6 +1,7 @@
 // The certhub admin panel: log in with the admin key, then the Domains, Logs and Audit tabs. A session that
 // ends (expiry, logout elsewhere, a server restart) brings the login back over the page as it is.
 import { byId } from '../../../ui/common/dom.js';
+import { offerProfiles } from './add-form.js';
 import { loadPrefs, logout, onSessionLost, sessionState } from './api.js';
 import { startDomains } from './domains.js';
 import { startAudit } from './audit.js';
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
   if (!session.active) await askForKey('start');
   document.body.dataset.session = 'in';
   void showServerInfo();
+  void offerProfiles();
   // Prefs that cannot be read leave the defaults (Name, no filter): the list must show regardless.
   startDomains(
     loadPrefs().then(adopt, () => {

@@ -10,13 +10,28 @@ export interface CliPage {
   program: Command;
 }
 
+/** A command with the words that reach it after the program's name (`account rollover`). */
+interface NamedCommand {
+  path: string;
+  command: Command;
+}
+
+/** Every command, a group's own commands after it (`certhub account`, then `certhub account rollover`). */
+function commandsOf(parent: Command, prefix = ''): NamedCommand[] {
+  return parent
+    .createHelp()
+    .visibleCommands(parent)
+    .filter((command) => command.name() !== 'help')
+    .flatMap((command) => {
+      const path = `${prefix}${command.name()}`;
+      return [{ path, command }, ...commandsOf(command, `${path} `)];
+    });
+}
+
 export function cliPage(cli: CliPage): string {
   const { program } = cli;
   const name = program.name();
-  const commands = program
-    .createHelp()
-    .visibleCommands(program)
-    .filter((command) => command.name() !== 'help');
+  const commands = commandsOf(program);
   const blocks = [
     `# ${name}: commands and options`,
     generatedNote(cli.sources),
@@ -25,23 +40,23 @@ export function cliPage(cli: CliPage): string {
       ? undefined
       : table(
           ['Command', 'What it does'],
-          commands.map((command) => [commandLink(program, command), command.description()]),
+          commands.map(({ path, command }) => [commandLink(program, path), command.description()]),
         ),
     commandSection(program, program, commands.length === 0 ? 'Options' : 'Options of every command'),
-    ...commands.map((command) => commandSection(program, command, `${name} ${command.name()}`)),
+    ...commands.map(({ path, command }) => commandSection(program, command, `${name} ${path}`, path)),
   ];
   return page(blocks);
 }
 
-function commandLink(program: Command, command: Command): string {
-  const heading = `${program.name()} ${command.name()}`;
+function commandLink(program: Command, path: string): string {
+  const heading = `${program.name()} ${path}`;
   return `[${heading}](#${slug(heading)})`;
 }
 
-function commandSection(program: Command, command: Command, heading: string): string {
+function commandSection(program: Command, command: Command, heading: string, path = ''): string {
   const help = command.createHelp();
   const root = command === program;
-  const usage = root ? `${program.name()} ${command.usage()}` : `${program.name()} ${command.name()} ${command.usage()}`;
+  const usage = root ? `${program.name()} ${command.usage()}` : `${program.name()} ${path} ${command.usage()}`;
   const argumentsTable = help
     .visibleArguments(command)
     .map((argument) => [

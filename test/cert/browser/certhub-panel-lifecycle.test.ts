@@ -18,7 +18,7 @@ test('Renew now, Re-key and Revoke each ask in a dialog, run, and are logged; Re
   try {
     const dataDir = await certhubDataDir(t, {
       dns: powerdnsSection(stack.powerdns),
-      acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile, retry_backoff_seconds: 1 },
+      acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true, retry_backoff_seconds: 1 },
       propagation: { nameservers: [stack.powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

@@ -21,7 +21,7 @@ test('a domain refused with a Retry-After of days shows "Next attempt: <that tim
     ca.refuseNewOrders = retryAfterSeconds;
     const dataDir = await certhubDataDir(t, {
       dns: powerdnsSection(stack.powerdns),
-      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile },
+      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true },
       propagation: { nameservers: [stack.powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

@@ -13,6 +13,7 @@ import type { DnsProvider } from '../../../actors/cert/dns/providers/provider.js
 import { JobPool } from '../../../src/jobs/pool.js';
 import type { KeyType } from '../../../actors/cert/key-types.js';
 import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cert-stack.js';
+import type { PebbleOptions } from '../../../benchmarks/third-party/pebble.js';
 import { generatePrivateKeyJob } from '../../../actors/cert/jobs.js';
 
 export interface AcmeFixture extends CertStack {
@@ -28,41 +29,45 @@ export interface AcmeFixture extends CertStack {
 /** An order context whose challenge records go straight to a provider, which tests can also list. */
 export type ProviderIssueContext = Omit<IssueContext, 'dns'> & { dns: DnsProvider };
 
-export const withAcme = test.macro(async (t, body: (t: ExecutionContext, fixture: AcmeFixture) => Promise<void>) => {
-  const stack = await startCertStack();
-  const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-'));
-  const jobs = new JobPool();
-  let account: AcmeAccount | undefined;
-  try {
-    const generateKey = (keyType: KeyType) => jobs.run(generatePrivateKeyJob, { keyType });
-    account = await openAcmeAccount({
-      directoryUrl: stack.pebble.directoryUrl,
-      caBundlePem: await readFile(stack.pebble.caFile, 'utf8'),
-      dir: join(dir, 'acme'),
-      generateKey,
-    });
-    const { powerdns } = stack;
-    const opened = account;
-    await body(t, {
-      ...stack,
-      account,
-      jobs,
-      dir,
-      generateKey,
-      issueContext: (overrides = {}) => ({
-        account: opened,
-        dns: createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone }),
-        authoritative: new AuthoritativeDns({ nameservers: [powerdns.nameserver] }),
-        propagation: { timeoutMs: 30_000, intervalMs: 50 },
+/** `pebble`: Pebble's environment and settings beyond the defaults (e.g. PEBBLE_ALTERNATE_ROOTS). */
+export const withAcme = test.macro(
+  async (t, body: (t: ExecutionContext, fixture: AcmeFixture) => Promise<void>, pebble: Omit<PebbleOptions, 'dnsServer'> = {}) => {
+    const stack = await startCertStack({}, pebble);
+    const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-'));
+    const jobs = new JobPool();
+    let account: AcmeAccount | undefined;
+    try {
+      const generateKey = (keyType: KeyType) => jobs.run(generatePrivateKeyJob, { keyType });
+      account = await openAcmeAccount({
+        acceptTerms: true,
+        directoryUrl: stack.pebble.directoryUrl,
+        caBundlePem: await readFile(stack.pebble.caFile, 'utf8'),
+        dir: join(dir, 'acme'),
         generateKey,
-        log: (message) => t.log(message),
-        ...overrides,
-      }),
-    });
-  } finally {
-    account?.close();
-    await jobs.close();
-    await stopCertStack(stack);
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+      });
+      const { powerdns } = stack;
+      const opened = account;
+      await body(t, {
+        ...stack,
+        account,
+        jobs,
+        dir,
+        generateKey,
+        issueContext: (overrides = {}) => ({
+          account: opened,
+          dns: createDnsProvider({ provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone }),
+          authoritative: new AuthoritativeDns({ nameservers: [powerdns.nameserver] }),
+          propagation: { timeoutMs: 30_000, intervalMs: 50 },
+          generateKey,
+          log: (message) => t.log(message),
+          ...overrides,
+        }),
+      });
+    } finally {
+      account?.close();
+      await jobs.close();
+      await stopCertStack(stack);
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -28,6 +28,7 @@ async function throughLayer(t: ExecutionContext, fixture: AcmeFixture): Promise<
     ca,
     account: async (folder) => {
       const account = await openAcmeAccount({
+        acceptTerms: true,
         directoryUrl: ca.directoryUrl,
         caBundlePem,
         dir: join(fixture.dir, folder),

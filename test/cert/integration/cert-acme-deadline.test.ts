@@ -21,6 +21,7 @@ test('a CA that never answers: the request ends at its deadline, naming the CA a
   });
   const { port } = server.address() as { port: number };
   const opening = openAcmeAccount({
+    acceptTerms: true,
     directoryUrl: `http://127.0.0.1:${port}/dir`,
     dir: await tempDir(t, 'acme-deadline-'),
     generateKey: (keyType) => Promise.resolve(generatePrivateKeyPem({ keyType })),

@@ -27,7 +27,14 @@ test('Pebble requiring EAB: an account with acme.eab registers and issues; witho
     const caBundlePem = await readFile(stack.pebble.caFile, 'utf8');
     const dir = await tempDir(t, 'eab-');
     const open = (folder: string, eab?: { kid: string; hmac_key: string }) =>
-      openAcmeAccount({ directoryUrl: stack.pebble.directoryUrl, caBundlePem, dir: join(dir, folder), generateKey, ...(eab === undefined ? {} : { eab }) });
+      openAcmeAccount({
+        acceptTerms: true,
+        directoryUrl: stack.pebble.directoryUrl,
+        caBundlePem,
+        dir: join(dir, folder),
+        generateKey,
+        ...(eab === undefined ? {} : { eab }),
+      });
     await t.throwsAsync(open('none'), { message: /registering the account at .* failed: .*'externalAccountBinding'/ });
     await t.throwsAsync(open('wrong', { kid, hmac_key: Buffer.alloc(48, 0x11).toString('base64url') }), { message: /registering the account at .* failed/ });
     const account = await open('bound', { kid, hmac_key: hmacKey });
@@ -55,7 +62,7 @@ test('certhub run with acme.eab issues against a CA that requires it', async (t)
   try {
     const dataDir = await certhubDataDir(t, {
       dns: powerdnsSection(stack.powerdns),
-      acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile, eab: { kid, hmac_key: hmacKey } },
+      acme: { directory_url: stack.pebble.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true, eab: { kid, hmac_key: hmacKey } },
       propagation: { nameservers: [stack.powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

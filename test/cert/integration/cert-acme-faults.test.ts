@@ -52,7 +52,13 @@ test('a challenge the CA finds invalid fails the order with its reason and remov
   const [ours, theirs] = await Promise.all([startPowerDns(), startPowerDns()]);
   const pebble = await startPebble({ dnsServer: theirs.nameserver });
   const dir = await mkdtemp(join(tmpdir(), 'outpost-acme-'));
-  const account = await openAcmeAccount({ directoryUrl: pebble.directoryUrl, caBundlePem: await readFile(pebble.caFile, 'utf8'), dir, generateKey });
+  const account = await openAcmeAccount({
+    acceptTerms: true,
+    directoryUrl: pebble.directoryUrl,
+    caBundlePem: await readFile(pebble.caFile, 'utf8'),
+    dir,
+    generateKey,
+  });
   try {
     const name = `invalid.${ours.zone}`;
     const dns = createDnsProvider({ provider: 'powerdns', server_url: ours.apiUrl, api_token: ours.apiKey, zone: ours.zone });
@@ -83,7 +89,7 @@ test("the CA's Retry-After reaches the caller, on registration and on an order",
   const retryAt = Math.floor((Date.now() + 3_600_000) / 1000) * 1000;
   const refusingOrders = await startRefusingCa('newOrder', new Date(retryAt).toUTCString());
   try {
-    const refused = await t.throwsAsync(openAcmeAccount({ directoryUrl: refusingAccounts.directoryUrl, dir, generateKey }), {
+    const refused = await t.throwsAsync(openAcmeAccount({ acceptTerms: true, directoryUrl: refusingAccounts.directoryUrl, dir, generateKey }), {
       instanceOf: AcmeOrderError,
       code: 'ERR_ACME_ORDER',
     });
@@ -92,7 +98,7 @@ test("the CA's Retry-After reaches the caller, on registration and on an order",
       refused?.message ?? '',
       /^acme: registering the account at http:\/\/127\.0\.0\.1:\d+\/dir failed: too many new orders recently \(the CA asks to retry after 120 s\)$/,
     );
-    const account = await openAcmeAccount({ directoryUrl: refusingOrders.directoryUrl, dir, generateKey });
+    const account = await openAcmeAccount({ acceptTerms: true, directoryUrl: refusingOrders.directoryUrl, dir, generateKey });
     try {
       const context = {
         account,
@@ -117,14 +123,17 @@ test("the CA's Retry-After reaches the caller, on registration and on an order",
 
 test('a CA that is down, and one whose TLS is not trusted, are told apart', withAcme, async (t, fixture) => {
   const closedPort = await reservePort('127.0.0.1');
-  await t.throwsAsync(openAcmeAccount({ directoryUrl: `https://127.0.0.1:${closedPort}/dir`, dir: join(fixture.dir, 'down'), generateKey }), {
-    code: 'ERR_ACME_ORDER',
-    message: new RegExp(
-      `^acme: registering the account at https://127\\.0\\.0\\.1:${closedPort}/dir failed: cannot reach https://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED`,
-    ),
-  });
+  await t.throwsAsync(
+    openAcmeAccount({ acceptTerms: true, directoryUrl: `https://127.0.0.1:${closedPort}/dir`, dir: join(fixture.dir, 'down'), generateKey }),
+    {
+      code: 'ERR_ACME_ORDER',
+      message: new RegExp(
+        `^acme: registering the account at https://127\\.0\\.0\\.1:${closedPort}/dir failed: cannot reach https://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED`,
+      ),
+    },
+  );
   // Without acme.ca_bundle, Pebble's certificate is signed by a CA the system does not know (and Pebble sends no chain).
-  await t.throwsAsync(openAcmeAccount({ directoryUrl: fixture.pebble.directoryUrl, dir: join(fixture.dir, 'untrusted'), generateKey }), {
+  await t.throwsAsync(openAcmeAccount({ acceptTerms: true, directoryUrl: fixture.pebble.directoryUrl, dir: join(fixture.dir, 'untrusted'), generateKey }), {
     code: 'ERR_ACME_ORDER',
     message: /failed: cannot reach https:\/\/127\.0\.0\.1:\d+: UNABLE_TO_VERIFY_LEAF_SIGNATURE unable to verify the first certificate$/,
   });

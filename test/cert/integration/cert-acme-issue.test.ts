@@ -89,6 +89,7 @@ test('the account key is made once, kept 0600 in a 0700 folder, and the account 
   const key = await readFile(join(dir, 'account.key'), 'utf8');
   let keysMade = 0;
   const again = await openAcmeAccount({
+    acceptTerms: true,
     directoryUrl: fixture.pebble.directoryUrl,
     caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
     dir,

@@ -23,6 +23,7 @@ async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, options: 
   const ca = await startProfilesCa(fixture.pebble, options);
   t.teardown(() => ca.close());
   const account = await openAcmeAccount({
+    acceptTerms: true,
     directoryUrl: ca.directoryUrl,
     caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
     dir: join(fixture.dir, 'acme-profiles'),
@@ -80,7 +81,7 @@ test('certhub run: a domain takes a profile the CA lists, refuses another with t
     t.teardown(() => ca.close());
     const dataDir = await certhubDataDir(t, {
       dns: powerdnsSection(stack.powerdns),
-      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile, profile: 'tlsserver' },
+      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true, profile: 'tlsserver' },
       propagation: { nameservers: [stack.powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

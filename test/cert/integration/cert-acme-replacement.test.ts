@@ -22,6 +22,7 @@ async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: s
   const ca = await startReplacementCa(fixture.pebble);
   t.teardown(() => ca.close());
   const account = await openAcmeAccount({
+    acceptTerms: true,
     directoryUrl: ca.directoryUrl,
     caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
     dir: join(fixture.dir, folder),

@@ -18,6 +18,7 @@ async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: s
   const ca = await startProcessingCa(fixture.pebble);
   t.teardown(() => ca.close());
   const account = await openAcmeAccount({
+    acceptTerms: true,
     directoryUrl: ca.directoryUrl,
     caBundlePem: await readFile(fixture.pebble.caFile, 'utf8'),
     dir: join(fixture.dir, folder),

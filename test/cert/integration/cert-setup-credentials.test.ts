@@ -49,7 +49,8 @@ test('powerdns: the key is tried against the zone; a wrong one is named and aske
     base_domain: powerdns.zone,
     acme: { directory_url: 'https://acme-v02.api.letsencrypt.org/directory' },
   });
-  t.regex(result.stdout, /Next: certhub run -d /);
+  // The directory of Let's Encrypt is not reachable from the test: its terms are left to agree to in config.json.
+  t.regex(result.stdout, /Before certhub run, fill in config\.json:\n {2}acme\.accept_terms: read the CA's terms of service[^\n]*\n$/);
 });
 
 test('powerdns: a wrong key or zone, not given again: exit 1 naming what failed, nothing written', withPowerDns, async (t, powerdns) => {
@@ -73,6 +74,8 @@ test('cloudflare: the token is verified and the zone read; a wrong token is name
   const answers = [
     `certs.${powerdns.zone}`,
     'https://127.0.0.1:14000/dir',
+    '',
+    // Nothing answers there: the wizard asks whether that CA needs external account binding (Enter: no).
     '',
     'cloudflare',
     'powerdns',

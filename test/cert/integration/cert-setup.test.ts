@@ -51,7 +51,10 @@ test('setup re-asks bad answers and writes the rest; a skipped credential is lef
   t.is(result.code, 0, result.stderr);
   t.regex(result.stdout, /Base domain \(subdomains are created under it, e\.g\. [^)]+\): \n {2}please give the domain certhub manages \(there is no default\)/);
   t.regex(result.stdout, /: exa_mple\.org\n {2}the base domain has the label "exa_mple"/);
-  t.regex(result.stdout, /ACME directory \[letsencrypt\]: ftp:\/\/ca\.example\n {2}please answer letsencrypt or letsencrypt-staging, or an https:\/\/ URL/);
+  t.regex(
+    result.stdout,
+    /ACME directory \[letsencrypt\]: ftp:\/\/ca\.example\n {2}please answer letsencrypt, letsencrypt-staging, zerossl, google, google-staging, or an https:\/\/ URL/,
+  );
   t.regex(result.stdout, /ca\.pem\n {2}please give an absolute path/);
   t.regex(result.stdout, /\[none\]: route53\n {2}please answer none or cloudflare or powerdns/);
   t.regex(result.stdout, /zone id \[skip\]: example\.org\n {2}that looks like the zone name/);

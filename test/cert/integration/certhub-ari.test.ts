@@ -79,7 +79,7 @@ test("with renewalInfo offered, the renewal is planned inside the CA's window, a
     await writeFile(bundle, (await readFile(pebble.caFile, 'utf8')) + frontCert.caPem);
     const dataDir = await certhubDataDir(t, {
       dns: { provider: 'powerdns', server_url: powerdns.apiUrl, api_token: powerdns.apiKey, zone: powerdns.zone },
-      acme: { directory_url: front.directoryUrl, ca_bundle: bundle },
+      acme: { directory_url: front.directoryUrl, ca_bundle: bundle, accept_terms: true },
       propagation: { nameservers: [powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

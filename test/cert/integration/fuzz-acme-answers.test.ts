@@ -84,6 +84,7 @@ async function attempt(
 ): Promise<{ certPem: string; keyPem: string } | { error: unknown }> {
   try {
     run.account = await openAcmeAccount({
+      acceptTerms: true,
       directoryUrl: ca.directoryUrl,
       caBundlePem: caPem,
       dir: run.dir,

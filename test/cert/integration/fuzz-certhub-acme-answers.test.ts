@@ -53,7 +53,7 @@ test('certhub with a CA answering garbage: each domain settles with a readable r
   try {
     const dataDir = await certhubDataDir(t, {
       dns: powerdnsSection(stack.powerdns),
-      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile },
+      acme: { directory_url: ca.directoryUrl, ca_bundle: stack.pebble.caFile, accept_terms: true },
       propagation: { nameservers: [stack.powerdns.nameserver], timeout_seconds: 30 },
     });
     const server = await startCerthub(t, dataDir, []);

@@ -1,9 +1,10 @@
 // The ACME choices of config.json read as certhub run reads them: named directories (the real URLs,
 // an unknown name refused with the list), acme.eab (a bad HMAC key refused naming its option path;
-// the CAs that need it refuse a config without it), acme.profile and acme.preferred_chain; and the
-// profile rules of acme/profiles.ts.
+// the CAs that need it refuse a config without it), acme.profile, acme.preferred_chain and
+// acme.accept_terms; the profile rules of acme/profiles.ts; what a directory's meta says.
 import test from 'ava';
 import { namedDirectories, resolveDirectoryUrl } from '../../../actors/cert/acme/directories.js';
+import { directoryMetaOf } from '../../../actors/cert/acme/directory-meta.js';
 import { hmacKeyProblem } from '../../../actors/cert/acme/eab.js';
 import { AcmeOrderError } from '../../../actors/cert/acme/errors.js';
 import { invalidProfile, profileProblem, profileToSend, readOfferedProfiles } from '../../../actors/cert/acme/profiles.js';
@@ -97,4 +98,22 @@ test('profiles: read from meta.profiles, checked, sent only to a CA that lists t
   t.is(profileToSend(undefined, offered), undefined);
   const error = t.throws(() => profileToSend('tlsserver', offered), { instanceOf: AcmeOrderError });
   t.is(error?.problemType, invalidProfile);
+});
+
+test('acme.accept_terms: false unless the config says true; a string is refused', (t) => {
+  t.false(validateConfig(schema, base).acme.accept_terms);
+  t.true(validateConfig(schema, { ...base, acme: { accept_terms: true } }).acme.accept_terms);
+  t.deepEqual(problems({ accept_terms: 'yes' }), ['acme.accept_terms must be true or false']);
+});
+
+test("a directory's meta: the terms' URL, whether EAB is required, and the profiles; anything else is absent", (t) => {
+  t.deepEqual(
+    directoryMetaOf({
+      newAccount: 'https://ca.example/new-acct',
+      meta: { termsOfService: 'https://ca.example/terms.pdf', externalAccountRequired: true, profiles: { classic: 'the usual' } },
+    }),
+    { termsOfService: 'https://ca.example/terms.pdf', externalAccountRequired: true, profiles: { classic: 'the usual' } },
+  );
+  for (const directory of [{}, { meta: null }, { meta: { termsOfService: '', externalAccountRequired: 'true', profiles: [] } }, null, 'directory'])
+    t.deepEqual(directoryMetaOf(directory), { termsOfService: undefined, externalAccountRequired: false, profiles: null }, JSON.stringify(directory));
 });

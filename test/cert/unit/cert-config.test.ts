@@ -31,6 +31,7 @@ test('a minimal config gets every default', (t) => {
   t.deepEqual(config.dns, { ...cloudflare, api_url: cloudflareApiUrl });
   t.deepEqual(config.acme, {
     directory_url: letsEncryptDirectories.letsencrypt,
+    accept_terms: false,
     key_type: 'ecdsa-p256',
     certificate_budget: { certificates: 50, window_hours: 168 },
     order_budget: { orders: 300, window_hours: 3 },

@@ -68,7 +68,7 @@ test("a domain whose certificate cannot be issued (its DNS provider is down): 40
     const deadProvider = `http://127.0.0.1:${await reservePort('127.0.0.1')}`;
     const dataDir = await certhubDataDir(t, {
       dns: { provider: 'powerdns', server_url: deadProvider, api_token: 'unused', zone: 'example.test' },
-      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile },
+      acme: { directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, accept_terms: true },
     });
     const server = await startCerthub(t, dataDir, []);
     const added = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5' } });
