@@ -138,6 +138,7 @@ test.serial('split: dns_acme on PowerDNS, dns_records on Cloudflare: only the ad
       const name = 'records-cf.example.test';
       await issue(t, server, 'records-cf', '2001:db8::21');
       t.deepEqual(changesAt(cloudflare, name), [{ action: 'create', type: 'AAAA', name, content: '2001:db8::21' }], 'no challenge TXT went through Cloudflare');
+      await cloudflare.propagated();
       t.deepEqual(await recordsOf(stack.powerdns, name), [{ name, type: 'AAAA', contents: ['2001:db8::21'] }], 'no challenge TXT is left in PowerDNS');
       await server.waitFor(/dns: records-cf\.example\.test AAAA 2001:db8::21 \(cloudflare\)/);
     },
@@ -190,12 +191,14 @@ test.serial(
         t.is(refused.status, 409);
         t.regex(((await refused.json()) as { error: string }).error, /A 198\.51\.100\.7.*adopt/);
         t.is((await server.admin('api/admin/domains/shop')).status, 404, 'a refused add leaves no domain');
+        await cloudflare.propagated();
         t.deepEqual(await stack.powerdns.dig(name, 'A'), ['198.51.100.7']);
 
         const adopted = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'shop', target: '203.0.113.30', adopt: true } });
         t.is(adopted.status, 201, await adopted.clone().text());
         const domain = await waitForDomain(server, 'shop', settled, issueDeadlineMs);
         t.is(domain.status, 'issued', domain.error ?? '');
+        await cloudflare.propagated();
         t.deepEqual(await stack.powerdns.dig(name, 'A'), ['203.0.113.30']);
 
         // Someone adds an AAAA beside certhub's A: removing the domain deletes the A only.
@@ -207,6 +210,7 @@ test.serial(
         t.is(beside.status, 200);
         t.is((await server.admin('api/admin/domains/shop', { method: 'DELETE' })).status, 204);
         t.true(await eventually(async () => (await stack.powerdns.dig(name, 'A')).length === 0, 10_000), "certhub's A is deleted");
+        await cloudflare.propagated();
         t.deepEqual(await stack.powerdns.dig(name, 'AAAA'), ['2001:db8::30']);
       },
     );
