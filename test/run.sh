@@ -221,7 +221,7 @@ fi
 # The failed tests again at the end, where a reader of the last lines (CI shows its tail) finds them.
 if [ "$failed" -gt 0 ]; then
   echo "test: what failed:"
-  grep -E '^\s+✘|^ +[0-9]+ (uncaught exceptions?|unhandled rejections?|tests? skipped|tests? todo)|^test: .*(failed|not formatted)' .cache/ava-output.txt .cache/checks-output.txt 2> /dev/null | sed 's/^[^:]*://' | head -20
+  grep -hE '^\s+✘|^ +[0-9]+ (uncaught exceptions?|unhandled rejections?|tests? skipped|tests? todo)|^test: .*(failed|not formatted)' .cache/ava-output.txt .cache/checks-output.txt 2> /dev/null | head -20
 fi
 echo "$passed passed, $failed failed"
 exit "$status"
