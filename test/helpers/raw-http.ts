@@ -80,6 +80,8 @@ export interface RawAnswer {
   closed: boolean;
   /** Date.now() when the first byte of the answer came; undefined when none did. */
   firstByteAt?: number;
+  /** Date.now() when the request was written (after the TCP and TLS handshakes). */
+  sentAt?: number;
 }
 
 /**
@@ -91,7 +93,16 @@ export function rawExchange(port: number, text: string | Buffer, options: { serv
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let firstByteAt: number | undefined;
-    const write = () => socket.write(typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
+    let sentAt: number | undefined;
+    // The quiet time runs from the write: a slow TCP or TLS handshake on a loaded machine is not silence.
+    const write = () => {
+      sentAt = Date.now();
+      socket.write(typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
+      if (chunks.length === 0) {
+        clearTimeout(quiet);
+        quiet = setTimeout(() => done(false), quietMs);
+      }
+    };
     const socket: Socket =
       options.servername === undefined
         ? connect(port, '127.0.0.1', write)
@@ -102,7 +113,7 @@ export function rawExchange(port: number, text: string | Buffer, options: { serv
       socket.destroy();
       const bytes = Buffer.concat(chunks);
       const statuses = [...bytes.toString('latin1').matchAll(/(?:^|\r\n\r\n)HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
-      resolve({ bytes, statuses, closed, ...(firstByteAt === undefined ? {} : { firstByteAt }) });
+      resolve({ bytes, statuses, closed, ...(firstByteAt === undefined ? {} : { firstByteAt }), ...(sentAt === undefined ? {} : { sentAt }) });
     };
     socket.on('data', (chunk: Buffer) => {
       firstByteAt ??= Date.now();

@@ -43,12 +43,17 @@ export async function runCerthub(options: CerthubRunOptions): Promise<never> {
   const kind = servingKind(config, host);
   // Made (first start) or read here, before the role reads it again: the start line shows its fingerprint.
   const pin = kind === 'self-signed' ? (await selfSignedTls(options.dataDir, config.base_domain)).pin : undefined;
+  // TLS from the first byte: a plain http:// request to the port gets an empty reply, which a person
+  // reads as "down" unless told.
+  const httpsOnly = 'HTTPS only: a plain http:// request to this port gets an empty reply\n';
   const serving =
     pin !== undefined
-      ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n`
+      ? `certificate: ${pin} (self-signed; agents pin it with --pin)\n${httpsOnly}`
       : kind === 'insecure-http'
         ? `${red(`WARNING: insecure_http: plain HTTP on ${host}: the admin key, the tokens and the private keys cross the network in clear`)}\n`
-        : '';
+        : kind === 'tls'
+          ? httpsOnly
+          : '';
   return runHost(hostConfig, {
     ...options,
     known: [role],

@@ -110,7 +110,10 @@ test('a CNAME question whose first UDP answer is lost is asked again, not failed
   gate.dropNext(1);
   const dns = new AuthoritativeDns({ nameservers: [gate.nameserver], queryTimeoutMs: 500 });
   t.is(await dns.challengeName(`lossy.${powerdns.zone}`), `_acme-challenge.lossy.${powerdns.zone}`);
-  t.is(gate.questions(), 2, 'the lost question and the one asked again');
+  // The lost question and at least one asked again: on a loaded machine an answer can also take longer
+  // than the 500 ms a question waits, and then it is asked a third time, as it should be.
+  t.true(gate.questions() >= 2, `asked ${gate.questions()} time(s)`);
+  t.true(gate.answers().length >= 1, 'a question asked again was answered');
 });
 
 test('a CNAME loop is reported', withPowerDns, async (t, powerdns) => {

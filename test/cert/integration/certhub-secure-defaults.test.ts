@@ -34,7 +34,7 @@ test('an admin key or metrics token below 128 bits is refused at start (exit 2),
   }
 });
 
-test('off loopback without tls: HTTPS with a self-signed certificate kept in the data directory (key 0600), its fingerprint printed beside the admin key and the same after a restart', async (t) => {
+test('off loopback without tls: HTTPS with a self-signed certificate kept in the data directory (key 0600), its fingerprint printed beside the admin key with a note that http:// gets nothing, and the same after a restart', async (t) => {
   const dataDir = await certhubDataDir(t);
   const first = await startCerthubOffLoopback(t, dataDir);
   t.regex(first.url, /^https:\/\/127\.0\.0\.1:\d+\/$/);
@@ -57,6 +57,7 @@ test('off loopback without tls: HTTPS with a self-signed certificate kept in the
   t.is(login.status, 204);
   t.regex(String(login.headers['set-cookie']), /; Secure/);
   await t.throwsAsync(fetch(`${first.url.replace('https:', 'http:')}api/version`), undefined, 'no plain HTTP on the port');
+  t.regex(first.stdout(), /^HTTPS only: a plain http:\/\/ request to this port gets an empty reply$/m, 'the start line says why http:// gets nothing');
 
   first.child.kill('SIGTERM');
   await first.exited;
@@ -68,6 +69,7 @@ test('insecure_http: plain HTTP off loopback, said in the start line and by /api
   const dataDir = await certhubDataDir(t, { insecure_http: true });
   const server = await startCerthubOffLoopback(t, dataDir);
   t.regex(server.url, /^http:\/\//);
+  t.notRegex(server.stdout(), /HTTPS only/);
   t.is(server.pin, undefined);
   t.regex(server.stdout(), /^WARNING: insecure_http: plain HTTP on 0\.0\.0\.0: the admin key, the tokens and the private keys cross the network in clear$/m);
   t.deepEqual(await (await server.admin('api/admin/server')).json(), { pin: null, insecure_http: true });
@@ -78,6 +80,7 @@ test('on loopback without tls: plain HTTP, no certificate made, nothing to pin',
   const dataDir = await certhubDataDir(t);
   const server = await startCerthub(t, dataDir);
   t.regex(server.url, /^http:\/\//);
+  t.notRegex(server.stdout(), /HTTPS only/);
   t.deepEqual(await (await server.admin('api/admin/server')).json(), { pin: null, insecure_http: false });
   await t.throwsAsync(stat(join(dataDir, 'self-signed.crt')), { code: 'ENOENT' });
 });
