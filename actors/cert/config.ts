@@ -200,10 +200,7 @@ const acmeFields = z.strictObject({
     .describe(
       'CAs in order of preference, instead of directory_url (and eab, profile, preferred_chain, which each entry holds): a domain is ordered from the first, and from the next after fallback_after failed attempts in a row or a refusal that will not pass soon; every renewal starts again from the first.',
     ),
-  fallback_after: positiveInteger
-    .max(100)
-    .default(3)
-    .describe('Failed attempts in a row at one CA of acme.cas before a domain is ordered from the next.'),
+  fallback_after: positiveInteger.max(100).default(3).describe('Failed attempts in a row at one CA of acme.cas before a domain is ordered from the next.'),
   eab: eabSchema.optional(),
   accept_terms: termsAgreement.default(false),
   profile: caProfile,

@@ -191,7 +191,10 @@ runActor(acmeActor, {
         if (!isRevocationReason(reason)) throw new OutpostError('ERR_BAD_REQUEST', `reason must be one of ${revocationReasonNames.join(', ')}`);
         const holder = ca === undefined || ca === null ? caAt(0) : caOf(ca);
         if (holder === undefined)
-          throw new OutpostError('ERR_CONFLICT', `the certificate was issued by ${ca?.directoryUrl ?? ''}, which is not among acme.cas: certhub holds no account there to revoke it with`);
+          throw new OutpostError(
+            'ERR_CONFLICT',
+            `the certificate was issued by ${ca?.directoryUrl ?? ''}, which is not among acme.cas: certhub holds no account there to revoke it with`,
+          );
         return revokeAtCa(await holder.account(), certPem, reason);
       },
       async forgetOrder(name) {

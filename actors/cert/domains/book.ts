@@ -484,14 +484,19 @@ export class DomainBook {
       const triedCa = this.caOf(domain.record);
       const problemType = error instanceof OutpostError ? error.problemType : undefined;
       const step = caAfterFailure(domain.record, { problemType, retryAfterMs: retryAfterOf(error) }, now, fallback);
-      const next: NextAttempt = step.atOnce ? { at: now, reason: 'backoff' } : nextAttempt(domain.record.retry.failures + 1, now, retryAfterOf(error), this.deps.backoff);
+      const next: NextAttempt = step.atOnce
+        ? { at: now, reason: 'backoff' }
+        : nextAttempt(domain.record.retry.failures + 1, now, retryAfterOf(error), this.deps.backoff);
       await this.update(domain, markFailed(domain.record, reason, next, step));
       const at = fallback.cas.length > 1 ? ` at ${fallback.cas[triedCa] ?? ''}` : '';
       this.deps.log.error(
         `${renewing ? 'renewing' : 'issuing'} ${name} failed${at} (attempt ${domain.record.retry.failures}${problemType === undefined ? '' : `, ${problemType}`}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`,
       );
       if (step.moved !== undefined) {
-        const why = step.moved === 'refusal' ? `a refusal that will not pass soon (${problemType ?? 'no problem type'})` : `${fallback.fallbackAfter} failed attempts in a row`;
+        const why =
+          step.moved === 'refusal'
+            ? `a refusal that will not pass soon (${problemType ?? 'no problem type'})`
+            : `${fallback.fallbackAfter} failed attempts in a row`;
         this.deps.log.warn(`${name}: after ${why} at ${fallback.cas[triedCa] ?? ''}, the next attempt goes to ${fallback.cas[step.ca] ?? ''}`);
       }
       if (step.atOnce) {

@@ -108,7 +108,9 @@ test('an account refusal at the first CA sends the next attempt to the second at
   const clock = new ManualClock(start);
   const issuer = new FakeIssuer(clock, 90 * day);
   issuer.cas = [ca1, ca2];
-  issuer.failures.push(new OutpostError(certErrors.ERR_ACME_ORDER, 'acme: creating the order failed: account is deactivated', { problemType: problem('unauthorized') }));
+  issuer.failures.push(
+    new OutpostError(certErrors.ERR_ACME_ORDER, 'acme: creating the order failed: account is deactivated', { problemType: problem('unauthorized') }),
+  );
   const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day, issuer, fallback: settings });
   await harness.book.add({ name: 'app', target: '203.0.113.5' });
   const issued = await harness.until('app', (view) => view.status === 'issued');
@@ -122,7 +124,12 @@ for (const change of ['account', 'directory'] as const) {
   test(`a change of ${change} drops every domain's CertID and ARI state, and the renewal names no replaces`, async (t) => {
     const clock = new ManualClock(start);
     const dataDir = await certDataDir(t);
-    const answer: RenewalInfoAnswer = { ok: true, window: { start: start + 40 * day, end: start + 41 * day }, explanationUrl: undefined, nextCheckAt: start + day };
+    const answer: RenewalInfoAnswer = {
+      ok: true,
+      window: { start: start + 40 * day, end: start + 41 * day },
+      explanationUrl: undefined,
+      nextCheckAt: start + day,
+    };
     const first = new FakeIssuer(clock, 90 * day);
     first.renewalWindow = () => answer;
     const before = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day, issuer: first });
