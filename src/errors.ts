@@ -73,6 +73,8 @@ export interface WireError {
   status: number;
   /** How long the service that refused asked to be left alone (its Retry-After), for the caller's backoff. */
   retryAfterMs?: number;
+  /** The refusing service's problem type (an RFC 9457 `type` URI), when its refusal named one. */
+  problemType?: string;
 }
 
 /** Every error outpost throws on purpose: a code from the table above, so any thread or front can answer for it. */
@@ -80,12 +82,16 @@ export interface WireError {
 export interface OutpostErrorOptions extends ErrorOptions {
   /** The refusing service's Retry-After, in milliseconds, when it sent one. */
   retryAfterMs?: number | undefined;
+  /** The refusing service's problem type (an RFC 9457 `type` URI), when its refusal named one. */
+  problemType?: string | undefined;
 }
 
 export class OutpostError extends Error {
   override readonly name: string = 'OutpostError';
   /** The refusing service's Retry-After, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
+  /** The refusing service's problem type (an RFC 9457 `type` URI), when its refusal named one. */
+  readonly problemType: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -94,6 +100,7 @@ export class OutpostError extends Error {
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryAfterMs = options.retryAfterMs;
+    this.problemType = options.problemType;
   }
 
   /** The status a wire error brought for a code this thread has no declaration of. */
@@ -104,13 +111,20 @@ export class OutpostError extends Error {
   }
 
   toWire(): WireError {
-    return { code: this.code, message: this.message, status: this.status, ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }) };
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.problemType === undefined ? {} : { problemType: this.problemType }),
+    };
   }
 
   static fromWire(wire: WireError): OutpostError {
     const retryAfterMs = typeof wire.retryAfterMs === 'number' && Number.isFinite(wire.retryAfterMs) ? wire.retryAfterMs : undefined;
-    if (!isWireCode(wire)) return new OutpostError('ERR_INTERNAL', wire.message, { retryAfterMs });
-    const error = new OutpostError(wire.code, wire.message, { retryAfterMs });
+    const problemType = typeof wire.problemType === 'string' ? wire.problemType : undefined;
+    if (!isWireCode(wire)) return new OutpostError('ERR_INTERNAL', wire.message, { retryAfterMs, problemType });
+    const error = new OutpostError(wire.code, wire.message, { retryAfterMs, problemType });
     if (statusOf(wire.code) === undefined) error.statusFromWire = wire.status;
     return error;
   }

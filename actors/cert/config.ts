@@ -136,46 +136,136 @@ const duplicateBudgetSchema = z
   })
   .describe('How many certificates certhub orders for one name in a window; a renewal, renew-now or re-key past it waits for the next slot.');
 
-const acmeSchema = z
+const termsAgreement = z
+  .boolean()
+  .describe(
+    "Agreement to the terms of service the CA's directory names (meta.termsOfService): certhub registers the ACME account at such a CA only with true, and tells the CA it agreed. certhub setup shows the terms' URL and writes true after a yes.",
+  );
+const caProfile = profileName
+  .optional()
+  .describe(
+    "The ACME profile ordered for a domain that names none (e.g. Let's Encrypt's classic, tlsserver or shortlived); checked against the profiles the CA's directory lists, and not sent to a CA that lists none. Default: the CA's default profile.",
+  );
+const preferredChain = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("The common name of the issuer the certificate chain should end with, when the CA offers alternate chains; the CA's default chain otherwise.");
+const caBundle = absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's.");
+
+/** One CA of `acme.cas`: what is particular to a CA and its account. */
+const caSchema = z
   .strictObject({
-    directory_url: directoryUrl
-      .prefault(letsEncryptDirectories.letsencrypt)
-      .describe(`The ACME directory: an https:// URL, or one of ${directoryNames.map((name) => `"${name}"`).join(', ')}.`),
+    directory_url: directoryUrl.describe(`The CA's ACME directory: an https:// URL, or one of ${directoryNames.map((name) => `"${name}"`).join(', ')}.`),
     eab: eabSchema.optional(),
-    accept_terms: z
-      .boolean()
-      .default(false)
-      .describe(
-        "Agreement to the terms of service the CA's directory names (meta.termsOfService): certhub registers the ACME account at such a CA only with true, and tells the CA it agreed. certhub setup shows the terms' URL and writes true after a yes.",
-      ),
-    profile: profileName
-      .optional()
-      .describe(
-        "The ACME profile ordered for a domain that names none (e.g. Let's Encrypt's classic, tlsserver or shortlived); checked against the profiles the CA's directory lists, and not sent to a CA that lists none. Default: the CA's default profile.",
-      ),
-    preferred_chain: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("The common name of the issuer the certificate chain should end with, when the CA offers alternate chains; the CA's default chain otherwise."),
-    email: z.email().optional().describe("The ACME account's contact address (the CA's expiry and policy mail)."),
-    ca_bundle: absolutePath.optional().describe("Extra CA certificates (PEM file, absolute path) to trust for the directory's TLS, e.g. Pebble's."),
-    key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type (and the account key's, when one is made)."),
-    certificate_budget: budgetSchema.prefault({}),
-    order_budget: orderBudgetSchema.prefault({}),
-    duplicate_budget: duplicateBudgetSchema.prefault({}),
-    retry_backoff_seconds: positiveInteger
-      .max(3600)
-      .default(defaultBackoff.baseMs / 1000)
-      .describe(
-        "The delay before the first retry after a failed order, doubled per failure in a row up to 6 hours. Below 120 only for a CA without Let's Encrypt's limit of 5 failed validations per hostname an hour (a private CA, Pebble).",
-      ),
+    accept_terms: termsAgreement.optional().describe("Agreement to this CA's terms of service (meta.termsOfService); default: acme.accept_terms."),
+    profile: caProfile,
+    preferred_chain: preferredChain,
+    ca_bundle: caBundle.describe("Extra CA certificates (PEM file, absolute path) to trust for this directory's TLS; default: acme.ca_bundle."),
   })
-  .describe('The ACME CA that issues the certificates.');
+  .describe('A CA certificates are ordered from, with its own ACME account in the data directory.');
+
+/** A CA as the rest of certhub reads it: `acme.cas` with its defaults filled in, or the single-CA form as a list of one. */
+export interface CaConfig {
+  directory_url: string;
+  eab?: z.output<typeof eabSchema>;
+  accept_terms: boolean;
+  profile?: string;
+  preferred_chain?: string;
+  ca_bundle?: string;
+}
+
+function externalAccountIssue(directory: string, path: (string | number)[]) {
+  return {
+    code: 'custom' as const,
+    path,
+    message: `is required by ${directory}: that CA registers an account only with the key identifier (kid) and HMAC key (hmac_key) it gives you`,
+  };
+}
+
+/** The fields of the single-CA form, which belong in each entry when `acme.cas` is given. */
+const singleCaFields = ['directory_url', 'eab', 'profile', 'preferred_chain'] as const;
+
+const acmeFields = z.strictObject({
+  directory_url: directoryUrl
+    .optional()
+    .describe(
+      `The ACME directory of the one CA, without acme.cas: an https:// URL, or one of ${directoryNames.map((name) => `"${name}"`).join(', ')}. Default: "letsencrypt".`,
+    ),
+  cas: z
+    .array(caSchema)
+    .min(1)
+    .max(10)
+    .optional()
+    .describe(
+      'CAs in order of preference, instead of directory_url (and eab, profile, preferred_chain, which each entry holds): a domain is ordered from the first, and from the next after fallback_after failed attempts in a row or a refusal that will not pass soon; every renewal starts again from the first.',
+    ),
+  fallback_after: positiveInteger.max(100).default(3).describe('Failed attempts in a row at one CA of acme.cas before a domain is ordered from the next.'),
+  eab: eabSchema.optional(),
+  accept_terms: termsAgreement.default(false),
+  profile: caProfile,
+  preferred_chain: preferredChain,
+  email: z.email().optional().describe("The ACME accounts' contact address (the CA's expiry and policy mail)."),
+  ca_bundle: caBundle,
+  key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type (and the account keys', when one is made)."),
+  certificate_budget: budgetSchema.prefault({}),
+  order_budget: orderBudgetSchema.prefault({}),
+  duplicate_budget: duplicateBudgetSchema.prefault({}),
+  retry_backoff_seconds: positiveInteger
+    .max(3600)
+    .default(defaultBackoff.baseMs / 1000)
+    .describe(
+      "The delay before the first retry after a failed order, doubled per failure in a row up to 6 hours. Below 120 only for a CA without Let's Encrypt's limit of 5 failed validations per hostname an hour (a private CA, Pebble).",
+    ),
+});
+
+const acmeSchema = acmeFields
+  .superRefine((acme, context) => {
+    if (acme.cas === undefined) {
+      const directory = acme.directory_url ?? letsEncryptDirectories.letsencrypt;
+      if (requiresExternalAccount(directory) && acme.eab === undefined) context.addIssue(externalAccountIssue(directory, ['eab']));
+      return;
+    }
+    for (const field of singleCaFields) {
+      if (acme[field] !== undefined)
+        context.addIssue({ code: 'custom', path: [field], message: 'cannot be used with cas: give it in each entry of acme.cas that needs it' });
+    }
+    acme.cas.forEach((ca, index) => {
+      if (requiresExternalAccount(ca.directory_url) && ca.eab === undefined) context.addIssue(externalAccountIssue(ca.directory_url, ['cas', index, 'eab']));
+    });
+  })
+  .transform((acme) => {
+    const { directory_url, eab, profile, preferred_chain, cas, ...rest } = acme;
+    const entries: z.output<typeof caSchema>[] = cas ?? [{ directory_url: directory_url ?? letsEncryptDirectories.letsencrypt, eab, profile, preferred_chain }];
+    const listed = entries.map((entry): CaConfig => {
+      const bundle = entry.ca_bundle ?? acme.ca_bundle;
+      return {
+        directory_url: entry.directory_url,
+        ...(entry.eab === undefined ? {} : { eab: entry.eab }),
+        accept_terms: entry.accept_terms ?? acme.accept_terms,
+        ...(entry.profile === undefined ? {} : { profile: entry.profile }),
+        ...(entry.preferred_chain === undefined ? {} : { preferred_chain: entry.preferred_chain }),
+        ...(bundle === undefined ? {} : { ca_bundle: bundle }),
+      };
+    });
+    const first = listed[0] as CaConfig;
+    // The first CA's settings stay where the single-CA form reads them (the panel's CA, account rollover, setup).
+    return {
+      ...rest,
+      directory_url: first.directory_url,
+      ...(first.eab === undefined ? {} : { eab: first.eab }),
+      ...(first.profile === undefined ? {} : { profile: first.profile }),
+      ...(first.preferred_chain === undefined ? {} : { preferred_chain: first.preferred_chain }),
+      cas: listed,
+    };
+  })
+  .describe('The ACME CAs that issue the certificates.');
 
 /** Let's Encrypt's limit on failed validations: the default backoff keeps a failing domain under it. */
 function refuseFastRetriesAtLetsEncrypt(acme: z.output<typeof acmeSchema>, context: z.RefinementCtx): void {
-  const letsEncrypt = isLetsEncrypt(acme.directory_url);
+  // The acme section's own transform has not run when one of its fields was refused: cas is then missing.
+  const cas = acme.cas as readonly CaConfig[] | undefined;
+  const letsEncrypt = cas?.some((ca) => isLetsEncrypt(ca.directory_url)) ?? false;
   const least = defaultBackoff.baseMs / 1000;
   if (letsEncrypt && acme.retry_backoff_seconds < least) {
     context.addIssue({
@@ -304,13 +394,6 @@ export function certConfigSchema(options: CertSchemaOptions) {
         });
       }
       refuseFastRetriesAtLetsEncrypt(config.acme, context);
-      if (requiresExternalAccount(config.acme.directory_url) && config.acme.eab === undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: ['acme', 'eab'],
-          message: `is required by ${config.acme.directory_url}: that CA registers an account only with the key identifier (kid) and HMAC key (hmac_key) it gives you`,
-        });
-      }
       if (config.tls?.domain !== undefined) {
         try {
           parseDomainName(config.tls.domain, config.base_domain);

@@ -86,7 +86,13 @@ export function certRoleWithConfig(dataDir: string, config: CertConfig): RoleDef
 
 async function certActors(settings: z.output<typeof certSchema>, dataDir: string, config: CertConfig): Promise<ActorSpec[]> {
   const duties = settings.demo ? undefined : dnsDuties(config);
-  if (duties !== undefined && config.acme.ca_bundle !== undefined) await checkCaBundle(certConfigPath(dataDir), config.acme.ca_bundle);
+  if (duties !== undefined) {
+    for (const [index, ca] of config.acme.cas.entries()) {
+      if (ca.ca_bundle === undefined) continue;
+      const option = ca.ca_bundle === config.acme.ca_bundle ? 'acme.ca_bundle' : `acme.cas.${index}.ca_bundle`;
+      await checkCaBundle(certConfigPath(dataDir), ca.ca_bundle, option);
+    }
+  }
   const domains = actorRef(domainsActor, 'cert/domains');
   const audit = actorRef(auditActor, 'cert/audit');
   const host = settings.bind ?? config.bind;
@@ -120,6 +126,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
         ...(caLimits === undefined ? {} : { caLimits }),
+        ...(issuers === undefined ? {} : { fallback: { cas: config.acme.cas.map((ca) => ca.directory_url), fallbackAfter: config.acme.fallback_after } }),
         // `--demo` contacts no external service: the webhook is not handed to it.
         ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
       },
@@ -178,14 +185,16 @@ function issuingActors(dataDir: string, config: CertConfig, duties: DnsDuties): 
       role: 'cert',
       config: {
         dataDir,
-        directoryUrl: config.acme.directory_url,
+        cas: config.acme.cas.map((ca) => ({
+          directoryUrl: ca.directory_url,
+          ...(ca.eab === undefined ? {} : { eab: ca.eab }),
+          acceptTerms: ca.accept_terms,
+          ...(ca.profile === undefined ? {} : { profile: ca.profile }),
+          ...(ca.preferred_chain === undefined ? {} : { preferredChain: ca.preferred_chain }),
+          ...(ca.ca_bundle === undefined ? {} : { caBundleFile: ca.ca_bundle }),
+        })),
         ...(config.acme.email === undefined ? {} : { email: config.acme.email }),
-        ...(config.acme.ca_bundle === undefined ? {} : { caBundleFile: config.acme.ca_bundle }),
         keyType: config.acme.key_type,
-        ...(config.acme.eab === undefined ? {} : { eab: config.acme.eab }),
-        acceptTerms: config.acme.accept_terms,
-        ...(config.acme.profile === undefined ? {} : { profile: config.acme.profile }),
-        ...(config.acme.preferred_chain === undefined ? {} : { preferredChain: config.acme.preferred_chain }),
         dns: dnsRef,
         nameservers,
         propagationTimeoutMs: config.propagation.timeout_seconds * 1000,

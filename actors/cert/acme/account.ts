@@ -99,7 +99,11 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
         return client.getAccountUrl();
       } catch (error) {
         connection.close();
-        throw new AcmeOrderError(`acme: registering the account at ${settings.directoryUrl} failed: ${messageOf(error)}`, state.retryAfterSeconds);
+        throw new AcmeOrderError(
+          `acme: registering the account at ${settings.directoryUrl} failed: ${messageOf(error)}`,
+          state.retryAfterSeconds,
+          state.problemType,
+        );
       }
     });
     await writeStoredAccount(accountFile, { directory_url: settings.directoryUrl, account_url: accountUrl, contact });
@@ -111,7 +115,7 @@ export async function openAcmeAccount(settings: AcmeAccountSettings): Promise<Ac
         await client.updateAccount({ contact });
       } catch (error) {
         connection.close();
-        throw new AcmeOrderError(`acme: updating the contact of account ${url} failed: ${messageOf(error)}`, state.retryAfterSeconds);
+        throw new AcmeOrderError(`acme: updating the contact of account ${url} failed: ${messageOf(error)}`, state.retryAfterSeconds, state.problemType);
       }
     });
     await writeStoredAccount(accountFile, { directory_url: settings.directoryUrl, account_url: accountUrl, contact });

@@ -13,16 +13,22 @@ export const rateLimited = 'urn:ietf:params:acme:error:rateLimited';
 export const serverInternal = 'urn:ietf:params:acme:error:serverInternal';
 export const badNonce = 'urn:ietf:params:acme:error:badNonce';
 
+/** RFC 8555 §6.7 problem types about the account, which no retry at the same CA mends soon. */
+export const unauthorized = 'urn:ietf:params:acme:error:unauthorized';
+export const externalAccountRequired = 'urn:ietf:params:acme:error:externalAccountRequired';
+export const userActionRequired = 'urn:ietf:params:acme:error:userActionRequired';
+
 export class AcmeOrderError extends OutpostError {
   constructor(
     message: string,
     /** Seconds the CA asked to wait before trying again (its Retry-After), when it said. */
     readonly retryAfterSeconds?: number,
     /** The CA's RFC 8555 problem type, when the step was refused with one. */
-    readonly problemType?: string,
+    problemType?: string,
   ) {
     super(certErrors.ERR_ACME_ORDER, retryAfterSeconds === undefined ? message : `${message} (the CA asks to retry after ${retryAfterSeconds} s)`, {
       retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
+      problemType,
     });
   }
 }

@@ -1,19 +1,21 @@
-// The acme actor's thread entry: opens (or registers) the account at start, then runs one order per
-// issue() call; keys are made in the shared job pool. When the CA answers that it does not know the
-// account (a CA that lost its state), the key is registered again and the order run once more.
-// Challenge records are journaled (challenge-journal.ts), so those a kill left behind are removed at start.
+// The acme actor's thread entry: holds an account at each CA of acme.cas (ca-account.ts), opened in the
+// background and on first need, and runs one order per issue() call at the CA the call names; keys are
+// made in the shared job pool. When the CA answers that it does not know the account (a CA that lost its
+// state), the key is registered again and the order run once more. Challenge records are journaled
+// (challenge-journal.ts), so those a kill left behind are removed at start.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import type { KeyType } from '../key-types.js';
-import { openAcmeAccount, type AcmeAccount } from './account.js';
+import type { AcmeAccount } from './account.js';
+import { accountFolders, acmeFolder, storedIdentity } from './account-folders.js';
+import { CaAccount } from './ca-account.js';
 import { ChallengeJournal } from './challenge-journal.js';
-import { OrderJournal } from './order-journal.js';
 import { accountDoesNotExist, AcmeOrderError } from './errors.js';
 import { acmeActor } from './kind.js';
 import { issueCertificate } from './order.js';
 import { AuthoritativeDns } from './propagation.js';
-import type { AcmeApi, ChallengeRecords } from './protocol.js';
+import type { AcmeApi, CaIdentity, ChallengeRecords } from './protocol.js';
 import { fetchRenewalInfo } from './renewal-info.js';
 import { offeredProfiles } from './profiles.js';
 import { noAcmeFigures, registerAcmeMetrics } from './acme-metrics.js';
@@ -22,7 +24,7 @@ import { OutpostError } from '../../../src/errors.js';
 import { revokeAtCa } from './revocation.js';
 import { isRevocationReason, revocationReasonNames } from './revocation-reasons.js';
 
-/** The first wait before the account is tried again after the CA could not be reached at start, and the longest. */
+/** The first wait before an account is tried again after its CA could not be reached at start, and the longest. */
 const firstRetryMs = 5000;
 const longestRetryMs = 300_000;
 
@@ -31,76 +33,70 @@ runActor(acmeActor, {
     const { config, log } = context;
     const figures = context.metrics.enabled ? registerAcmeMetrics(context.metrics.registry) : noAcmeFigures;
     const generateKey = (keyType: KeyType) => context.jobs.run(generatePrivateKeyJob, { keyType });
-    const caBundlePem = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
-    const open = (registerAgain: boolean) =>
-      openAcmeAccount({
-        directoryUrl: config.directoryUrl,
-        ...(config.email === undefined ? {} : { email: config.email }),
-        ...(caBundlePem === undefined ? {} : { caBundlePem }),
-        ...(config.eab === undefined ? {} : { eab: config.eab }),
-        acceptTerms: config.acceptTerms,
-        dir: join(config.dataDir, 'acme'),
-        keyType: config.keyType,
-        generateKey,
-        registerAgain,
-      });
-    // Opened on first need, not at start: a CA that is down (or a directory URL that is wrong) must not
-    // keep certhub from starting and serving the certificates it has. An order that cannot open the
-    // account fails like any order, with the reason shown and the domain's backoff, and the next one
-    // tries again.
-    let current: Promise<AcmeAccount> | undefined;
-    let opened: AcmeAccount | undefined;
-    const account = (): Promise<AcmeAccount> => {
-      current ??= open(false).then(
-        (ready) => {
-          log.info(`acme: account ${ready.accountUrl} at ${ready.directoryUrl}`);
-          opened = ready;
-          figures.accountOpen(true);
-          context.setReadiness(true);
-          return ready;
+    const folders = await accountFolders(
+      config.dataDir,
+      config.cas.map((ca) => ca.directoryUrl),
+    );
+    // Ready while at least one CA's account is open (docs/operations.md, Health and readiness): orders
+    // can go to it. The reason names the CAs whose account is not open.
+    const notOpen = new Map<string, string>(config.cas.map((ca) => [ca.directoryUrl, `opening the ACME account at ${ca.directoryUrl}`]));
+    const open = new Set<string>();
+    const showReadiness = () => {
+      if (open.size > 0) context.setReadiness(true);
+      else context.setReadiness(false, [...notOpen.values()].join('; '));
+    };
+    const cas: CaAccount[] = [];
+    for (const [index, ca] of config.cas.entries()) {
+      const caBundlePem = ca.caBundleFile === undefined ? undefined : await readFile(ca.caBundleFile, 'utf8');
+      const holder = await CaAccount.open(
+        {
+          directoryUrl: ca.directoryUrl,
+          dir: folders[index] as string,
+          ...(config.email === undefined ? {} : { email: config.email }),
+          ...(ca.eab === undefined ? {} : { eab: ca.eab }),
+          acceptTerms: ca.acceptTerms,
+          ...(caBundlePem === undefined ? {} : { caBundlePem }),
+          keyType: config.keyType,
+          generateKey,
         },
-        (error: unknown) => {
-          current = undefined;
-          if (opened === undefined)
-            context.setReadiness(false, `the ACME account is not open at ${config.directoryUrl}: ${error instanceof Error ? error.message : String(error)}`);
-          throw error;
+        log,
+        (isOpen, reason) => {
+          if (isOpen) {
+            open.add(ca.directoryUrl);
+            notOpen.delete(ca.directoryUrl);
+          } else {
+            notOpen.set(ca.directoryUrl, `the ACME account is not open at ${ca.directoryUrl}: ${reason ?? ''}`);
+          }
+          figures.accountOpen(open.size > 0);
+          showReadiness();
         },
       );
-      return current;
-    };
-    // Not ready until the account is open (docs/operations.md, Health and readiness): tried again in the
-    // background, with a growing wait, so that readiness comes back without waiting for an order.
-    context.setReadiness(false, `opening the ACME account at ${config.directoryUrl}`);
-    let retryMs = firstRetryMs;
-    let retry: NodeJS.Timeout | undefined;
-    const keepOpening = () => {
-      account().catch((error: unknown) => {
+      cas.push(holder);
+    }
+    showReadiness();
+    // Each account is tried again in the background, with a growing wait, so that readiness comes back without waiting for an order.
+    const retries = new Set<NodeJS.Timeout>();
+    const keepOpening = (holder: CaAccount, retryMs: number) => {
+      holder.account().catch((error: unknown) => {
         log.warn(
-          `acme: the account could not be opened at ${config.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again, and so will certhub in ${retryMs / 1000} s`,
+          `acme: the account could not be opened at ${holder.directoryUrl} yet: ${error instanceof Error ? error.message : String(error)}; orders will try again, and so will certhub in ${retryMs / 1000} s`,
         );
-        retry = setTimeout(keepOpening, retryMs);
-        retryMs = Math.min(retryMs * 2, longestRetryMs);
+        const retry = setTimeout(() => {
+          retries.delete(retry);
+          keepOpening(holder, Math.min(retryMs * 2, longestRetryMs));
+        }, retryMs);
+        retries.add(retry);
       });
     };
-    keepOpening();
-    let registering: Promise<AcmeAccount> | undefined;
-    /** The CA forgot `stale` (a CA that lost its state): the same key is registered again, once for all the orders that met it. */
-    const registerAgain = (stale: AcmeAccount): Promise<AcmeAccount> => {
-      if (opened !== stale) return account();
-      log.warn(`acme: the CA no longer knows account ${stale.accountUrl}; registering the account key again`);
-      registering ??= open(true)
-        .then((fresh) => {
-          opened = fresh;
-          current = Promise.resolve(fresh);
-          stale.close();
-          log.info(`acme: account ${fresh.accountUrl} at ${fresh.directoryUrl}`);
-          return fresh;
-        })
-        .finally(() => (registering = undefined));
-      return registering;
+    for (const holder of cas) keepOpening(holder, firstRetryMs);
+    const caAt = (index: number | undefined): CaAccount => {
+      const holder = cas[index ?? 0];
+      if (holder === undefined) throw new OutpostError('ERR_BAD_REQUEST', `there is no CA number ${(index ?? 0) + 1} in acme.cas (${cas.length} listed)`);
+      return holder;
     };
+    const caOf = (identity: CaIdentity): CaAccount | undefined => cas.find((holder) => holder.directoryUrl === identity.directoryUrl);
     const dnsActor = context.peer(config.dns);
-    const { journal, leftover } = await ChallengeJournal.open(join(config.dataDir, 'acme', 'challenges.json'));
+    const { journal, leftover } = await ChallengeJournal.open(join(acmeFolder(config.dataDir), 'challenges.json'));
     const dns: ChallengeRecords = {
       async addTxt(name, value) {
         await journal.add({ name, value });
@@ -124,21 +120,23 @@ runActor(acmeActor, {
         }
       }
     })();
-    // Orders a failed or cut attempt left open at the CA, resumed by the next attempt for the same name.
-    const orders = await OrderJournal.open(join(config.dataDir, 'acme', 'orders.json'));
     const authoritative = new AuthoritativeDns(config.nameservers.length === 0 ? {} : { nameservers: config.nameservers });
     const api: AcmeApi = {
-      async issue(name, replaces, domainProfile) {
-        const profile = domainProfile ?? config.profile;
+      async issue(name, options = {}) {
+        const holder = caAt(options.ca);
+        const ca = config.cas[options.ca ?? 0];
+        const profile = options.profile ?? ca?.profile;
         await leftoverRemoved;
-        const order = (withAccount: AcmeAccount) =>
-          issueCertificate(
+        const order = (withAccount: AcmeAccount) => {
+          // `replaces` names a CertID only the CA and account that issued it know.
+          const known = options.replaces !== undefined && sameCa(options.replaces.ca, withAccount) ? options.replaces.certId : undefined;
+          return issueCertificate(
             {
               name,
               keyType: config.keyType,
-              ...(replaces === undefined ? {} : { replaces }),
+              ...(known === undefined ? {} : { replaces: known }),
               ...(profile === undefined ? {} : { profile }),
-              ...(config.preferredChain === undefined ? {} : { preferredChain: config.preferredChain }),
+              ...(ca?.preferredChain === undefined ? {} : { preferredChain: ca.preferredChain }),
             },
             {
               account: withAccount,
@@ -146,16 +144,20 @@ runActor(acmeActor, {
               authoritative,
               propagation: { timeoutMs: config.propagationTimeoutMs },
               generateKey,
-              orders,
+              orders: holder.orders,
               log: (message) => log.info(message),
             },
           );
+        };
         const started = performance.now();
+        let used: AcmeAccount | undefined;
         const issued = await (async () => {
-          const used = await account();
-          return order(used).catch(async (error: unknown) => {
+          used = await holder.account();
+          const first = used;
+          return order(first).catch(async (error: unknown) => {
             if (!(error instanceof AcmeOrderError) || error.problemType !== accountDoesNotExist) throw error;
-            return order(await registerAgain(used));
+            used = await holder.registerAgain(first);
+            return order(used);
           });
         })().then(
           (done) => {
@@ -171,26 +173,58 @@ runActor(acmeActor, {
           material: { cert_pem: issued.certPem, chain_pem: issued.chainPem, key_pem: issued.keyPem },
           notBefore: Date.parse(issued.notBefore),
           notAfter: Date.parse(issued.notAfter),
+          ca: { directoryUrl: holder.directoryUrl, accountUrl: (used as AcmeAccount).accountUrl },
         };
       },
       profiles: async () => {
-        const opened = await account();
+        const opened = await caAt(0).account();
         return opened.connection.run(() => offeredProfiles(opened.client));
       },
-      renewalInfo: async (certId) => fetchRenewalInfo(await account(), certId, Date.now()),
-      async revoke(certPem, reason) {
-        if (!isRevocationReason(reason)) throw new OutpostError('ERR_BAD_REQUEST', `reason must be one of ${revocationReasonNames.join(', ')}`);
-        return revokeAtCa(await account(), certPem, reason);
+      async renewalInfo(certId, ca) {
+        const holder = caOf(ca);
+        if (holder === undefined) return 'unknown';
+        const opened = await holder.account();
+        if (opened.accountUrl !== ca.accountUrl) return 'unknown';
+        return fetchRenewalInfo(opened, certId, Date.now());
       },
-      forgetOrder: (name) => orders.delete(name),
+      async revoke(certPem, reason, ca) {
+        if (!isRevocationReason(reason)) throw new OutpostError('ERR_BAD_REQUEST', `reason must be one of ${revocationReasonNames.join(', ')}`);
+        const holder = ca === undefined || ca === null ? caAt(0) : caOf(ca);
+        if (holder === undefined)
+          throw new OutpostError(
+            'ERR_CONFLICT',
+            `the certificate was issued by ${ca?.directoryUrl ?? ''}, which is not among acme.cas: certhub holds no account there to revoke it with`,
+          );
+        return revokeAtCa(await holder.account(), certPem, reason);
+      },
+      async forgetOrder(name) {
+        for (const holder of cas) await holder.orders.delete(name);
+      },
+      accounts: () =>
+        Promise.all(
+          cas.map(async (holder) => ({
+            directoryUrl: holder.directoryUrl,
+            accountUrl: holder.opened?.accountUrl ?? (await storedAt(holder)) ?? null,
+          })),
+        ),
     };
     return {
       api,
       stop: () => {
-        clearTimeout(retry);
-        opened?.close();
+        for (const retry of retries) clearTimeout(retry);
+        for (const holder of cas) holder.close();
         return Promise.resolve();
       },
     };
   },
 });
+
+function sameCa(identity: CaIdentity, account: AcmeAccount): boolean {
+  return identity.directoryUrl === account.directoryUrl && identity.accountUrl === account.accountUrl;
+}
+
+/** The account URL the CA's account.json names, when it names one at that directory. */
+async function storedAt(holder: CaAccount): Promise<string | undefined> {
+  const stored = await storedIdentity(holder.settings.dir);
+  return stored?.directoryUrl === holder.directoryUrl ? stored.accountUrl : undefined;
+}

@@ -4,22 +4,34 @@ import type { ActorRef } from '../../../src/actor/kind.js';
 import type { KeyType } from '../key-types.js';
 import type { OfferedProfiles } from './profiles.js';
 
-export interface AcmeConfig {
-  /** The account lives in `<dataDir>/acme/`. */
-  dataDir: string;
+/** The CA and account that issued a certificate: what its ARI CertID is known to. */
+export interface CaIdentity {
   directoryUrl: string;
-  email?: string;
+  accountUrl: string;
+}
+
+/** One CA of acme.cas, in the order they are tried. */
+export interface AcmeCaSettings {
+  directoryUrl: string;
+  /** Its eab (eab.ts checks it): sent when its account is registered. */
+  eab?: { kid: string; hmac_key: string };
+  /** Its accept_terms: the CA's terms of service are agreed to when the account is registered. */
+  acceptTerms: boolean;
+  /** Its profile: ordered for a domain that names no profile of its own. */
+  profile?: string;
+  /** Its preferred_chain: the issuer common name the chain should end with. */
+  preferredChain?: string;
   /** Path of extra CA certificates trusted for the CA's HTTPS. */
   caBundleFile?: string;
+}
+
+export interface AcmeConfig {
+  /** The accounts live in `<dataDir>/acme/` (account-folders.ts). */
+  dataDir: string;
+  /** acme.cas (the single-CA form is a list of one): orders go to the CA a domain's attempt names. */
+  cas: AcmeCaSettings[];
+  email?: string;
   keyType: KeyType;
-  /** acme.eab (eab.ts checks it): sent when the account is registered. */
-  eab?: { kid: string; hmac_key: string };
-  /** acme.accept_terms: the CA's terms of service are agreed to when the account is registered. */
-  acceptTerms: boolean;
-  /** acme.profile: ordered for a domain that names no profile of its own. */
-  profile?: string;
-  /** acme.preferred_chain: the issuer common name the chain should end with. */
-  preferredChain?: string;
   /** Writes the challenge records: the one writer of the zones. */
   dns: ActorRef<ChallengeRecords>;
   /** `host:port` of the servers checked for challenge records; empty: the zone's NS records. */
@@ -56,6 +68,26 @@ export interface IssuedMaterial {
   /** Epoch milliseconds. */
   notBefore: number;
   notAfter: number;
+  /** The CA and account that issued it; absent for a demo certificate. */
+  ca?: CaIdentity;
+}
+
+export interface IssueOptions {
+  /** The index in acme.cas of the CA to order from; 0, the first, when absent. */
+  ca?: number;
+  /**
+   * The ARI CertID of the certificate this order renews, with the CA and account it is known to: sent
+   * as `replaces` only to that CA and account (and only when the CA offers ARI).
+   */
+  replaces?: { certId: string; ca: CaIdentity };
+  /** The domain's own ACME profile; the CA's profile when absent. */
+  profile?: string;
+}
+
+/** A configured CA and its account URL, when the account is open or account.json names one. */
+export interface CaAccountState {
+  directoryUrl: string;
+  accountUrl: string | null;
 }
 
 /** The CA's renewal information for one certificate (RFC 9773; parsed by renewal/ari.ts parseRenewalInfo). */
@@ -64,17 +96,22 @@ export type RenewalInfoAnswer =
   | { ok: false; reason: string; nextCheckAt: number };
 
 export interface AcmeApi {
-  /**
-   * `replaces`: the ARI CertID of the certificate this order renews (sent only to a CA offering ARI).
-   * `profile`: the domain's own ACME profile; acme.profile when absent.
-   */
-  issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial>;
-  /** The profiles the CA's directory lists; null when it lists none. */
+  issue(name: string, options?: IssueOptions): Promise<IssuedMaterial>;
+  /** The profiles the first CA's directory lists; null when it lists none. */
   profiles(): Promise<OfferedProfiles | null>;
-  /** Revokes the certificate at the CA (reason: an RFC 5280 name, revocation.ts); resolves with the CA's answer in words. */
-  revoke(certPem: string, reason: string): Promise<string>;
-  /** Drops the order left open for `name`, so that its next order makes a new key (a re-key). */
+  /**
+   * Revokes the certificate at the CA that issued it (`ca`; the first CA when null), with an RFC 5280
+   * reason name (revocation.ts); resolves with the CA's answer in words.
+   */
+  revoke(certPem: string, reason: string, ca?: CaIdentity | null): Promise<string>;
+  /** Drops the order left open for `name` at every CA, so that its next order makes a new key (a re-key). */
   forgetOrder(name: string): Promise<void>;
-  /** Asks the CA when to renew the certificate with this ARI CertID; null when its directory offers no renewalInfo. */
-  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
+  /**
+   * Asks the CA that issued the certificate with this ARI CertID when to renew it; null when its
+   * directory offers no renewalInfo; 'unknown' when that CA is not among acme.cas any more or holds
+   * another account now (the CertID means nothing to the CA's present account).
+   */
+  renewalInfo(certId: string, ca: CaIdentity): Promise<RenewalInfoAnswer | null | 'unknown'>;
+  /** Each CA of acme.cas with its account URL as far as known without asking the CA. */
+  accounts(): Promise<CaAccountState[]>;
 }

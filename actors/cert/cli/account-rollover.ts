@@ -1,4 +1,4 @@
-// `certhub account rollover -d DIR`: the ACME account of the data directory gets a new key (RFC 8555
+// `certhub account rollover -d DIR`: the ACME account of the data directory at the first CA of acme.cas gets a new key (RFC 8555
 // §7.3.5), of acme.key_type, through acme/key-rollover.ts. It holds the data directory's claim, so it
 // refuses to run beside a certhub run on the same directory (whose account would keep the old key).
 import { readFile, stat } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import { holdClaims } from '../../../src/actor/claims.js';
 import { ConfigError } from '../../../src/errors.js';
 import { shellQuote } from '../../../src/cli/shell-quote.js';
 import { openAcmeAccount } from '../acme/account.js';
+import { accountFolders } from '../acme/account-folders.js';
 import { accountKeyFile, nextAccountKeyFile, rollOverAccountKey } from '../acme/key-rollover.js';
 import { loadCertConfig } from '../config-load.js';
 import { generatePrivateKeyPem } from '../private-key.js';
@@ -21,7 +22,7 @@ export async function runAccountRollover(options: AccountRolloverOptions): Promi
   const out = options.write ?? process.stdout;
   const { config } = await loadCertConfig(options.dataDir, { demo: false });
   await holdClaims([{ role: 'cert', claims: { stores: [{ path: options.dataDir, what: 'data directory' }] } }]);
-  const dir = join(options.dataDir, 'acme');
+  const [dir = join(options.dataDir, 'acme')] = await accountFolders(options.dataDir, [config.acme.directory_url]);
   const accountFile = join(dir, 'account.json');
   if (!(await registeredAt(accountFile, config.acme.directory_url)))
     throw new ConfigError([
@@ -30,7 +31,7 @@ export async function runAccountRollover(options: AccountRolloverOptions): Promi
   const keyType = config.acme.key_type;
   const account = await openAcmeAccount({
     directoryUrl: config.acme.directory_url,
-    ...(config.acme.ca_bundle === undefined ? {} : { caBundlePem: await readFile(config.acme.ca_bundle, 'utf8') }),
+    ...(config.acme.cas[0]?.ca_bundle === undefined ? {} : { caBundlePem: await readFile(config.acme.cas[0].ca_bundle, 'utf8') }),
     ...(config.acme.email === undefined ? {} : { email: config.acme.email }),
     acceptTerms: config.acme.accept_terms,
     dir,

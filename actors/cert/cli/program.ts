@@ -50,7 +50,7 @@ export function certhubProgram(): Command {
   const account = program.command('account').description("the ACME account kept in the data directory's acme/ folder");
   account
     .command('rollover')
-    .description('give the ACME account a new key (RFC 8555 §7.3.5); the CA refuses the old one from then on. certhub run must be stopped')
+    .description('give the ACME account at the first CA a new key (RFC 8555 §7.3.5); the CA refuses the old one from then on. certhub run must be stopped')
     .option('-d, --data-dir <dir>', 'data directory holding config.json and acme/', '.')
     .action(async (options: { dataDir: string }) => {
       const { runAccountRollover } = await import('./account-rollover.js');

@@ -5,7 +5,7 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log/record.js';
-import { nextAttempt, type BackoffSettings } from './backoff.js';
+import { nextAttempt, type BackoffSettings, type NextAttempt } from './backoff.js';
 import type { BudgetGate } from './budget.js';
 import type { Issuer } from './issuer.js';
 import {
@@ -13,6 +13,7 @@ import {
   certificateKind,
   deferRenewal,
   renewalDueNow,
+  forgetAriState,
   markExpiryNoticeSent,
   markFailed,
   markIssued,
@@ -29,7 +30,8 @@ import type { Target } from '../dns/targets.js';
 import { classifyTarget, parseDomainName } from './names.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
-import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf } from './renewals.js';
+import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf, staleAriState } from './renewals.js';
+import { caAfterFailure, type FallbackSettings } from './ca-fallback.js';
 import type { DomainStore, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainChange, domainView } from './view.js';
@@ -57,6 +59,8 @@ export interface DomainBookDeps {
    * true. `--demo` turns them off: the spec has it skip the renewal task and contact nothing.
    */
   scheduled?: boolean;
+  /** acme.cas and acme.fallback_after: which CA a failing domain's next attempt goes to (ca-fallback.ts); one CA by default. */
+  fallback?: FallbackSettings;
   /** Remembers a token rotated away or removed with its domain (retired-token-keeper.ts); nothing by default. */
   retire?: (name: string, token: string, reason: 'rotated' | 'removed') => Promise<void>;
 }
@@ -77,6 +81,10 @@ export class DomainBook {
   private stopped = false;
   /** The background work `resume` leaves: renewal plans to make, records to write. */
   private updating: Promise<void> = Promise.resolve();
+  /** The account URL each CA's certificates were last issued with, as this run has seen (directory URL -> account URL). */
+  private readonly accountSeen = new Map<string, string>();
+  /** The pass over every domain's ARI state under way (settleAriState), if any. */
+  private settling: Promise<void> | undefined;
 
   constructor(
     private readonly baseDomain: string,
@@ -105,8 +113,42 @@ export class DomainBook {
       this.plan(domain);
     }
     if (this.deps.scheduled !== false) this.wakeups.start();
-    this.updating = this.bringUpToDate(outdated);
+    this.updating = this.bringUpToDate(outdated).then(() => this.settleAriState());
     return Promise.resolve();
+  }
+
+  /**
+   * Drops the ARI state (CertID, renewalInfo checks) of every domain whose certificate a CA or account
+   * certhub does not hold now issued: after a change of directory URL, of acme.cas, or of account (a CA
+   * that forgot it, a lost account.json), `replaces` and renewalInfo must not name a CertID the CA's
+   * present account does not know. Asks the acme actor for the accounts (no request to a CA); a
+   * failure is logged, and the next issuance or renewalInfo check catches the change.
+   */
+  settleAriState(): Promise<void> {
+    this.settling ??= (async () => {
+      try {
+        const accounts = await this.deps.issuer.accounts();
+        if (accounts.length === 0) return;
+        for (const { directoryUrl, accountUrl } of accounts) if (accountUrl !== null) this.accountSeen.set(directoryUrl, accountUrl);
+        let dropped = 0;
+        for (const domain of this.domains.values()) {
+          if (this.stopped) return;
+          if (!staleAriState(domain.record, accounts)) continue;
+          await this.update(domain, forgetAriState(domain.record));
+          this.wakeups.track(domain.record);
+          dropped++;
+        }
+        if (dropped > 0)
+          this.deps.log.warn(
+            `${dropped} domains hold certificates from a CA or account certhub does not hold now (${accounts.map((ca) => `${ca.directoryUrl}: ${ca.accountUrl ?? 'no account yet'}`).join(', ')}): their ARI state is dropped, and they renew by the lifetime rule until their next certificate`,
+          );
+      } catch (error) {
+        this.deps.log.error(`the ARI state of the domains could not be checked against the CA accounts: ${String(error)}`);
+      } finally {
+        this.settling = undefined;
+      }
+    })();
+    return this.settling;
   }
 
   list(): DomainView[] {
@@ -400,15 +442,22 @@ export class DomainBook {
         await this.deps.issuer.publishRecord(name, target, record_type);
         domain.record = { ...domain.record, published: { target, record_type } };
       }
-      const issued = await this.deps.issuer.issue(name, replacesOf(domain.record), domain.record.profile ?? undefined);
+      const replaces = replacesOf(domain.record);
+      const issued = await this.deps.issuer.issue(name, {
+        ca: this.caOf(domain.record),
+        ...(replaces === undefined ? {} : { replaces }),
+        ...(domain.record.profile === null ? {} : { profile: domain.record.profile }),
+      });
       // The CA issued it: it counts whatever happened to the domain meanwhile.
       await this.deps.budget.commit(name);
       if (this.domains.get(name) !== domain) return;
       const plan = await renewalPlan();
       // Read here, inside the order: a certificate from the CA that cannot be read fails the order.
       // The record is read after the awaits: a target changed meanwhile must not be written over.
-      issuedRecord = markIssued(domain.record, plan.plannedCertificate(issued));
+      const issuedBy = issued.ca === undefined ? undefined : { directory_url: issued.ca.directoryUrl, account_url: issued.ca.accountUrl };
+      issuedRecord = markIssued(domain.record, { ...plan.plannedCertificate(issued), ...(issuedBy === undefined ? {} : { issuedBy }) });
       domain.material = issued.material;
+      if (issued.ca !== undefined) this.noteAccount(issued.ca.directoryUrl, issued.ca.accountUrl);
     } catch (error) {
       this.deps.budget.release(name);
       if (this.domains.get(name) !== domain) return;
@@ -430,11 +479,33 @@ export class DomainBook {
         this.plan(domain);
         return;
       }
-      const next = nextAttempt(domain.record.retry.failures + 1, this.deps.clock.now(), retryAfterOf(error), this.deps.backoff);
-      await this.update(domain, markFailed(domain.record, reason, next));
+      const now = this.deps.clock.now();
+      const fallback = this.deps.fallback ?? { cas: [], fallbackAfter: 3 };
+      const triedCa = this.caOf(domain.record);
+      const problemType = error instanceof OutpostError ? error.problemType : undefined;
+      const step = caAfterFailure(domain.record, { problemType, retryAfterMs: retryAfterOf(error) }, now, fallback);
+      const next: NextAttempt = step.atOnce
+        ? { at: now, reason: 'backoff' }
+        : nextAttempt(domain.record.retry.failures + 1, now, retryAfterOf(error), this.deps.backoff);
+      await this.update(domain, markFailed(domain.record, reason, next, step));
+      const at = fallback.cas.length > 1 ? ` at ${fallback.cas[triedCa] ?? ''}` : '';
       this.deps.log.error(
-        `${renewing ? 'renewing' : 'issuing'} ${name} failed (attempt ${domain.record.retry.failures}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`,
+        `${renewing ? 'renewing' : 'issuing'} ${name} failed${at} (attempt ${domain.record.retry.failures}${problemType === undefined ? '' : `, ${problemType}`}): ${reason}; next attempt at ${isoTime(next.at)}${next.reason === 'retry_after' ? ', as the refusal asked' : ''}`,
       );
+      if (step.moved !== undefined) {
+        const why =
+          step.moved === 'refusal'
+            ? `a refusal that will not pass soon (${problemType ?? 'no problem type'})`
+            : `${fallback.fallbackAfter} failed attempts in a row`;
+        this.deps.log.warn(`${name}: after ${why} at ${fallback.cas[triedCa] ?? ''}, the next attempt goes to ${fallback.cas[step.ca] ?? ''}`);
+      }
+      if (step.atOnce) {
+        // The next CA has not been tried yet: nothing to wait for (the failure notice below still goes out).
+        this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
+        await this.update(domain, retry(domain.record));
+        this.enqueue(name);
+        return;
+      }
       this.notify(domain, renewing ? 'renewal_failed' : 'issuance_failed', reason);
       this.plan(domain);
       return;
@@ -498,6 +569,22 @@ export class DomainBook {
     if (this.domains.get(asked.name) !== domain || domain.record.renewal.cert_id !== asked.renewal.cert_id) return;
     if (record !== asked) await this.update(domain, { ...domain.record, renewal: record.renewal });
     this.plan(domain);
+  }
+
+  /** The index in acme.cas of the CA the record's next attempt goes to. */
+  private caOf(record: DomainRecord): number {
+    const count = this.deps.fallback?.cas.length ?? 1;
+    return Math.min(record.retry.ca, Math.max(count - 1, 0));
+  }
+
+  /** A certificate came from `accountUrl` at `directoryUrl`: a different account there than before makes every domain's ARI state suspect. */
+  private noteAccount(directoryUrl: string, accountUrl: string): void {
+    const before = this.accountSeen.get(directoryUrl);
+    this.accountSeen.set(directoryUrl, accountUrl);
+    if (before !== undefined && before !== accountUrl) {
+      this.deps.log.warn(`the account at ${directoryUrl} is ${accountUrl} now, no more ${before}`);
+      void this.settleAriState();
+    }
   }
 
   /** A managed name's current target, for the CNAME loop check. */

@@ -60,6 +60,7 @@ runActor(domainsActor, {
       notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
       scheduled: !config.demo,
       retire: (name, token, reason) => retired.retire(name, token, reason),
+      ...(config.fallback === undefined ? {} : { fallback: config.fallback }),
     });
     const operator = new OperatorActions(book, issuer, log);
     await book.resume();

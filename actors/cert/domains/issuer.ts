@@ -4,7 +4,7 @@
 import type { KeyType } from '../key-types.js';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { PeerLink } from '../../../src/actor/rpc.js';
-import type { AcmeApi, IssuedMaterial, RenewalInfoAnswer } from '../acme/protocol.js';
+import type { AcmeApi, CaAccountState, CaIdentity, IssuedMaterial, IssueOptions, RenewalInfoAnswer } from '../acme/protocol.js';
 import type { OfferedProfiles } from '../acme/profiles.js';
 import type { DnsApi, RecordType } from '../dns/protocol.js';
 import { OutpostError } from '../../../src/errors.js';
@@ -15,14 +15,16 @@ export interface Issuer {
   removeRecord(name: string): Promise<void>;
   /** Before an add: refuses (409) a name with address records certhub did not create, unless `adopt`. */
   claimRecord(name: string, adopt: boolean): Promise<void>;
-  /** `replaces`: ARI CertID of the certificate being renewed, when the CA offers ARI; `profile`: the domain's ACME profile. */
-  issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial>;
-  /** The ACME profiles the CA lists; null when it lists none (and in demo mode, which has no CA). */
+  /** `options`: the CA of acme.cas to order from, the certificate being renewed (ARI `replaces`), the domain's ACME profile. */
+  issue(name: string, options?: IssueOptions): Promise<IssuedMaterial>;
+  /** The ACME profiles the first CA lists; null when it lists none (and in demo mode, which has no CA). */
   profiles(): Promise<OfferedProfiles | null>;
-  /** The CA's renewal information (ARI) for a certificate; null when the CA offers none. */
-  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null>;
-  /** Revokes a certificate at the CA with an RFC 5280 reason name; the CA's answer in words. */
-  revoke(certPem: string, reason: string): Promise<string>;
+  /** The renewal information (ARI) of the CA that issued a certificate; null when it offers none; 'unknown' when that CA or account is not certhub's now. */
+  renewalInfo(certId: string, ca: CaIdentity): Promise<RenewalInfoAnswer | null | 'unknown'>;
+  /** Revokes a certificate at the CA that issued it (the first CA when unknown) with an RFC 5280 reason name; the CA's answer in words. */
+  revoke(certPem: string, reason: string, ca: CaIdentity | null): Promise<string>;
+  /** The CAs of acme.cas and their account URLs as far as known without asking them; none in demo mode. */
+  accounts(): Promise<CaAccountState[]>;
   /** Drops the order left open for `name`, so that its next certificate has a new key. */
   forgetOrder(name: string): Promise<void>;
 }
@@ -35,6 +37,7 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     claimRecord: () => Promise.resolve(),
     renewalInfo: () => Promise.resolve(null),
     profiles: () => Promise.resolve(null),
+    accounts: () => Promise.resolve([]),
     revoke: () => Promise.reject(new OutpostError('ERR_CONFLICT', 'a demo certificate has no CA to revoke it')),
     forgetOrder: () => Promise.resolve(),
     async issue(name) {
@@ -54,10 +57,11 @@ export function actorIssuer(dns: PeerLink<DnsApi>, acme: PeerLink<AcmeApi>, orde
     },
     removeRecord: (name) => dns.call((api) => api.removeAddress(name)),
     claimRecord: (name, adopt) => dns.call((api) => api.claimAddress(name, adopt)),
-    issue: (name, replaces, profile) => acme.call((api) => api.issue(name, replaces, profile), { timeoutMs: orderTimeoutMs }),
+    issue: (name, options) => acme.call((api) => api.issue(name, options), { timeoutMs: orderTimeoutMs }),
     profiles: () => acme.call<OfferedProfiles | null>((api) => api.profiles()),
-    renewalInfo: (certId) => acme.call<RenewalInfoAnswer | null>((api) => api.renewalInfo(certId)),
-    revoke: (certPem, reason) => acme.call((api) => api.revoke(certPem, reason)),
+    renewalInfo: (certId, ca) => acme.call<RenewalInfoAnswer | null | 'unknown'>((api) => api.renewalInfo(certId, ca)),
+    revoke: (certPem, reason, ca) => acme.call((api) => api.revoke(certPem, reason, ca)),
+    accounts: () => acme.call<CaAccountState[]>((api) => api.accounts()),
     forgetOrder: (name) => acme.call((api) => api.forgetOrder(name)),
   };
 }

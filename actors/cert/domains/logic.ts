@@ -7,6 +7,7 @@ import type { NextAttempt } from './backoff.js';
 import { nextStatus, type DomainEvent } from './lifecycle.js';
 import { isoTime, type DomainRecord } from './record.js';
 import { newDomainToken } from './token.js';
+import { planRenewal } from '../renewal/logic.js';
 
 /** Whether the DNS record must still be written (new domain, changed target, or a crash in between). */
 export function needsPublishing(record: DomainRecord): boolean {
@@ -65,6 +66,8 @@ export function awaitIssuance(record: DomainRecord, reason: string, at: number):
 }
 
 export interface IssuedCertificate {
+  /** The CA and account that issued it; absent for a demo certificate. */
+  issuedBy?: { directory_url: string; account_url: string };
   /** Epoch milliseconds of the new certificate. */
   notBefore: number;
   notAfter: number;
@@ -82,7 +85,9 @@ export function markIssued(record: DomainRecord, certificate: IssuedCertificate)
     error: null,
     issued_at: isoTime(certificate.notBefore),
     expires_at: isoTime(certificate.notAfter),
-    retry: { failures: 0, next_attempt_at: null, waiting_for: null },
+    issued_by: certificate.issuedBy ?? null,
+    // The next order (the renewal) starts again from the first CA.
+    retry: { failures: 0, ca: 0, ca_failures: 0, next_attempt_at: null, waiting_for: null },
     renewal: {
       ...record.renewal,
       due_at: isoTime(certificate.renewal.dueAt),
@@ -93,13 +98,47 @@ export function markIssued(record: DomainRecord, certificate: IssuedCertificate)
   };
 }
 
-/** A failure (publishing the record, or the order): the reason is kept, the next attempt when backoff.ts says, and why. */
-export function markFailed(record: DomainRecord, reason: string, next: NextAttempt): DomainRecord {
+/**
+ * A failure (publishing the record, or the order): the reason is kept, the next attempt when backoff.ts
+ * says, and why; `ca` is the CA the next attempt goes to (ca-fallback.ts), the same one when absent.
+ */
+export function markFailed(record: DomainRecord, reason: string, next: NextAttempt, ca?: { ca: number; caFailures: number }): DomainRecord {
   return {
     ...record,
     status: statusAfter(record, 'failed'),
     error: reason,
-    retry: { failures: record.retry.failures + 1, next_attempt_at: isoTime(next.at), waiting_for: next.reason },
+    retry: {
+      failures: record.retry.failures + 1,
+      ca: ca?.ca ?? record.retry.ca,
+      ca_failures: ca?.caFailures ?? record.retry.ca_failures + 1,
+      next_attempt_at: isoTime(next.at),
+      waiting_for: next.reason,
+    },
+  };
+}
+
+/**
+ * The record without the ARI state of its certificate (its CertID, its next renewalInfo check, the CA's
+ * window): the CA or account that issued it is not the one certhub holds now, so `replaces` and
+ * renewalInfo would name a CertID the CA's present account does not know. A renewal planned by ARI is
+ * planned by the lifetime rule again.
+ */
+export function forgetAriState(record: DomainRecord, random: () => number = Math.random): DomainRecord {
+  const { renewal } = record;
+  if (renewal.cert_id === null && renewal.ari_next_check_at === null && renewal.basis !== 'ari') return record;
+  const lifetime =
+    renewal.basis === 'ari' && record.issued_at !== null && record.expires_at !== null
+      ? planRenewal({ facts: { notBefore: Date.parse(record.issued_at), notAfter: Date.parse(record.expires_at) } }, random)
+      : undefined;
+  return {
+    ...record,
+    renewal: {
+      ...renewal,
+      cert_id: null,
+      ari_next_check_at: null,
+      ari_explanation_url: null,
+      ...(lifetime === undefined ? {} : { due_at: isoTime(lifetime.dueAt), basis: lifetime.basis }),
+    },
   };
 }
 

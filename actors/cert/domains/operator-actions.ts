@@ -5,6 +5,7 @@
 import type { Logger } from '../../../src/log/record.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { DomainBook } from './book.js';
+import { caIdentityOf } from './renewals.js';
 import type { Issuer } from './issuer.js';
 import type { DomainView, Revoked } from './protocol.js';
 
@@ -33,7 +34,7 @@ export class OperatorActions {
     let answer = '';
     const domain = await this.book.renewNow(name, 'revoked', async (stored) => {
       if (stored.material === undefined) throw new OutpostError('ERR_CONFLICT', `${stored.record.name} holds no certificate to revoke`);
-      answer = await this.issuer.revoke(stored.material.cert_pem, reason);
+      answer = await this.issuer.revoke(stored.material.cert_pem, reason, stored.record.issued_by === null ? null : caIdentityOf(stored.record.issued_by));
       this.log.warn(
         `revoked the certificate of ${stored.record.name} (reason ${reason}), as the operator asked: ${answer}; a new certificate with a new key is ordered now`,
       );

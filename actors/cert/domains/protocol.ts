@@ -26,6 +26,8 @@ export interface DomainsConfig {
   maxDomains: number;
   /** acme.retry_backoff_seconds, in ms: the first retry's delay after a failed order (backoff.ts). */
   retryBackoffMs: number;
+  /** The directory URLs of acme.cas and acme.fallback_after (ca-fallback.ts); absent in demo mode. */
+  fallback?: { cas: string[]; fallbackAfter: number };
   /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
   webhookUrl?: string;
 }
@@ -53,6 +55,8 @@ export interface DomainView {
   waiting_for: 'backoff' | 'retry_after' | 'budget' | 'issuance' | null;
   /** When the certificate served is to be renewed, and what chose that instant (the CA's ARI window or the lifetime rule). */
   renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
+  /** The ACME directory URL of the CA that issued the certificate served; null before the first certificate, for a demo certificate, or when not known. */
+  issued_by: string | null;
 }
 
 /**
@@ -60,7 +64,7 @@ export interface DomainView {
  * (token, target, fetches, renewal) is one `GET /api/admin/domains/<name>` away, so a panel that opens
  * on 10,000 domains receives a quarter of the bytes and no token it was not asked to show.
  */
-export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at'>;
+export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at' | 'issued_by'>;
 
 /** A change of one domain as the book makes it: its view and the material served to its token. */
 export type DomainChange = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };

@@ -27,9 +27,15 @@ export const domainRecordSchema = z.object({
   last_fetch: z.object({ at: isoInstant, from: z.string() }).nullable(),
   /** What is in DNS now, as far as certhub knows: differs from target/record_type while a change is pending. */
   published: z.object({ target: z.string(), record_type: recordType }).nullable(),
+  /** The CA and account that issued the certificate served (an index-free identity, so reordering acme.cas keeps it); null before the first, or when unknown. */
+  issued_by: z.object({ directory_url: z.string(), account_url: z.string() }).nullable().default(null),
   retry: z.object({
     /** Failed attempts in a row; the backoff exponent. */
     failures: z.number().int().min(0),
+    /** The index in acme.cas of the CA the next attempt goes to (ca-fallback.ts); 0 except while a failing domain falls back. */
+    ca: z.number().int().min(0).default(0),
+    /** Failed attempts in a row at that CA. */
+    ca_failures: z.number().int().min(0).default(0),
     /** No attempt before this instant (backoff, the CA's Retry-After, or the CA budget's next slot). */
     next_attempt_at: isoInstant.nullable(),
     /** What set next_attempt_at: the backoff, a refusal's Retry-After (CA or DNS provider), the CA budget, or a finalized order the CA is still issuing. */
@@ -74,7 +80,8 @@ export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
     expires_at: null,
     last_fetch: null,
     published: null,
-    retry: { failures: 0, next_attempt_at: null, waiting_for: null },
+    issued_by: null,
+    retry: { failures: 0, ca: 0, ca_failures: 0, next_attempt_at: null, waiting_for: null },
     renewal: { due_at: null, basis: null, cert_id: null, ari_next_check_at: null, ari_explanation_url: null, expiry_notice_for: null },
   };
 }

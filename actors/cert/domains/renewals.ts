@@ -6,7 +6,8 @@
 // failure, or its slot in the CA budget.
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
-import type { RenewalInfoAnswer } from '../acme/protocol.js';
+import type { CaAccountState, CaIdentity, RenewalInfoAnswer } from '../acme/protocol.js';
+import { forgetAriState } from './logic.js';
 import { defaultAriCheckIntervalMs } from '../renewal/ari.js';
 import { expiryNoticeAt, planRenewal } from '../renewal/logic.js';
 import { DueScheduler } from '../renewal/scheduler.js';
@@ -37,9 +38,28 @@ export function renewalDue(record: DomainRecord, now: number): boolean {
   return record.status === 'issued' && record.renewal.due_at !== null && Date.parse(record.renewal.due_at) <= now;
 }
 
-/** The ARI CertID to send as `replaces` on a renewal order: only when the CA's ARI planned it. */
-export function replacesOf(record: DomainRecord): string | undefined {
-  return record.issued_at !== null && record.renewal.basis === 'ari' ? (record.renewal.cert_id ?? undefined) : undefined;
+/** The ARI CertID to send as `replaces` on a renewal order, with the CA and account it is known to: only when the CA's ARI planned it. */
+export function replacesOf(record: DomainRecord): { certId: string; ca: CaIdentity } | undefined {
+  const { issued_at, issued_by, renewal } = record;
+  if (issued_at === null || issued_by === null || renewal.basis !== 'ari' || renewal.cert_id === null) return undefined;
+  return { certId: renewal.cert_id, ca: caIdentityOf(issued_by) };
+}
+
+export function caIdentityOf(issuedBy: { directory_url: string; account_url: string }): CaIdentity {
+  return { directoryUrl: issuedBy.directory_url, accountUrl: issuedBy.account_url };
+}
+
+/**
+ * Whether the record's ARI state (its CertID above all) belongs to a CA or account certhub does not
+ * hold now: its CA is not among `accounts`, holds another account, or (a record from before issued_by
+ * was kept) is unknown.
+ */
+export function staleAriState(record: DomainRecord, accounts: readonly CaAccountState[]): boolean {
+  const { renewal, issued_by } = record;
+  if (renewal.cert_id === null && renewal.ari_next_check_at === null && renewal.basis !== 'ari') return false;
+  if (issued_by === null) return true;
+  const now = accounts.find((ca) => ca.directoryUrl === issued_by.directory_url);
+  return now === undefined || (now.accountUrl !== null && now.accountUrl !== issued_by.account_url);
 }
 
 /**
@@ -55,12 +75,16 @@ export async function askRenewalInfo(
   random: () => number = Math.random,
 ): Promise<DomainRecord> {
   const { cert_id: certId } = record.renewal;
-  if (certId === null || record.issued_at === null || record.expires_at === null) return record;
-  let answer: RenewalInfoAnswer | null;
+  if (certId === null || record.issued_at === null || record.expires_at === null || record.issued_by === null) return record;
+  let answer: RenewalInfoAnswer | null | 'unknown';
   try {
-    answer = await issuer.renewalInfo(certId);
+    answer = await issuer.renewalInfo(certId, caIdentityOf(record.issued_by));
   } catch (error) {
     answer = { ok: false, reason: error instanceof Error ? error.message : String(error), nextCheckAt: now + defaultAriCheckIntervalMs };
+  }
+  if (answer === 'unknown') {
+    log.warn(`${record.name} was issued by ${record.issued_by.directory_url} with an account certhub does not hold there now: its ARI state is dropped`);
+    return forgetAriState(record, random);
   }
   if (answer === null) return record.renewal.ari_next_check_at === null ? record : { ...record, renewal: { ...record.renewal, ari_next_check_at: null } };
   const renewal = { ...record.renewal, ari_next_check_at: isoTime(answer.nextCheckAt) };

@@ -20,6 +20,7 @@ export function domainView(record: DomainRecord): DomainView {
     next_attempt_at: record.retry.next_attempt_at,
     waiting_for: record.retry.waiting_for,
     renewal: { due_at: record.renewal.due_at, basis: record.renewal.basis },
+    issued_by: record.issued_by?.directory_url ?? null,
   };
 }
 

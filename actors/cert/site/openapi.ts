@@ -43,6 +43,12 @@ const domainProperties: Record<keyof DomainView, object> = {
     description: 'when the certificate served is to be renewed, and what chose the instant',
     properties: { due_at: nullableDateTime, basis: { type: 'string', enum: ['ari', 'lifetime'], nullable: true } },
   },
+  issued_by: {
+    type: 'string',
+    nullable: true,
+    description:
+      'the ACME directory URL of the CA that issued the certificate served (one of acme.cas); null before the first certificate, for a demo certificate, or when not known',
+  },
 };
 
 const profileProperty = {

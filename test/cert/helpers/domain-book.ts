@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import type { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom } from '../../../src/log/record.js';
-import type { IssuedMaterial, RenewalInfoAnswer } from '../../../actors/cert/acme/protocol.js';
+import type { CaAccountState, CaIdentity, IssuedMaterial, IssueOptions, RenewalInfoAnswer } from '../../../actors/cert/acme/protocol.js';
+import type { FallbackSettings } from '../../../actors/cert/domains/ca-fallback.js';
 import type { OfferedProfiles } from '../../../actors/cert/acme/profiles.js';
 import { DomainBook } from '../../../actors/cert/domains/book.js';
 import { unlimitedBudget, type BudgetGate } from '../../../actors/cert/domains/budget.js';
@@ -38,6 +39,10 @@ export class FakeIssuer implements Issuer {
   readonly revoked: { certPem: string; reason: string }[] = [];
   /** Names whose open order was dropped. */
   readonly forgotten: string[] = [];
+  /** The CAs of acme.cas and the account certhub holds at each; an order at index i is issued by cas[i]. */
+  cas: CaIdentity[] = [{ directoryUrl: 'https://ca-1.test/directory', accountUrl: 'https://ca-1.test/account/1' }];
+  /** The index of the CA each order went to. */
+  readonly casOrdered: number[] = [];
   private held: Promise<void> | undefined;
   private release: (() => void) | undefined;
 
@@ -58,9 +63,14 @@ export class FakeIssuer implements Issuer {
     return Promise.resolve();
   }
 
-  renewalInfo(certId: string): Promise<RenewalInfoAnswer | null> {
+  renewalInfo(certId: string, ca: CaIdentity): Promise<RenewalInfoAnswer | null | 'unknown'> {
     this.renewalInfoAsked.push(certId);
+    if (!this.cas.some((held) => held.directoryUrl === ca.directoryUrl && held.accountUrl === ca.accountUrl)) return Promise.resolve('unknown');
     return Promise.resolve(this.renewalWindow === null ? null : this.renewalWindow(certId));
+  }
+
+  accounts(): Promise<CaAccountState[]> {
+    return Promise.resolve(this.cas.map((ca) => ({ ...ca })));
   }
 
   /** The profiles the CA lists (null: none). */
@@ -82,15 +92,19 @@ export class FakeIssuer implements Issuer {
     return Promise.resolve();
   }
 
-  async issue(name: string, replaces?: string, profile?: string): Promise<IssuedMaterial> {
+  async issue(name: string, options: IssueOptions = {}): Promise<IssuedMaterial> {
+    const index = options.ca ?? 0;
     this.orders.push(name);
-    this.profilesOrdered.push(profile);
-    this.replaced.push(replaces);
+    this.profilesOrdered.push(options.profile);
+    this.casOrdered.push(index);
+    const ca = this.cas[index] ?? this.cas[0];
+    const known = options.replaces !== undefined && options.replaces.ca.directoryUrl === ca?.directoryUrl && options.replaces.ca.accountUrl === ca.accountUrl;
+    this.replaced.push(known ? options.replaces?.certId : undefined);
     await this.held;
     const failure = this.failures.shift();
     if (failure !== undefined) throw typeof failure === 'string' ? new Error(failure) : failure;
     const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: this.clock.now(), lifetimeMs: this.lifetimeMs });
-    return { material, notBefore, notAfter };
+    return { material, notBefore, notAfter, ...(ca === undefined ? {} : { ca: { ...ca } }) };
   }
 
   /** Orders wait until `resume` is called. */
@@ -137,6 +151,8 @@ export async function startBook(
     maxDomains?: number;
     /** An issuer of the test's own (a FakeIssuer that decides each order itself); a plain one otherwise. */
     issuer?: FakeIssuer;
+    /** acme.cas and acme.fallback_after as the book reads them; one CA by default. */
+    fallback?: FallbackSettings;
   },
 ): Promise<BookHarness> {
   const { dataDir, clock } = options;
@@ -164,6 +180,7 @@ export async function startBook(
     maxDomains: options.maxDomains ?? defaultMaxDomains,
     ...(options.notify === undefined ? {} : { notify: options.notify }),
     ...(options.scheduled === undefined ? {} : { scheduled: options.scheduled }),
+    ...(options.fallback === undefined ? {} : { fallback: options.fallback }),
   });
   t.teardown(() => book.stop());
   await book.resume();

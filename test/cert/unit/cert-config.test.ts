@@ -31,6 +31,8 @@ test('a minimal config gets every default', (t) => {
   t.deepEqual(config.dns, { ...cloudflare, api_url: cloudflareApiUrl });
   t.deepEqual(config.acme, {
     directory_url: letsEncryptDirectories.letsencrypt,
+    cas: [{ directory_url: letsEncryptDirectories.letsencrypt, accept_terms: false }],
+    fallback_after: 3,
     accept_terms: false,
     key_type: 'ecdsa-p256',
     certificate_budget: { certificates: 50, window_hours: 168 },
@@ -220,4 +222,45 @@ test('powerdns: an http:// server_url off loopback is refused unless insecure_ht
     t.notThrows(() => validateConfig(strict, { ...base, dns: { ...powerdns, server_url } }), server_url);
   }
   t.like(validateConfig(strict, { ...base, dns: { ...powerdns, server_url: 'http://192.0.2.53:8081', insecure_http: true } }).dns, { insecure_http: true });
+});
+
+test('acme.cas: CAs in order, each with its own settings; the single-CA form is a list of one', (t) => {
+  const base = { base_domain: 'example.com', admin_key: adminKey, dns: cloudflare };
+  const eab = { kid: 'kid-1', hmac_key: 'zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W' };
+  const config = validateConfig(strict, {
+    ...base,
+    acme: {
+      accept_terms: true,
+      ca_bundle: '/etc/certhub/ca.pem',
+      fallback_after: 2,
+      cas: [
+        { directory_url: 'letsencrypt', profile: 'shortlived' },
+        { directory_url: 'zerossl', eab, accept_terms: false, ca_bundle: '/etc/certhub/zerossl.pem' },
+      ],
+    },
+  });
+  t.deepEqual(config.acme.cas, [
+    { directory_url: letsEncryptDirectories.letsencrypt, accept_terms: true, profile: 'shortlived', ca_bundle: '/etc/certhub/ca.pem' },
+    { directory_url: 'https://acme.zerossl.com/v2/DV90', eab, accept_terms: false, ca_bundle: '/etc/certhub/zerossl.pem' },
+  ]);
+  t.is(config.acme.directory_url, letsEncryptDirectories.letsencrypt, 'the first CA is where the single-CA form reads');
+  t.is(config.acme.fallback_after, 2);
+  t.deepEqual(validateConfig(strict, { ...base, acme: { directory_url: 'letsencrypt-staging', accept_terms: true } }).acme.cas, [
+    { directory_url: letsEncryptDirectories['letsencrypt-staging'], accept_terms: true },
+  ]);
+  t.deepEqual(problems({ ...base, acme: { directory_url: 'letsencrypt', profile: 'classic', cas: [{ directory_url: 'letsencrypt' }] } }), [
+    'acme.directory_url cannot be used with cas: give it in each entry of acme.cas that needs it',
+    'acme.profile cannot be used with cas: give it in each entry of acme.cas that needs it',
+  ]);
+  t.deepEqual(problems({ ...base, acme: { cas: [{ directory_url: 'letsencrypt' }, { directory_url: 'google' }] } }), [
+    'acme.cas[1].eab is required by https://dv.acme-v02.api.pki.goog/directory: that CA registers an account only with the key identifier (kid) and HMAC key (hmac_key) it gives you',
+  ]);
+  t.deepEqual(problems({ ...base, acme: { directory_url: 'zerossl' } }), [
+    'acme.eab is required by https://acme.zerossl.com/v2/DV90: that CA registers an account only with the key identifier (kid) and HMAC key (hmac_key) it gives you',
+  ]);
+  t.deepEqual(problems({ ...base, acme: { cas: [] } }), ['acme.cas must have at least 1 entries']);
+  t.deepEqual(problems({ ...base, acme: { cas: [{ directory_url: 'https://ca.example.net/dir', retry: 1 }], fallback_after: 0 } }), [
+    'acme.cas[0].retry is not a known option',
+    'acme.fallback_after must be at least 1',
+  ]);
 });

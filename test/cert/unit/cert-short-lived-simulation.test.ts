@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
-import type { IssuedMaterial, RenewalInfoAnswer } from '../../../actors/cert/acme/protocol.js';
+import type { IssuedMaterial, RenewalInfoAnswer, IssueOptions } from '../../../actors/cert/acme/protocol.js';
 import { certErrors } from '../../../actors/cert/error-codes.js';
 import { ariCertId } from '../../../actors/cert/renewal/ari.js';
 import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-facts.js';
@@ -75,7 +75,7 @@ class FlakyCa extends FakeIssuer {
     };
   }
 
-  override async issue(name: string, replaces?: string): Promise<IssuedMaterial> {
+  override async issue(name: string, options: IssueOptions = {}): Promise<IssuedMaterial> {
     const at = this.simulatedClock.now();
     const roll = this.random();
     if (roll < failureShare / 2) {
@@ -92,7 +92,7 @@ class FlakyCa extends FakeIssuer {
     }
     this.busy++;
     try {
-      const issued = await super.issue(name, replaces);
+      const issued = await super.issue(name, options);
       const { notBefore, notAfter } = issued;
       const facts = readCertificateFacts(issued.material.cert_pem);
       const lifetime = notAfter - notBefore;

@@ -21,6 +21,7 @@ function view(changes: Partial<DomainView>): DomainView {
     next_attempt_at: null,
     waiting_for: null,
     renewal: { due_at: null, basis: null },
+    issued_by: null,
     ...changes,
   };
 }
