@@ -16,7 +16,7 @@ const saltBytes = 8;
 /** Encrypts with PBES2 as pkijs does, or with PKCS#12's 3DES when `legacy`; decrypts either. */
 export class Pkcs12Engine extends CryptoEngine {
   constructor(private readonly legacy: boolean) {
-    super({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof CryptoEngine>[0]['crypto'] });
+    super({ name: 'node', crypto: webcrypto });
   }
 
   override async encryptEncryptedContentInfo(parameters: CryptoEngineEncryptParams): Promise<EncryptedContentInfo> {

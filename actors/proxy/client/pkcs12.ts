@@ -17,6 +17,7 @@ import {
   CertBag,
   Certificate,
   ContentInfo,
+  EncryptedContentInfo,
   EncryptedData,
   PBES2Params,
   PBKDF2Params,
@@ -122,21 +123,26 @@ export async function pkcs12Holds(file: Uint8Array, material: Pkcs12Material, se
     const safe = pfx.parsedValue?.authenticatedSafe;
     if (safe === undefined) return false;
     const encryptedSafes = safe.safeContents.filter((content) => content.contentType === ContentInfo.ENCRYPTED_DATA);
-    if (!encryptedSafes.every((content) => encryptedAsAsked(content.content, settings))) return false;
+    if (!encryptedSafes.every((content) => encryptedAsAsked(content.content as asn1js.BaseBlock, settings))) return false;
     await safe.parseInternalValues({ safeContents: safe.safeContents.map(() => ({ password })) }, engine);
     const certificates: Buffer[] = [];
     const keys: Buffer[] = [];
     const names: string[] = [];
-    for (const content of safe.parsedValue?.safeContents ?? []) {
+    // pkijs leaves the parsed safes untyped; parseInternalValues above makes them this.
+    const parsed = safe.parsedValue as { safeContents: { privacyMode: number; value: SafeContents }[] } | undefined;
+    for (const content of parsed?.safeContents ?? []) {
       for (const bag of content.value.safeBags) {
         if (bag.bagValue instanceof CertBag) certificates.push(Buffer.from((bag.bagValue.certValue as asn1js.OctetString).valueBlock.valueHexView));
         else if (bag.bagValue instanceof PKCS8ShroudedKeyBag) {
           if (!algorithmAsAsked(bag.bagValue.encryptionAlgorithm, settings)) return false;
-          await bag.bagValue.parseInternalValues({ password }, engine);
-          keys.push(Buffer.from(bag.bagValue.parsedValue?.toSchema().toBER(false) ?? new ArrayBuffer(0)));
+          const { encryptionAlgorithm, encryptedData } = bag.bagValue;
+          const encrypted = new EncryptedData({
+            encryptedContentInfo: new EncryptedContentInfo({ contentEncryptionAlgorithm: encryptionAlgorithm, encryptedContent: encryptedData }),
+          });
+          keys.push(Buffer.from(await encrypted.decrypt({ password }, engine)));
         } else return false;
         for (const attribute of bag.bagAttributes ?? [])
-          if (attribute.type === oid.friendlyName) names.push(...attribute.values.map((value: asn1js.BmpString) => value.valueBlock.value));
+          if (attribute.type === oid.friendlyName) names.push(...(attribute.values as asn1js.BmpString[]).map((value) => value.valueBlock.value));
       }
     }
     const wanted = certificateDers(material);
