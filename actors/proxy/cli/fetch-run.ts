@@ -12,6 +12,7 @@ import { ConfigError } from '../../../src/errors.js';
 import { assertPrivateFile } from '../../../src/config/private-file.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
 import type { FetchCliOptions } from './fetch.js';
+import { formatProblems, readOutputFormats, type OutputFormats } from './fetch-formats.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
@@ -34,6 +35,8 @@ export interface FetchSettings {
   timeoutMs: number;
   intervalMs: number;
   reloadCommand?: ReloadCommand;
+  /** What is written: the PEM files, bundle.p12, or both. */
+  output: OutputFormats;
 }
 
 /** The settings of the options, their files read and checked (a config file others may read is refused). */
@@ -49,7 +52,9 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   const ca = options.ca === undefined ? undefined : await readCa(options.ca, problems);
   const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
   if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
+  problems.push(...formatProblems(options));
   if (problems.length > 0) throw new ConfigError(problems);
+  const output = await readOutputFormats(options);
   if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
   const fromOptions = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
   const targets = options.combinedPem === true ? fromOptions.map((target) => ({ ...target, combinedPem: true })) : fromOptions;
@@ -61,6 +66,8 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
     target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : [],
   );
   if (refused.length > 0 || pinned.length > 0) throw new ConfigError([...refused, ...new Set(pinned)]);
+  if (!output.pem && targets.some((target) => target.combinedPem === true))
+    throw new ConfigError([`${options.config ?? '--combined-pem'}: combined_pem needs --format pem (or pem,p12)`]);
   return {
     targets,
     dir: options.outDir,
@@ -69,6 +76,7 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
     timeoutMs: timeoutSeconds * 1000,
     intervalMs: intervalSeconds * 1000,
     ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
+    output,
   };
 }
 

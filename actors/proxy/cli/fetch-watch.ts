@@ -107,6 +107,7 @@ export function settingsChanges(running: FetchSettings, read: FetchSettings): st
   for (const domain of before.keys()) if (!after.has(domain)) changes.push(`domain ${domain} removed (its files are left in place)`);
   if (running.ca !== read.ca) changes.push('--ca file changed');
   if (trustKey(running.trust) !== trustKey(read.trust)) changes.push('--ca-bundle file changed');
+  if (running.output.p12?.password !== read.output.p12?.password) changes.push('--p12-password-file changed');
   return changes;
 }
 

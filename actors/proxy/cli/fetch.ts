@@ -21,6 +21,9 @@ export interface FetchCliOptions {
   reloadCmd?: string;
   watch?: boolean;
   combinedPem?: boolean;
+  format?: string;
+  p12PasswordFile?: string;
+  p12Legacy?: boolean;
   interval?: string;
   timeout: string;
 }
@@ -37,6 +40,7 @@ Exit codes:
 Examples:
   certhub-agent fetch -s https://certhub.example.net -t chd_… -d app.example.net -o /etc/ssl/certhub
   certhub-agent fetch -c fetch.json --watch --reload-cmd '["systemctl", "reload", "nginx"]'
+  certhub-agent fetch -c fetch.json --format pem,p12 --p12-password-file p12.pass
 `;
 
 export function fetchCommand(program: Command): Command {
@@ -60,6 +64,13 @@ export function fetchCommand(program: Command): Command {
       '--combined-pem',
       'also write <dir>/<domain>/combined.pem: full chain and key in one file (0600), as HAProxy takes them (combined_pem in a Fetch JSON file)',
     )
+    .option(
+      '--format <formats>',
+      'what to write: pem (cert, chain, fullchain, privkey), p12 (bundle.p12: key, leaf and chain in one PKCS#12 file, 0600) or pem,p12',
+      'pem',
+    )
+    .option('--p12-password-file <file>', 'with --format p12: the file whose first line is the PKCS#12 password (readable by its owner alone)')
+    .option('--p12-legacy', "with --format p12: PKCS#12's own 3DES and a SHA-1 MAC, for old Java and Windows, instead of AES-256-CBC, PBKDF2 and a SHA-256 MAC")
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)

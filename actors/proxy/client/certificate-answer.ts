@@ -13,7 +13,7 @@ export interface CertificateMaterial {
   /** The full name the certificate is for (the folder it is written to): the name asked for. */
   domain: string;
   certPem: string;
-  /** The issuer chain without the leaf; empty for a self-signed certificate (certhub --demo). */
+  /** The issuer chain without the leaf and without a root; empty for a self-signed certificate (certhub --demo). */
   chainPem: string;
   keyPem: string;
   /** Epoch milliseconds: the leaf's notAfter. */
@@ -79,7 +79,11 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
   return {
     domain,
     certPem: `${leafBlocks[0].pem}\n`,
-    chainPem: chainBlocks.map((block) => `${block.pem}\n`).join(''),
+    // A root in the chain is left out: a client holds it already or does not trust it.
+    chainPem: chainBlocks
+      .filter((_, index) => !isRoot(chain[index]))
+      .map((block) => `${block.pem}\n`)
+      .join(''),
     keyPem: `${keyBlock.pem}\n`,
     expiresAt: notAfter,
   };
@@ -101,6 +105,11 @@ function pemBlocks(text: string, field: string): { label: string; pem: string }[
   const blocks = [...text.matchAll(pemBlock)].map((match) => ({ label: match[1] ?? '', pem: match[0].replace(/\r\n/g, '\n') }));
   if (blocks.length === 0) throw new BadAnswerError(`${field} holds no PEM block`);
   return blocks;
+}
+
+/** A self-signed certificate: a root, which a chain a server presents leaves out. */
+function isRoot(certificate: X509Certificate | undefined): boolean {
+  return certificate !== undefined && certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey);
 }
 
 function parseCertificate(pem: string, field: string): X509Certificate {

@@ -6,7 +6,7 @@ import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
 import { materialPaths } from './material-files.js';
 import { reloadSuccessLine, runReloadCommand, type ReloadCommand } from './reload-hook.js';
-import { writeMaterial } from './write-material.js';
+import { writeMaterial, type WriteOptions } from './write-material.js';
 
 export interface FetchOnceOptions {
   dir: string;
@@ -15,6 +15,8 @@ export interface FetchOnceOptions {
   trust?: MaterialTrust;
   timeoutMs?: number;
   reloadCommand?: ReloadCommand;
+  /** The formats written besides combined.pem (write-material.ts); the PEM files unless given. */
+  output?: Omit<WriteOptions, 'combinedPem'>;
 }
 
 export interface FetchReport {
@@ -27,7 +29,7 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
     targets.map(async (target) => {
       try {
         const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
-        const changed = await writeMaterial(options.dir, material, { combinedPem: target.combinedPem === true });
+        const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
         const expires = new Date(material.expiresAt).toISOString();
         report.info(
           `${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`,

@@ -16,6 +16,8 @@ export interface MaterialPaths {
   key: string;
   /** Full chain then key in one file, mode 0600: HAProxy's `crt` (written with `combined_pem`). */
   combined: string;
+  /** Key, leaf and chain in one PKCS#12 file encrypted with a password, mode 0600 (written with `--format p12`). */
+  p12: string;
 }
 
 export function materialPaths(dir: string, domain: string): MaterialPaths {
@@ -27,5 +29,6 @@ export function materialPaths(dir: string, domain: string): MaterialPaths {
     fullchain: join(folder, 'fullchain.pem'),
     key: join(folder, 'privkey.pem'),
     combined: join(folder, 'combined.pem'),
+    p12: join(folder, 'bundle.p12'),
   };
 }

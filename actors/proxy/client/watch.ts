@@ -10,7 +10,7 @@ import { CertificateFetchError } from './fetch-failure.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
 import { delayAfterFailure, delayAfterRefusal, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
-import { writeMaterial } from './write-material.js';
+import { writeMaterial, type WriteOptions } from './write-material.js';
 
 /** `recoveredAfter`: the failures in a row that this success ends (absent after a success). */
 export type WatchEvent =
@@ -30,6 +30,8 @@ export interface WatchOptions extends WatchTiming {
   trust?: MaterialTrust;
   /** Deadline of one fetch. */
   timeoutMs?: number;
+  /** The formats written besides combined.pem (write-material.ts); the PEM files unless given. */
+  output?: Omit<WriteOptions, 'combinedPem'>;
   /** Ends the watch: pending waits end at once, a fetch in flight is abandoned, no file is left half-written. */
   signal: AbortSignal;
   /** After new material of a domain was written; awaited before that domain's next fetch is planned. */
@@ -56,7 +58,7 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
     try {
       const material = await fetchCertificate({ ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now });
       if (options.signal.aborted) break;
-      const changed = await writeMaterial(options.dir, material, { combinedPem: target.combinedPem === true });
+      const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
       const recovered = failures > 0 ? { recoveredAfter: failures } : {};
       failures = 0;
       refusals = 0;

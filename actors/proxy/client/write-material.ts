@@ -9,6 +9,7 @@ import { makeDirectories } from '../../../src/store/directories.js';
 import { stageFile, syncDirectory } from '../../../src/store/atomic.js';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { materialPaths } from './material-files.js';
+import type { Pkcs12Settings } from './pkcs12.js';
 import { OutpostError } from '../../../src/errors.js';
 
 /** The folder of a domain holds its private key: only the owner may enter it. */
@@ -31,7 +32,14 @@ export class MaterialWriteError extends OutpostError {
 export interface WriteOptions {
   /** Also write `combined.pem` (full chain then key, 0600), for servers that take both in one file (HAProxy). */
   combinedPem?: boolean;
+  /** Write the PEM files (cert, chain, fullchain, privkey); true unless false. */
+  pem?: boolean;
+  /** Also write `bundle.p12` (0600), encrypted with this password and in this form. */
+  p12?: Pkcs12Settings;
 }
+
+/** A file of the set: its content, or how to make it and tell whether the file on disk already holds it. */
+type PlannedFile = { path: string; mode: number } & ({ content: string } | { make: () => Promise<Buffer>; holds: (current: Buffer) => Promise<boolean> });
 
 /** Writes the material of one domain under `dir`; true when any file changed. */
 export async function writeMaterial(dir: string, material: CertificateMaterial, options: WriteOptions = {}): Promise<boolean> {
@@ -40,23 +48,19 @@ export async function writeMaterial(dir: string, material: CertificateMaterial, 
     await makeDirectories(paths.folder, folderMode);
     await chmod(paths.folder, folderMode);
   });
-  const files: [path: string, content: string, mode: number][] = [
-    [paths.key, material.keyPem, keyMode],
-    ...(options.combinedPem === true
-      ? [[paths.combined, `${material.certPem}${material.chainPem}${material.keyPem}`, keyMode] as [string, string, number]]
-      : []),
-    [paths.cert, material.certPem, certificateMode],
-    [paths.chain, material.chainPem, certificateMode],
-    [paths.fullchain, `${material.certPem}${material.chainPem}`, certificateMode],
-  ];
+  const files = await plannedFiles(paths, material, options);
   const staged: { path: string; temporary: string }[] = [];
   try {
-    for (const [path, content, mode] of files) {
-      if ((await step(path, () => currentContent(path))) === content) {
+    for (const file of files) {
+      const { path, mode } = file;
+      const current = await step(path, () => currentContent(path));
+      const same = 'content' in file ? current?.toString('utf8') === file.content : current !== undefined && (await file.holds(current));
+      if (same) {
         // Same content; a key someone opened up is closed again without a rewrite.
         await step(path, () => chmod(path, mode));
         continue;
       }
+      const content = 'content' in file ? file.content : await step(path, file.make);
       staged.push({ path, temporary: await step(path, () => stageFile(path, content, { mode })) });
     }
   } catch (error) {
@@ -76,6 +80,26 @@ export async function writeMaterial(dir: string, material: CertificateMaterial, 
   return true;
 }
 
+/** The files of the set in the order they are renamed: the key first, the full chain last. */
+async function plannedFiles(paths: ReturnType<typeof materialPaths>, material: CertificateMaterial, options: WriteOptions): Promise<PlannedFile[]> {
+  const { p12 } = options;
+  // pkijs is loaded only by a fetch that writes PKCS#12.
+  const pkcs12 = p12 === undefined ? undefined : await import('./pkcs12.js');
+  const bundle: PlannedFile[] =
+    pkcs12 === undefined || p12 === undefined
+      ? []
+      : [{ path: paths.p12, mode: keyMode, make: () => pkcs12.pkcs12Of(material, p12), holds: (current) => pkcs12.pkcs12Holds(current, material, p12) }];
+  if (options.pem === false) return bundle;
+  return [
+    { path: paths.key, content: material.keyPem, mode: keyMode },
+    ...bundle,
+    ...(options.combinedPem === true ? [{ path: paths.combined, content: `${material.certPem}${material.chainPem}${material.keyPem}`, mode: keyMode }] : []),
+    { path: paths.cert, content: material.certPem, mode: certificateMode },
+    { path: paths.chain, content: material.chainPem, mode: certificateMode },
+    { path: paths.fullchain, content: `${material.certPem}${material.chainPem}`, mode: certificateMode },
+  ];
+}
+
 /** Runs one file system step for `path`; its failure becomes a MaterialWriteError naming `path`. */
 async function step<T>(path: string, action: () => Promise<T>): Promise<T> {
   try {
@@ -85,9 +109,9 @@ async function step<T>(path: string, action: () => Promise<T>): Promise<T> {
   }
 }
 
-async function currentContent(path: string): Promise<string | undefined> {
+async function currentContent(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

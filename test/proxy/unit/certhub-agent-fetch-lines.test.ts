@@ -21,10 +21,11 @@ function settings(targets: { domain: string; token: string; server?: string; com
     timeoutMs: 30_000,
     intervalMs: 3_600_000,
     ...(ca === undefined ? {} : { ca }),
+    output: { pem: true },
   };
 }
 
-test('a SIGHUP names what changed: a token (not shown), a server, domains added and removed, combined_pem, the CA; nothing when nothing did', (t) => {
+test('a SIGHUP names what changed: a token (not shown), a server, domains added and removed, combined_pem, the CA, the PKCS#12 password (not shown); nothing when nothing did', (t) => {
   const running = settings([
     { domain: 'app.example.test', token: 'chd_old' },
     { domain: 'gone.example.test', token: 'chd_gone' },
@@ -60,6 +61,10 @@ test('a SIGHUP names what changed: a token (not shown), a server, domains added 
   const bundle = { ...running, trust: trustAnchors(rootCertificates[0]) };
   t.deepEqual(settingsChanges(running, bundle), ['--ca-bundle file changed']);
   t.deepEqual(settingsChanges(bundle, { ...bundle, trust: trustAnchors(rootCertificates[0]) }), [], 'the same bundle read again');
+  const p12 = { ...running, output: { pem: true, p12: { password: 'first secret', legacy: false } } };
+  const changed = settingsChanges(p12, { ...p12, output: { pem: true, p12: { password: 'second secret', legacy: false } } });
+  t.deepEqual(changed, ['--p12-password-file changed']);
+  t.false(changed.join(' ').includes('secret'), 'no password in the log');
 });
 
 test("the fronts' reload says whether every front serves the new certificate", (t) => {
