@@ -12,6 +12,7 @@ import { ConfigError } from '../../../src/errors.js';
 import { assertPrivateFile } from '../../../src/config/private-file.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
 import type { FetchCliOptions } from './fetch.js';
+import { hostNameOptionProblem } from '../client/host-identity.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
@@ -34,6 +35,8 @@ export interface FetchSettings {
   timeoutMs: number;
   intervalMs: number;
   reloadCommand?: ReloadCommand;
+  /** --host-name: the name reported to certhub; os.hostname() when absent. */
+  hostName?: string;
 }
 
 /** The settings of the options, their files read and checked (a config file others may read is refused). */
@@ -49,6 +52,8 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   const ca = options.ca === undefined ? undefined : await readCa(options.ca, problems);
   const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
   if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
+  const hostNameProblem = options.hostName === undefined ? undefined : hostNameOptionProblem(options.hostName);
+  if (hostNameProblem !== undefined) problems.push(`--host-name ${hostNameProblem}`);
   if (problems.length > 0) throw new ConfigError(problems);
   if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
   const fromOptions = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
@@ -69,6 +74,7 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
     timeoutMs: timeoutSeconds * 1000,
     intervalMs: intervalSeconds * 1000,
     ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
+    ...(options.hostName === undefined ? {} : { hostName: options.hostName }),
   };
 }
 
