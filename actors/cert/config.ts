@@ -232,7 +232,7 @@ const hostsSchema = z
       .default(3600)
       .describe("A domain whose hosts report, none of them serving its newest certificate this long after it was issued, is flagged 'served nowhere'."),
   })
-  .describe('How certhub judges the hosts that report which certificate they serve (docs/certhub.md, Hosts).');
+  .describe('How certhub judges the hosts that report which certificate they serve (docs/certhub.md, See which hosts serve what).');
 
 export interface CertSchemaOptions {
   /** `certhub run --demo`: no DNS provider is needed (none is contacted). */

@@ -1,7 +1,7 @@
 // What certhub-agent tells certhub after each check of a domain (POST /api/cert/<domain>/report,
 // with the domain's token): which certificate this host now serves or wrote, how its last reload
 // went, its version, and when it checks again. certhub shows which hosts are current and which are
-// stale (docs/certhub.md, Hosts). A report that fails is said in the log and changes nothing else:
+// stale (docs/certhub.md, See which hosts serve what). A report that fails is said in the log and changes nothing else:
 // the material on disk is what matters to the host.
 import { X509Certificate, createHash } from 'node:crypto';
 import type { HostReport } from '../../cert/index.js';
