@@ -10,11 +10,11 @@ export const reportedOutputLines = 5;
 export const reportedLineLength = 200;
 
 const isoInstant = z.iso.datetime();
-/** Control characters, which would reach a log or a terminal. */
+/** Text without control characters, which would reach a log or a terminal. */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const controlCharacters = /^[^\u0000-\u001f\u007f]*$/;
+const noControlCharacters = /^[^\u0000-\u001f\u007f]*$/;
 /** Printable text of at most `max` characters. */
-const printable = (max: number) => z.string().max(max).regex(controlCharacters, { message: 'must hold no control characters' });
+const printable = (max: number) => z.string().max(max).regex(noControlCharacters, { message: 'must hold no control characters' });
 
 export const hostReportSchema = z.strictObject({
   /** The agent's stable id: random, kept in its output or material folder. */
