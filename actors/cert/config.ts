@@ -311,6 +311,19 @@ const notifySchema = z
   })
   .describe('Where certhub reports failures and certificates close to expiry.');
 
+const hostsSchema = z
+  .strictObject({
+    stale_margin_seconds: positiveInteger
+      .max(7 * 86_400)
+      .default(300)
+      .describe('A host that reports (certhub-agent) is stale once this long has passed after the next check it announced without a report.'),
+    unserved_after_seconds: positiveInteger
+      .max(90 * 86_400)
+      .default(3600)
+      .describe("A domain whose hosts report, none of them serving its newest certificate this long after it was issued, is flagged 'served nowhere'."),
+  })
+  .describe('How certhub judges the hosts that report which certificate they serve (docs/certhub.md, See which hosts serve what).');
+
 export interface CertSchemaOptions {
   /** `certhub run --demo`: no DNS provider is needed (none is contacted). */
   demo: boolean;
@@ -360,6 +373,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
         'Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.',
       ),
       notify: notifySchema.prefault({}),
+      hosts: hostsSchema.prefault({}),
       max_domains: positiveInteger
         .max(1_000_000)
         .default(defaultMaxDomains)

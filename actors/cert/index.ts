@@ -3,3 +3,4 @@
 export { certRole } from './role.js';
 export type { CertificateResponse } from './site/protocol.js';
 export { demoMaterial, type DemoMaterial } from './demo-material.js';
+export { hostReportSchema, type HostReport } from './hosts/report.js';

@@ -149,6 +149,14 @@ export const proxyConfigSchema = proxyRoutesSchema
       .max(604_800)
       .default(3600)
       .describe('Time between two fetches of a domain (sooner when half its lifetime has passed).'),
+    host_name: z
+      .string()
+      .min(1)
+      .max(253)
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'must hold no control characters' })
+      .optional()
+      .describe("The name this host reports to certhub with after each fetch (certhub-agent proxy --host-name overrides it); default: the system's host name."),
     ca_file: z.string().min(1).optional().describe("A private CA (PEM file) trusted for server besides the system's roots."),
     ca_bundle: z.string().min(1).optional().describe("The CAs (PEM file) the fetched certificates may chain to besides the system's roots."),
     allow_untrusted: z.boolean().default(false).describe('Write material whose chain leads to no trusted root (certhub --demo certificates).'),

@@ -110,6 +110,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
               ...(config.ca_bundle === undefined ? {} : { caBundleFile: config.ca_bundle }),
               allowUntrusted: config.allow_untrusted,
               fronts,
+              ...(config.host_name === undefined ? {} : { hostName: config.host_name }),
             },
             links: fronts,
             topics: [fetchRoutesTopic],

@@ -14,6 +14,7 @@ export const auditActions = [
   'renew',
   'rekey',
   'revoke',
+  'host.remove',
   'fetch',
   'download.cert',
   'download.key',

@@ -15,6 +15,11 @@ import { RetiredTokenKeeper } from './retired-token-keeper.js';
 import { readRetiredTokens } from './retired-tokens.js';
 import { DomainStore } from './store.js';
 import { noNotices, webhookNotices } from './notices.js';
+import { HostBook } from '../hosts/host-book.js';
+import { HostStore } from '../hosts/host-store.js';
+
+/** Hosts one domain keeps (../hosts/host-book.ts). */
+const hostsPerDomain = 100;
 
 runActor(domainsActor, {
   async start(context) {
@@ -33,6 +38,16 @@ runActor(domainsActor, {
         ? newCertificates
         : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(config.dataDir, log)), config.dataDir, log);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
+    const hostFiles = await HostStore.open(config.dataDir);
+    for (const problem of hostFiles.loaded.problems) log.warn(problem);
+    const hosts = new HostBook(hostFiles.loaded.hosts, {
+      store: hostFiles.store,
+      clock: systemClock,
+      log,
+      publish: (message, options) => context.publish(domainReplicaTopic, message, options),
+      judgement: config.hosts,
+      maxPerDomain: hostsPerDomain,
+    });
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
     const retired = new RetiredTokenKeeper(retiredRead.tokens, {
@@ -51,7 +66,10 @@ runActor(domainsActor, {
       issuer,
       clock: systemClock,
       log,
-      publish: (change) => replica.change(change),
+      publish: (change) => {
+        replica.change(change);
+        hosts.domainChanged(change);
+      },
       budget,
       parallelOrders: 8,
       maxDomains: config.maxDomains,
@@ -64,6 +82,7 @@ runActor(domainsActor, {
     });
     const operator = new OperatorActions(book, issuer, log);
     await book.resume();
+    await hosts.settle();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
     if (loaded.domains.size > config.maxDomains)
@@ -80,6 +99,8 @@ runActor(domainsActor, {
       rekey: (name) => operator.rekey(name),
       revoke: (name, reason) => operator.revoke(name, reason),
       recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
+      reportHost: (name, report, address) => hosts.report(name, report, address),
+      removeHost: (name, id) => hosts.remove(name, id),
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {
         const next = applyPrefsUpdate(prefs, update);
@@ -92,6 +113,7 @@ runActor(domainsActor, {
       api,
       stop: async () => {
         await book.stop();
+        await hosts.stop();
         await retired.flush();
       },
     };

@@ -9,6 +9,8 @@ import type { Material } from '../acme/protocol.js';
 import type { Prefs } from './prefs-schema.js';
 import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
+import type { Deployment, HostJudgement, HostView } from '../hosts/deployment.js';
+import type { HostReport } from '../hosts/report.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -28,6 +30,8 @@ export interface DomainsConfig {
   retryBackoffMs: number;
   /** The directory URLs of acme.cas and acme.fallback_after (ca-fallback.ts); absent in demo mode. */
   fallback?: { cas: string[]; fallbackAfter: number };
+  /** hosts.stale_margin_seconds and hosts.unserved_after_seconds, in ms: how reporting hosts are judged (../hosts/deployment.ts). */
+  hosts: HostJudgement;
   /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
   webhookUrl?: string;
 }
@@ -64,7 +68,16 @@ export interface DomainView {
  * (token, target, fetches, renewal) is one `GET /api/admin/domains/<name>` away, so a panel that opens
  * on 10,000 domains receives a quarter of the bytes and no token it was not asked to show.
  */
-export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at' | 'issued_by'>;
+export type DomainSummary = Pick<DomainView, 'name' | 'label' | 'status' | 'error' | 'expires_at' | 'issued_by'> & {
+  /** How many hosts report on the domain and how many of them are stale (../hosts/deployment.ts). */
+  deployment: Deployment;
+};
+
+/** A domain as GET /api/admin/domains lists it: its view and its deployment. */
+export type ListedDomain = DomainView & { deployment: Deployment };
+
+/** A domain as GET /api/admin/domains/<name> shows it: also every host that reports on it. */
+export type DomainDetail = ListedDomain & { hosts: HostView[] };
 
 /** A change of one domain as the book makes it: its view and the material served to its token. */
 export type DomainChange = { type: 'domain'; domain: DomainView; material: Material | null } | { type: 'removed'; name: string };
@@ -88,6 +101,8 @@ export type ReplicaMessage =
   | { type: 'removed'; name: string }
   /** The tokens of `name` that were rotated away or removed with it (retired-tokens.ts), as digests; the whole list each time. */
   | { type: 'retired'; name: string; tokens: RetiredToken[] }
+  /** The hosts that report on `name` (../hosts/), each judged, and their sum; the whole list each time. */
+  | { type: 'hosts'; name: string; hosts: HostView[]; deployment: Deployment }
   /**
    * The book as the actor loaded it has been published (sent after it once per run, and kept, so a
    * thread that subscribes later also gets it after the domains): a front listens only once it has
@@ -136,6 +151,10 @@ export interface DomainsApi {
   revoke(name: string, reason: string): Promise<Revoked>;
   /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
   recordFetches(fetches: FetchRecord[]): Promise<void>;
+  /** A host's report on a domain (given with the domain's token), from `address`: the domain's deployment with it. */
+  reportHost(name: string, report: HostReport, address: string): Promise<Deployment>;
+  /** The operator removes a host that reports on a domain. */
+  removeHost(name: string, id: string): Promise<void>;
   prefs(): Promise<Prefs>;
   updatePrefs(update: unknown): Promise<Prefs>;
 }

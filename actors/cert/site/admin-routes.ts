@@ -161,7 +161,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
           : { directory_url: ca.directoryUrl, profiles: await domains.call((api) => api.caProfiles()), default_profile: ca.profile ?? null };
       reply.json(200, answer, { 'Cache-Control': 'no-store' });
     })
-    .get('/api/admin/domains', (_request, reply) => reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))
+    .get('/api/admin/domains', (request, reply) => {
+      const deployment = request.query.get('deployment');
+      if (deployment === null) return reply.send(200, replica.listJson(), { 'Content-Type': jsonType, 'Cache-Control': 'no-store' });
+      if (deployment !== 'stale') throw new OutpostError('ERR_BAD_REQUEST', 'deployment must be stale (domains with a stale host, or served nowhere)');
+      reply.json(200, { domains: replica.staleDomains() }, { 'Cache-Control': 'no-store' });
+    })
     .post(
       '/api/admin/domains',
       async (request, reply) => {
@@ -176,8 +181,22 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       { json: newDomainBody },
     )
     .get('/api/admin/domains/:name', (request, reply) =>
-      reply.json(200, replica.shown(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }),
+      reply.json(200, replica.detail(find(request.params.name ?? '').domain), { 'Cache-Control': 'no-store' }),
     )
+    // A host taken out of service stops reporting and turns stale: the operator removes it. It comes back with its next report.
+    .delete('/api/admin/domains/:name/hosts/:id', async (request, reply) => {
+      const id = request.params.id ?? '';
+      await audit.around(
+        subject(request, 'host.remove', request.params.name ?? '', `host ${id}`),
+        async () => {
+          const found = find(request.params.name ?? '').domain.name;
+          await domains.call((api) => api.removeHost(found, id));
+          return found;
+        },
+        (name) => name,
+      );
+      reply.send(204, '');
+    })
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
@@ -305,8 +324,11 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       const stream = new EventStream(request, reply, server);
       stream.send(replica.summariesJson(), 'snapshot');
       const stop = replica.onChange((message) => {
-        if (message.type === 'domain') stream.send(JSON.stringify(summaryOf(message.domain)), 'domain');
-        else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
+        if (message.type === 'domain') stream.send(JSON.stringify(summaryOf(message.domain, replica.deploymentOf(message.domain.name))), 'domain');
+        else if (message.type === 'hosts') {
+          const entry = replica.get(message.name);
+          if (entry !== undefined) stream.send(JSON.stringify(summaryOf(entry.domain, message.deployment)), 'domain');
+        } else if (message.type === 'removed') stream.send(JSON.stringify({ name: message.name }), 'removed');
       });
       stream.onClose(stop);
       endWithSession(request.auth, stream);

@@ -1,6 +1,6 @@
 // certhub's figures for /metrics, read from the front's replica at each push of the thread's metrics
 // (src/metrics/thread-metrics.ts): domains by status, each certificate's expiry, and the fetches by
-// domain. The expiry is a timestamp, as blackbox_exporter's probe_ssl_earliest_cert_expiry is, so
+// domain, and the hosts that report on each domain by state. The expiry is a timestamp, as blackbox_exporter's probe_ssl_earliest_cert_expiry is, so
 // that an alert reads `outpost_certificate_expiry_timestamp_seconds - time() < 7 * 86400` and no
 // figure goes stale between pushes. The replica's families are made again only when the replica
 // changes: with thousands of domains, making them each second would cost the front thread that
@@ -43,6 +43,18 @@ function replicaFamilies(replica: DomainReplica): MetricFamily[] {
       "When a domain's certificate expires, in seconds since the Unix epoch.",
       'gauge',
       domains.flatMap((domain) => (domain.expires_at === null ? [] : [{ value: Date.parse(domain.expires_at) / 1000, labels: { domain: domain.name } }])),
+    ),
+    family(
+      'certhub_hosts',
+      'Hosts that report on a domain (certhub-agent), by state: current, or stale (an older certificate, a failed reload, or silent past its next check).',
+      'gauge',
+      replica.deployments().flatMap(([domain, hosts]) => {
+        const stale = hosts.filter((host) => host.state === 'stale').length;
+        return [
+          { value: hosts.length - stale, labels: { domain, state: 'current' } },
+          { value: stale, labels: { domain, state: 'stale' } },
+        ];
+      }),
     ),
   ];
 }

@@ -6,6 +6,7 @@ import { operationsPaths } from '../../../src/http/operations-openapi.js';
 import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
 import { auditPaths } from '../audit/openapi.js';
+import { deploymentSchema, hostPaths, hostSchema } from '../hosts/openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -99,6 +100,22 @@ export function certhubOpenApi(version: string) {
       schemas: {
         Error: error,
         Domain: { type: 'object', required: Object.keys(domainProperties), properties: domainProperties },
+        ListedDomain: {
+          allOf: [
+            domainRef,
+            {
+              type: 'object',
+              required: ['deployment'],
+              properties: { deployment: { ...deploymentSchema, description: 'the hosts that report on it (certhub-agent)' } },
+            },
+          ],
+        },
+        DomainDetail: {
+          allOf: [
+            { $ref: '#/components/schemas/ListedDomain' },
+            { type: 'object', required: ['hosts'], properties: { hosts: { type: 'array', items: hostSchema } } },
+          ],
+        },
         Certificate: {
           type: 'object',
           required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'],
@@ -165,10 +182,24 @@ export function certhubOpenApi(version: string) {
       '/api/admin/logout': { post: { summary: 'close the session', responses: { '204': { description: 'logged out' }, '403': crossOrigin } } },
       '/api/admin/domains': {
         get: {
-          summary: 'every domain',
+          summary: 'every domain, with its deployment (the hosts that report on it)',
           security: admin,
+          parameters: [
+            {
+              name: 'deployment',
+              in: 'query',
+              required: false,
+              description: 'stale: only the domains with a stale host, or whose newest certificate is served nowhere',
+              schema: { type: 'string', enum: ['stale'] },
+            },
+          ],
           responses: {
-            '200': jsonResponse('the domains', { type: 'object', required: ['domains'], properties: { domains: { type: 'array', items: domainRef } } }),
+            '200': jsonResponse('the domains', {
+              type: 'object',
+              required: ['domains'],
+              properties: { domains: { type: 'array', items: { $ref: '#/components/schemas/ListedDomain' } } },
+            }),
+            '400': errorResponse('deployment is not stale'),
             ...adminErrors,
           },
         },
@@ -205,9 +236,14 @@ export function certhubOpenApi(version: string) {
       '/api/admin/domains/{name}': {
         parameters: [nameParameter],
         get: {
-          summary: 'one domain',
+          summary: 'one domain, with its deployment and every host that reports on it',
           security: admin,
-          responses: { '200': jsonResponse('the domain', domainRef), ...badParameter, '404': errorResponse('no such domain'), ...adminErrors },
+          responses: {
+            '200': jsonResponse('the domain', { $ref: '#/components/schemas/DomainDetail' }),
+            ...badParameter,
+            '404': errorResponse('no such domain'),
+            ...adminErrors,
+          },
         },
         patch: {
           summary: "change a domain's target, its ACME profile, or both",
@@ -434,6 +470,7 @@ export function certhubOpenApi(version: string) {
         },
       },
       ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
+      ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
     },
   };
 }

@@ -16,6 +16,7 @@ import type { DomainsApi, FetchRecord } from '../domains/protocol.js';
 import { TokenIds, type AuditRecorder } from '../audit/recorder.js';
 import { retiredTokenMessage } from '../domains/retired-tokens.js';
 import { RetiredFetchLog } from './retired-fetch-log.js';
+import { hostReportSchema, maxReportBytes } from '../hosts/report.js';
 import { certhubApiVersion } from './protocol.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
@@ -110,5 +111,15 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
       // Every hand-out is audited (merged per second), so each asks for the client's address.
       audit.fetched(domain.name, tokenIds.of(domain), clients.of(request));
       reply.send(200, certificateBody, certificateHeaders);
-    });
+    })
+    // certhub-agent's report of what a host serves (../hosts/): kept per host, judged, shown in the panel.
+    .post(
+      '/api/cert/:domain/report',
+      async (request, reply) => {
+        const { domain } = request.auth;
+        const deployment = await domains.call((api) => api.reportHost(domain.name, request.body, clients.of(request)));
+        reply.json(200, { domain: domain.name, deployment });
+      },
+      { json: hostReportSchema, bodyLimit: maxReportBytes },
+    );
 }

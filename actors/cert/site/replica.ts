@@ -2,7 +2,8 @@
 // (a certificate fetch, the admin list) is answered from here without asking another thread.
 import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
 import type { Material } from '../acme/protocol.js';
-import type { DomainView, ReplicaMaterial, ReplicaMessage } from '../domains/protocol.js';
+import type { DomainDetail, DomainView, ListedDomain, ReplicaMaterial, ReplicaMessage } from '../domains/protocol.js';
+import { noDeployment, type Deployment, type HostView } from '../hosts/deployment.js';
 import { matchRetired, type RetiredToken } from '../domains/retired-tokens.js';
 import { summaryOf } from '../domains/summary.js';
 import type { CertificateResponse } from './protocol.js';
@@ -22,6 +23,8 @@ export class DomainReplica {
   private readonly chains = new Map<string, string>();
   /** Domain name -> its retired tokens (digests), removed domains included. */
   private readonly retired = new Map<string, RetiredToken[]>();
+  /** Domain name -> the hosts that report on it, judged by the domains actor; absent: none. */
+  private readonly hosts = new Map<string, { hosts: HostView[]; deployment: Deployment }>();
   /** Domain name -> its GET /api/cert answer, encoded, least recently used first. */
   private readonly answers = new Map<string, Buffer>();
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
@@ -69,7 +72,14 @@ export class DomainReplica {
         break;
       case 'removed':
         this.entries.delete(message.name);
+        this.hosts.delete(message.name);
         this.answers.delete(message.name);
+        this.list = undefined;
+        this.summaries = undefined;
+        break;
+      case 'hosts':
+        if (message.hosts.length === 0) this.hosts.delete(message.name);
+        else this.hosts.set(message.name, { hosts: message.hosts, deployment: message.deployment });
         this.list = undefined;
         this.summaries = undefined;
         break;
@@ -166,12 +176,44 @@ export class DomainReplica {
    * change of the replica, not once per page opened (10,000 domains are 4 MB of JSON).
    */
   listJson(): string {
-    return (this.list ??= JSON.stringify({ domains: this.all().map((view) => this.shown(view)) }));
+    return (this.list ??= JSON.stringify({
+      domains: this.all().map((view): ListedDomain => ({ ...this.shown(view), deployment: this.deploymentOf(view.name) })),
+    }));
   }
 
   /** The event stream's snapshot: every domain's summary, in name order. */
   summariesJson(): string {
-    return (this.summaries ??= JSON.stringify({ domains: this.all().map(summaryOf) }));
+    return (this.summaries ??= JSON.stringify({ domains: this.all().map((view) => summaryOf(view, this.deploymentOf(view.name))) }));
+  }
+
+  /** How many hosts report on the domain `name` (a full name) and how many are stale. */
+  deploymentOf(name: string): Deployment {
+    return this.hosts.get(name)?.deployment ?? noDeployment;
+  }
+
+  /** The hosts that report on the domain `name` (a full name), by name. */
+  hostsOf(name: string): HostView[] {
+    return this.hosts.get(name)?.hosts ?? [];
+  }
+
+  /** GET /api/admin/domains/<name>: the view, its deployment and its hosts. */
+  detail(view: DomainView): DomainDetail {
+    return { ...this.shown(view), deployment: this.deploymentOf(view.name), hosts: this.hostsOf(view.name) };
+  }
+
+  /** GET /api/admin/domains?deployment=stale: the domains with a stale host, or whose newest certificate is served nowhere. */
+  staleDomains(): ListedDomain[] {
+    return this.all()
+      .filter((view) => {
+        const deployment = this.deploymentOf(view.name);
+        return deployment.state === 'stale' || deployment.unserved;
+      })
+      .map((view) => ({ ...this.shown(view), deployment: this.deploymentOf(view.name) }));
+  }
+
+  /** Every domain's deployment that has hosts, for /metrics. */
+  deployments(): [name: string, hosts: HostView[]][] {
+    return [...this.hosts].map(([name, { hosts }]) => [name, hosts]);
   }
 
   all(): DomainView[] {

@@ -10,6 +10,8 @@ import { FetchFigures } from './fetch-figures.js';
 import { frontsReloadLine, refusedTokenAdvice } from './fetch-lines.js';
 import { certFetcherActor, fetchRoutesTopic } from './kind.js';
 import type { FetchRoute } from './protocol.js';
+import { lazyHostIdentity } from '../client/host-identity.js';
+import { hostReport, sendHostReport } from '../client/host-report.js';
 
 runActor(certFetcherActor, {
   async start(context) {
@@ -18,6 +20,7 @@ runActor(certFetcherActor, {
     const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const fronts = config.fronts.map((ref) => context.peer(ref));
     const server = new URL(config.server);
+    const identity = lazyHostIdentity(config.materialDir, config.hostName);
     const figures = context.metrics.enabled ? new FetchFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
     const describe = (event: WatchEvent) => {
@@ -43,6 +46,8 @@ runActor(certFetcherActor, {
         }
         case 'change-failed':
           return log.warn(`fetch: ${event.domain}: the fronts did not reload it: ${event.error.message}`);
+        case 'report-failed':
+          return log.warn(`fetch: ${event.domain}: ${event.error.message}`);
         default:
           throw new Error(`unknown watch event ${JSON.stringify(event satisfies never)}`);
       }
@@ -60,7 +65,18 @@ runActor(certFetcherActor, {
         onEvent: describe,
         onChange: async (material) => {
           const outcomes = await Promise.all(fronts.map((front) => front.call((api) => api.reload(material.domain))));
-          log.info(frontsReloadLine(material.domain, outcomes));
+          const line = frontsReloadLine(material.domain, outcomes);
+          log.info(line);
+          // A front that kept the previous certificate serves it still: the host is stale until it takes the new one.
+          return { ok: !outcomes.includes('kept'), exit_code: null, output: [line] };
+        },
+        onChecked: async ({ material, reload, nextCheckAt }) => {
+          const route = routes.find(({ domain }) => domain === material.domain);
+          if (route === undefined) return;
+          await sendHostReport(
+            { server, domain: route.domain, token: route.token, pin: config.pin, ...(ca === undefined ? {} : { ca }), signal: stop.signal },
+            hostReport({ identity: await identity(), agent: 'proxy', material, reload, nextCheckAt }),
+          );
         },
       });
       watching.catch((error: unknown) => log.error(`fetch: the watch loop stopped: ${error instanceof Error ? error.message : String(error)}`));

@@ -27,6 +27,8 @@ export interface CertFetcherConfig {
   /** Material whose chain leads to no trusted root is written too (certhub --demo). */
   allowUntrusted: boolean;
   fronts: ActorRef<ProxyFrontApi>[];
+  /** The name this host reports to certhub with (host_name); os.hostname() when absent. */
+  hostName?: string;
 }
 
 export type CertFetcherApi = Record<never, never>;

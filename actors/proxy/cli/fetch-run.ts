@@ -13,6 +13,7 @@ import { assertPrivateFile } from '../../../src/config/private-file.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
 import type { FetchCliOptions } from './fetch.js';
 import { formatProblems, readOutputFormats, type OutputFormats } from './fetch-formats.js';
+import { hostNameOptionProblem } from '../client/host-identity.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
@@ -37,6 +38,8 @@ export interface FetchSettings {
   reloadCommand?: ReloadCommand;
   /** What is written: the PEM files, bundle.p12, or both. */
   output: OutputFormats;
+  /** --host-name: the name reported to certhub; os.hostname() when absent. */
+  hostName?: string;
 }
 
 /** The settings of the options, their files read and checked (a config file others may read is refused). */
@@ -53,6 +56,8 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   const bundle = options.caBundle === undefined ? undefined : await readCaBundle(options.caBundle, problems);
   if (options.allowUntrusted === true && options.caBundle !== undefined) problems.push('give either --ca-bundle or --allow-untrusted, not both');
   problems.push(...formatProblems(options));
+  const hostNameProblem = options.hostName === undefined ? undefined : hostNameOptionProblem(options.hostName);
+  if (hostNameProblem !== undefined) problems.push(`--host-name ${hostNameProblem}`);
   if (problems.length > 0) throw new ConfigError(problems);
   const output = await readOutputFormats(options);
   if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
@@ -77,6 +82,7 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
     intervalMs: intervalSeconds * 1000,
     ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
     output,
+    ...(options.hostName === undefined ? {} : { hostName: options.hostName }),
   };
 }
 

@@ -9,7 +9,9 @@ import { CertificateFetchError } from '../client/fetch-failure.js';
 import type { FetchReport } from '../client/fetch-once.js';
 import type { MaterialTrust } from '../client/material-trust.js';
 import { reloadSuccessLine, runReloadCommand } from '../client/reload-hook.js';
-import { watchCertificates, type WatchEvent } from '../client/watch.js';
+import { watchCertificates, type CheckedDomain, type WatchEvent } from '../client/watch.js';
+import { hostReport, sendHostReport } from '../client/host-report.js';
+import { lazyHostIdentity } from '../client/host-identity.js';
 import { refusedTokenMaxMs } from '../client/watch-schedule.js';
 import { ConfigError } from '../../../src/errors.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
@@ -53,7 +55,7 @@ export async function watchWithReload(first: FetchSettings, reload: WatchReload)
     });
   });
   while (!stopped.signal.aborted) {
-    await watchCertificates({ ...watchOptions(settings, reload), signal: run.signal });
+    await watchCertificates({ ...watchOptions(settings, reload, run.signal), signal: run.signal });
     if (stopped.signal.aborted || next === undefined) break;
     settings = next;
     next = undefined;
@@ -63,17 +65,27 @@ export async function watchWithReload(first: FetchSettings, reload: WatchReload)
   return exitAfterOutput(fetchExitCodes.ok);
 }
 
-function watchOptions(settings: FetchSettings, { report, configPath }: WatchReload) {
+function watchOptions(settings: FetchSettings, { report, configPath }: WatchReload, signal: AbortSignal) {
   const { reloadCommand } = settings;
+  const identity = lazyHostIdentity(settings.dir, settings.hostName);
   return {
     ...settings,
     onEvent: (event: WatchEvent) => watchLine(event, report, configPath),
+    onChecked: async ({ material, reload, nextCheckAt }: CheckedDomain) => {
+      const target = settings.targets.find(({ domain }) => domain === material.domain);
+      if (target === undefined) return;
+      await sendHostReport(
+        { ...target, ...(settings.ca === undefined ? {} : { ca: settings.ca }), timeoutMs: settings.timeoutMs, signal },
+        hostReport({ identity: await identity(), agent: 'fetch', material, reload, nextCheckAt }),
+      );
+    },
     ...(reloadCommand === undefined
       ? {}
       : {
           onChange: async (material: { domain: string }) => {
             const outcome = await runReloadCommand(reloadCommand, [material.domain]);
             report.info(`${timestamp()} ${reloadSuccessLine(reloadCommand, [material.domain], outcome)}`);
+            return { ok: true, exit_code: outcome.code, output: outcome.lastLines };
           },
         }),
   };
@@ -135,6 +147,9 @@ function watchLine(event: WatchEvent, report: FetchReport, configPath: string | 
     }
     case 'change-failed':
       report.problem(`${at} ${event.domain}: written, but ${event.error.message}`);
+      break;
+    case 'report-failed':
+      report.problem(`${at} ${event.domain}: ${event.error.message}`);
       break;
     default:
       throw new Error(`unknown watch event ${String(event satisfies never)}`);

@@ -26,6 +26,7 @@ export interface FetchCliOptions {
   p12Legacy?: boolean;
   interval?: string;
   timeout: string;
+  hostName?: string;
 }
 
 const exitCodesHelp = `
@@ -74,6 +75,7 @@ export function fetchCommand(program: Command): Command {
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)
+    .option('--host-name <name>', "the name this host reports to certhub with, after each check (default: the system's host name)")
     .option('--timeout <seconds>', 'deadline of one fetch, connecting included', String(defaultFetchTimeoutMs / 1000))
     .addHelpText('after', exitCodesHelp)
     .action(async (options: FetchCliOptions) => {

@@ -10,7 +10,8 @@ export function proxyCommand(program: Command): Command {
       '-c, --config <file>',
       'proxy config (JSON): the Proxy export of the certhub panel, with optional host, port, redirect_port, material_dir, threads',
     )
-    .action(async (options: LogFlags & { config: string }) => {
+    .option('--host-name <name>', "the name this host reports to certhub with (host_name in the file); default: the system's host name")
+    .action(async (options: LogFlags & { config: string; hostName?: string }) => {
       const [{ proxyConfigSchema }, { loadConfigFile }, { singleRoleHost }, { printUrls, runHost }, { proxyRole }] = await Promise.all([
         import('../config.js'),
         import('../../../src/config/load.js'),
@@ -18,7 +19,16 @@ export function proxyCommand(program: Command): Command {
         import('../../../src/cli/run-host.js'),
         import('../role.js'),
       ]);
-      const read = async () => singleRoleHost('proxy', await loadConfigFile(proxyConfigSchema, options.config));
+      const { hostNameOptionProblem } = await import('../client/host-identity.js');
+      const problem = options.hostName === undefined ? undefined : hostNameOptionProblem(options.hostName);
+      if (problem !== undefined) {
+        const { ConfigError } = await import('../../../src/errors.js');
+        throw new ConfigError([`--host-name ${problem}`]);
+      }
+      const read = async () => {
+        const config = await loadConfigFile(proxyConfigSchema, options.config);
+        return singleRoleHost('proxy', options.hostName === undefined ? config : { ...config, host_name: options.hostName });
+      };
       // SIGHUP reads the file again: its routes change live, other keys are named as needing a restart.
       // Problems name the option as proxy.json holds it (`ca_bundle`), after the file's name.
       await runHost(await read(), {

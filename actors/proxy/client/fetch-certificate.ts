@@ -73,7 +73,17 @@ interface Answer {
   retryAfter: string | undefined;
 }
 
-function exchange(url: URL, request: CertificateRequest, shown: string): Promise<Answer> {
+/** A JSON body to POST instead of the GET of a domain's material. */
+export interface PostedBody {
+  json: string;
+}
+
+/** POSTs `body` to `url` with the request's token, trust and deadline (host-report.ts); the answer's status and body. */
+export function postToCerthub(url: URL, request: CertificateRequest, body: PostedBody): Promise<{ status: number; body: string }> {
+  return exchange(url, request, request.server.origin, body);
+}
+
+function exchange(url: URL, request: CertificateRequest, shown: string, posted?: PostedBody): Promise<Answer> {
   const timeoutMs = request.timeoutMs ?? defaultFetchTimeoutMs;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const pin = request.pin;
@@ -101,8 +111,13 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
     const outgoing = send(
       url,
       {
-        method: 'GET',
-        headers: { Authorization: `Bearer ${request.token}`, Accept: 'application/json', 'User-Agent': `certhub-agent/${version}` },
+        method: posted === undefined ? 'GET' : 'POST',
+        headers: {
+          Authorization: `Bearer ${request.token}`,
+          Accept: 'application/json',
+          'User-Agent': `certhub-agent/${version}`,
+          ...(posted === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(posted.json)) }),
+        },
         // Node's `ca` replaces the system roots; a private CA is added to them instead.
         ...(request.ca === undefined ? {} : { secureContext: secureContextTrusting(request.ca) }),
         // With a pin, the request gets its socket only once the server showed the pinned certificate
@@ -147,6 +162,6 @@ function exchange(url: URL, request: CertificateRequest, shown: string): Promise
     outgoing.on('error', fail);
     if (request.signal?.aborted === true) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
-    outgoing.end();
+    outgoing.end(posted?.json);
   });
 }

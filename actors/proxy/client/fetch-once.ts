@@ -1,5 +1,7 @@
 // `certhub-agent fetch` without --watch: every domain fetched once (together), each good answer
-// written, the reload command run once if anything changed. The exit code says what happened.
+// written, the reload command run once if anything changed, then each domain fetched reported to
+// certhub (host-report.ts). The exit code says what happened to the material; a report that fails
+// is said on stderr and changes it not.
 import { fetchCertificate } from './fetch-certificate.js';
 import { fetchExitCodes } from './fetch-defaults.js';
 import type { FetchTarget } from './fetch-targets.js';
@@ -7,6 +9,9 @@ import type { MaterialTrust } from './material-trust.js';
 import { materialPaths } from './material-files.js';
 import { reloadSuccessLine, runReloadCommand, type ReloadCommand } from './reload-hook.js';
 import { writeMaterial, type WriteOptions } from './write-material.js';
+import type { CertificateMaterial } from './certificate-answer.js';
+import { lazyHostIdentity } from './host-identity.js';
+import { failedReload, hostReport, sendHostReport, type ReloadReport } from './host-report.js';
 
 export interface FetchOnceOptions {
   dir: string;
@@ -17,6 +22,8 @@ export interface FetchOnceOptions {
   reloadCommand?: ReloadCommand;
   /** The formats written besides combined.pem (write-material.ts); the PEM files unless given. */
   output?: Omit<WriteOptions, 'combinedPem'>;
+  /** --host-name: the name reported to certhub. */
+  hostName?: string;
 }
 
 export interface FetchReport {
@@ -34,22 +41,51 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
         report.info(
           `${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`,
         );
-        return { ok: true, changed: changed ? material.domain : undefined };
+        return { ok: true, changed: changed ? material.domain : undefined, target, material };
       } catch (error) {
         report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);
-        return { ok: false, changed: undefined };
+        return { ok: false, changed: undefined, target, material: undefined };
       }
     }),
   );
   const changed = outcomes.flatMap((outcome) => (outcome.changed === undefined ? [] : [outcome.changed]));
+  let reload: ReloadReport | null = null;
   if (changed.length > 0 && options.reloadCommand !== undefined) {
     try {
       const outcome = await runReloadCommand(options.reloadCommand, changed);
       report.info(reloadSuccessLine(options.reloadCommand, changed, outcome));
+      reload = { ok: true, exit_code: outcome.code, output: outcome.lastLines };
     } catch (error) {
       report.problem((error as Error).message);
-      return outcomes.every((outcome) => outcome.ok) ? fetchExitCodes.reloadFailed : fetchExitCodes.fetchFailed;
+      reload = failedReload(error);
     }
   }
-  return outcomes.every((outcome) => outcome.ok) ? fetchExitCodes.ok : fetchExitCodes.fetchFailed;
+  const fetched = outcomes.flatMap(({ target, material, changed: written }) =>
+    material === undefined ? [] : [{ target, material, reload: written === undefined ? null : reload }],
+  );
+  await reportHosts(fetched, options, report);
+  const allFetched = outcomes.every((outcome) => outcome.ok);
+  if (reload !== null && !reload.ok) return allFetched ? fetchExitCodes.reloadFailed : fetchExitCodes.fetchFailed;
+  return allFetched ? fetchExitCodes.ok : fetchExitCodes.fetchFailed;
+}
+
+/** One report per domain fetched; a single run does not know when it runs again. */
+async function reportHosts(
+  fetched: { target: FetchTarget; material: CertificateMaterial; reload: ReloadReport | null }[],
+  options: FetchOnceOptions,
+  report: FetchReport,
+): Promise<void> {
+  const identity = lazyHostIdentity(options.dir, options.hostName);
+  await Promise.all(
+    fetched.map(async ({ target, material, reload }) => {
+      try {
+        await sendHostReport(
+          { ...target, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+          hostReport({ identity: await identity(), agent: 'fetch', material, reload, nextCheckAt: null }),
+        );
+      } catch (error) {
+        report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  );
 }

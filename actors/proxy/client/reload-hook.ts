@@ -3,6 +3,7 @@
 // and nothing needs quoting twice. Its output goes to ours; it gets a deadline.
 import { spawn } from 'node:child_process';
 import { childEnvironment } from '../../../src/process/child-environment.js';
+import { ReloadFailure } from './host-report.js';
 
 export type ReloadCommand = readonly [string, ...string[]];
 
@@ -40,7 +41,7 @@ const controlCharacters = /[\u0000-\u001f\u007f]/g;
  * Runs `command` with CERTHUB_AGENT_DOMAINS set to the changed domains (comma-separated) and, of our
  * environment, only PATH, HOME, the locale and TZ (no token reaches it); its output goes on to ours,
  * and its last lines are kept for the log. Resolves when it exits 0, rejects with a message naming how
- * it failed (exit code or signal, and its last lines) otherwise.
+ * it failed (exit code or signal, and its last lines) otherwise: a ReloadFailure.
  */
 export function runReloadCommand(command: ReloadCommand, changedDomains: readonly string[], timeoutMs = reloadTimeoutMs): Promise<ReloadOutcome> {
   const [program, ...args] = command;
@@ -60,16 +61,20 @@ export function runReloadCommand(command: ReloadCommand, changedDomains: readonl
       process.stderr.write(chunk);
       tail.add(chunk);
     });
-    child.on('error', (error) => reject(new Error(`reload command ${program} could not start: ${error.message}`)));
+    child.on('error', (error) => reject(new ReloadFailure(`reload command ${program} could not start: ${error.message}`, null, [error.message])));
     child.on('close', (code, signal) => {
       const lastLines = tail.lines();
       const said = lastLines.length === 0 ? '' : `; its last lines: ${lastLines.join(' | ')}`;
       if (code === 0) resolve({ code, lastLines });
       else if (signal !== null)
         reject(
-          new Error(`reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}${said}`),
+          new ReloadFailure(
+            `reload command ${program} was ended by ${signal}${signal === 'SIGKILL' ? ` (it ran longer than ${timeoutMs / 1000} s?)` : ''}${said}`,
+            null,
+            lastLines,
+          ),
         );
-      else reject(new Error(`reload command ${program} exited with code ${code ?? '?'}${said}`));
+      else reject(new ReloadFailure(`reload command ${program} exited with code ${code ?? '?'}${said}`, code, lastLines));
     });
   });
 }

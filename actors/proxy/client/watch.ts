@@ -11,6 +11,7 @@ import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
 import { delayAfterFailure, delayAfterRefusal, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
 import { writeMaterial, type WriteOptions } from './write-material.js';
+import { failedReload, type ReloadReport } from './host-report.js';
 
 /** `recoveredAfter`: the failures in a row that this success ends (absent after a success). */
 export type WatchEvent =
@@ -18,7 +19,18 @@ export type WatchEvent =
   | { type: 'unchanged'; domain: string; expiresAt: number; nextInMs: number; recoveredAfter?: number }
   | { type: 'failed'; domain: string; error: Error; failures: number; nextInMs: number }
   /** onChange threw (a reload command failed): the material is written; the watch goes on. */
-  | { type: 'change-failed'; domain: string; error: Error };
+  | { type: 'change-failed'; domain: string; error: Error }
+  /** onChecked threw (certhub refused or missed the host report): nothing else changes. */
+  | { type: 'report-failed'; domain: string; error: Error };
+
+/** A domain checked well: what its files hold now, how the last reload went, when it is checked next. */
+export interface CheckedDomain {
+  material: CertificateMaterial;
+  /** The last reload this watch ran for the domain; null before any, or without onChange. */
+  reload: ReloadReport | null;
+  /** Epoch milliseconds. */
+  nextCheckAt: number;
+}
 
 export interface WatchOptions extends WatchTiming {
   targets: readonly FetchTarget[];
@@ -34,8 +46,13 @@ export interface WatchOptions extends WatchTiming {
   output?: Omit<WriteOptions, 'combinedPem'>;
   /** Ends the watch: pending waits end at once, a fetch in flight is abandoned, no file is left half-written. */
   signal: AbortSignal;
-  /** After new material of a domain was written; awaited before that domain's next fetch is planned. */
-  onChange?: (material: CertificateMaterial) => void | Promise<void>;
+  /**
+   * After new material of a domain was written; awaited before that domain's next fetch is planned.
+   * What it returns is the reload's outcome for the host report (a success without detail when nothing).
+   */
+  onChange?: (material: CertificateMaterial) => void | ReloadReport | Promise<void | ReloadReport>;
+  /** After each good check of a domain (the host report, host-report.ts); awaited before the wait. */
+  onChecked?: (checked: CheckedDomain) => void | Promise<void>;
   /** Every outcome, for a log. */
   onEvent?: (event: WatchEvent) => void;
   /** Injected in tests. */
@@ -53,6 +70,7 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   const random = options.random ?? Math.random;
   let failures = 0;
   let refusals = 0;
+  let reload: ReloadReport | null = null;
   while (!options.signal.aborted) {
     let nextInMs: number;
     try {
@@ -64,7 +82,8 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
       refusals = 0;
       nextInMs = delayAfterSuccess(now(), material.expiresAt, options);
       options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs, ...recovered });
-      if (changed) await notifyChange(material, options);
+      if (changed) reload = (await notifyChange(material, options)) ?? reload;
+      await report({ material, reload, nextCheckAt: now() + nextInMs }, options);
     } catch (error) {
       if (options.signal.aborted) break;
       failures += 1;
@@ -79,11 +98,23 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   }
 }
 
-async function notifyChange(material: CertificateMaterial, options: WatchOptions): Promise<void> {
+/** Runs onChange; its outcome as a report carries it, or undefined without onChange. */
+async function notifyChange(material: CertificateMaterial, options: WatchOptions): Promise<ReloadReport | undefined> {
+  if (options.onChange === undefined) return undefined;
   try {
-    await options.onChange?.(material);
+    return (await options.onChange(material)) ?? { ok: true, exit_code: 0, output: [] };
   } catch (error) {
     options.onEvent?.({ type: 'change-failed', domain: material.domain, error: error instanceof Error ? error : new Error(String(error)) });
+    return failedReload(error);
+  }
+}
+
+async function report(checked: CheckedDomain, options: WatchOptions): Promise<void> {
+  try {
+    await options.onChecked?.(checked);
+  } catch (error) {
+    if (options.signal.aborted) return;
+    options.onEvent?.({ type: 'report-failed', domain: checked.material.domain, error: error instanceof Error ? error : new Error(String(error)) });
   }
 }
 

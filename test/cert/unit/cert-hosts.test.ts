@@ -1,0 +1,140 @@
+// The judgement of the hosts that report (actors/cert/hosts/): an older certificate, a failed reload
+// and silence past the next check plus the margin make a host stale; a newest certificate served
+// nowhere flags the domain once its time has passed; the book publishes again when a deadline passes,
+// without a report, and keeps a bounded number of hosts per domain.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { ManualClock } from '../../../src/actor/clock.js';
+import { assessHosts, deploymentWords, recordOfReport, type HostRecord } from '../../../actors/cert/hosts/deployment.js';
+import { HostBook, type HostsMessage } from '../../../actors/cert/hosts/host-book.js';
+import { HostStore } from '../../../actors/cert/hosts/host-store.js';
+import type { HostReport } from '../../../actors/cert/hosts/report.js';
+import { demoMaterial } from '../../../actors/cert/index.js';
+
+const judgement = { staleMarginMs: 60_000, unservedAfterMs: 3_600_000 };
+const newSha = 'a'.repeat(64);
+const oldSha = 'b'.repeat(64);
+
+function host(id: string, sha256: string, extra: Partial<HostRecord> = {}): HostRecord {
+  return {
+    id,
+    name: `web-${id}`,
+    address: '192.0.2.1',
+    agent: 'fetch',
+    agent_version: '1.0.0',
+    sha256,
+    not_after: '2030-01-01T00:00:00.000Z',
+    served_since: '2029-01-01T00:00:00.000Z',
+    reload: null,
+    last_report_at: '2029-01-01T00:00:00.000Z',
+    next_check_at: '2029-01-01T01:00:00.000Z',
+    ...extra,
+  };
+}
+
+test('a host is stale for an older certificate, a failed reload, or silence past its next check plus the margin', (t) => {
+  const now = Date.parse('2029-01-01T01:00:30.000Z');
+  const { hosts, deployment, nextChangeAt } = assessHosts(
+    [
+      host('a', newSha),
+      host('b', oldSha),
+      host('c', newSha, { reload: { ok: false, exit_code: 1, output: ['bad'] } }),
+      host('d', newSha, { next_check_at: '2029-01-01T00:59:00.000Z' }),
+      host('e', newSha, { next_check_at: null }),
+    ],
+    { sha256: newSha, issued_at: '2029-01-01T00:00:00.000Z' },
+    now,
+    judgement,
+  );
+  t.deepEqual(
+    hosts.map((each) => [each.id, each.state, each.problems]),
+    [
+      ['a', 'current', []],
+      ['b', 'stale', ['old_certificate']],
+      ['c', 'stale', ['reload_failed']],
+      ['d', 'stale', ['silent']],
+      ['e', 'current', []],
+    ],
+  );
+  t.deepEqual(deployment, { hosts: 5, stale: 3, state: 'stale', unserved: false });
+  t.is(deploymentWords(deployment), '3 of 5 stale');
+  t.is(nextChangeAt, Date.parse('2029-01-01T01:01:00.000Z'), "the next deadline: a's and c's next check plus the margin");
+  t.is(deploymentWords({ hosts: 2, stale: 0, state: 'current', unserved: false }), '2 hosts: all current');
+  t.is(deploymentWords({ hosts: 0, stale: 0, state: 'none', unserved: false }), 'no host reports');
+});
+
+test('a newest certificate that no host serves flags the domain once unserved_after has passed since its issuance', (t) => {
+  const newest = { sha256: newSha, issued_at: '2029-01-01T00:00:00.000Z' };
+  const hosts = [host('a', oldSha, { next_check_at: null })];
+  const early = assessHosts(hosts, newest, Date.parse('2029-01-01T00:30:00.000Z'), judgement);
+  t.false(early.deployment.unserved);
+  t.is(early.nextChangeAt, Date.parse('2029-01-01T01:00:00.000Z'));
+  t.true(assessHosts(hosts, newest, Date.parse('2029-01-01T01:00:00.000Z'), judgement).deployment.unserved);
+  t.false(assessHosts([], newest, Date.parse('2030-01-01T00:00:00.000Z'), judgement).deployment.unserved, 'no host reports: nothing to flag');
+});
+
+test('served_since stays while a host serves the same certificate and moves with a new one', (t) => {
+  const report = (sha256: string) => ({
+    host_id: 'abcdefghijklmnop',
+    host_name: 'web',
+    agent: 'proxy' as const,
+    agent_version: '1.0.0',
+    serving: { sha256, not_after: '2030-01-01T00:00:00.000Z' },
+    reload: null,
+    next_check_at: null,
+  });
+  const first = recordOfReport(undefined, report(oldSha), '192.0.2.1', 1000);
+  const same = recordOfReport(first, report(oldSha), '192.0.2.1', 5000);
+  t.is(same.served_since, first.served_since);
+  t.is(same.last_report_at, new Date(5000).toISOString());
+  t.is(recordOfReport(same, report(newSha), '192.0.2.1', 9000).served_since, new Date(9000).toISOString());
+});
+
+test('the book publishes a host again when its deadline passes, drops hosts with their domain, and keeps a bounded number', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'cert-hosts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const clock = new ManualClock(Date.parse('2029-01-01T00:00:00.000Z'));
+  const published: HostsMessage[] = [];
+  const { store, loaded } = await HostStore.open(dir);
+  const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const book = new HostBook(loaded.hosts, { store, clock, log: log, publish: (message) => published.push(message), judgement, maxPerDomain: 2 });
+  const material = await demoMaterial('app.example.test');
+  const domain = { name: 'app.example.test', issued_at: '2029-01-01T00:00:00.000Z' };
+  book.domainChanged({ type: 'domain', domain: domain as never, material: { cert_pem: material.certPem, chain_pem: '', key_pem: material.keyPem } });
+  t.deepEqual(published, [], 'no host yet: nothing published');
+  const report = (id: string, nextCheckInMs: number): HostReport => ({
+    host_id: id.padEnd(16, 'x'),
+    host_name: id,
+    agent: 'fetch',
+    agent_version: '1.0.0',
+    serving: { sha256: newSha, not_after: '2030-01-01T00:00:00.000Z' },
+    reload: null,
+    next_check_at: new Date(clock.now() + nextCheckInMs).toISOString(),
+  });
+  const first = await book.report('app.example.test', report('one', 10_000), '192.0.2.1');
+  t.deepEqual(first, { hosts: 1, stale: 1, state: 'stale', unserved: false }, 'it serves another certificate than the newest');
+  await book.report('app.example.test', report('two', 600_000), '192.0.2.2');
+  await t.throwsAsync(() => book.report('app.example.test', report('three', 10_000), '192.0.2.3'), { message: /has 2 hosts reporting, the most it keeps/ });
+  published.length = 0;
+  clock.advance(70_001);
+  t.deepEqual(
+    published.at(-1)?.hosts.map((each) => [each.name, each.problems]),
+    [
+      ['one', ['old_certificate', 'silent']],
+      ['two', ['old_certificate']],
+    ],
+    'published again once one was silent past its deadline',
+  );
+  const made = await book.report('app.example.test', report('three', 10_000), '192.0.2.3');
+  t.is(made.hosts, 2, 'the silent host made room');
+  await t.throwsAsync(() => book.report('other.example.test', report('one', 10_000), '192.0.2.1'), { message: 'no domain other.example.test' });
+  await store.flush();
+  const reloaded = await HostStore.open(dir);
+  t.deepEqual([...(reloaded.loaded.hosts.get('app.example.test')?.keys() ?? [])].sort(), ['threexxxxxxxxxxx', 'twoxxxxxxxxxxxxx']);
+  book.domainChanged({ type: 'removed', name: 'app.example.test' });
+  t.deepEqual(published.at(-1), { type: 'hosts', name: 'app.example.test', hosts: [], deployment: { hosts: 0, stale: 0, state: 'none', unserved: false } });
+  await book.stop();
+  t.is((await HostStore.open(dir)).loaded.hosts.size, 0);
+});
