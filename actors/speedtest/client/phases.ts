@@ -8,6 +8,7 @@ import { goodputBitsPerSecond, type ByteSample, type StreamTimeline } from './go
 import { createAgent, exchange, getJson, type Agent } from './http.js';
 import { connectForDownload, type DownloadConnection } from './raw-download.js';
 import { apiUrl } from './server-url.js';
+import { pingLostAfterMs } from '../site/grades.js';
 
 /** The server measured against, and how long any step may wait before the client gives up. */
 export interface Target {
@@ -29,13 +30,6 @@ export interface PingSamples {
   /** Pings not answered within `pingLostAfterMs`. */
   lost: number;
 }
-
-/**
- * A ping with no answer this long is lost. Over TCP a lost packet comes back as a late answer once it
- * is sent again; a second is several retransmission timeouts of an ordinary path (RFC 6298's least is
- * 200 ms on Linux), so what is counted lost is a path that drops over and over.
- */
-export const pingLostAfterMs = 1000;
 
 export async function measurePing(target: Target, count: number): Promise<PingSamples> {
   let agent = createAgent(target.url, 1);

@@ -1,8 +1,8 @@
 // The three output forms of the client. JSON and compact carry exactly the spec's fields and forms;
 // JSON adds the detail (jitter, min and median ping, loaded latency, bytes and seconds per phase).
-import { pingLostAfterMs, type TransferResult } from './phases.js';
+import type { TransferResult } from './phases.js';
 import { jitter, mean, median } from './statistics.js';
-import { gradedLatencyMs, gradeUses, lossPercent, uses, type UseGrades } from '../site/grades.js';
+import { gradedLatencyMs, gradeUses, lossPercent, pingLostAfterMs, uses, type UseGrades } from '../site/grades.js';
 
 export interface SpeedtestOutcome {
   server: string;

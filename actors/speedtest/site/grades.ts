@@ -4,6 +4,13 @@
 // guidance games and video services commonly publish. Pure: the page, the client and the server's
 // saved results grade with these same numbers.
 
+/**
+ * A ping with no answer this long is lost. Over TCP a lost packet comes back as a late answer once it
+ * is sent again; a second is several retransmission timeouts of an ordinary path (RFC 6298's least is
+ * 200 ms on Linux), so what is counted lost is a path that drops over and over.
+ */
+export const pingLostAfterMs = 1000;
+
 export type UseGrade = 'good' | 'fair' | 'poor';
 export const uses = ['streaming', 'gaming', 'calls'] as const;
 export type Use = (typeof uses)[number];
@@ -11,7 +18,7 @@ export type UseGrades = Record<Use, UseGrade>;
 
 /** What a grade reads. */
 export interface GradedFigures {
-  /** The worse median round trip under load (download or upload), in ms; the idle one when none was measured. */
+  /** The worse median round trip under load (download or upload), in ms (gradedLatencyMs). */
   loadedLatencyMs: number;
   jitterMs: number;
   /** Pings lost, in percent of those sent. */
@@ -56,10 +63,14 @@ export function gradeUses(figures: GradedFigures): UseGrades {
   return { streaming: gradeUse('streaming', figures), gaming: gradeUse('gaming', figures), calls: gradeUse('calls', figures) };
 }
 
-/** The latency a grade reads: the worse of the loaded medians, or the idle one when neither was measured. */
-export function gradedLatencyMs(idleMs: number, loadedMs: readonly (number | null | undefined)[]): number {
-  const measured = loadedMs.filter((value): value is number => typeof value === 'number');
-  return measured.length === 0 ? idleMs : Math.max(...measured);
+/**
+ * The latency a grade reads: the worse of the loaded medians. `null` is a transfer during which no
+ * ping was answered, the worst there is (as the bufferbloat grade reads it); with no loaded figure
+ * given at all, the idle median.
+ */
+export function gradedLatencyMs(idleMs: number, loadedMs: readonly (number | null)[]): number {
+  if (loadedMs.length === 0) return idleMs;
+  return Math.max(...loadedMs.map((value) => value ?? Number.POSITIVE_INFINITY));
 }
 
 /** Lost pings in percent of those sent, to one decimal. */

@@ -7,6 +7,10 @@ import { escapeMarkup as escape, gradeNames, gradesText, loadedText, lossText, m
 
 const sources = { page: 'the browser page', client: 'the terminal client' } as const;
 
+/** The test page's icon (ui/index.html): a page without one has the browser ask for /favicon.ico. */
+const icon =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%23121a24'/%3E%3Cpath d='M7 22a10 10 0 1 1 18 0' fill='none' stroke='%2356d4dd' stroke-width='2.5' stroke-linecap='round'/%3E%3Cpath d='M16 19l5-7' stroke='%23e6edf3' stroke-width='2.5' stroke-linecap='round'/%3E%3C/svg%3E";
+
 export function resultPage(result: SavedResult, recent: readonly SavedResult[], stylesheet: string | undefined): string {
   const figure = (kind: string, name: string, value: string, unit: string, caption: string) =>
     `<div class="result result-${kind}"><p class="result-name">${name}</p><p class="result-figure"><span class="result-value">${value}</span><span class="result-unit">${unit}</span></p><p class="result-caption">${caption}</p></div>`;
@@ -32,6 +36,7 @@ export function resultPage(result: SavedResult, recent: readonly SavedResult[], 
 <meta name="description" content="${escape(`${summary}; ${gradesText(result)}`)}" />
 <meta property="og:title" content="${escape(`netspeed: ${summary}`)}" />
 <meta property="og:image" content="${result.id}.svg" />
+<link rel="icon" href="${icon}" />
 ${stylesheet === undefined ? '' : `<link rel="stylesheet" href="../${stylesheet.replace(/^\//, '')}" />`}
 </head>
 <body class="saved-page" data-phase="done">
@@ -46,7 +51,7 @@ ${figure('ping', 'Ping', msText(result.ping_ms), 'ms', `jitter ${msText(result.j
 ${figure('jitter', 'Loss', result.loss_percent.toFixed(1), '%', 'pings not answered within 1 s')}
 </div>
 <div class="loaded"><h3 class="panel-subtitle">Latency under load</h3><p class="result-caption">${escape(loadedText(result))}</p>
-<ul class="use-grades" aria-label="Good for">${grades}</ul></div>
+<h3 class="panel-subtitle uses-title">Good for</h3><ul class="use-grades" aria-label="Good for">${grades}</ul></div>
 <p class="muted">Measured by ${sources[result.source]}.</p>
 <figure class="saved-picture"><img src="${result.id}.svg" alt="${escape(summary)}" width="1200" height="630" /><figcaption><a href="${result.id}.svg">The picture (SVG)</a> to post with the link of this page.</figcaption></figure>
 </section>

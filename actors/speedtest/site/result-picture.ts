@@ -10,14 +10,14 @@ export function resultPicture(result: SavedResult): string {
   const text = (x: number, y: number, size: number, fill: string, content: string, weight = 400, anchor = 'start') =>
     `<text x="${x}" y="${y}" font-size="${size}" font-weight="${weight}" fill="${fill}" text-anchor="${anchor}">${escapeMarkup(content)}</text>`;
   const figure = (x: number, name: string, value: string, unit: string, colour: string) =>
-    [text(x, 200, 30, colour, name.toUpperCase(), 650), text(x, 300, 96, '#e6edf3', value, 700), text(x, 350, 30, '#8b949e', unit)].join('');
+    [text(x, 210, 30, colour, name.toUpperCase(), 650), text(x, 300, 80, '#e6edf3', value, 700), text(x, 345, 30, '#8b949e', unit)].join('');
   const grades = uses.map((use, index) => {
     const grade = result.grades[use];
     const x = 60 + index * 370;
     return [
-      `<rect x="${x}" y="470" width="340" height="64" rx="14" fill="#121a24" stroke="${gradeColours[grade]}" stroke-width="2"/>`,
-      text(x + 24, 512, 28, '#e6edf3', useNames[use], 600),
-      text(x + 316, 512, 28, gradeColours[grade], gradeNames[grade], 700, 'end'),
+      `<rect x="${x}" y="490" width="340" height="72" rx="14" fill="#121a24" stroke="${gradeColours[grade]}" stroke-width="2"/>`,
+      text(x + 24, 536, 28, '#e6edf3', useNames[use], 600),
+      text(x + 316, 536, 28, gradeColours[grade], gradeNames[grade], 700, 'end'),
     ].join('');
   });
   return [
@@ -28,8 +28,8 @@ export function resultPicture(result: SavedResult): string {
     text(130, 100, 36, '#e6edf3', 'netspeed', 700),
     text(1140, 100, 28, '#8b949e', `${result.server_name} · ${savedAtText(result.at)}`, 400, 'end'),
     figure(60, 'Download', mbpsText(result.download_bps), 'Mbps', '#56d4dd'),
-    figure(460, 'Upload', mbpsText(result.upload_bps), 'Mbps', '#b58cff'),
-    figure(860, 'Ping', msText(result.ping_ms), 'ms', '#e3b341'),
+    figure(450, 'Upload', mbpsText(result.upload_bps), 'Mbps', '#b58cff'),
+    figure(840, 'Ping', msText(result.ping_ms), 'ms', '#e3b341'),
     text(60, 430, 28, '#8b949e', `jitter ${msText(result.jitter_ms)} ms · loss ${lossText(result.loss_percent)} · under load ${loadedMs(result)}`),
     ...grades,
     '</svg>',

@@ -25,10 +25,11 @@ test('calls follow G.114: 150 ms one way is a 300 ms round trip', (t) => {
   t.is(gradeLimits.calls.fair.loadedLatencyMs, 800);
 });
 
-test('the latency graded is the worse loaded median, or the idle one without any', (t) => {
+test('the latency graded is the worse loaded median; no answer under load is the worst', (t) => {
   t.is(gradedLatencyMs(12, [40, 95]), 95);
-  t.is(gradedLatencyMs(12, [null, 30]), 30);
-  t.is(gradedLatencyMs(12, [null, undefined]), 12);
+  t.is(gradedLatencyMs(12, [null, 30]), Number.POSITIVE_INFINITY);
+  t.is(gradedLatencyMs(12, []), 12);
+  t.deepEqual(gradeUses({ ...clean, loadedLatencyMs: gradedLatencyMs(12, [null, 30]) }), { streaming: 'poor', gaming: 'poor', calls: 'poor' });
 });
 
 test('loss is in percent of the pings sent, to one decimal', (t) => {
