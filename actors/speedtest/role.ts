@@ -6,6 +6,10 @@ import { frontSpecs } from '../http-front/fronts.js';
 import type { RoleDefinition } from '../../src/config/role.js';
 import { siteRef } from '../../src/http/site.js';
 import { speedtestSite } from './site/kind.js';
+import { actorRef, actorSpec } from '../../src/actor/kind.js';
+import { resultsActor } from './results/kind.js';
+
+const resultsRef = actorRef(resultsActor, 'speedtest/results');
 
 /** MB is decimal everywhere in netspeed, as in Mbps: 100 MB is 100,000,000 bytes. */
 export const megabyte = 1_000_000;
@@ -25,6 +29,13 @@ export const speedtestSchema = z.strictObject({
   allowed_hosts: allowedHosts.describe(
     'Host names (or IP addresses) the server answers besides loopback ones while it is bound to loopback; other names get 421.',
   ),
+  results_file: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Keep the results people save in this file: an SQLite database where Node has node:sqlite, JSON Lines elsewhere. Unset keeps none.'),
+  results_max: positiveInteger.max(100_000).default(1000).describe('Results kept at most; past it the oldest go.'),
+  results_keep_address: z.boolean().default(false).describe('Keep the address each result was sent from.'),
 });
 
 export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
@@ -34,11 +45,25 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
   // One front in the demo: each thread pays its own Node start-up and module graph (150-250 ms of CPU
   // on the 2-core machine), and a demo's speed test does not need a second.
   demoConfig: { host: '127.0.0.1', port: 0, quiet: true, threads: 1 },
-  claims: ({ host, port }) => ({ ports: [{ host, port, option: 'port' }] }),
-  actors(config) {
-    return frontSpecs({
+  claims: ({ host, port, results_file }) => ({
+    ports: [{ host, port, option: 'port' }],
+    stores: results_file === undefined ? [] : [{ path: results_file, what: 'results file' }],
+  }),
+  async actors(config) {
+    const keeping = config.results_file !== undefined;
+    const results = keeping
+      ? [
+          actorSpec(resultsActor, {
+            ref: resultsRef,
+            role: 'speedtest',
+            config: { file: config.results_file!, maxResults: config.results_max, keepAddress: config.results_keep_address, serverName: config.name },
+          }),
+        ]
+      : [];
+    const fronts = await frontSpecs({
       role: 'speedtest',
       threads: config.threads,
+      links: keeping ? [resultsRef] : [],
       config: {
         host: config.host,
         port: config.port,
@@ -49,8 +74,10 @@ export const speedtestRole: RoleDefinition<typeof speedtestSchema> = {
           maxDownloadBytes: 100 * megabyte,
           maxUploadBytes: config.max_upload_mb * megabyte,
           logRequests: !config.quiet,
+          ...(keeping ? { results: resultsRef } : {}),
         }),
       },
     });
+    return [...results, ...fronts];
   },
 };

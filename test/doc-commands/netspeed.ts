@@ -1,4 +1,4 @@
-// docs/netspeed.md's commands outside its walkthroughs (first-test, script and allowed-host run as
+// docs/netspeed.md's commands outside its walkthroughs (first-test, script, results and allowed-host run as
 // scripts of their own). Each command runs in a network namespace of its own, so the fixed ports are free.
 import type { DocExpectations } from './expectation.js';
 

@@ -9,6 +9,9 @@ import type { ExecutionContext } from 'ava';
 
 const run = promisify(execFile);
 
+/** The token bucket of the shaper (tc tbf's burst): a few packets, so tc's rate holds from the first second on. */
+export const shaperBurstBytes = 16 * 1024;
+
 export interface ShapedLink {
   server: { namespace: string; address: string };
   client: { namespace: string; address: string };
@@ -41,7 +44,6 @@ export async function makeShapedLink(t: ExecutionContext): Promise<ShapedLink> {
     inNamespace: (namespace) => ['ip', 'netns', 'exec', namespace],
     async shape(mbit) {
       for (const end of [server, client]) {
-        // A burst of a few packets only: tc's rate holds from the first second on.
         await run('ip', [
           'netns',
           'exec',

@@ -17,32 +17,55 @@ export function netspeedProgram(): Command {
     .option('-d, --duration <seconds>', 'seconds each phase of the browser test lasts', '8')
     .option('--threads <n>', 'front threads sharing the port')
     .addOption(allowedHostOption())
-    .action(async (options: LogFlags & { host: string; port: string; name: string; duration: string; threads?: string; allowedHost?: string[] }) => {
-      const speedtest = {
-        host: options.host,
-        port: Number(options.port),
-        name: options.name,
-        duration_seconds: Number(options.duration),
-        // -q of netspeed server is the spec's "suppress request logging".
-        quiet: options.quiet === true,
-        ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
-        allowed_hosts: options.allowedHost ?? [],
-      };
-      const [{ hostConfigFromFlags }, { printUrls, runHost }, { speedtestRole }] = await Promise.all([
-        import('../../../src/cli/role-flags.js'),
-        import('../../../src/cli/run-host.js'),
-        import('../role.js'),
-      ]);
-      const config = hostConfigFromFlags(speedtestRole, speedtest, {
-        host: '-H, --host',
-        port: '-p, --port',
-        name: '-n, --name',
-        duration_seconds: '-d, --duration',
-        threads: '--threads',
-        allowed_hosts: '--allowed-host',
-      });
-      await runHost(config, { ...options, known: [speedtestRole], onStarted: printUrls });
-    });
+    .option('--results <file>', 'keep the results people save in this file (SQLite where Node has node:sqlite, else JSON Lines)')
+    .option('--results-max <n>', 'results kept at most; past it the oldest go', '1000')
+    .option('--results-keep-address', 'keep the address each result was sent from')
+    .action(
+      async (
+        options: LogFlags & {
+          host: string;
+          port: string;
+          name: string;
+          duration: string;
+          threads?: string;
+          allowedHost?: string[];
+          results?: string;
+          resultsMax: string;
+          resultsKeepAddress?: boolean;
+        },
+      ) => {
+        const speedtest = {
+          host: options.host,
+          port: Number(options.port),
+          name: options.name,
+          duration_seconds: Number(options.duration),
+          // -q of netspeed server is the spec's "suppress request logging".
+          quiet: options.quiet === true,
+          ...(options.threads === undefined ? {} : { threads: Number(options.threads) }),
+          allowed_hosts: options.allowedHost ?? [],
+          ...(options.results === undefined ? {} : { results_file: options.results }),
+          results_max: Number(options.resultsMax),
+          results_keep_address: options.resultsKeepAddress === true,
+        };
+        const [{ hostConfigFromFlags }, { printUrls, runHost }, { speedtestRole }] = await Promise.all([
+          import('../../../src/cli/role-flags.js'),
+          import('../../../src/cli/run-host.js'),
+          import('../role.js'),
+        ]);
+        const config = hostConfigFromFlags(speedtestRole, speedtest, {
+          host: '-H, --host',
+          port: '-p, --port',
+          name: '-n, --name',
+          duration_seconds: '-d, --duration',
+          threads: '--threads',
+          allowed_hosts: '--allowed-host',
+          results_file: '--results',
+          results_max: '--results-max',
+          results_keep_address: '--results-keep-address',
+        });
+        await runHost(config, { ...options, known: [speedtestRole], onStarted: printUrls });
+      },
+    );
 
   program
     .command('client', { isDefault: true })
@@ -56,9 +79,10 @@ export function netspeedProgram(): Command {
       positiveSeconds,
       defaultTimeoutSeconds,
     )
-    .action(async (server: string, options: { compact?: boolean; json?: boolean; timeout: number }) => {
+    .option('--save', "keep the result on the server (it must run with --results) and print its page's address")
+    .action(async (server: string, options: { compact?: boolean; json?: boolean; timeout: number; save?: boolean }) => {
       const mode: OutputMode = options.json === true ? 'json' : options.compact === true ? 'compact' : 'normal';
-      await runClient(server, { mode, timeoutSeconds: options.timeout });
+      await runClient(server, { mode, timeoutSeconds: options.timeout, save: options.save === true });
     });
 
   // `netspeed serve -p 1` would otherwise stop at the client's unknown -p before its SERVER is looked at.

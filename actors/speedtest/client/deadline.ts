@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { OutpostError } from '../../../src/errors.js';
 
 /** The step of the test a connection belongs to, named in every message. */
-export type Phase = 'server check' | 'ping' | 'download' | 'upload';
+export type Phase = 'server check' | 'ping' | 'download' | 'upload' | 'save';
 
 export interface Deadline {
   phase: Phase;

@@ -29,7 +29,12 @@ const bodyPieceBytes = { min: 16 * 1024, max: 1024 * 1024 };
 const bodyPieceSeconds = 0.25;
 
 /** One request under `deadline`; the body is read (or counted) through the answer's `body`. */
-export function exchange(url: URL, agent: Agent, deadline: Deadline, options: { method?: string; body?: Buffer } = {}): Promise<Exchange> {
+export function exchange(
+  url: URL,
+  agent: Agent,
+  deadline: Deadline,
+  options: { method?: string; body?: Buffer; contentType?: string } = {},
+): Promise<Exchange> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let guard: SocketGuard | undefined;
@@ -48,7 +53,10 @@ export function exchange(url: URL, agent: Agent, deadline: Deadline, options: { 
       {
         method: options.method ?? 'GET',
         agent,
-        headers: options.body === undefined ? {} : { 'Content-Length': String(options.body.length), 'Content-Type': 'application/octet-stream' },
+        headers:
+          options.body === undefined
+            ? {}
+            : { 'Content-Length': String(options.body.length), 'Content-Type': options.contentType ?? 'application/octet-stream' },
       },
       (response: IncomingMessage) => {
         if (guard !== undefined) guard.stage = 'receiving';

@@ -8,6 +8,7 @@ import { goodputBitsPerSecond, type ByteSample, type StreamTimeline } from './go
 import { createAgent, exchange, getJson, type Agent } from './http.js';
 import { connectForDownload, type DownloadConnection } from './raw-download.js';
 import { apiUrl } from './server-url.js';
+import { pingLostAfterMs } from '../site/grades.js';
 
 /** The server measured against, and how long any step may wait before the client gives up. */
 export interface Target {
@@ -22,18 +23,34 @@ export function deadlineOf(target: Target, phase: Phase): Deadline {
 }
 
 export interface PingSamples {
-  /** Round trips in milliseconds, warm-up left out. */
+  /** Round trips in milliseconds of the pings answered, warm-up left out. */
   rtts: number[];
+  /** Pings sent, warm-up left out. */
+  sent: number;
+  /** Pings not answered within `pingLostAfterMs`. */
+  lost: number;
 }
 
 export async function measurePing(target: Target, count: number): Promise<PingSamples> {
-  const agent = createAgent(target.url, 1);
+  let agent = createAgent(target.url, 1);
   try {
     const rtts: number[] = [];
+    let lost = 0;
     // The first request pays for the TCP (and TLS) handshake: not a round trip of the path.
     await pingOnce(target, agent);
-    for (let index = 0; index < count; index++) rtts.push(await pingOnce(target, agent));
-    return { rtts };
+    const lossDeadline = { ...target, timeoutMs: Math.min(target.timeoutMs, pingLostAfterMs) };
+    for (let index = 0; index < count; index++) {
+      try {
+        rtts.push(await pingOnce(lossDeadline, agent));
+      } catch {
+        // The connection of a lost ping may still carry its answer: the next ping goes on a new one.
+        lost++;
+        agent.destroy();
+        agent = createAgent(target.url, 1);
+      }
+    }
+    if (rtts.length === 0) throw new Error(`ping: none of ${count} pings to ${target.shown} was answered within ${pingLostAfterMs / 1000} s`);
+    return { rtts, sent: count, lost };
   } finally {
     agent.destroy();
   }
@@ -90,6 +107,11 @@ export interface TransferPlan {
   warmUpMs: number;
 }
 
+/** How a download reads its streams: straight off the socket (netspeed, which always sends Content-Length), or through node:http (any server). */
+export interface DownloadPlan extends TransferPlan {
+  raw: boolean;
+}
+
 /** Splits `total` bytes into `streams` near-equal parts. */
 function split(total: number, streams: number): number[] {
   const base = Math.floor(total / streams);
@@ -100,7 +122,7 @@ function split(total: number, streams: number): number[] {
  * Downloads `plan.bytes` over `plan.streams` connections, each stream's bytes timed as they land.
  * Every stream connects first; the requests go out together and the clock starts with them.
  */
-export async function measureDownload(target: Target, plan: TransferPlan, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
+export async function measureDownload(target: Target, plan: DownloadPlan, onProgress: (bytes: number, total: number) => void): Promise<TransferResult> {
   const deadline = deadlineOf(target, 'download');
   const urls = split(plan.bytes, plan.streams).map((size) => {
     const url = apiUrl(target.url, '/api/download');
@@ -108,7 +130,7 @@ export async function measureDownload(target: Target, plan: TransferPlan, onProg
     url.searchParams.set('r', Math.random().toString(36).slice(2));
     return url;
   });
-  const connections = target.url.protocol === 'http:' ? await connectAll(urls, deadline) : urls.map((url) => httpsDownload(url, deadline));
+  const connections = plan.raw && target.url.protocol === 'http:' ? await connectAll(urls, deadline) : urls.map((url) => nodeDownload(url, deadline));
   const timelines = urls.map((): ByteSample[] => []);
   let received = 0;
   const startedAt = performance.now();
@@ -141,8 +163,11 @@ async function connectAll(urls: URL[], deadline: Deadline): Promise<DownloadConn
   throw failed.reason;
 }
 
-/** A download over node:https, for https:// servers (TLS cannot be read off the socket raw). */
-function httpsDownload(url: URL, deadline: Deadline): DownloadConnection {
+/**
+ * A download over node:http or node:https: for https:// servers (TLS cannot be read off the socket
+ * raw), and for servers other than netspeed, whose answer may come in chunks without a length.
+ */
+function nodeDownload(url: URL, deadline: Deadline): DownloadConnection {
   const agent = createAgent(url, 1);
   return {
     async fetch(onBytes) {
@@ -158,31 +183,70 @@ function httpsDownload(url: URL, deadline: Deadline): DownloadConnection {
 
 /**
  * Upload is counted where it lands: the server answers each stream with when its bytes arrived, and
- * the streams' timelines, all on the server's clock, are combined like the download's.
+ * the streams' timelines, all on the server's clock, are combined like the download's. A server
+ * without `landed` (any server of the specification) gives each stream's arrival and end on its own
+ * clock (`timestamp` less `duration`, and `timestamp`), taken as a steady stream between them; one
+ * without those either is timed on the client's clock, from the requests' start to each answer.
  */
 export async function measureUpload(target: Target, plan: TransferPlan): Promise<TransferResult> {
   const deadline = deadlineOf(target, 'upload');
   const agent = createAgent(target.url, plan.streams);
   const payload = randomBytes(Math.ceil(plan.bytes / plan.streams));
   try {
-    const results = await Promise.all(
+    const startedAt = performance.now();
+    const answers = await Promise.all(
       split(plan.bytes, plan.streams).map(async (size) => {
         const response = await exchange(apiUrl(target.url, '/api/upload'), agent, deadline, { method: 'POST', body: payload.subarray(0, size) });
         const body = (await response.body()) ?? Buffer.alloc(0);
+        const answeredAt = performance.now();
         if (response.status !== 200) throw new Error(`upload: the server answered HTTP ${response.status}: ${body.toString('utf8')}`);
-        return JSON.parse(body.toString('utf8')) as UploadResult;
+        return { sent: size, answeredAt, result: uploadAnswer(body) };
       }),
     );
-    const bytes = results.reduce((sum, result) => sum + result.size, 0);
-    // Milliseconds on the server's wall clock, from each stream's arrival (its last byte less its duration).
-    const arrivals = results.map((result) => (result.timestamp - result.duration) * 1000);
-    const startedAt = Math.min(...arrivals);
-    const perStream = results.map(
-      (result, index): StreamTimeline => result.landed.map(([seconds, total]) => ({ at: arrivals[index]! + seconds * 1000 - startedAt, total })),
+    const bytes = answers.reduce((sum, answer) => sum + (answer.result.size ?? answer.sent), 0);
+    const timed = answers.flatMap(({ result }) =>
+      result.timestamp === undefined || result.duration === undefined ? [] : [{ ...result, timestamp: result.timestamp, duration: result.duration }],
     );
-    const end = Math.max(...results.map((result) => result.timestamp * 1000)) - startedAt;
+    if (timed.length < answers.length) {
+      // No clock of the server's: from the requests' start to the last answer, on the client's.
+      const seconds = Math.max(...answers.map((answer) => answer.answeredAt - startedAt)) / 1000;
+      return { bytes, seconds, bitsPerSecond: (bytes * 8) / Math.max(seconds, 1e-3) };
+    }
+    // Milliseconds on the server's wall clock, from each stream's arrival (its last byte less its duration).
+    const arrivals = timed.map((result) => (result.timestamp - result.duration) * 1000);
+    const firstArrival = Math.min(...arrivals);
+    const perStream = timed.map((result, index): StreamTimeline => {
+      const arrival = arrivals[index]! - firstArrival;
+      if (result.landed !== undefined) return result.landed.map(([seconds, total]) => ({ at: arrival + seconds * 1000, total }));
+      return [
+        { at: arrival, total: 0 },
+        { at: arrival + result.duration * 1000, total: result.size ?? 0 },
+      ];
+    });
+    const end = Math.max(...timed.map((result) => result.timestamp * 1000)) - firstArrival;
     return { bytes, seconds: Math.max(end, 1e-3) / 1000, bitsPerSecond: goodputBitsPerSecond(perStream, 0, plan.warmUpMs) };
   } finally {
     agent.destroy();
   }
+}
+
+/** The fields of an upload's answer that hold their type; the rest is left out. */
+function uploadAnswer(body: Buffer): Partial<UploadResult> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new Error(`upload: the server's answer is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null) throw new Error(`upload: the server's answer is not a JSON object`);
+  const { size, duration, timestamp, landed } = value as Record<string, unknown>;
+  const finite = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) && field >= 0 ? field : undefined);
+  const points =
+    Array.isArray(landed) && landed.every((point) => Array.isArray(point) && point.length === 2 && point.every((part) => typeof part === 'number'));
+  return {
+    ...(finite(size) === undefined ? {} : { size: finite(size)! }),
+    ...(finite(duration) === undefined ? {} : { duration: finite(duration)! }),
+    ...(finite(timestamp) === undefined ? {} : { timestamp: finite(timestamp)! }),
+    ...(points && (landed as unknown[]).length > 0 ? { landed: landed as [number, number][] } : {}),
+  };
 }

@@ -2,11 +2,15 @@
 // JSON adds the detail (jitter, min and median ping, loaded latency, bytes and seconds per phase).
 import type { TransferResult } from './phases.js';
 import { jitter, mean, median } from './statistics.js';
+import { gradedLatencyMs, gradeUses, lossPercent, pingLostAfterMs, uses, type UseGrades } from '../site/grades.js';
 
 export interface SpeedtestOutcome {
   server: string;
   serverName: string;
   pingRtts: number[];
+  /** Pings of the ping phase sent, and those not answered in time. */
+  pingsSent: number;
+  pingsLost: number;
   download: TransferResult;
   upload: TransferResult;
   /** Round trips measured while the download and the upload ran. */
@@ -27,6 +31,8 @@ export interface JsonReport {
   ping_median_ms: number;
   download_loaded_latency_ms: number | null;
   upload_loaded_latency_ms: number | null;
+  loss_percent: number;
+  grades: UseGrades;
   download_bytes: number;
   download_seconds: number;
   upload_bytes: number;
@@ -42,6 +48,11 @@ export function jsonReport(outcome: SpeedtestOutcome): JsonReport {
   // The text is made from the number as reported, so that the two never disagree in the last digit.
   const pingMs = round(mean(outcome.pingRtts), 2);
   const loaded = (rtts: number[]) => (rtts.length === 0 ? null : round(median(rtts), 2));
+  const jitterMs = round(jitter(outcome.pingRtts), 2);
+  const pingMedianMs = round(median(outcome.pingRtts), 2);
+  const downloadLoaded = loaded(outcome.loadedDownloadRtts);
+  const uploadLoaded = loaded(outcome.loadedUploadRtts);
+  const loss = lossPercent(outcome.pingsSent, outcome.pingsLost);
   return {
     server: outcome.server,
     ping_ms: pingMs,
@@ -50,11 +61,13 @@ export function jsonReport(outcome: SpeedtestOutcome): JsonReport {
     download: mbps(Math.round(outcome.download.bitsPerSecond)),
     upload_bps: Math.round(outcome.upload.bitsPerSecond),
     upload: mbps(Math.round(outcome.upload.bitsPerSecond)),
-    jitter_ms: round(jitter(outcome.pingRtts), 2),
+    jitter_ms: jitterMs,
     ping_min_ms: round(Math.min(...outcome.pingRtts), 2),
-    ping_median_ms: round(median(outcome.pingRtts), 2),
-    download_loaded_latency_ms: loaded(outcome.loadedDownloadRtts),
-    upload_loaded_latency_ms: loaded(outcome.loadedUploadRtts),
+    ping_median_ms: pingMedianMs,
+    download_loaded_latency_ms: downloadLoaded,
+    upload_loaded_latency_ms: uploadLoaded,
+    loss_percent: loss,
+    grades: gradeUses({ loadedLatencyMs: gradedLatencyMs(pingMedianMs, [downloadLoaded, uploadLoaded]), jitterMs, lossPercent: loss }),
     download_bytes: outcome.download.bytes,
     download_seconds: round(outcome.download.seconds, 3),
     upload_bytes: outcome.upload.bytes,
@@ -95,11 +108,13 @@ export function summaryLines(outcome: SpeedtestOutcome, palette: Palette): strin
     `  Download   ${palette.good(report.download.padStart(12))}   ${palette.dim(`${(report.download_bytes / 1e6).toFixed(1)} MB in ${report.download_seconds.toFixed(2)} s`)}`,
     `  Upload     ${palette.good(report.upload.padStart(12))}   ${palette.dim(`${(report.upload_bytes / 1e6).toFixed(1)} MB in ${report.upload_seconds.toFixed(2)} s`)}`,
     `  Latency under load   ${palette.dim('download')} ${increase(report.download_loaded_latency_ms)}   ${palette.dim('upload')} ${increase(report.upload_loaded_latency_ms)}`,
+    `  Loss       ${palette.good(`${report.loss_percent.toFixed(1)} %`.padStart(12))}   ${palette.dim(`${outcome.pingsLost} of ${outcome.pingsSent} pings unanswered within ${pingLostAfterMs / 1000} s`)}`,
+    `  Good for   ${uses.map((use) => `${use} ${palette.bold(report.grades[use])}`).join(' · ')}`,
   ];
 }
 
-/** `[██████░░░░]  62%  412.50 Mbps` */
-export function progressBar(fraction: number, bitsPerSecond: number, width = 30): string {
+/** `[██████░░░░]  62%  412.50 Mbps`; without a figure yet, `[█░░░░░░░░░]   4%  …` */
+export function progressBar(fraction: number, bitsPerSecond: number | undefined, width = 30): string {
   const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
-  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${mbps(bitsPerSecond)}`;
+  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${bitsPerSecond === undefined ? '…'.padEnd(12) : mbps(bitsPerSecond)}`;
 }

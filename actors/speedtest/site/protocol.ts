@@ -1,4 +1,6 @@
 // netspeed's site: its config and the shapes of its API, which the page and the client read too.
+import type { ActorRef } from '../../../src/actor/kind.js';
+import type { ResultsApi } from '../results/protocol.js';
 
 export interface SpeedtestSite {
   /** The display name shown on the page and in /api/info. */
@@ -11,6 +13,8 @@ export interface SpeedtestSite {
   maxUploadBytes: number;
   /** Log one line per request. */
   logRequests: boolean;
+  /** The results actor, when the server keeps results. */
+  results?: ActorRef<ResultsApi>;
 }
 
 /** GET /api/ping */
@@ -41,6 +45,8 @@ export interface SpeedtestInfo {
   /** Largest download and upload, in bytes. */
   max_download_bytes: number;
   max_upload_bytes: number;
+  /** Whether the server keeps results (POST /api/results); netspeed's own extra. */
+  results: boolean;
 }
 
 /** The api_version of GET /api/version (src/http/version-route.ts): raised on an incompatible change of this API. */

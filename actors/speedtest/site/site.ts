@@ -1,5 +1,5 @@
 // netspeed's HTTP site: the test page, /api/ping, /api/download, /api/upload, /api/info (the spec's),
-// /api/version (every site's). Downloads
+// /api/version (every site's), saved results (results-routes.ts). Downloads
 // stream slices of one random buffer made at start (incompressible, never copied per request) with
 // uWS backpressure; uploads are counted as they arrive and never buffered.
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,7 @@ import { ByteTimeline } from './byte-timeline.js';
 import { speedtestApiVersion, type PingResult, type SpeedtestInfo, type SpeedtestSite, type UploadResult } from './protocol.js';
 import { mountVersionRoute } from '../../../src/http/version-route.js';
 import { SpeedtestFigures, type SpeedtestPhase } from './speedtest-figures.js';
+import { mountResultRoutes } from './results-routes.js';
 
 /** The random data every download is cut from: large enough that no pattern is short. */
 const poolBytes = 4 * 1024 * 1024;
@@ -43,10 +44,18 @@ async function mountSpeedtestSite({ router, site, actor }: SiteMount<SpeedtestSi
     test_duration: site.testDurationSeconds,
     max_download_bytes: site.maxDownloadBytes,
     max_upload_bytes: site.maxUploadBytes,
+    results: site.results !== undefined,
   };
   const infoJson = JSON.stringify(info);
 
-  serveStatic(router, await roleUiAssets('speedtest'));
+  const assets = await roleUiAssets('speedtest');
+  serveStatic(router, assets);
+  mountResultRoutes(
+    router,
+    site,
+    actor,
+    [...assets.keys()].find((path) => /^\/style-[A-Z0-9]{8}\.css$/.test(path)),
+  );
   mountVersionRoute(router, 'netspeed', speedtestApiVersion);
   router
     .get('/api/info', (_request, reply) => reply.send(200, infoJson, noStoreJson))

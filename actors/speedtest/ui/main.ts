@@ -10,7 +10,8 @@ import { Gauge, type GaugeUnit } from './gauge.js';
 import { LiveGraph } from './live-graph.js';
 import { PhaseSteps } from './phase-steps.js';
 import { runSpeedTest, type Phase } from './speed-test.js';
-import { SummaryPanel } from './summary-panel.js';
+import { resultInput, SummaryPanel } from './summary-panel.js';
+import { SavedResults } from './results.js';
 
 type PageState = 'loading' | 'idle' | Phase | 'done' | 'failed';
 
@@ -29,6 +30,7 @@ const gauge = new Gauge();
 const graph = new LiveGraph();
 const steps = new PhaseSteps();
 const summary = new SummaryPanel();
+const savedResults = new SavedResults();
 let info: SpeedtestInfo | undefined;
 
 function enter(state: PageState): void {
@@ -76,6 +78,7 @@ async function run(): Promise<void> {
       },
     });
     summary.show(result, server, new Date());
+    savedResults.offer(server, resultInput(result));
     gauge.rest('Test complete');
     enter('done');
   } catch (error) {
@@ -97,8 +100,14 @@ runAgainButton.addEventListener('click', () => void run());
 const readyForStart = () => {
   if (document.body.dataset.phase === 'loading') enter('idle');
 };
-loadInfo().then(readyForStart, (error: unknown) => {
-  // Start asks again, so a server that was still starting up needs no reload.
-  showProblem(`Cannot reach the server: ${messageOf(error)}`);
-  readyForStart();
-});
+loadInfo().then(
+  (server) => {
+    readyForStart();
+    savedResults.load(server).catch((error: unknown) => showProblem(`Cannot list the saved results: ${messageOf(error)}`));
+  },
+  (error: unknown) => {
+    // Start asks again, so a server that was still starting up needs no reload.
+    showProblem(`Cannot reach the server: ${messageOf(error)}`);
+    readyForStart();
+  },
+);

@@ -5,31 +5,51 @@
 // others (Chromium keys its socket groups by privacy mode, Firefox by its anonymous flag), so while six
 // download or upload streams hold the six connections HTTP/1.1 allows per host, a ping still has a
 // connection of its own: loaded latency then measures the network's queues, not the browser's.
+import { pingLostAfterMs } from '../browser.js';
 import { freshApiUrl, refusalOf } from './api.js';
 import { pingSpacingMs } from './method.js';
 import { pause } from './pause.js';
 
-/** Pings until `signal` aborts; returns the round trips in ms, each also passed to `onSample` as it comes. */
-export async function pingUntil(signal: AbortSignal, onSample: (ms: number) => void = () => {}): Promise<number[]> {
-  const samples: number[] = [];
+export interface PingRun {
+  /** Round trips in ms of the pings answered, the handshake's left out. */
+  samples: number[];
+  /** Pings that had their answer or their full second, the handshake's left out. */
+  sent: number;
+  /** Those with no answer within `pingLostAfterMs`. */
+  lost: number;
+}
+
+/**
+ * Pings until `signal` aborts; returns the round trips in ms, each also passed to `onSample` as it
+ * comes, and the pings lost. A ping still within its second when the phase ends is not counted.
+ */
+export async function pingUntil(signal: AbortSignal, onSample: (ms: number) => void = () => {}): Promise<PingRun> {
+  const run: PingRun = { samples: [], sent: 0, lost: 0 };
   let handshake = true;
   while (!signal.aborted) {
     const started = performance.now();
+    const lostAfter = AbortSignal.timeout(pingLostAfterMs);
     let ms: number;
     try {
-      ms = await roundTrip(signal);
+      ms = await roundTrip(AbortSignal.any([signal, lostAfter]));
     } catch (error) {
       if (signal.aborted) break;
-      throw error;
+      if (!lostAfter.aborted) throw error;
+      if (!handshake) {
+        run.sent++;
+        run.lost++;
+      }
+      continue;
     }
     if (handshake) handshake = false;
     else {
-      samples.push(ms);
+      run.sent++;
+      run.samples.push(ms);
       onSample(ms);
     }
     await pause(pingSpacingMs - (performance.now() - started), signal);
   }
-  return samples;
+  return run;
 }
 
 async function roundTrip(signal: AbortSignal): Promise<number> {

@@ -10,6 +10,8 @@ export type Phase = 'ping' | 'download' | 'upload';
 
 export interface TestResult {
   ping: LatencySummary;
+  /** Pings of the ping phase sent and lost (no answer within a second). */
+  pingLoss: { sent: number; lost: number };
   downloadBitsPerSecond: number;
   upload: UploadMeasurement;
   loaded: { download: LoadedLatency | undefined; upload: LoadedLatency | undefined };
@@ -27,7 +29,8 @@ export async function runSpeedTest(info: SpeedtestInfo, observer: TestObserver):
   const phaseMs = info.test_duration * 1000;
 
   observer.phaseStarted('ping', phaseMs);
-  const ping = summarizeLatency(await timed(phaseMs, (phase) => pingUntil(phase.signal, (ms) => observer.live('ping', ms))));
+  const pings = await timed(phaseMs, (phase) => pingUntil(phase.signal, (ms) => observer.live('ping', ms)));
+  const ping = summarizeLatency(pings.samples);
   observer.phaseFinished('ping', ping.meanMs);
 
   observer.phaseStarted('download', phaseMs);
@@ -50,6 +53,7 @@ export async function runSpeedTest(info: SpeedtestInfo, observer: TestObserver):
 
   return {
     ping,
+    pingLoss: { sent: pings.sent, lost: pings.lost },
     downloadBitsPerSecond: download.result,
     upload: upload.result,
     loaded: { download: loadedLatency(download.pings, ping), upload: loadedLatency(upload.pings, ping) },
@@ -71,5 +75,5 @@ async function timed<T>(phaseMs: number, work: (phase: AbortController) => Promi
 /** Pings alongside `load` for as long as the phase lasts. */
 async function underLoad<T>(phase: AbortController, load: Promise<T>): Promise<{ result: T; pings: number[] }> {
   const [result, pings] = await Promise.all([load, pingUntil(phase.signal)]);
-  return { result, pings };
+  return { result, pings: pings.samples };
 }

@@ -1,5 +1,5 @@
 // The results panel shown when a test has finished.
-import type { SpeedtestInfo } from '../browser.js';
+import { gradedLatencyMs, gradeUses, lossPercent, uses, type ResultInput, type SpeedtestInfo } from '../browser.js';
 import { bufferbloatGrade } from './bufferbloat.js';
 import { byId } from '../../../ui/common/dom.js';
 import { formatIncrease, formatMbps, formatMs } from './format.js';
@@ -27,6 +27,9 @@ export class SummaryPanel {
     download: { median: byId('loaded-download'), increase: byId('loaded-download-increase') },
     upload: { median: byId('loaded-upload'), increase: byId('loaded-upload-increase') },
   };
+  private readonly loss = byId('result-loss');
+  private readonly lossCount = byId('result-loss-count');
+  private readonly useGrades = { streaming: byId('grade-streaming'), gaming: byId('grade-gaming'), calls: byId('grade-calls') };
   private readonly server = byId('summary-server');
   private readonly method = byId('summary-method');
 
@@ -43,6 +46,18 @@ export class SummaryPanel {
     this.showLoaded('download', result.loaded.download);
     this.showLoaded('upload', result.loaded.upload);
     this.showGrade(result);
+    const input = resultInput(result);
+    this.loss.textContent = `${input.loss_percent.toFixed(1)} %`;
+    this.lossCount.textContent = `${result.pingLoss.lost} of ${result.pingLoss.sent}`;
+    const grades = gradeUses({
+      loadedLatencyMs: gradedLatencyMs(input.ping_ms, [input.download_loaded_latency_ms, input.upload_loaded_latency_ms]),
+      jitterMs: input.jitter_ms,
+      lossPercent: input.loss_percent,
+    });
+    for (const use of uses) {
+      this.useGrades[use].dataset.grade = grades[use];
+      this.useGrades[use].querySelector('strong')!.textContent = grades[use];
+    }
     this.server.textContent = info.name;
     this.method.textContent = `${info.test_duration} s per phase · ${streamCount} streams · version ${info.version}`;
     this.panel.hidden = false;
@@ -66,3 +81,19 @@ export class SummaryPanel {
     this.grade.dataset.level = level;
   }
 }
+
+/** The figures of a finished test as the server keeps them (POST /api/results) and as the grades read them. */
+export function resultInput(result: TestResult): ResultInput {
+  return {
+    source: 'page',
+    download_bps: Math.round(result.downloadBitsPerSecond),
+    upload_bps: Math.round(result.upload.bitsPerSecond),
+    ping_ms: round2(result.ping.meanMs),
+    jitter_ms: round2(result.ping.jitterMs),
+    loss_percent: lossPercent(result.pingLoss.sent, result.pingLoss.lost),
+    download_loaded_latency_ms: result.loaded.download === undefined ? null : round2(result.loaded.download.medianMs),
+    upload_loaded_latency_ms: result.loaded.upload === undefined ? null : round2(result.loaded.upload.medianMs),
+  };
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;

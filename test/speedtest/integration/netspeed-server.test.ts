@@ -14,6 +14,7 @@ test('info, ping and the page', async (t) => {
     test_duration: 3,
     max_download_bytes: 100_000_000,
     max_upload_bytes: 100_000_000,
+    results: false,
   });
   const before = Date.now() / 1000;
   const ping = await fetch(`${server.url}api/ping`);

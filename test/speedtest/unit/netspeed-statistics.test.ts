@@ -33,6 +33,8 @@ test('the compact line and JSON forms', (t) => {
     server: 'http://h/',
     serverName: 'h',
     pingRtts: [1.04, 1.26],
+    pingsSent: 3,
+    pingsLost: 1,
     download: { bytes: 25_000_000, seconds: 2, bitsPerSecond: 95_712_345.6 },
     upload: { bytes: 10_000_000, seconds: 1, bitsPerSecond: 80_000_000 },
     loadedDownloadRtts: [5, 7, 9],
@@ -48,6 +50,9 @@ test('the compact line and JSON forms', (t) => {
     download_loaded_latency_ms: 7,
     upload_loaded_latency_ms: null,
     jitter_ms: 0.22,
+    loss_percent: 33.3,
+    grades: { streaming: 'poor', gaming: 'poor', calls: 'poor' },
   });
   t.is(progressBar(0.5, 1e8, 10), '[█████░░░░░]  50%  100.00 Mbps');
+  t.is(progressBar(0.1, undefined, 10), '[█░░░░░░░░░]  10%  …           ', 'no figure before the interim window has passed');
 });
