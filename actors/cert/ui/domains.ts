@@ -69,7 +69,8 @@ function drawSort(): void {
     if (mark !== null) mark.textContent = active ? (model.sort.direction === 'asc' ? '▲' : '▼') : '';
     button.setAttribute(
       'aria-label',
-      `Sort by ${button.dataset.key === 'name' ? 'name' : 'expiry'}${active ? (model.sort.direction === 'asc' ? ', ascending' : ', descending') : ''}`,
+      // The visible word first (WCAG 2.5.3: a voice user says what they see), then the order.
+      `${button.dataset.key === 'name' ? 'Name' : 'Expires'}${active ? (model.sort.direction === 'asc' ? ', sorted ascending' : ', sorted descending') : ''}`,
     );
   }
 }

@@ -4,8 +4,8 @@
 // keyboard alone (log in, add, expand, tick, export).
 import test from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { saveScreenshot } from '../../helpers/browser.js';
-import { newPage } from '../../helpers/browser.js';
+import { assertAccessible } from '../../helpers/accessibility.js';
+import { newPage, saveScreenshot } from '../../helpers/browser.js';
 import { testAdminKey } from '../../helpers/certhub.js';
 import { addDomains, demoCerthub, desktop, expandRow, openExportDialog, openPanel, phone, row, unexpected } from '../helpers/certhub-panel.js';
 
@@ -32,10 +32,12 @@ test('screenshots of both tabs, an expanded row and the export dialog: desktop a
     const { page, problems } = await openPanel(t, server, options);
     await page.locator('.row[data-status="issued"]').nth(3).waitFor();
     await saveScreenshot(page, `certhub-panel-domains-${name}`, { fullPage: true });
+    await assertAccessible(t, page, `${name}: the domain list`);
     t.true(await noSidewaysScroll(page), `${name}: no sideways scrolling`);
 
     await expandRow(page, 'api.example.test');
     await saveScreenshot(page, `certhub-panel-expanded-${name}`, { fullPage: true });
+    await assertAccessible(t, page, `${name}: an expanded row`);
     t.true(await noSidewaysScroll(page), `${name}: expanded row fits`);
 
     await row(page, 'www.example.test').getByRole('checkbox').check();
@@ -43,11 +45,13 @@ test('screenshots of both tabs, an expanded row and the export dialog: desktop a
     await openExportDialog(page);
     await page.getByLabel('Proxy (JSON)').check();
     await saveScreenshot(page, `certhub-panel-export-${name}`);
+    await assertAccessible(t, page, `${name}: the export dialog`);
     await page.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('tab', { name: 'Logs' }).click();
     await page.locator('#log-lines .log-line').nth(4).waitFor();
     await saveScreenshot(page, `certhub-panel-logs-${name}`);
+    await assertAccessible(t, page, `${name}: the logs tab`);
     t.true(await noSidewaysScroll(page), `${name}: logs fit`);
     t.deepEqual(unexpected(problems), [], name);
   }
@@ -59,6 +63,7 @@ test('keyboard alone: log in, add a domain, expand it, tick it, export it', asyn
   await page.goto(server.url);
   // The login opens with the key field focused: typing goes straight into it.
   await page.locator('#login-key:focus').waitFor();
+  await assertAccessible(t, page, 'the login');
   await page.keyboard.type(testAdminKey);
   await page.keyboard.press('Enter');
   await page.locator('body[data-session="in"]').waitFor();

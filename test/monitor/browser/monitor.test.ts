@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ProcessRow, Snapshot } from '../../../actors/monitor/sampler/protocol.js';
+import { assertAccessible } from '../../helpers/accessibility.js';
 import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot, text } from '../../helpers/browser.js';
 import { startHostwatch } from '../../helpers/hostwatch.js';
 
@@ -203,6 +204,7 @@ test.serial('every panel fills from the live stream and moves as events arrive',
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-desktop'));
   t.log(await saveScreenshot(page, 'monitor-desktop-full', { fullPage: true }));
+  await assertAccessible(t, page, 'the dashboard on a desktop');
 });
 
 function craftedProcess(name: string, row: Partial<ProcessRow>): ProcessRow {
@@ -324,6 +326,7 @@ test.serial('swap, the macOS breakdown, runtime and container tags and bar colou
   t.false(await page.locator('#temperatures-list .meter').nth(2).isVisible(), 'no bar without a critical threshold');
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'monitor-desktop-crafted', { fullPage: true }));
+  await assertAccessible(t, page, 'the dashboard with every panel filled');
 });
 
 test.serial('on a phone the page fits the screen, and says so when the server goes away', async (t) => {
@@ -342,6 +345,7 @@ test.serial('on a phone the page fits the screen, and says so when the server go
   await page.locator('#filesystems-list').scrollIntoViewIfNeeded();
   t.log(await saveScreenshot(page, 'monitor-phone-devices'));
   t.log(await saveScreenshot(page, 'monitor-phone-full', { fullPage: true }));
+  await assertAccessible(t, page, 'the dashboard on a phone');
 
   hostwatch.child.kill('SIGTERM');
   await hostwatch.exited;

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Page } from 'playwright-core';
+import { assertAccessible } from '../../helpers/accessibility.js';
 import { newPage, saveScreenshot, text, type BrowserPage } from '../../helpers/browser.js';
 import { DiodeDouble } from '../../helpers/diode-double.js';
 import { freeListen, startServe, tempDir, valueLines, waitForStatus, writeConfig, type RunningServe } from '../../helpers/qpool.js';
@@ -113,6 +114,7 @@ test.serial('the page follows values arriving and being taken, and says when the
   t.is(await text(page, '#served-total'), '0');
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'qpool-desktop-full', { fullPage: true }));
+  await assertAccessible(t, page, 'the status page on a desktop');
 
   const onPhone = await watchedPage(t, phone);
   await onPhone.page.goto(serve.url);
@@ -123,6 +125,7 @@ test.serial('the page follows values arriving and being taken, and says when the
   t.deepEqual(otherOrigins(onPhone.requests, origin), []);
   t.log(await saveScreenshot(onPhone.page, 'qpool-phone'));
   t.log(await saveScreenshot(onPhone.page, 'qpool-phone-full', { fullPage: true }));
+  await assertAccessible(t, onPhone.page, 'the status page on a phone');
   await onPhone.page.close();
 
   // The curl lines use the page's own origin.
@@ -170,6 +173,7 @@ test.serial('the page follows values arriving and being taken, and says when the
   t.is(await page.locator('#available').getAttribute('data-value'), '0', 'the last figures stay on screen');
   t.deepEqual(otherOrigins(requests, origin), []);
   t.log(await saveScreenshot(page, 'qpool-desktop-unreachable'));
+  await assertAccessible(t, page, 'the status page, the pool unreachable');
   // Chromium logs each refused fetch as a console error; nothing else may appear.
   t.deepEqual(
     problems.filter((problem) => !/^console: Failed to load resource: net::ERR_CONNECTION_REFUSED$/.test(problem)),
@@ -189,4 +193,5 @@ test.serial('a server that accepts demo values shows the demo banner', async (t)
   t.deepEqual(problems, []);
   t.deepEqual(otherOrigins(requests, origin), []);
   t.log(await saveScreenshot(page, 'qpool-desktop-demo'));
+  await assertAccessible(t, page, 'the status page of a demo');
 });

@@ -6,6 +6,7 @@ import { createServer, request as forwardRequest, type IncomingMessage, type Ser
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
+import { assertAccessible } from '../../helpers/accessibility.js';
 import { afterAnimation, endlessAnimations, newPage, openPage, saveScreenshot, text } from '../../helpers/browser.js';
 import { desktop, phone, serverName, startNetspeed, waitForPhase } from '../helpers/speedtest-page.js';
 
@@ -30,6 +31,7 @@ test.serial('on a phone the dial and the summary fit the screen', async (t) => {
   t.deepEqual(await afterAnimation(page, '#start'), ['beckon', '4']);
   t.is(await endlessAnimations(page), 0, 'no endless animation');
   t.log(await saveScreenshot(page, 'speedtest-phone'));
+  await assertAccessible(t, page, 'the page on a phone');
 
   await page.locator('#start').tap();
   await waitForPhase(page, 'done', 20_000);
@@ -38,6 +40,7 @@ test.serial('on a phone the dial and the summary fit the screen', async (t) => {
   t.regex(await text(page, '#result-download'), /^\d+\.\d\d$/);
   t.deepEqual(problems, []);
   t.log(await saveScreenshot(page, 'speedtest-phone-summary', { fullPage: true }));
+  await assertAccessible(t, page, 'the summary on a phone');
 });
 
 /** What a front does with one request: answer it itself, or `forward` it (now or later) to the server. */
@@ -101,6 +104,7 @@ test.serial('a refused upload stops the test, says why, and offers a retry', asy
     [],
   );
   t.log(await saveScreenshot(page, 'speedtest-refused'));
+  await assertAccessible(t, page, 'a refused test');
 });
 
 test.serial('the page runs under its content security policy: injected inline script is blocked and reported', async (t) => {
@@ -168,6 +172,7 @@ test.serial('each phase starts its dial from zero on its own scale, so no figure
   await page.locator('#start').click();
   await waitForPhase(page, 'upload', 30_000);
   t.log(await saveScreenshot(page, 'speedtest-upload'));
+  await assertAccessible(t, page, 'the upload phase');
   await waitForPhase(page, 'done', 30_000);
   const frames = (await page.evaluate<DialFrame[]>('window.dialFrames')).filter((frame) => ['ping', 'download', 'upload'].includes(frame.phase));
   t.true(
