@@ -38,6 +38,7 @@ export const mutationModules: Readonly<Record<string, MutationModule>> = {
     ],
     tests: [
       unit('proxy-forwardable-request', 'proxy'),
+      unit('proxy-http-grammar', 'proxy'),
       unit('proxy-request-framing', 'proxy'),
       unit('proxy-response-parser', 'proxy'),
       unit('fuzz-response-parser', 'proxy'),

@@ -62,8 +62,10 @@ async function mutate(name: string, module: MutationModule, files: readonly stri
   const started = Date.now();
   const results = await new Stryker({
     testRunner: 'command',
-    // --fail-fast: one failing test kills the mutant; the files after it need not run.
-    commandRunner: { command: `node node_modules/ava/entrypoints/cli.mjs --fail-fast ${tests}` },
+    // --fail-fast: one failing test kills the mutant; the files after it need not run. ava is named by
+    // its path in the package root: Stryker links a node_modules folder into the sandbox, but not a
+    // node_modules that is itself a link (as in a git worktree that shares another checkout's).
+    commandRunner: { command: `node ${root}node_modules/ava/entrypoints/cli.mjs --fail-fast ${tests}` },
     buildCommand: `node ${root}dist/test/mutation/build.js ${tests}`,
     coverageAnalysis: 'off',
     // A mutant that makes a test loop forever is killed by the timeout: the run without mutants took

@@ -13,6 +13,7 @@ import {
   ledgerBudget,
   openLedgerBudget,
   readBudgetLedger,
+  registerBudgetMetrics,
   unlimitedBudget,
   writeBudgetLedger,
 } from '../../../actors/cert/domains/budget.js';
@@ -43,6 +44,8 @@ test('a damaged budget.json counts from empty and says why, naming the file', as
   for (const [text, why] of [
     ['{"new_certificates": "x"}', 'new_certificates is not a list'],
     ['{"new_certificates": [1700000000000]}', 'new_certificates holds something other than times'],
+    // A number that Date.parse would read as a year, were it taken as text.
+    ['{"new_certificates": [2026]}', 'new_certificates holds something other than times'],
     [`{"new_certificates": ["${new Date(start).toISOString()}", "soon"]}`, 'new_certificates holds something other than times'],
     ['not json', 'is not usable'],
   ] as const) {
@@ -79,6 +82,7 @@ test('openLedgerBudget counts what budget.json holds, warns about a damaged one,
   const metrics = await registry.metrics();
   t.regex(metrics, /^outpost_cert_budget_certificates 2$/m);
   t.regex(metrics, /^outpost_cert_budget_used 2$/m);
+  t.regex(metrics, new RegExp(`^outpost_cert_budget_next_slot_timestamp_seconds ${(start - 2 * hour + settings.windowMs) / 1000}$`, 'm'));
 
   await writeFile(join(dir, budgetFileName), 'not json');
   const damaged = recordingLog();
@@ -86,6 +90,19 @@ test('openLedgerBudget counts what budget.json holds, warns about a damaged one,
   t.is(damaged.lines.length, 1);
   t.regex(damaged.lines[0] ?? '', /^warn: .*budget\.json is not usable .*counting the CA budget from empty$/);
   t.deepEqual(fresh.reserve('app', 'new', 0), { granted: true }, 'a damaged file counts from empty');
+});
+
+test('the next-slot gauge reads now while a slot is free, and the oldest certificate leaving the window once none is', async (t) => {
+  const clock = new ManualClock(start);
+  const registry = new Registry();
+  const budget = new CertificateBudget(settings, clock, [start - hour]);
+  registerBudgetMetrics(registry, budget, settings.certificates);
+  const nextSlot = async () => /^outpost_cert_budget_next_slot_timestamp_seconds (\S+)$/m.exec(await registry.metrics())?.[1];
+  t.is(await nextSlot(), String(start / 1000));
+  t.is(budget.slotAt(0), start);
+  t.is(budget.slotAt(1), start - hour + settings.windowMs, 'the waiter behind the free slot waits for the certificate to leave');
+  t.deepEqual(budget.reserve('a', 'new'), { granted: true });
+  t.is(await nextSlot(), String((start - hour + settings.windowMs) / 1000));
 });
 
 test('the gate gives a slot back on release, writes each commit, and keeps the certificate counted when the write fails', async (t) => {

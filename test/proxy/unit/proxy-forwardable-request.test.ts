@@ -20,6 +20,11 @@ test('code units whose low byte is CR, LF or NUL are refused in every part of th
   t.regex(problem('GET', '/', [[`x-a${aliased('\r\n')}`, 'b']]) ?? '', /header name is not a token/);
 });
 
+test('a refusal quotes at most the first 40 characters of the header name', (t) => {
+  const name = `x-${'a'.repeat(60)}`;
+  t.is(problem('GET', '/', [[name, 'a\x00b']]), `the ${name.slice(0, 40)} header holds a control character or a character above U+00FF`);
+});
+
 test('every code point from U+0100 to U+01FF is refused in a method, a target, a name and a value', (t) => {
   for (let code = 0x100; code <= 0x1ff; code++) {
     const character = String.fromCharCode(code);

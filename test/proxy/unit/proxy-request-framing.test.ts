@@ -63,6 +63,7 @@ test('a well-framed request has the length the proxy forwards', (t) => {
   t.deepEqual(requestFraming([['content-length', ' 12 ']]), { ok: true, body: { kind: 'length', length: 12 } });
   t.deepEqual(requestFraming([['content-length', '0']]), { ok: true, body: { kind: 'length', length: 0 } });
   t.deepEqual(requestFraming([['transfer-encoding', 'chunked']]), { ok: true, body: { kind: 'chunked' } });
+  t.deepEqual(requestFraming([['transfer-encoding', ' chunked\t']]), { ok: true, body: { kind: 'chunked' } }, 'the blanks around a coding are not part of it');
   t.deepEqual(requestFraming([['x-a', 'tab\tand é']]), { ok: true, body: { kind: 'none' } });
 });
 
