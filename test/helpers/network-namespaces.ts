@@ -23,8 +23,12 @@ export interface ShapedLink {
 
 export async function makeShapedLink(t: ExecutionContext): Promise<ShapedLink> {
   const id = randomBytes(3).toString('hex');
-  const server = { namespace: `nsts-${id}`, address: '10.231.0.2', device: `vs${id}` };
-  const client = { namespace: `nstc-${id}`, address: '10.231.0.1', device: `vc${id}` };
+  // Each link its own /30 in 10.231.0.0/16: the namespaces keep sockets apart, but the servers' port
+  // claims (files under TMPDIR) are one set for the machine, so two links must not share an address.
+  const [third = 0, fourth = 0] = randomBytes(2);
+  const quad = fourth & 0xfc;
+  const server = { namespace: `nsts-${id}`, address: `10.231.${third}.${quad + 2}`, device: `vs${id}` };
+  const client = { namespace: `nstc-${id}`, address: `10.231.${third}.${quad + 1}`, device: `vc${id}` };
   const ip = (...args: string[]) => run('ip', args);
   t.teardown(async () => {
     await ip('netns', 'del', server.namespace).catch(() => {});
