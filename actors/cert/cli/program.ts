@@ -40,6 +40,16 @@ export function certhubProgram(): Command {
     const { runCerthub } = await import('./run.js');
     await runCerthub(options);
   });
+  program
+    .command('check')
+    .description(
+      'check config.json, then each CA (its directory, terms of service and account, registered with eab where needed) and each DNS provider (a TXT record written and removed): one line per check, exit 0 when all pass, 1 otherwise',
+    )
+    .option('-d, --data-dir <dir>', 'data directory holding config.json and acme/', '.')
+    .action(async (options: { dataDir: string }) => {
+      const { runCerthubCheck } = await import('./check.js');
+      await runCerthubCheck({ dataDir: options.dataDir });
+    });
   const lifecycle = (name: string, description: string) =>
     program
       .command(name)
