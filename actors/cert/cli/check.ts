@@ -5,7 +5,8 @@
 // found at the CA; and each DNS provider writes and removes a TXT record at `_certhub-check.<zone>`
 // (for Cloudflare, the setup wizard's own write check). One line per check; exit 0 when every one
 // passed, 1 otherwise.
-import { readFile } from 'node:fs/promises';
+import { chown, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { exitCodes } from '../../../src/errors.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
 import { openAcmeAccount, messageOf } from '../acme/account.js';
@@ -57,7 +58,9 @@ export async function runCerthubCheck(options: CheckOptions): Promise<void> {
     }
     const path = listed ? `acme.cas[${index}]` : 'acme';
     report(`${name} terms of service`, termsOutcome(meta, ca, path));
-    report(`${name} account`, await accountOutcome(config, ca, meta, { dir: folders[index] ?? '', caBundlePem, path }));
+    const dir = folders[index] ?? '';
+    report(`${name} account`, await accountOutcome(config, ca, meta, { dir, caBundlePem, path }));
+    await giveToDataDirOwner(options.dataDir, dir);
   }
   for (const [option, provider] of providersOf(config)) report(`DNS ${option} (${provider.provider})`, await dnsOutcome(provider));
   if (failed > 0) await exitAfterOutput(exitCodes.failure);
@@ -141,4 +144,22 @@ async function dnsOutcome(config: DnsProviderConfig): Promise<Outcome> {
 async function listsCas(dataDir: string): Promise<boolean> {
   const written = JSON.parse(await readFile(certConfigPath(dataDir), 'utf8')) as { acme?: { cas?: unknown } };
   return written.acme?.cas !== undefined;
+}
+
+/**
+ * Run as root beside a service of another user (systemd's DynamicUser), an account folder the check
+ * made is given the data directory's owner, as certhub run would have made it: else the service
+ * could not read its own account key.
+ */
+async function giveToDataDirOwner(dataDir: string, folder: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const owner = await stat(dataDir);
+  if (owner.uid === 0) return;
+  const made: string[] = [];
+  for (let path = folder; relative(dataDir, path) !== '' && !relative(dataDir, path).startsWith('..'); path = dirname(path)) made.push(path);
+  const files = await readdir(folder).catch(() => []);
+  for (const path of [...made, ...files.map((file) => join(folder, file))]) {
+    const now = await stat(path).catch(() => undefined);
+    if (now?.uid === 0) await chown(path, owner.uid, owner.gid);
+  }
 }
