@@ -9,3 +9,4 @@ export type { AuditPage } from './audit/protocol.js';
 export { missingName, missingTarget, urlTargetProblem } from './domains/input-words.js';
 export { summaryOf } from './domains/summary.js';
 export { revocationReasonNames } from './acme/revocation-reasons.js';
+export { caNameOf } from './acme/named-directories.js';

@@ -1,4 +1,4 @@
-// docs/certhub.md's commands outside its walkthroughs (first-run, demo and api run as scripts of their own).
+// docs/certhub.md's commands outside its walkthroughs (first-run, demo, api and lifecycle run as scripts of their own).
 import type { DocExpectations } from './expectation.js';
 
 export const expectations: DocExpectations = {
@@ -12,6 +12,15 @@ export const expectations: DocExpectations = {
   'certhub run --help': { exit: 0, prints: /^ {2}--demo +self-signed demo certificates/m },
   'certhub setup --help': { exit: 0, prints: /^ {2}--force +replace an existing config\.json/m },
   'certhub account rollover --help': { exit: 0, prints: /^ {2}-d, --data-dir <dir> +data directory holding config\.json and acme\//m },
+  'certhub check --help': { exit: 0, prints: /^ {2}-d, --data-dir <dir> +data directory holding config\.json and acme\//m },
+  'certhub revoke --help': { exit: 0, prints: /--reason <reason> +the RFC 5280 reason \(choices: "unspecified",/ },
+  'sudo certhub check -d /var/lib/certhub': {
+    notRun:
+      'needs root, /var/lib/certhub and the configured CA and DNS provider (test/cert/integration/certhub-check.test.ts runs it against Pebble and PowerDNS)',
+  },
+  'sudo certhub revoke app -d /var/lib/certhub --reason keyCompromise': {
+    notRun: 'needs a running certhub of /var/lib/certhub with an issued domain (test/cert/integration/certhub-lifecycle-cli.test.ts revokes one from Pebble)',
+  },
   'sudo systemctl stop certhub': { notRun: 'systemd is not PID 1 where the suite runs' },
   'sudo certhub account rollover -d /var/lib/certhub': {
     notRun: 'needs a registered account in /var/lib/certhub and its CA (test/cert/integration/cert-account-rollover.test.ts runs it against Pebble)',

@@ -1,22 +1,10 @@
-// The ACME directories `acme.directory_url` knows by name, and the rule that reads the option: a name
+// The ACME directories `acme.directory_url` knows by name (named-directories.ts), and the rule that reads the option: a name
 // from the table or an https:// URL (RFC 8555 §6.1: ACME is spoken over HTTPS only). No acme-client
 // here: the config schema and the setup wizard read this table without loading the ACME client.
 import { z } from 'zod';
+import { namedDirectories, type DirectoryName } from './named-directories.js';
 
-/** Each CA's production and staging directory, as the CA publishes it. */
-export const namedDirectories = {
-  /** https://letsencrypt.org/docs/client-options/ */
-  letsencrypt: 'https://acme-v02.api.letsencrypt.org/directory',
-  /** https://letsencrypt.org/docs/staging-environment/ */
-  'letsencrypt-staging': 'https://acme-staging-v02.api.letsencrypt.org/directory',
-  /** https://zerossl.com/documentation/acme/ */
-  zerossl: 'https://acme.zerossl.com/v2/DV90',
-  /** https://cloud.google.com/certificate-manager/docs/public-ca-tutorial */
-  google: 'https://dv.acme-v02.api.pki.goog/directory',
-  'google-staging': 'https://dv.acme-v02.test-api.pki.goog/directory',
-} as const;
-
-export type DirectoryName = keyof typeof namedDirectories;
+export { namedDirectories, type DirectoryName };
 
 export const directoryNames = Object.keys(namedDirectories) as DirectoryName[];
 

@@ -1,9 +1,12 @@
-// The `certhub` executable: setup (the wizard), run (the cert role alone) and account rollover. Each command loads
+// The `certhub` executable: setup (the wizard), run (the cert role alone), check, renew, rekey and revoke
+// (sent to a running certhub) and account rollover. Each command loads
 // what it runs when it runs: --version, --help and a usage error load commander alone.
 import { Option, type Command } from 'commander';
 import type { CerthubRunOptions } from './run.js';
 import { createProgram, withLogOptions } from '../../../src/cli/program.js';
 import { isBetaBuild } from '../../../src/version.js';
+import { revocationReasonNames } from '../acme/revocation-reasons.js';
+import type { LifecycleAction } from './lifecycle.js';
 
 export function certhubProgram(): Command {
   const program = createProgram('certhub', 'Certificate distribution server: DNS records, ACME DNS-01 certificates and per-domain tokens.');
@@ -37,6 +40,38 @@ export function certhubProgram(): Command {
     const { runCerthub } = await import('./run.js');
     await runCerthub(options);
   });
+  program
+    .command('check')
+    .description(
+      'check config.json, then each CA (its directory, terms of service and account, registered with eab where needed) and each DNS provider (a TXT record written and removed): one line per check, exit 0 when all pass, 1 otherwise',
+    )
+    .option('-d, --data-dir <dir>', 'data directory holding config.json and acme/', '.')
+    .action(async (options: { dataDir: string }) => {
+      const { runCerthubCheck } = await import('./check.js');
+      await runCerthubCheck({ dataDir: options.dataDir });
+    });
+  const lifecycle = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .argument('<domain>', 'the domain: its full name, or its label under base_domain')
+      .option('-d, --data-dir <dir>', 'data directory holding config.json (the address, port, admin key and certificate)', '.')
+      .option('--url <url>', "certhub's address, when it is not config.json's bind and port (certhub run -H or -p)");
+  const act = async (domain: string, options: { dataDir: string; url?: string }, what: LifecycleAction) => {
+    const { runLifecycleAction } = await import('./lifecycle.js');
+    await runLifecycleAction({ dataDir: options.dataDir, domain, ...(options.url === undefined ? {} : { url: options.url }) }, what);
+  };
+  lifecycle('renew', 'renew the certificate of an issued domain now (the running certhub orders it)').action(
+    (domain: string, options: { dataDir: string; url?: string }) => act(domain, options, { action: 'renew' }),
+  );
+  lifecycle('rekey', 'renew the certificate of an issued domain now with a new key').action((domain: string, options: { dataDir: string; url?: string }) =>
+    act(domain, options, { action: 'rekey' }),
+  );
+  lifecycle('revoke', 'revoke the certificate of an issued domain at its CA, and order a new one with a new key at once')
+    .addOption(new Option('--reason <reason>', 'the RFC 5280 reason').choices(revocationReasonNames).makeOptionMandatory())
+    .action((domain: string, options: { dataDir: string; url?: string; reason: (typeof revocationReasonNames)[number] }) =>
+      act(domain, options, { action: 'revoke', reason: options.reason }),
+    );
   program
     .command('audit')
     .description('the audit log (audit.jsonl in the data directory): admin actions and material handed out')

@@ -1,8 +1,8 @@
-// What an expanded row shows: the target (editable), expiry, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
+// What an expanded row shows: the target (editable), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
 // fetch, the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
-import type { DomainSummary, DomainView } from '../browser.js';
+import { caNameOf, type DomainSummary, type DomainView } from '../browser.js';
 import { copyButton } from '../../../ui/common/copy-button.js';
 import { element } from '../../../ui/common/dom.js';
 import { messageOf } from '../../../ui/common/errors.js';
@@ -29,6 +29,8 @@ export class DetailsView {
   private readonly recordType = element('span', 'muted');
   private readonly expires = element('dd');
   private readonly issued = element('dd');
+  private readonly issuer = element('dd');
+  private readonly issuerRow = element('div');
   private readonly error = element('span', 'details-error');
   private readonly retryButton = element('button', '', 'Retry now');
   private readonly errorRow = element('div');
@@ -140,9 +142,11 @@ export class DetailsView {
     this.profileRow.hidden = true;
     const lifecycle = lifecycleActions(domain.name, (changed) => actions.changed(this.answered(changed)));
     this.lifecycleRow.append(element('dt', '', 'Certificate'), lifecycle.buttons);
+    this.issuerRow.append(element('dt', '', 'Issued by'), this.issuer);
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
+      this.issuerRow,
       this.profileRow,
       this.errorRow,
       this.nextAttemptRow,
@@ -192,6 +196,10 @@ export class DetailsView {
     this.recordType.textContent = `${domain.record_type} record`;
     this.expires.textContent = dateTime(domain.expires_at, 'not issued yet');
     this.issued.textContent = dateTime(domain.issued_at, 'not yet');
+    // The CA by name (letsencrypt) or its directory's host; the whole directory URL on hover.
+    this.issuerRow.hidden = domain.issued_by === null;
+    this.issuer.textContent = domain.issued_by === null ? '' : caNameOf(domain.issued_by);
+    this.issuer.title = domain.issued_by ?? '';
     this.errorRow.hidden = domain.error === null;
     this.error.textContent = domain.error ?? '';
     // The error stays shown while its retry runs; the button only while the domain waits in error.

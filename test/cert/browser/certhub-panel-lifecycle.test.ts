@@ -1,8 +1,9 @@
 // Renew now, Re-key and Revoke in the panel, against a real certhub ordering from Pebble through
-// PowerDNS: each asks first in a dialog (Cancel changes nothing), Revoke asks for an RFC 5280 reason
+// PowerDNS: the expanded row names the CA that issued the certificate; each action asks first in a dialog (Cancel changes nothing), Revoke asks for an RFC 5280 reason
 // and shows the CA's answer, and each action is in certhub's log. Chromium.
 import { X509Certificate } from 'node:crypto';
 import test from 'ava';
+import { assertAccessible } from '../../helpers/accessibility.js';
 import { saveScreenshot } from '../../helpers/browser.js';
 import { startCertStack, stopCertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
@@ -13,7 +14,7 @@ async function servedSerial(admin: (path: string) => Promise<Response>, name: st
   return new X509Certificate(await (await admin(`api/admin/domains/${name}/cert.crt`)).text()).serialNumber;
 }
 
-test('Renew now, Re-key and Revoke each ask in a dialog, run, and are logged; Revoke shows the CA answer', async (t) => {
+test('the expanded row names the issuing CA; Renew now, Re-key and Revoke each ask in a dialog, run, and are logged; Revoke shows the CA answer', async (t) => {
   const stack = await startCertStack();
   try {
     const dataDir = await certhubDataDir(t, {
@@ -28,6 +29,12 @@ test('Renew now, Re-key and Revoke each ask in a dialog, run, and are logged; Re
     const status = (text: string) => row(page, name).locator('.status', { hasText: new RegExp(`^${text}$`) });
     await status('issued').waitFor({ timeout: 90_000 });
     const details = await expandRow(page, name);
+    // Pebble's directory is named by its host: it is none of the CAs certhub knows by name.
+    const issuer = details.locator('dt', { hasText: /^Issued by$/ }).locator('xpath=following-sibling::dd[1]');
+    await issuer.filter({ hasText: new URL(stack.pebble.directoryUrl).host }).waitFor();
+    t.is(await issuer.getAttribute('title'), stack.pebble.directoryUrl);
+    await saveScreenshot(page, 'certhub-panel-issued-by');
+    await assertAccessible(t, page, 'an expanded row naming the CA that issued its certificate');
     const admin = (path: string) => server.admin(path);
     const first = await servedSerial(admin, name);
 

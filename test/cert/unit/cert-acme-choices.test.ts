@@ -1,10 +1,11 @@
 // The ACME choices of config.json read as certhub run reads them: named directories (the real URLs,
 // an unknown name refused with the list), acme.eab (a bad HMAC key refused naming its option path;
 // the CAs that need it refuse a config without it), acme.profile, acme.preferred_chain and
-// acme.accept_terms; the profile rules of acme/profiles.ts; what a directory's meta says.
+// acme.accept_terms; the profile rules of acme/profiles.ts; what a directory's meta says; a CA's short name.
 import test from 'ava';
 import { namedDirectories, resolveDirectoryUrl } from '../../../actors/cert/acme/directories.js';
 import { directoryMetaOf } from '../../../actors/cert/acme/directory-meta.js';
+import { caNameOf } from '../../../actors/cert/acme/named-directories.js';
 import { hmacKeyProblem } from '../../../actors/cert/acme/eab.js';
 import { AcmeOrderError } from '../../../actors/cert/acme/errors.js';
 import { invalidProfile, profileProblem, profileToSend, readOfferedProfiles } from '../../../actors/cert/acme/profiles.js';
@@ -116,4 +117,11 @@ test("a directory's meta: the terms' URL, whether EAB is required, and the profi
   );
   for (const directory of [{}, { meta: null }, { meta: { termsOfService: '', externalAccountRequired: 'true', profiles: [] } }, null, 'directory'])
     t.deepEqual(directoryMetaOf(directory), { termsOfService: undefined, externalAccountRequired: false, profiles: null }, JSON.stringify(directory));
+});
+
+test("a CA's short name: its name in the table, else its directory's host", (t) => {
+  t.is(caNameOf(namedDirectories.letsencrypt), 'letsencrypt');
+  t.is(caNameOf(namedDirectories['google-staging']), 'google-staging');
+  t.is(caNameOf('https://ca.example.net:14000/dir'), 'ca.example.net:14000');
+  t.is(caNameOf('not a url'), 'not a url');
 });
