@@ -30,7 +30,7 @@ export async function notifySettings(notify: NotifyConfig, env: NodeJS.ProcessEn
 
 async function channelSettings(channel: ChannelConfig, index: number, env: NodeJS.ProcessEnv): Promise<ChannelSettings> {
   const base = { name: channelName(channel, index), events: channel.events };
-  const option = (field: string) => `notify.channels.${index}.${field}`;
+  const option = (field: string) => `notify.channels[${index}].${field}`;
   const secret = (file: string | undefined, variable: string | undefined, field: string) =>
     file !== undefined ? readSecret(option(`${field}_file`), file) : variable !== undefined ? envSecret(option(`${field}_env`), variable, env) : undefined;
   switch (channel.type) {
