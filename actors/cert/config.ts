@@ -11,6 +11,7 @@ import { allowedHosts, bindAddress, port, positiveInteger, trustedProxies } from
 import { directoryNames, directoryUrl, isLetsEncrypt, namedDirectories, requiresExternalAccount } from './acme/directories.js';
 import { eabSchema } from './acme/eab.js';
 import { profileNamePattern } from './acme/profiles.js';
+import { notifySchema } from './notify/schema.js';
 
 /** Let's Encrypt's two directories (all the names `acme.directory_url` knows: acme/directories.ts). */
 export const letsEncryptDirectories = {
@@ -304,12 +305,6 @@ const tlsSchema = z
     else if (files && tls.cert_file === undefined) context.addIssue({ code: 'custom', path: ['cert_file'], message: 'is required with tls.key_file' });
     else if (files && tls.key_file === undefined) context.addIssue({ code: 'custom', path: ['key_file'], message: 'is required with tls.cert_file' });
   });
-
-const notifySchema = z
-  .strictObject({
-    webhook_url: httpUrl.optional().describe('Receives a JSON POST on a failure and when a certificate is within 7 days of expiry.'),
-  })
-  .describe('Where certhub reports failures and certificates close to expiry.');
 
 const hostsSchema = z
   .strictObject({

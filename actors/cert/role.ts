@@ -26,6 +26,9 @@ import { certhubSite } from './site/kind.js';
 import { formatHostPort } from '../../src/net/address.js';
 import { certErrorTable } from './error-codes.js';
 import { auditActor } from './audit/kind.js';
+import { notifySettings } from './notify/settings.js';
+import type { NotifySettings } from './notify/notifier.js';
+import { inConfigFile } from '../../src/config/load.js';
 
 export const certSchema = z
   .strictObject({
@@ -97,6 +100,12 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
   const audit = actorRef(auditActor, 'cert/audit');
   const host = settings.bind ?? config.bind;
   const serving = await certhubServing(dataDir, config, host);
+  let notify: NotifySettings | undefined;
+  try {
+    notify = settings.demo ? undefined : await notifySettings(config.notify);
+  } catch (error) {
+    throw inConfigFile(certConfigPath(dataDir), error);
+  }
   const issuing = duties === undefined ? [] : issuingActors(dataDir, config, duties);
   const issuers = issuing.length === 0 ? undefined : { dns: dnsRef, acme: acmeRef, orderTimeoutMs: config.propagation.timeout_seconds * 1000 + orderMarginMs };
   const { certificates, window_hours } = config.acme.certificate_budget;
@@ -128,8 +137,8 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         ...(budget === undefined ? {} : { budget }),
         ...(caLimits === undefined ? {} : { caLimits }),
         ...(issuers === undefined ? {} : { fallback: { cas: config.acme.cas.map((ca) => ca.directory_url), fallbackAfter: config.acme.fallback_after } }),
-        // `--demo` contacts no external service: the webhook is not handed to it.
-        ...(config.notify.webhook_url === undefined || settings.demo ? {} : { webhookUrl: config.notify.webhook_url }),
+        // `--demo` contacts no external service: no channel is handed to it.
+        ...(notify === undefined ? {} : { notify }),
       },
       links: issuers === undefined ? [] : [dnsRef, acmeRef],
       // Every token and private key: the cert role's own fronts alone read it.

@@ -52,7 +52,7 @@ export interface DomainBookDeps {
   maxDomains: number;
   /** The delays between retries after a failure; defaultBackoff unless acme.retry_backoff_seconds says otherwise. */
   backoff?: BackoffSettings;
-  /** Where failures and near expiries are told (notify.webhook_url); none by default. */
+  /** Where issuances, failures, near expiries and CA changes are told (notify, ../notify/); none by default. */
   notify?: Notify;
   /**
    * Whether timed steps run (renewals, ARI checks, expiry notices, retries after a failure); default
@@ -498,6 +498,7 @@ export class DomainBook {
             ? `a refusal that will not pass soon (${problemType ?? 'no problem type'})`
             : `${fallback.fallbackAfter} failed attempts in a row`;
         this.deps.log.warn(`${name}: after ${why} at ${fallback.cas[triedCa] ?? ''}, the next attempt goes to ${fallback.cas[step.ca] ?? ''}`);
+        this.notify(domain, 'ca_fallback', `after ${why} at ${fallback.cas[triedCa] ?? ''}`, fallback.cas[step.ca] ?? null);
       }
       if (step.atOnce) {
         // The next CA has not been tried yet: nothing to wait for (the failure notice below still goes out).
@@ -531,6 +532,7 @@ export class DomainBook {
       return;
     }
     this.deps.log.info(`issued ${name}, valid until ${domain.record.expires_at ?? ''}, renewal due at ${domain.record.renewal.due_at ?? ''}`);
+    this.notify(domain, 'issued', null, domain.record.issued_by?.directory_url ?? null);
     this.plan(domain);
     if (needsPublishing(domain.record)) this.republish(domain);
     try {
@@ -547,9 +549,9 @@ export class DomainBook {
     this.wakeups.track(domain.record);
   }
 
-  private notify(domain: StoredDomain, event: DomainNotice['event'], reason: string | null): void {
+  private notify(domain: StoredDomain, event: DomainNotice['event'], reason: string | null, ca: string | null = null): void {
     const { name, expires_at, retry } = domain.record;
-    const failure = event !== 'expires_soon';
+    const failure = event === 'issuance_failed' || event === 'renewal_failed';
     (this.deps.notify ?? noNotices)({
       event,
       domain: name,
@@ -557,6 +559,8 @@ export class DomainBook {
       attempt: failure ? retry.failures : null,
       next_attempt_at: failure ? retry.next_attempt_at : null,
       expires_at,
+      ca,
+      host: null,
       at: isoTime(this.deps.clock.now()),
     });
   }

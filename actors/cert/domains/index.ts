@@ -14,7 +14,8 @@ import { ReplicaPublisher } from './replica-publisher.js';
 import { RetiredTokenKeeper } from './retired-token-keeper.js';
 import { readRetiredTokens } from './retired-tokens.js';
 import { DomainStore } from './store.js';
-import { noNotices, webhookNotices } from './notices.js';
+import { noNotices } from './notices.js';
+import { openNotifier } from '../notify/notifier.js';
 import { HostBook } from '../hosts/host-book.js';
 import { HostStore } from '../hosts/host-store.js';
 
@@ -38,6 +39,9 @@ runActor(domainsActor, {
         ? newCertificates
         : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(config.dataDir, log)), config.dataDir, log);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
+    // Demo mode contacts nothing: role.ts hands it no channel, and no renewal task runs.
+    const notifier = config.notify === undefined ? undefined : await openNotifier(config.dataDir, config.notify, { clock: systemClock, log });
+    const notify = notifier?.notify ?? noNotices;
     const hostFiles = await HostStore.open(config.dataDir);
     for (const problem of hostFiles.loaded.problems) log.warn(problem);
     const hosts = new HostBook(hostFiles.loaded.hosts, {
@@ -47,6 +51,7 @@ runActor(domainsActor, {
       publish: (message, options) => context.publish(domainReplicaTopic, message, options),
       judgement: config.hosts,
       maxPerDomain: hostsPerDomain,
+      notify,
     });
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
@@ -74,8 +79,7 @@ runActor(domainsActor, {
       parallelOrders: 8,
       maxDomains: config.maxDomains,
       backoff: { ...defaultBackoff, baseMs: config.retryBackoffMs },
-      // Demo mode contacts nothing: no webhook, whatever config.json says, and no renewal task.
-      notify: config.webhookUrl === undefined || config.demo ? noNotices : webhookNotices(config.webhookUrl, log),
+      notify,
       scheduled: !config.demo,
       retire: (name, token, reason) => retired.retire(name, token, reason),
       ...(config.fallback === undefined ? {} : { fallback: config.fallback }),
@@ -83,6 +87,7 @@ runActor(domainsActor, {
     const operator = new OperatorActions(book, issuer, log);
     await book.resume();
     await hosts.settle();
+    notifier?.queue.start();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
     if (loaded.domains.size > config.maxDomains)
@@ -115,6 +120,7 @@ runActor(domainsActor, {
         await book.stop();
         await hosts.stop();
         await retired.flush();
+        await notifier?.queue.stop();
       },
     };
   },

@@ -1,21 +1,27 @@
-// What the operator is told beyond the log when a certificate is in trouble: a failed issuance or
-// renewal, and a certificate within 7 days of expiry (once per certificate). Sent as a JSON POST to
-// `notify.webhook_url` when it is set. A notice never holds up the domain's own work, and a webhook
-// that fails is logged, not retried: the next failure sends the next notice.
-import { readBoundedText } from '../../../src/http/bounded-response.js';
-import type { Logger } from '../../../src/log/record.js';
+// What the operator is told beyond the log: a certificate issued, an issuance or renewal that failed,
+// a certificate within 7 days of expiry unrenewed (once per certificate), a host that turned stale,
+// and a move to the next CA of acme.cas. The domains actor makes notices; ../notify/ delivers them to
+// the channels of `notify` (durably, retried). A notice never holds up the domain's own work.
+
+export const noticeEvents = ['issued', 'issuance_failed', 'renewal_failed', 'expires_soon', 'host_stale', 'ca_fallback'] as const;
+
+export type NoticeEvent = (typeof noticeEvents)[number];
 
 export interface DomainNotice {
-  event: 'issuance_failed' | 'renewal_failed' | 'expires_soon';
+  event: NoticeEvent;
   /** The full name of the domain. */
   domain: string;
-  /** Why the attempt failed (failures only). */
+  /** Why the attempt failed (failures), why the CA changed (ca_fallback), why the host is stale (host_stale). */
   reason: string | null;
   /** Failed attempts in a row (failures only). */
   attempt: number | null;
   next_attempt_at: string | null;
   /** When the certificate being served expires; null before the first is issued. */
   expires_at: string | null;
+  /** The ACME directory URL the next attempt goes to (ca_fallback), or of the CA that issued (issued). */
+  ca: string | null;
+  /** The host that turned stale (host_stale only). */
+  host: { id: string; name: string } | null;
   /** When the notice was made. */
   at: string;
 }
@@ -23,33 +29,3 @@ export interface DomainNotice {
 export type Notify = (notice: DomainNotice) => void;
 
 export const noNotices: Notify = () => {};
-
-const webhookTimeoutMs = 10_000;
-const maxAnswerBytes = 64 * 1024;
-
-/** Posts each notice to `url`. Logs name the webhook by its origin only: its path often carries a secret. */
-export function webhookNotices(url: string, log: Logger): Notify {
-  const origin = new URL(url).origin;
-  return (notice) => {
-    void post(url, notice).then(
-      () => log.debug(`notify: ${notice.event} of ${notice.domain} sent to the webhook at ${origin}`),
-      (error: unknown) =>
-        log.warn(
-          `notify: the webhook at ${origin} did not take the ${notice.event} notice of ${notice.domain}: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-    );
-  };
-}
-
-async function post(url: string, notice: DomainNotice): Promise<void> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': 'certhub' },
-    body: JSON.stringify(notice),
-    signal: AbortSignal.timeout(webhookTimeoutMs),
-    redirect: 'error',
-  });
-  // Read (boundedly) so the connection can be reused; the content does not matter.
-  await readBoundedText(response, maxAnswerBytes, () => new Error(`its answer is larger than ${maxAnswerBytes} bytes`)).catch(() => '');
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-}

@@ -11,6 +11,7 @@ import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
 import type { Deployment, HostJudgement, HostView } from '../hosts/deployment.js';
 import type { HostReport } from '../hosts/report.js';
+import type { NotifySettings } from '../notify/notifier.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -32,8 +33,8 @@ export interface DomainsConfig {
   fallback?: { cas: string[]; fallbackAfter: number };
   /** hosts.stale_margin_seconds and hosts.unserved_after_seconds, in ms: how reporting hosts are judged (../hosts/deployment.ts). */
   hosts: HostJudgement;
-  /** notify.webhook_url: receives failures and certificates within 7 days of expiry (notices.ts). */
-  webhookUrl?: string;
+  /** The channels of `notify`, their secrets read (../notify/settings.ts); absent when none, and in demo mode. */
+  notify?: NotifySettings;
 }
 
 /** A domain as the admin API shows it. */

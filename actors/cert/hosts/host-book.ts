@@ -8,9 +8,19 @@ import type { Clock } from '../../../src/actor/clock.js';
 import { OutpostError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { DomainChange, ReplicaMessage } from '../domains/protocol.js';
-import { assessHosts, recordOfReport, type Deployment, type HostJudgement, type HostRecord, type NewestCertificate } from './deployment.js';
+import {
+  assessHosts,
+  recordOfReport,
+  type Deployment,
+  type HostJudgement,
+  type HostProblem,
+  type HostRecord,
+  type HostView,
+  type NewestCertificate,
+} from './deployment.js';
 import type { HostStore } from './host-store.js';
 import type { HostReport } from './report.js';
+import type { Notify } from '../domains/notices.js';
 
 export type HostsMessage = Extract<ReplicaMessage, { type: 'hosts' }>;
 
@@ -22,9 +32,17 @@ export interface HostBookDeps {
   judgement: HostJudgement;
   /** Hosts one domain keeps; a report from one more replaces the longest silent, or is refused. */
   maxPerDomain: number;
+  /** Told when a host turns stale after settle(): hosts stale already at the start are not told again. */
+  notify?: Notify;
 }
 
 const longestWaitMs = 86_400_000;
+
+const staleWords: Record<HostProblem, string> = {
+  old_certificate: 'serves an older certificate',
+  reload_failed: 'its reload failed',
+  silent: 'not heard from by its next check',
+};
 
 /** A domain's replica key for its hosts: domain names hold no ':'. */
 const keyOf = (name: string) => `hosts:${name}`;
@@ -39,6 +57,9 @@ export class HostBook {
   private readonly newest = new Map<string, { certPem: string; certificate: NewestCertificate } | null>();
   /** Domain name -> when its judgement changes next without a report. */
   private readonly deadlines = new Map<string, number>();
+  /** Domain name -> the ids of its hosts judged stale when it was last published. */
+  private readonly staleHosts = new Map<string, Set<string>>();
+  private settled = false;
   private cancelTimer: (() => void) | undefined;
   private timerAt: number | undefined;
   private stopped = false;
@@ -77,6 +98,7 @@ export class HostBook {
       await this.deps.store.remove(name);
       this.deps.log.info(`dropped the hosts of ${name}, which is no domain of certhub's`);
     }
+    this.settled = true;
   }
 
   /** A host's report on `name`, from `address`; answers the domain's deployment with it. */
@@ -128,7 +150,31 @@ export class HostBook {
     this.deps.log.info(`${name}: host ${silent.name} (${silent.id}), silent since ${silent.last_report_at}, makes room for a new one`);
   }
 
+  /** Notices of the hosts of `name` that turned stale since its last judgement. */
+  private tellStale(name: string, hosts: readonly HostView[]): void {
+    const before = this.staleHosts.get(name);
+    const now = new Set(hosts.filter((host) => host.state === 'stale').map((host) => host.id));
+    if (now.size === 0) this.staleHosts.delete(name);
+    else this.staleHosts.set(name, now);
+    if (!this.settled || this.deps.notify === undefined) return;
+    for (const host of hosts) {
+      if (host.state !== 'stale' || before?.has(host.id) === true) continue;
+      this.deps.notify({
+        event: 'host_stale',
+        domain: name,
+        reason: host.problems.map((problem) => staleWords[problem]).join(', '),
+        attempt: null,
+        next_attempt_at: null,
+        expires_at: null,
+        ca: null,
+        host: { id: host.id, name: host.name },
+        at: new Date(this.deps.clock.now()).toISOString(),
+      });
+    }
+  }
+
   private forget(name: string): void {
+    this.staleHosts.delete(name);
     this.newest.delete(name);
     this.deadlines.delete(name);
     if (!this.hosts.delete(name)) return;
@@ -145,6 +191,7 @@ export class HostBook {
     const { hosts, deployment, nextChangeAt } = assessHosts(records, this.newest.get(name)?.certificate ?? null, this.deps.clock.now(), this.deps.judgement);
     if (nextChangeAt === null) this.deadlines.delete(name);
     else this.deadlines.set(name, nextChangeAt);
+    this.tellStale(name, hosts);
     this.deps.publish({ type: 'hosts', name, hosts, deployment }, { key: keyOf(name), retain: records.length > 0 });
     this.arm();
     return deployment;

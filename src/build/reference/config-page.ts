@@ -138,7 +138,21 @@ class Walker {
       const variants = child.anyOf ?? child.oneOf;
       const objects = variants?.filter(isObject) ?? (isObject(child) ? [child] : []);
       const record = recordValue(child);
-      if (record !== undefined) {
+      const items = child.type === 'array' ? child.items : undefined;
+      const itemVariants = items?.anyOf ?? items?.oneOf;
+      const itemObjects = items === undefined ? [] : (itemVariants?.filter(isObject) ?? (isObject(items) ? [items] : []));
+      if (itemObjects.length > 0) {
+        const entry = `${childPath}[]`;
+        const headings = itemObjects.map((variant) => (itemVariants === undefined ? code(entry) : `${code(entry)} ${variantLabel(entry, variant)}`));
+        section.rows.push([
+          code(childPath),
+          `array of objects${count(child.minItems, child.maxItems)}`,
+          defaultText(child, required),
+          '',
+          joinText(child.description, `Each item: ${headings.map(sectionLink).join(', ')}.`),
+        ]);
+        itemObjects.forEach((variant, index) => nested.push(() => this.object(variant, entry, headings[index] ?? entry)));
+      } else if (record !== undefined) {
         const entry = `${childPath}.<name>`;
         section.rows.push([
           code(childPath),

@@ -1,10 +1,12 @@
-// notify.webhook_url: the domains actor's book, on a fake clock, tells a real HTTP receiver of failed
-// issuances and renewals and, once per certificate, of one that expires within 7 days unrenewed.
-// The log names the webhook by its origin only (its path is often a secret).
+// notify.webhook_url: the domains actor's book, on a fake clock, tells a real HTTP receiver (through
+// the delivery queue) of failed issuances and renewals and, once per certificate, of one that expires
+// within 7 days unrenewed. The log names the webhook by its origin only (its path is often a secret).
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { webhookNotices, type DomainNotice } from '../../../actors/cert/domains/notices.js';
+import type { DomainNotice } from '../../../actors/cert/domains/notices.js';
+import { openNotifier } from '../../../actors/cert/notify/notifier.js';
+import { webhookUrlEvents } from '../../../actors/cert/notify/schema.js';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import { certDataDir } from '../../helpers/cert-files.js';
@@ -44,11 +46,15 @@ async function bookWithWebhook(t: ExecutionContext, status: number) {
   receiver.status = status;
   const logged: LogRecord[] = [];
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const notify = webhookNotices(
-    receiver.url,
-    loggerFrom('domains', (record) => logged.push(record)),
+  const dataDir = await certDataDir(t);
+  const { notify, queue } = await openNotifier(
+    dataDir,
+    { channels: [{ type: 'webhook', name: 'webhook_url', events: webhookUrlEvents, url: receiver.url }], retryBaseMs: 30_000, giveUpAfterMs: day },
+    { clock, log: loggerFrom('domains', (record) => logged.push(record)) },
   );
-  const harness = await startBook(t, { dataDir: await certDataDir(t), clock, lifetimeMs: 90 * day, notify });
+  queue.start();
+  t.teardown(() => queue.stop());
+  const harness = await startBook(t, { dataDir, clock, lifetimeMs: 90 * day, notify });
   return { receiver, logged, clock, harness };
 }
 
@@ -117,7 +123,7 @@ test('a webhook that refuses is logged by its origin, and the domain goes on', a
       logged.some(
         (record) =>
           record.level === 'warn' &&
-          record.message.startsWith(`notify: the webhook at ${origin} did not take the issuance_failed notice of app.example.com: HTTP 500`),
+          record.message.startsWith(`notify: the issuance_failed delivery of app.example.com to webhook_url (${origin}) failed (attempt 1: HTTP 500)`),
       ),
     ),
   );

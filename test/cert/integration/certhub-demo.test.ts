@@ -257,7 +257,7 @@ test("the event stream carries each domain's summary (what the list shows) and n
       received += decoder.decode(value, { stream: true });
     }
   };
-  const summaryKeys = ['error', 'expires_at', 'label', 'name', 'status'];
+  const summaryKeys = ['deployment', 'error', 'expires_at', 'issued_by', 'label', 'name', 'status'];
   const { domains } = (await next('snapshot')) as { domains: Array<Record<string, unknown>> };
   t.is(domains.length, 1);
   t.deepEqual(Object.keys(domains[0] ?? {}).sort(), summaryKeys);

@@ -41,7 +41,7 @@ test('a minimal config gets every default', (t) => {
     retry_backoff_seconds: 120,
   });
   t.deepEqual(config.propagation, { timeout_seconds: 120 });
-  t.deepEqual(config.notify, {});
+  t.deepEqual(config.notify, { channels: [], retry_seconds: 30, give_up_after_hours: 24 });
   t.is(config.tls, undefined);
   t.deepEqual(dnsDuties(config), { acme: config.dns, records: config.dns });
 });

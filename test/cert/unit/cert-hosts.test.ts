@@ -1,14 +1,15 @@
 // The judgement of the hosts that report (actors/cert/hosts/): an older certificate, a failed reload
 // and silence past the next check plus the margin make a host stale; a newest certificate served
 // nowhere flags the domain once its time has passed; the book publishes again when a deadline passes,
-// without a report, and keeps a bounded number of hosts per domain.
+// without a report, keeps a bounded number of hosts per domain, and tells of a host that turns stale.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { assessHosts, deploymentWords, recordOfReport, type HostRecord } from '../../../actors/cert/hosts/deployment.js';
-import { HostBook, type HostsMessage } from '../../../actors/cert/hosts/host-book.js';
+import { certificateSha256, HostBook, type HostsMessage } from '../../../actors/cert/hosts/host-book.js';
+import type { DomainNotice } from '../../../actors/cert/domains/notices.js';
 import { HostStore } from '../../../actors/cert/hosts/host-store.js';
 import type { HostReport } from '../../../actors/cert/hosts/report.js';
 import { demoMaterial } from '../../../actors/cert/index.js';
@@ -137,4 +138,58 @@ test('the book publishes a host again when its deadline passes, drops hosts with
   t.deepEqual(published.at(-1), { type: 'hosts', name: 'app.example.test', hosts: [], deployment: { hosts: 0, stale: 0, state: 'none', unserved: false } });
   await book.stop();
   t.is((await HostStore.open(dir)).loaded.hosts.size, 0);
+});
+
+test('a host that turns stale is told once, until it is current again; a host stale already at the start is not told again', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'cert-hosts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const clock = new ManualClock(Date.parse('2029-01-01T00:00:00.000Z'));
+  const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const material = await demoMaterial('app.example.test');
+  const change = {
+    type: 'domain' as const,
+    domain: { name: 'app.example.test', issued_at: '2029-01-01T00:00:00.000Z' } as never,
+    material: { cert_pem: material.certPem, chain_pem: '', key_pem: material.keyPem },
+  };
+  const open = async (notices: DomainNotice[]) => {
+    const { store, loaded } = await HostStore.open(dir);
+    const book = new HostBook(loaded.hosts, { store, clock, log, publish: () => {}, judgement, maxPerDomain: 10, notify: (notice) => notices.push(notice) });
+    book.domainChanged(change);
+    await book.settle();
+    return book;
+  };
+  const notices: DomainNotice[] = [];
+  const book = await open(notices);
+  const report = (): HostReport => ({
+    host_id: 'web1xxxxxxxxxxxx',
+    host_name: 'web-1',
+    agent: 'fetch',
+    agent_version: '1.0.0',
+    serving: { sha256: certificateSha256(material.certPem), not_after: '2030-01-01T00:00:00.000Z' },
+    reload: null,
+    next_check_at: new Date(clock.now() + 10_000).toISOString(),
+  });
+  t.is((await book.report('app.example.test', report(), '192.0.2.1')).state, 'current');
+  t.deepEqual(notices, []);
+  clock.advance(70_001);
+  t.like(notices, [
+    {
+      event: 'host_stale',
+      domain: 'app.example.test',
+      reason: 'not heard from by its next check',
+      host: { id: 'web1xxxxxxxxxxxx', name: 'web-1' },
+    },
+  ]);
+  clock.advance(86_400_000);
+  t.is(notices.length, 1, 'once while it stays stale');
+  await book.report('app.example.test', report(), '192.0.2.1');
+  clock.advance(70_001);
+  t.is(notices.length, 2, 'current again, then stale again: told again');
+  await book.stop();
+
+  const afterRestart: DomainNotice[] = [];
+  const reopened = await open(afterRestart);
+  clock.advance(86_400_000);
+  t.deepEqual(afterRestart, [], 'stale before the start: not told again');
+  await reopened.stop();
 });

@@ -1,0 +1,46 @@
+// A notice in words, for the channels people read (ntfy, Slack, Discord, e-mail): a title and a few
+// lines. The generic webhook sends the notice itself, as JSON.
+import type { DomainNotice, NoticeEvent } from '../domains/notices.js';
+
+const titles: Record<NoticeEvent, (notice: DomainNotice) => string> = {
+  issued: (notice) => `Certificate issued: ${notice.domain}`,
+  issuance_failed: (notice) => `Issuance failed: ${notice.domain}`,
+  renewal_failed: (notice) => `Renewal failed: ${notice.domain}`,
+  expires_soon: (notice) => `Expires soon, not renewed: ${notice.domain}`,
+  host_stale: (notice) => `Host ${notice.host?.name ?? ''} stale: ${notice.domain}`,
+  ca_fallback: (notice) => `Next CA for ${notice.domain}`,
+};
+
+export function noticeTitle(notice: DomainNotice): string {
+  return `certhub: ${titles[notice.event](notice)}`;
+}
+
+/** The lines under the title: only the facts the notice holds. */
+export function noticeLines(notice: DomainNotice): string[] {
+  const lines: string[] = [];
+  if (notice.reason !== null) lines.push(notice.reason);
+  if (notice.attempt !== null) lines.push(`Attempt ${notice.attempt}${notice.next_attempt_at === null ? '' : `, the next at ${notice.next_attempt_at}`}`);
+  if (notice.expires_at !== null) lines.push(`The certificate served expires at ${notice.expires_at}`);
+  if (notice.ca !== null) lines.push(`${notice.event === 'issued' ? 'Issued by' : 'The next attempt goes to'} ${notice.ca}`);
+  return lines;
+}
+
+/** How urgent, 1 (least) to 5, as ntfy's Priority counts. */
+export const noticePriority: Record<NoticeEvent, number> = {
+  issued: 2,
+  issuance_failed: 4,
+  renewal_failed: 4,
+  expires_soon: 5,
+  host_stale: 4,
+  ca_fallback: 3,
+};
+
+/** ntfy's Tags: the first that names an emoji shows as one. */
+export const noticeTags: Record<NoticeEvent, string> = {
+  issued: 'white_check_mark,certhub',
+  issuance_failed: 'warning,certhub',
+  renewal_failed: 'warning,certhub',
+  expires_soon: 'rotating_light,certhub',
+  host_stale: 'hourglass,certhub',
+  ca_fallback: 'twisted_rightwards_arrows,certhub',
+};
