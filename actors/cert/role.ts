@@ -27,7 +27,7 @@ import { formatHostPort } from '../../src/net/address.js';
 import { certErrorTable } from './error-codes.js';
 import { auditActor } from './audit/kind.js';
 import { notifySettings } from './notify/settings.js';
-import type { NotifySettings } from './notify/notifier.js';
+import type { NotifySettings } from './notify/protocol.js';
 import { inConfigFile } from '../../src/config/load.js';
 
 export const certSchema = z

@@ -11,7 +11,7 @@ import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
 import type { Deployment, HostJudgement, HostView } from '../hosts/deployment.js';
 import type { HostReport } from '../hosts/report.js';
-import type { NotifySettings } from '../notify/notifier.js';
+import type { NotifySettings } from '../notify/protocol.js';
 
 export interface DomainsConfig {
   dataDir: string;

@@ -5,26 +5,12 @@ import { readBoundedText } from '../../../src/http/bounded-response.js';
 import { retryAfterMs } from '../../../src/http/retry-after.js';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { NoticeEvent } from '../domains/notices.js';
-import { emailSender, type SmtpSettings } from './email.js';
+import { emailSender } from './email.js';
+import type { ChannelSettings } from './protocol.js';
 import type { Delivery, Outcome, Sender } from './queue.js';
 import { deliveryHeader, eventHeader, signatureHeader, signatureOf } from './signature.js';
 import { noticeLines, noticePriority, noticeTags, noticeTitle } from './words.js';
 
-interface ChannelBase {
-  name: string;
-  /** The events the channel receives. */
-  events: readonly NoticeEvent[];
-}
-
-/** A channel as the domains actor gets it: the config's, with its secrets read (role.ts). */
-export type ChannelSettings = ChannelBase &
-  (
-    | { type: 'webhook'; url: string; secret?: string }
-    | { type: 'ntfy'; url: string; token?: string }
-    | { type: 'slack'; url: string }
-    | { type: 'discord'; url: string }
-    | { type: 'email'; smtp: SmtpSettings; from: string; to: readonly string[] }
-  );
 
 const requestTimeoutMs = 10_000;
 const maxAnswerBytes = 64 * 1024;

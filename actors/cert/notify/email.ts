@@ -2,18 +2,9 @@
 // delivery id, so a message sent again after a crash is the same message. A permanent refusal (an SMTP
 // 5xx other than a failed login) is given up; anything else is retried.
 import { createTransport } from 'nodemailer';
+import type { SmtpSettings } from './protocol.js';
 import type { Outcome, Sender } from './queue.js';
 import { noticeLines, noticeTitle } from './words.js';
-
-export interface SmtpSettings {
-  host: string;
-  port: number;
-  /** tls: TLS from the first byte (465); starttls: STARTTLS required (587); none: plain, loopback and tests only. */
-  security: 'tls' | 'starttls' | 'none';
-  user?: string;
-  /** Read from password_file or password_env (role.ts); never logged. */
-  password?: string;
-}
 
 export function emailSender(name: string, smtp: SmtpSettings, from: string, to: readonly string[]): Sender {
   const transport = createTransport({

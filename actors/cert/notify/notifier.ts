@@ -2,16 +2,9 @@
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import type { Notify } from '../domains/notices.js';
-import { senderOf, type ChannelSettings } from './channels.js';
+import { senderOf } from './channels.js';
+import type { NotifySettings } from './protocol.js';
 import { DeliveryQueue, defaultQueueSettings } from './queue.js';
-
-export interface NotifySettings {
-  channels: readonly ChannelSettings[];
-  /** notify.retry_seconds, in ms: the first retry's delay; doubled up to an hour. */
-  retryBaseMs: number;
-  /** notify.give_up_after_hours, in ms. */
-  giveUpAfterMs: number;
-}
 
 export interface Notifier {
   notify: Notify;

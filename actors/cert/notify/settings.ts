@@ -3,8 +3,7 @@
 // others, or empty, or an environment variable unset, is a config error naming the option (exit 2).
 import { readFile, stat } from 'node:fs/promises';
 import { ConfigError } from '../../../src/errors.js';
-import type { ChannelSettings } from './channels.js';
-import type { NotifySettings } from './notifier.js';
+import type { ChannelSettings, NotifySettings } from './protocol.js';
 import { channelName, webhookUrlEvents, type ChannelConfig, type notifySchema } from './schema.js';
 import type { z } from 'zod';
 
