@@ -175,5 +175,15 @@ test('a report that changes a deployment updates the row and the expanded hosts 
   await line.locator('.hosts-words', { hasText: /^1 host: all current$/ }).waitFor();
   await details.locator('.host[data-state="current"]').waitFor();
   t.is(await details.locator('.hosts-summary').textContent(), '1 host: all current');
+
+  // Under the Stale hosts filter, a domain comes and goes as its hosts turn stale and current.
+  await page.getByRole('button', { name: 'Stale hosts' }).click();
+  await page.locator('#rows-empty', { hasText: 'No domain has a stale host.' }).waitFor();
+  await reportHost(server, shop, { ...report, reload: { ok: false, exit_code: null, output: [] } });
+  await line.waitFor();
+  t.deepEqual(await shownNames(page), ['shop.example.test']);
+  await reportHost(server, shop, { ...report, reload: { ok: true, exit_code: null, output: [] } });
+  await line.waitFor({ state: 'detached' });
+  t.is(await page.locator('#list-count').textContent(), '0 of 1 shown');
   t.deepEqual(unexpected(problems), []);
 });
