@@ -3,7 +3,7 @@
 // sent again, so whatever the user was doing (and typing) carries on where it was. A call that cannot
 // reach certhub waits the same way until it answers again (reachability.ts), instead of failing with
 // the browser's "Failed to fetch".
-import type { CerthubSessionAnswer, DomainSummary, DomainView, Prefs } from '../browser.js';
+import type { CerthubSessionAnswer, DomainDetail, DomainSummary, DomainView, Prefs } from '../browser.js';
 import { unreachableError, waitUntilReachable } from './reachability.js';
 
 /** Why the session is gone: it ended (expiry, a logout elsewhere), or certhub restarted meanwhile. */
@@ -66,8 +66,14 @@ export async function apiError(response: Response): Promise<ApiError> {
 
 export const domainPath = (name: string) => `api/admin/domains/${encodeURIComponent(name)}`;
 
-export async function getDomain(name: string): Promise<DomainView> {
-  return (await call(domainPath(name))).json() as Promise<DomainView>;
+/** The domain with its deployment and the hosts that report on it. */
+export async function getDomain(name: string): Promise<DomainDetail> {
+  return (await call(domainPath(name))).json() as Promise<DomainDetail>;
+}
+
+/** Forgets a host of the domain (one taken out of service); a report from it later adds it again. */
+export async function removeHost(name: string, id: string): Promise<void> {
+  await call(`${domainPath(name)}/hosts/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
 /** The full views (tokens included) of `wanted`, in its order; any removed meanwhile are left out. */

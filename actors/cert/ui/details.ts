@@ -1,6 +1,6 @@
 // What an expanded row shows: the target (editable), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
-// fetch, the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
+// fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
 import { caNameOf, type DomainSummary, type DomainView } from '../browser.js';
 import { copyButton } from '../../../ui/common/copy-button.js';
@@ -11,6 +11,7 @@ import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
 import { ProfileField } from './profile-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
+import { HostsView } from './hosts-view.js';
 
 export interface DetailsActions {
   changed(domain: DomainView): void;
@@ -46,11 +47,14 @@ export class DetailsView {
   private readonly actionError = element('p', 'form-error');
   /** Renew now, Re-key and Revoke (lifecycle-actions.ts), while the domain is issued. */
   private readonly lifecycleRow = element('div');
+  private readonly hosts: HostsView;
   private readonly name: string;
   /** Undefined until the first read answers. */
   private domain: DomainView | undefined;
   /** Reads and answers so far: a read answers only if nothing newer came since it was sent. */
   private generation = 0;
+  /** Reads so far: the hosts (which no action's answer carries) follow the latest read to answer. */
+  private reads = 0;
   private tokenShown = false;
 
   constructor(domain: DomainSummary, actions: DetailsActions) {
@@ -143,6 +147,7 @@ export class DetailsView {
     const lifecycle = lifecycleActions(domain.name, (changed) => actions.changed(this.answered(changed)));
     this.lifecycleRow.append(element('dt', '', 'Certificate'), lifecycle.buttons);
     this.issuerRow.append(element('dt', '', 'Issued by'), this.issuer);
+    this.hosts = new HostsView(domain.name, () => this.reload());
     facts.append(
       fact('Expires', this.expires),
       fact('Issued', this.issued),
@@ -154,10 +159,11 @@ export class DetailsView {
       fact('Download', downloads),
       fact('Last fetch', this.lastFetch),
       this.lifecycleRow,
+      fact('Hosts', this.hosts.summary),
     );
     this.actionError.setAttribute('role', 'alert');
     this.actionError.hidden = true;
-    this.node.append(targetForm, facts, lifecycle.said, this.actionError, remove);
+    this.node.append(targetForm, facts, this.hosts.node, lifecycle.said, this.actionError, remove);
     this.name = domain.name;
     this.node.setAttribute('aria-busy', 'true');
     this.reload();
@@ -166,8 +172,10 @@ export class DetailsView {
   /** Reads the domain again (it changed); an older read still on its way is then ignored. */
   reload(): void {
     const generation = ++this.generation;
+    const read = ++this.reads;
     getDomain(this.name).then(
       (domain) => {
+        if (read === this.reads) this.hosts.show(domain);
         if (generation === this.generation) this.update(domain);
       },
       // A removed domain's row closes with the event that removed it; anything else is said here.

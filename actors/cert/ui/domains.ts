@@ -1,4 +1,4 @@
-// The Domains tab: the add form (add-form.ts), the filter and sort controls, select-all and the bulk
+// The Domains tab: the add form (add-form.ts), the filters (by name, stale hosts) and sort controls, select-all and the bulk
 // bar, and the live list fed by /api/admin/events (a snapshot, then one event per changed or removed
 // domain; each carries a domain's summary, what a row shows).
 import { summaryOf, type DomainSummary, type DomainView } from '../browser.js';
@@ -13,6 +13,7 @@ import { openStream } from './stream.js';
 const model = new DomainModel();
 const filterInput = byId<HTMLInputElement>('filter');
 const filterClear = byId('filter-clear');
+const staleFilter = byId<HTMLButtonElement>('filter-stale');
 const sortButtons = [byId<HTMLButtonElement>('sort-name'), byId<HTMLButtonElement>('sort-expires')];
 const selectAll = byId<HTMLInputElement>('select-all');
 const bulkBar = byId('bulk-bar');
@@ -47,7 +48,12 @@ function drawList(): void {
   const total = model.all.size;
   count.textContent = shown === total ? `${total} domain${total === 1 ? '' : 's'}` : `${shown} of ${total} shown`;
   empty.hidden = shown > 0;
-  empty.textContent = total === 0 ? 'No domains yet: add one above.' : `No domain matches “${model.filter}”.`;
+  empty.textContent =
+    total === 0
+      ? 'No domains yet: add one above.'
+      : model.staleHostsOnly && model.filter.trim() === ''
+        ? 'No domain has a stale host.'
+        : `No domain${model.staleHostsOnly ? ' with a stale host' : ''} matches “${model.filter}”.`;
   drawSelection();
 }
 
@@ -108,6 +114,15 @@ filterClear.addEventListener('click', () => {
   filterInput.value = '';
   setFilter('');
   filterInput.focus();
+});
+
+staleFilter.addEventListener('click', () => {
+  const only = !model.staleHostsOnly;
+  staleFilter.setAttribute('aria-pressed', String(only));
+  timed('filter', () => {
+    model.setStaleHostsOnly(only);
+    drawList();
+  });
 });
 
 for (const button of sortButtons) {

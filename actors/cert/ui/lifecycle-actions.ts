@@ -1,10 +1,11 @@
 // The certificate's lifecycle in an expanded row: Renew now, Re-key and Revoke, shown while the domain
 // is issued. Each asks first in a modal dialog that says what will happen (Revoke with the reason to
-// give the CA), and says afterwards what the server did (for Revoke, the CA's answer).
+// give the CA; confirm-dialog.ts), and says afterwards what the server did (for Revoke, the CA's answer).
 import { revocationReasonNames, type DomainView } from '../browser.js';
 import { element } from '../../../ui/common/dom.js';
 import { messageOf } from '../../../ui/common/errors.js';
 import { rekey, renewNow, revoke } from './api.js';
+import { confirmInDialog } from './confirm-dialog.js';
 
 interface Action {
   label: string;
@@ -84,41 +85,18 @@ export function lifecycleActions(name: string, changed: (domain: DomainView) => 
   return { buttons, said };
 }
 
-/** Opens the confirmation dialog; resolves with the reason ('' when none is asked) once confirmed, undefined when cancelled. */
-function confirmAction(action: Action, name: string): Promise<string | undefined> {
-  const dialog = element('dialog', 'confirm-action');
-  dialog.setAttribute('aria-labelledby', 'confirm-action-title');
-  const form = element('form');
-  form.method = 'dialog';
-  const title = element('h2', '', `${action.title}: ${name}?`);
-  title.id = 'confirm-action-title';
-  form.append(title, element('p', '', action.text));
+/** Asks in the confirmation dialog; resolves with the reason ('' when none is asked) once confirmed, undefined when cancelled. */
+async function confirmAction(action: Action, name: string): Promise<string | undefined> {
+  const fields: HTMLElement[] = [];
   const reason = element('select');
   if (action.reason) {
     const label = element('label', '', 'Reason (RFC 5280)');
     reason.id = 'revocation-reason';
     label.htmlFor = reason.id;
     for (const name of revocationReasonNames) reason.append(new Option(name, name, name === 'superseded', name === 'superseded'));
-    form.append(label, reason);
+    fields.push(label, reason);
   }
-  const cancel = element('button', '', 'Cancel');
-  cancel.type = 'button';
-  cancel.value = 'cancel';
-  const confirm = element('button', action.danger ? 'button-danger' : 'button-primary', action.confirm);
-  confirm.type = 'submit';
-  confirm.value = 'confirm';
-  const row = element('div', 'dialog-buttons');
-  row.append(cancel, confirm);
-  form.append(row);
-  dialog.append(form);
-  document.body.append(dialog);
-  return new Promise((resolve) => {
-    cancel.addEventListener('click', () => dialog.close('cancel'));
-    dialog.addEventListener('close', () => {
-      resolve(dialog.returnValue === 'confirm' ? (action.reason ? reason.value : '') : undefined);
-      dialog.remove();
-    });
-    dialog.showModal();
-    cancel.focus();
-  });
+  const confirmed = await confirmInDialog({ title: `${action.title}: ${name}?`, text: action.text, confirm: action.confirm, danger: action.danger, fields });
+  if (!confirmed) return undefined;
+  return action.reason ? reason.value : '';
 }

@@ -1,4 +1,4 @@
-// The domains as the page knows them: every domain by name, the visible ones (filter applied) in sort
+// The domains as the page knows them: every domain by name, the visible ones (filters applied) in sort
 // order, and the ticked ones. Changes keep `visible` sorted without sorting it again: a pushed status
 // change replaces one entry in place, a new or re-dated domain is moved by binary search, so a live
 // update costs microseconds even with 10,000 domains.
@@ -12,6 +12,8 @@ export class DomainModel {
   readonly selected = new Set<string>();
   sort: Sort = { key: 'name', direction: 'asc' };
   filter = '';
+  /** Only the domains with a stale host, or whose newest certificate no host serves. */
+  staleHostsOnly = false;
   private needle = '';
 
   replaceAll(domains: readonly DomainSummary[]): void {
@@ -31,12 +33,17 @@ export class DomainModel {
     this.refresh();
   }
 
+  setStaleHostsOnly(only: boolean): void {
+    this.staleHostsOnly = only;
+    this.refresh();
+  }
+
   /** Whether the visible list changed shape (an entry added, moved or removed): the view then redraws it. */
   upsert(domain: DomainSummary): boolean {
     const previous = this.all.get(domain.name);
     this.all.set(domain.name, domain);
     const index = previous !== undefined && this.matches(previous) ? this.indexOf(previous) : -1;
-    if (previous !== undefined && index >= 0 && this.compare(previous, domain) === 0) {
+    if (previous !== undefined && index >= 0 && this.compare(previous, domain) === 0 && this.matches(domain)) {
       this.visible[index] = domain;
       return false;
     }
@@ -87,6 +94,7 @@ export class DomainModel {
   }
 
   private matches(domain: DomainSummary): boolean {
+    if (this.staleHostsOnly && !staleHosts(domain)) return false;
     return this.needle === '' || domain.label.includes(this.needle);
   }
 
@@ -109,4 +117,9 @@ export class DomainModel {
     // By label: every name ends in the base domain, and `shop` should come before `shop-admin`.
     return a.label === b.label ? 0 : a.label < b.label ? -sign : sign;
   }
+}
+
+/** What the Stale hosts filter keeps, as GET /api/admin/domains?deployment=stale does. */
+export function staleHosts(domain: DomainSummary): boolean {
+  return domain.deployment.state === 'stale' || domain.deployment.unserved;
 }

@@ -1,11 +1,13 @@
 // The certhub admin panel in Chromium against a real `certhub run --demo`: a server with a data
 // directory of its own, a page logged in through the login dialog, and the small reads every panel
-// test makes (a row by name, the rows in screen order).
+// test makes (a row by name, the rows in screen order), and hosts' reports as agents send them.
+import { createHash, X509Certificate } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { newPage, type BrowserPage } from '../../helpers/browser.js';
 import { certhubDataDir, startCerthub, testAdminKey, type RunningCerthub } from '../../helpers/certhub.js';
 import type { DomainView } from '../../../actors/cert/domains/protocol.js';
+import type { HostReport } from '../../../actors/cert/hosts/report.js';
 
 export const desktop: BrowserContextOptions = {
   viewport: { width: 1280, height: 900 },
@@ -82,4 +84,20 @@ export async function shownNames(page: Page): Promise<string[]> {
  */
 export function unexpected(problems: readonly string[], statuses: number[] = []): string[] {
   return problems.filter((problem) => !statuses.some((status) => problem.includes(`the server responded with a status of ${status} `)));
+}
+
+/** SHA-256 of the DER of the certificate certhub serves `label` now, as agents report it. */
+export async function servedSha256(server: RunningCerthub, label: string): Promise<string> {
+  const pem = await (await server.admin(`api/admin/domains/${label}/cert.crt`)).text();
+  return createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
+}
+
+/** A host's report as certhub-agent sends it, with the domain's token; fails unless certhub takes it. */
+export async function reportHost(server: RunningCerthub, domain: { name: string; token: string }, report: HostReport): Promise<void> {
+  const answer = await fetch(`${server.url}api/cert/${domain.name}/report`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${domain.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(report),
+  });
+  if (answer.status !== 200) throw new Error(`report of ${report.host_name} on ${domain.name}: HTTP ${answer.status} ${await answer.text()}`);
 }
