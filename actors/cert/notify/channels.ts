@@ -11,7 +11,6 @@ import type { Delivery, Outcome, Sender } from './queue.js';
 import { deliveryHeader, eventHeader, signatureHeader, signatureOf } from './signature.js';
 import { noticeLines, noticePriority, noticeTags, noticeTitle } from './words.js';
 
-
 const requestTimeoutMs = 10_000;
 const maxAnswerBytes = 64 * 1024;
 
