@@ -4,7 +4,6 @@
 import { readBoundedText } from '../../../src/http/bounded-response.js';
 import { retryAfterMs } from '../../../src/http/retry-after.js';
 import type { Clock } from '../../../src/actor/clock.js';
-import type { NoticeEvent } from '../domains/notices.js';
 import { emailSender } from './email.js';
 import type { ChannelSettings } from './protocol.js';
 import type { Delivery, Outcome, Sender } from './queue.js';
