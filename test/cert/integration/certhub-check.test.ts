@@ -28,10 +28,10 @@ test('certhub check: each CA and DNS provider, with EAB where the CA requires it
     const acme = (extra: object) => ({ directory_url: pebble.directoryUrl, ca_bundle: pebble.caFile, ...extra });
 
     const good = await certhubDataDir(t, { dns: powerdnsSection(powerdns), acme: acme({ accept_terms: true, eab: { kid, hmac_key: hmacKey } }) });
-    const passed = await check(good);
-    t.is(passed.code, 0, passed.stdout + passed.stderr);
-    const lines = passed.stdout.trimEnd().split('\n');
-    t.is(lines.length, 5, passed.stdout);
+    const allOk = await check(good);
+    t.is(allOk.code, 0, allOk.stdout + allOk.stderr);
+    const lines = allOk.stdout.trimEnd().split('\n');
+    t.is(lines.length, 5, allOk.stdout);
     t.regex(lines[0] ?? '', /config\.json: ok$/);
     t.regex(lines[1] ?? '', new RegExp(`^CA ${ca} directory: ok \\(https://`));
     t.regex(lines[2] ?? '', new RegExp(`^CA ${ca} terms of service: ok \\(agreed to \\S+\\)$`));
