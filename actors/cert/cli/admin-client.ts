@@ -3,16 +3,15 @@
 // HTTPS exactly the certificate certhub serves from that data directory is trusted, by its SHA-256, as
 // certhub-agent trusts a pin: the self-signed one, tls.cert_file's, or tls.domain's issued one. No CA
 // check is made, and the admin key is sent only once the certificate presented is that one.
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { connect, type TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { ConfigError } from '../../../src/errors.js';
-import { safeEqual } from '../../../src/crypto/constant-time.js';
 import { formatHostPort } from '../../../src/net/address.js';
+import { certificatePin, connectPinned } from '../../../src/net/pinned-tls.js';
 import { loadCertConfig } from '../config-load.js';
 import type { CertConfig } from '../config.js';
 import { selfSignedCertFile } from '../self-signed.js';
@@ -88,11 +87,7 @@ async function readServed(path: string, why: string): Promise<string> {
 
 /** `sha256:` and the hex SHA-256 of the DER form of the first certificate of `pem`. */
 function pinOf(pem: string): string {
-  return derPin(new X509Certificate(pem).raw);
-}
-
-function derPin(der: Buffer): string {
-  return `sha256:${createHash('sha256').update(der).digest('hex')}`;
+  return certificatePin(new X509Certificate(pem).raw);
 }
 
 /** Sends one admin request (`body` as JSON when given); the answer whatever its status; throws when certhub cannot be reached. */
@@ -126,7 +121,13 @@ export function adminRequest(target: AdminTarget, method: 'GET' | 'POST', path: 
           ? { agent: false }
           : {
               createConnection: (_options: unknown, done: (error: Error | null, socket: TLSSocket) => void) => {
-                pinnedSocket = connectPinned(url, pin, done);
+                pinnedSocket = connectPinned(
+                  url,
+                  pin,
+                  (presented) =>
+                    new Error(`${url.origin} serves another certificate (${presented}) than the one certhub serves from this data directory (${pin})`),
+                  done,
+                );
               },
             }),
       },
@@ -148,27 +149,6 @@ export function adminRequest(target: AdminTarget, method: 'GET' | 'POST', path: 
     outgoing.on('error', (error: NodeJS.ErrnoException) => fail(unreachable(error, shown)));
     outgoing.end(json);
   });
-}
-
-function connectPinned(url: URL, pin: string, done: (error: Error | null, socket: TLSSocket) => void): TLSSocket {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const socket = connect({
-    host,
-    port: Number(url.port || 443),
-    ...(isIP(host) === 0 ? { servername: host } : {}),
-    // The pin replaces the CA check: the certificate is compared below, before any byte is sent.
-    rejectUnauthorized: false,
-    ALPNProtocols: ['http/1.1'],
-  });
-  socket.once('secureConnect', () => {
-    const der = socket.getPeerCertificate().raw;
-    const presented = der === undefined ? 'none' : derPin(der);
-    if (safeEqual(presented, pin)) return done(null, socket);
-    socket.destroy();
-    done(new Error(`${url.origin} serves another certificate (${presented}) than the one certhub serves from this data directory (${pin})`), socket);
-  });
-  socket.once('error', (error: Error) => done(error, socket));
-  return socket;
 }
 
 function unreachable(error: NodeJS.ErrnoException, shown: string): Error {

@@ -1,47 +1,21 @@
-// A TLS connection to certhub trusting exactly one certificate: the one whose DER SHA-256 is the pin
-// (`--pin sha256:…`, the `pin` of the panel's exports), as ssh trusts a known host key. certhub serves
-// a self-signed certificate until it has a `tls` of its own; no CA vouches for it, so no CA check is
-// made, and nothing (the token least of all) is sent before the certificate presented is the pinned one.
-import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
-import { connect, type TLSSocket } from 'node:tls';
-import { safeEqual } from '../../../src/crypto/constant-time.js';
+// The agent's pinned connection to certhub (src/net/pinned-tls.ts), with the agent's own error when
+// certhub shows another certificate than the pinned one.
+import type { TLSSocket } from 'node:tls';
+import { certificatePin, connectPinned as connectPinnedTls } from '../../../src/net/pinned-tls.js';
 import { CertificateFetchError } from './fetch-failure.js';
 
-/** `sha256:` and the lower-case hex SHA-256 of a certificate's DER form. */
-export function certificatePin(der: Buffer): string {
-  return `sha256:${createHash('sha256').update(der).digest('hex')}`;
-}
+export { certificatePin };
 
-/**
- * Connects to `url`'s host and port; calls `done` with the socket once the server showed the pinned
- * certificate, or with an error (a CertificateFetchError of kind `tls` when it showed another one, the
- * socket destroyed). Returns the socket
- * at once, for the caller to destroy on a deadline.
- */
+/** connectPinned of src/net/pinned-tls.ts; a CertificateFetchError of kind `tls` when the certificate is another. */
 export function connectPinned(url: URL, pin: string, shown: string, done: (error: Error | null, socket: TLSSocket) => void): TLSSocket {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const socket = connect({
-    host,
-    port: Number(url.port || 443),
-    ...(isIP(host) === 0 ? { servername: host } : {}),
-    // The pin replaces the CA check: the certificate is compared below, before any byte is sent.
-    rejectUnauthorized: false,
-    ALPNProtocols: ['http/1.1'],
-  });
-  socket.once('secureConnect', () => {
-    const der = socket.getPeerCertificate().raw;
-    const presented = der === undefined ? 'none' : certificatePin(der);
-    if (safeEqual(presented, pin)) return done(null, socket);
-    socket.destroy();
-    done(
+  return connectPinnedTls(
+    url,
+    pin,
+    (presented) =>
       new CertificateFetchError(
         'tls',
         `TLS with ${shown} failed: its certificate (${presented}) is not the pinned one (${pin}); if certhub's certificate changed, take the new pin from its start line or panel`,
       ),
-      socket,
-    );
-  });
-  socket.once('error', (error: Error) => done(error, socket));
-  return socket;
+    done,
+  );
 }
