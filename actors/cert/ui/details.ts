@@ -1,6 +1,6 @@
 // What an expanded row shows: the target (editable), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
-// fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first. The list knows each domain's summary only: the rest
+// fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first, in an in-page dialog; a saved target says so. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
 import { caNameOf, type DomainSummary, type DomainView } from '../browser.js';
 import { copyButton } from '../../../ui/common/copy-button.js';
@@ -12,6 +12,7 @@ import { targetProblem } from './validate.js';
 import { ProfileField } from './profile-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
 import { HostsView } from './hosts-view.js';
+import { confirmInDialog } from './confirm-dialog.js';
 
 export interface DetailsActions {
   changed(domain: DomainView): void;
@@ -73,15 +74,20 @@ export class DetailsView {
     targetForm.append(targetLabel, this.targetInput, this.saveButton, this.recordType, this.targetError, this.adoptButton);
     this.targetInput.addEventListener('input', () => {
       this.targetError.textContent = targetProblem(this.targetInput.value);
+      this.targetError.classList.remove('saved');
       this.adoptButton.hidden = true;
     });
     const save = (adopt: boolean) => {
       const target = this.targetInput.value.trim();
       if (targetProblem(target) !== '' || target === '') return;
       this.adoptButton.hidden = true;
+      this.targetError.classList.remove('saved');
       this.run(async () => {
         try {
-          actions.changed(this.answered(await setTarget(domain.name, target, adopt)));
+          const answer = this.answered(await setTarget(domain.name, target, adopt));
+          actions.changed(answer);
+          this.targetError.textContent = `Saved: ${answer.record_type} record to ${answer.target}.`;
+          this.targetError.classList.add('saved');
         } catch (error) {
           this.adoptButton.hidden = !foreignRecordsRefusal(error);
           throw error;
@@ -95,12 +101,13 @@ export class DetailsView {
     this.adoptButton.addEventListener('click', () => save(true));
 
     this.showButton.type = 'button';
-    this.showButton.setAttribute('aria-pressed', 'false');
+    // The button's name follows its visible word (WCAG 2.5.3), so it is not also a pressed toggle.
     this.showButton.setAttribute('aria-label', `Show the token of ${domain.name}`);
     this.showButton.addEventListener('click', () => {
       this.tokenShown = !this.tokenShown;
-      this.showButton.setAttribute('aria-pressed', String(this.tokenShown));
-      this.showButton.textContent = this.tokenShown ? 'Hide' : 'Show';
+      const word = this.tokenShown ? 'Hide' : 'Show';
+      this.showButton.textContent = word;
+      this.showButton.setAttribute('aria-label', `${word} the token of ${domain.name}`);
       this.drawToken();
     });
     const copy = copyButton(`the token of ${domain.name}`, () => this.domain?.token ?? '', this.token);
@@ -108,8 +115,15 @@ export class DetailsView {
     rotate.type = 'button';
     rotate.setAttribute('aria-label', `Rotate the token of ${domain.name}`);
     rotate.addEventListener('click', () => {
-      if (!confirm(`Rotate the token of ${domain.name}? Clients using the current token stop getting its certificate.`)) return;
-      this.run(async () => actions.changed(this.answered(await rotateToken(domain.name))), this.actionError);
+      this.run(async () => {
+        const asked = {
+          title: `Rotate the token of ${domain.name}?`,
+          text: 'Clients using the current token stop getting its certificate until they are given the new one.',
+          confirm: 'Rotate',
+          danger: true,
+        };
+        if (await confirmInDialog(asked)) actions.changed(this.answered(await rotateToken(domain.name)));
+      }, this.actionError);
     });
     const tokenRow = element('dd', 'token-row');
     tokenRow.append(this.token, this.showButton, copy, rotate);
@@ -123,8 +137,9 @@ export class DetailsView {
     remove.type = 'button';
     remove.setAttribute('aria-label', `Remove ${domain.name}`);
     remove.addEventListener('click', () => {
-      if (!confirm(`Remove ${domain.name}? Its DNS record and certificate are deleted.`)) return;
       this.run(async () => {
+        const asked = { title: `Remove ${domain.name}?`, text: 'Its DNS record and certificate are deleted.', confirm: 'Remove', danger: true };
+        if (!(await confirmInDialog(asked))) return;
         await removeDomain(domain.name);
         actions.removed(domain.name);
       }, this.actionError);

@@ -1,18 +1,17 @@
 // An expanded row of the certhub panel, against `certhub run --demo`: the target edited (a refusal
-// shown inline), expiry, the masked token shown, copied and rotated (after a confirmation), the .crt
-// and .key downloads, the last fetch appearing live, and Remove (after a confirmation).
+// shown inline, a saved one said so), expiry, the masked token shown, copied and rotated (after an in-page confirmation), the .crt
+// and .key downloads, the last fetch appearing live, and Remove (after an in-page confirmation).
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { downloadedText } from '../../helpers/browser.js';
-import { eventually } from '../../helpers/fixture-host.js';
+import { assertAccessible } from '../../helpers/accessibility.js';
 import { addDomains, demoCerthub, domainView, expandRow, openPanel, row, unexpected } from '../helpers/certhub-panel.js';
 
-/** Answers the next confirm() dialog. */
-function answerNextConfirm(page: Page, accept: boolean, seen: string[]): void {
-  page.once('dialog', (dialog) => {
-    seen.push(dialog.message());
-    void (accept ? dialog.accept() : dialog.dismiss());
-  });
+/** Answers the in-page confirmation titled `title` with its `button`, and waits for it to close. */
+async function answerConfirmation(page: Page, title: string, button: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
 }
 
 test('expanded row: edit the target, see expiry and token, copy and rotate it, download .crt and .key, watch the last fetch', async (t) => {
@@ -37,13 +36,12 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
   await details.getByRole('button', { name: 'Copy the token of app.example.test' }).click();
   await details.getByRole('button', { name: 'Copy the token of app.example.test' }).filter({ hasText: 'Copied' }).waitFor();
   t.is(await page.evaluate<string>('navigator.clipboard.readText()'), issued.token);
-  const asked: string[] = [];
-  answerNextConfirm(page, false, asked);
   await details.getByRole('button', { name: 'Rotate the token of app.example.test' }).click();
-  t.regex(asked[0] ?? '', /Rotate the token of app\.example\.test\?/);
+  await answerConfirmation(page, 'Rotate the token of app.example.test?', 'Cancel');
   t.is((await domainView(server, 'app')).token, issued.token, 'saying no rotates nothing');
-  answerNextConfirm(page, true, asked);
   await details.getByRole('button', { name: 'Rotate the token of app.example.test' }).click();
+  await assertAccessible(t, page, 'the rotate confirmation');
+  await answerConfirmation(page, 'Rotate the token of app.example.test?', 'Rotate');
   await token.filter({ hasNotText: issued.token }).waitFor();
   const rotated = await domainView(server, 'app');
   t.not(rotated.token, issued.token);
@@ -59,8 +57,11 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
   t.regex((await details.locator('.hint').textContent()) ?? '', /host names hold/);
   await target.fill('198.51.100.20');
   await details.getByRole('button', { name: 'Save' }).click();
-  await details.getByText('A record').waitFor();
-  t.true(await eventually(async () => (await domainView(server, 'app')).target === '198.51.100.20'));
+  await details.locator('.hint.saved', { hasText: 'Saved: A record to 198.51.100.20.' }).waitFor();
+  t.is((await domainView(server, 'app')).target, '198.51.100.20', 'the save is answered once the server holds it');
+  await assertAccessible(t, page, 'a saved target');
+  await target.fill('198.51.100.21');
+  t.is(await details.locator('.hint').textContent(), '', 'typing again clears the saved note');
 
   // Downloads are the server's material under the domain's own file names.
   for (const [label, file, field] of [
@@ -89,13 +90,11 @@ test('remove asks first; saying yes removes the domain from the server and the l
   const { page, problems } = await openPanel(t, server);
   const old = row(page, 'old.example.test');
   await expandRow(page, 'old.example.test');
-  const asked: string[] = [];
-  answerNextConfirm(page, false, asked);
   await old.getByRole('button', { name: 'Remove old.example.test' }).click();
-  t.regex(asked[0] ?? '', /^Remove old\.example\.test\?/);
+  await answerConfirmation(page, 'Remove old.example.test?', 'Cancel');
   t.is((await server.admin('api/admin/domains/old')).status, 200);
-  answerNextConfirm(page, true, asked);
   await old.getByRole('button', { name: 'Remove old.example.test' }).click();
+  await answerConfirmation(page, 'Remove old.example.test?', 'Remove');
   await old.waitFor({ state: 'detached' });
   t.is((await server.admin('api/admin/domains/old')).status, 404);
   t.is(await page.locator('#list-count').textContent(), '1 domain');
