@@ -18,6 +18,8 @@ packages[test]+=" pebble pdns-server pdns-backend-sqlite3 sqlite3 dnsutils opens
 packages[test]+=" prometheus testssl.sh systemd curl"
 # nginx, haproxy and apache2: the servers certhub-agent fetch feeds (the manual's examples, run for real).
 packages[test]+=" nginx haproxy apache2"
+# PostgreSQL (certhub's shared store for several nodes; each test makes its own cluster with initdb).
+packages[test]+=" postgresql"
 # lego (the certhub issuance anchor).
 packages[bench]+=" lego"
 # nginx (the agent-proxy anchor).
@@ -31,6 +33,7 @@ declare -A services=(
   [haproxy]=haproxy
   [apache2]=apache2
   [glances]=glances
+  [postgresql]=postgresql
 )
 
 wanted=()
