@@ -3,7 +3,7 @@
 import test from 'ava';
 import { parseNameserver } from '../../../actors/cert/acme/propagation.js';
 import { GroupCommit } from '../../../actors/cert/dns/providers/group-commit.js';
-import { addressRecordFor, canonicalName, KeyedSerializer, quoteTxt, unquoteTxt } from '../../../actors/cert/dns/providers/provider.js';
+import { addressRecordFor, canonicalName, KeyedConcurrency, KeyedSerializer, quoteTxt, unquoteTxt } from '../../../actors/cert/dns/providers/provider.js';
 
 test('a target makes A, AAAA or CNAME; anything else is refused', (t) => {
   t.deepEqual(addressRecordFor('203.0.113.5'), { type: 'A', content: '203.0.113.5' });
@@ -49,6 +49,39 @@ test('operations on one key run one after the other, other keys in parallel', as
   await Promise.all([t.throwsAsync(failing), serializer.run('a', step('a1', 30)), serializer.run('a', step('a2', 0)), serializer.run('b', step('b1', 10))]);
   t.true(events.indexOf('a1 end') < events.indexOf('a2 start'), 'a2 waited for a1, after a failure before it');
   t.true(events.indexOf('b1 start') < events.indexOf('a1 end'), 'b did not wait for a');
+});
+
+test('at most the limit of one key run at once, in call order; a failure frees its slot; other keys do not wait', async (t) => {
+  const limit = new KeyedConcurrency(2);
+  let running = 0;
+  let most = 0;
+  const started: string[] = [];
+  const releases: (() => void)[] = [];
+  const held = (label: string) => () => {
+    started.push(label);
+    running++;
+    most = Math.max(most, running);
+    return new Promise<void>((resolve) => releases.push(resolve)).finally(() => running--);
+  };
+  const runs = ['a1', 'a2', 'a3', 'a4'].map((label) => limit.run('a', held(label)));
+  const other = limit.run('b', () => Promise.resolve('b done'));
+  t.is(await other, 'b done', 'another key runs while a is full');
+  await Promise.resolve();
+  t.deepEqual(started, ['a1', 'a2']);
+  releases.shift()?.();
+  await runs[0];
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(started, ['a1', 'a2', 'a3'], 'a finished run hands its slot to the next in line');
+  const failing = limit.run('a', () => Promise.reject(new Error('refused')));
+  while (releases.length > 0) {
+    releases.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(runs);
+  await t.throwsAsync(failing, { message: 'refused' });
+  t.is(await limit.run('a', () => Promise.resolve('after')), 'after', 'the failed run freed its slot');
+  t.deepEqual(started, ['a1', 'a2', 'a3', 'a4']);
+  t.is(most, 2);
 });
 
 test('group commit: changes arriving during a write go together; a failure that is not a refusal fails them all at once', async (t) => {

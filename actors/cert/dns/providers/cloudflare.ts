@@ -6,6 +6,7 @@ import { OutpostError } from '../../../../src/errors.js';
 import { retryAfterMs } from '../../../../src/http/retry-after.js';
 import { excerpt, providerFetch, type ProviderRequest } from './http.js';
 import {
+  KeyedConcurrency,
   KeyedSerializer,
   addressRecordFor,
   assertInZone,
@@ -70,6 +71,12 @@ const alreadyExists = [81057, 81058];
 const authCodes = [6003, 6102, 6103, 6111, 9103, 9106, 9109, 10000, 10001];
 /** Changes to one name take turns, across every provider of the thread (two may share a zone). */
 const nameWrites = new KeyedSerializer();
+/**
+ * Requests to one zone in flight at once, across every provider of the thread. Cloudflare counts
+ * concurrent requests against its rate limit ("Rate limits" in its API docs); a certhub adding many
+ * domains at once sends them four at a time.
+ */
+const zoneRequests = new KeyedConcurrency(4);
 /** per_page asked for; the API may answer with fewer per page, so total_pages is always walked. */
 const pageSize = 100;
 
@@ -226,7 +233,7 @@ export class CloudflareProvider implements DnsProvider {
   }
 
   private async call<T>(request: ProviderRequest, path: string): Promise<Envelope<T>> {
-    const response = await providerFetch(this.kind, `${this.zoneUrl}${path}`, request, this.timeoutMs);
+    const response = await zoneRequests.run(this.zoneUrl, () => providerFetch(this.kind, `${this.zoneUrl}${path}`, request, this.timeoutMs));
     let envelope: Envelope<T> | undefined;
     try {
       envelope = JSON.parse(response.body) as Envelope<T>;

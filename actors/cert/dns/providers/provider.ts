@@ -131,3 +131,31 @@ export class KeyedSerializer {
     return next;
   }
 }
+
+/**
+ * At most `limit` operations of one key running at once; the rest wait their turn in call order. A
+ * request's deadline then measures the service, not the queue in front of it.
+ */
+export class KeyedConcurrency {
+  private readonly running = new Map<string, { count: number; waiting: (() => void)[] }>();
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    let slot = this.running.get(key);
+    if (slot === undefined) {
+      slot = { count: 0, waiting: [] };
+      this.running.set(key, slot);
+    }
+    if (slot.count >= this.limit) await new Promise<void>((resolve) => slot.waiting.push(resolve));
+    else slot.count++;
+    try {
+      return await operation();
+    } finally {
+      // The slot passes to the next in line, or is freed.
+      const next = slot.waiting.shift();
+      if (next !== undefined) next();
+      else if (--slot.count === 0) this.running.delete(key);
+    }
+  }
+}
