@@ -343,6 +343,12 @@ export function certConfigSchema(options: CertSchemaOptions) {
   return z
     .strictObject({
       base_domain: domainName.describe('The domain whose subdomains certhub manages, e.g. certs.example.net: app adds app.certs.example.net.'),
+      allow_apex: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Whether a domain's names may hold base_domain itself (given as @) and the wildcard *.<base_domain>, which covers every name one level under it. Off: only names under base_domain, and wildcards under those.",
+        ),
       admin_key: strongSecret.describe('The key of the admin panel and API (at least 128 bits; certhub setup generates one).'),
       metrics_token: strongSecret
         .optional()

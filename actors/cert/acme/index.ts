@@ -133,6 +133,7 @@ runActor(acmeActor, {
           return issueCertificate(
             {
               name,
+              ...(options.names === undefined || options.names.length === 0 ? {} : { altNames: options.names }),
               keyType: config.keyType,
               ...(known === undefined ? {} : { replaces: known }),
               ...(profile === undefined ? {} : { profile }),

@@ -1,4 +1,4 @@
-// One DNS-01 order for one name, as the reference's "DNS-01 correctness" asks: the TXT goes where a
+// One DNS-01 order for one name and the names it covers with it, as the reference's "DNS-01 correctness" asks: the TXT goes where a
 // CNAME on _acme-challenge points, the authoritative nameservers are checked before the CA is asked
 // (acme-client's own check is skipped: it asks the system resolver), the challenge records are removed
 // in `finally` whatever happens, and a refusal carries the CA's Retry-After. Plain async code, no
@@ -19,8 +19,10 @@ import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
 import { pausedError, unpauseUrlOf } from './paused.js';
 
 export interface IssueRequest {
-  /** The one name the certificate is for (`app.example.com`). */
+  /** The name the certificate is for (`app.example.com`); its orders are kept under it. */
   name: string;
+  /** The names it covers beside `name` (`www.app.example.com`, `*.app.example.com`); none when absent. */
+  altNames?: readonly string[];
   keyType: KeyType;
   /** ARI CertID of the certificate this one renews (RFC 9773 `replaces`), when the CA offers ARI. */
   replaces?: string;
@@ -67,6 +69,7 @@ interface ChallengeRecord {
 export async function issueCertificate(request: IssueRequest, context: IssueContext): Promise<IssuedCertificate> {
   const { account, log = () => {}, orders } = context;
   const name = request.name.replace(/\.$/, '').toLowerCase();
+  const names = [name, ...(request.altNames ?? []).map((one) => one.replace(/\.$/, '').toLowerCase())];
   // The key is made in the job pool while the DNS work goes on.
   const freshKey = context.generateKey(request.keyType);
   freshKey.catch(() => {});
@@ -76,19 +79,27 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
     // before the order ends, whatever its outcome.
     const removals: Promise<void>[] = [];
     try {
-      const resumed = await resumableOrder(name, context, state);
-      let order = resumed?.order ?? (await newOrder(name, request, context, state));
+      const resumed = await resumableOrder(names, context, state);
+      let order = resumed?.order ?? (await newOrder(names, request, context, state));
       let keyPem = resumed?.keyPem;
       if (order.status === 'pending') {
         const authorizations = await step('reading the authorizations', () => account.client.getAuthorizations(order));
-        for (const authorization of authorizations) await satisfyAuthorization(authorization, context, state, removals);
+        // A wildcard and its parent share one challenge name (`_acme-challenge.app.example.com`): its
+        // two TXT values stay until every authorization is settled, so neither removal can take away a
+        // value the CA has still to see.
+        const shared = sharedChallengeRecords(authorizations, context);
+        try {
+          for (const authorization of authorizations) await satisfyAuthorization(authorization, context, state, removals, shared);
+        } finally {
+          removals.push(shared.remove());
+        }
         order = await step('reading the order', () => account.client.getOrder(order));
       }
       if (order.status === 'pending' || order.status === 'ready') {
         keyPem = await freshKey;
         // Kept before finalize: if the answer is lost, the order issued for this key.
         await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), keyPem });
-        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: [name] }, keyPem);
+        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: names }, keyPem);
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
@@ -97,7 +108,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
       }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
-      const issued = readIssued(name, fullChain, keyPem);
+      const issued = readIssued(names, fullChain, keyPem);
       await orders?.delete(name);
       log(`acme: ${name} issued, valid until ${issued.notAfter}`);
       return issued;
@@ -113,8 +124,13 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
  * (download). Anything else (invalid, expired, unknown to the CA, a finalized order whose key was
  * lost) is forgotten, and a new order is made.
  */
-async function resumableOrder(name: string, context: IssueContext, state: CaCallState): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
+async function resumableOrder(
+  names: readonly string[],
+  context: IssueContext,
+  state: CaCallState,
+): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
   const { orders, account, log = () => {} } = context;
+  const name = names[0] ?? '';
   const entry = orders?.get(name);
   if (orders === undefined || entry === undefined) return undefined;
   let order: Order | undefined;
@@ -124,12 +140,16 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
     log(`acme: the order left open for ${name} (${entry.url}) cannot be read, ordering afresh: ${messageOf(error)}`);
   }
   const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
+  // An order for another set of names (the domain's set changed since) is not this one.
+  const sameNames = order !== undefined && sameNameSet(order, names);
   const usable =
     order !== undefined &&
     !expired &&
+    sameNames &&
     (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
   if (order === undefined || !usable) {
-    if (order !== undefined) log(`acme: the order left open for ${name} is ${expired ? 'expired' : order.status}, ordering afresh`);
+    if (order !== undefined)
+      log(`acme: the order left open for ${name} is ${expired ? 'expired' : sameNames ? order.status : 'for other names'}, ordering afresh`);
     await orders.delete(name);
     return undefined;
   }
@@ -146,8 +166,9 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
  * without `replaces`: the renewal goes through, only the CA's ARI bookkeeping misses it. A refusal
  * that is not about `replaces` (a rate limit, a CA error) is the order's outcome as it stands.
  */
-async function newOrder(name: string, request: IssueRequest, context: IssueContext, state: CaCallState): Promise<Order> {
+async function newOrder(names: readonly string[], request: IssueRequest, context: IssueContext, state: CaCallState): Promise<Order> {
   const { account, orders, log = () => {} } = context;
+  const name = names[0] ?? '';
   const { replaces } = request;
   const profile =
     request.profile === undefined
@@ -156,7 +177,7 @@ async function newOrder(name: string, request: IssueRequest, context: IssueConte
   const create = (withReplaces: string | undefined) =>
     caStep(state, `creating the order for ${name}`, () =>
       account.client.createOrder({
-        identifiers: [{ type: 'dns', value: name }],
+        identifiers: names.map((value) => ({ type: 'dns', value })),
         ...(withReplaces === undefined ? {} : { replaces: withReplaces }),
         ...(profile === undefined ? {} : { profile }),
       }),
@@ -186,7 +207,13 @@ function refusesReplaces(error: unknown): error is AcmeOrderError & { problemTyp
 }
 
 /** Proves control of one name with dns-01; the removal of its TXT record, started once the challenge is settled either way, joins `removals`. */
-async function satisfyAuthorization(authorization: Authorization, context: IssueContext, state: CaCallState, removals: Promise<void>[]): Promise<void> {
+async function satisfyAuthorization(
+  authorization: Authorization,
+  context: IssueContext,
+  state: CaCallState,
+  removals: Promise<void>[],
+  shared: SharedChallengeRecords,
+): Promise<void> {
   const log = context.log ?? (() => {});
   // The CA's answer is read, not trusted: an authorization without the fields RFC 8555 §7.1.4 requires ends the order with the reason.
   const shaped = authorization as Partial<Authorization> | null;
@@ -197,14 +224,15 @@ async function satisfyAuthorization(authorization: Authorization, context: Issue
   // A CA may reuse an authorization it validated recently: nothing to prove.
   if (authorization.status === 'valid') return;
   const challenge = authorization.challenges.find((candidate: Partial<Authorization['challenges'][number]> | null) => candidate?.type === 'dns-01');
-  if (challenge === undefined) throw new AcmeOrderError(`acme: the CA offers no dns-01 challenge for ${name}`);
+  // RFC 8555 §7.1.3: a wildcard is proved with dns-01 alone.
+  if (challenge === undefined) throw new AcmeOrderError(`acme: the CA offers no dns-01 challenge for ${authorization.wildcard === true ? '*.' : ''}${name}`);
   const client = context.account.client;
   const value = await caStep(state, `computing the key authorization for ${name}`, () => client.getChallengeKeyAuthorization(challenge));
   const written: ChallengeRecord[] = [];
   try {
     const recordName = await context.authoritative.challengeName(name);
     // Noted before the write: a write whose answer is lost may still have happened.
-    written.push({ name: recordName, value });
+    (shared.names.has(name) ? shared.records : written).push({ name: recordName, value });
     await context.dns.addTxt(recordName, value);
     log(`acme: TXT ${recordName} written, waiting for the authoritative nameservers`);
     await context.authoritative.waitForTxt(recordName, value, context.propagation);
@@ -216,6 +244,33 @@ async function satisfyAuthorization(authorization: Authorization, context: Issue
   } finally {
     removals.push(removeChallengeRecords(context.dns, written, log));
   }
+}
+
+/** The challenge records of names that two authorizations of one order prove (a wildcard and its parent), removed once all are settled. */
+interface SharedChallengeRecords {
+  /** Identifier values that more than one authorization names. */
+  names: ReadonlySet<string>;
+  records: ChallengeRecord[];
+  remove(): Promise<void>;
+}
+
+function sharedChallengeRecords(authorizations: readonly Authorization[], context: IssueContext): SharedChallengeRecords {
+  const seen = new Set<string>();
+  const names = new Set<string>();
+  for (const authorization of authorizations) {
+    const value = (authorization as Partial<Authorization> | null)?.identifier?.value;
+    if (typeof value !== 'string') continue;
+    if (seen.has(value)) names.add(value);
+    seen.add(value);
+  }
+  const records: ChallengeRecord[] = [];
+  return { names, records, remove: () => removeChallengeRecords(context.dns, records, context.log ?? (() => {})) };
+}
+
+/** Whether the order's identifiers are exactly `names`. */
+function sameNameSet(order: Order, names: readonly string[]): boolean {
+  const identifiers = Array.isArray(order.identifiers) ? order.identifiers.map((identifier) => String(identifier.value).toLowerCase()) : [];
+  return identifiers.length === names.length && names.every((name) => identifiers.includes(name));
 }
 
 /** Never fails: a record that cannot be removed is logged. */
@@ -246,7 +301,8 @@ async function caStep<T>(state: CaCallState, label: string, operation: () => Pro
 }
 
 /** `fullChain` is what acme-client passed on: its HTTP layer parses a JSON answer, so it may be anything. */
-function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCertificate {
+function readIssued(names: readonly string[], fullChain: unknown, keyPem: string): IssuedCertificate {
+  const name = names[0] ?? '';
   if (typeof fullChain !== 'string') throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate chain that is not PEM text`);
   const [leafPem, ...intermediates] = acme.crypto.splitPemChain(fullChain);
   if (leafPem === undefined) throw new AcmeOrderError(`acme: the CA sent no certificate for ${name}`);
@@ -257,7 +313,10 @@ function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCer
     throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate that cannot be read (${messageOf(error)})`);
   }
   if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its key`);
-  if (leaf.checkHost(name) === undefined) throw new AcmeOrderError(`acme: the certificate the CA sent is not valid for ${name}`);
+  const covered = new Set((leaf.subjectAltName ?? '').split(', ').map((entry) => entry.replace(/^DNS:/, '').toLowerCase()));
+  const missing = names.find((one) => !covered.has(one));
+  if (leaf.checkHost(name) === undefined || missing !== undefined)
+    throw new AcmeOrderError(`acme: the certificate the CA sent is not valid for ${missing ?? name}`);
   // Each certificate after the leaf must be the issuer of the one before it (RFC 8555 §7.4.2): a block
   // that is no certificate, or one that signed nothing here, would be served to every client.
   let child = leaf;

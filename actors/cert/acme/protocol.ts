@@ -82,6 +82,8 @@ export interface IssueOptions {
   replaces?: { certId: string; ca: CaIdentity };
   /** The domain's own ACME profile; the CA's profile when absent. */
   profile?: string;
+  /** The names the certificate covers beside `name` (`www.app.example.com`, `*.app.example.com`); none when absent. */
+  names?: string[];
 }
 
 /** A configured CA and its account URL, when the account is open or account.json names one. */

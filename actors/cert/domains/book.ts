@@ -28,6 +28,7 @@ import { refuseCnameLoop, refuseOverLimit } from './limits.js';
 import { checkedProfile } from './profile-choice.js';
 import type { Target } from '../dns/targets.js';
 import { classifyTarget, parseDomainName } from './names.js';
+import { addressNames, certificateNames, parseExtraNames, refuseNameOverlap } from './name-set.js';
 import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
 import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf, staleAriState } from './renewals.js';
@@ -50,6 +51,8 @@ export interface DomainBookDeps {
   parallelOrders: number;
   /** max_domains: an add past it is refused (limits.ts). */
   maxDomains: number;
+  /** allow_apex: a domain's names may hold the base domain itself and `*.<base>` (name-set.ts); false by default. */
+  allowApex?: boolean;
   /** The delays between retries after a failure; defaultBackoff unless acme.retry_backoff_seconds says otherwise. */
   backoff?: BackoffSettings;
   /** Where issuances, failures, near expiries and CA changes are told (notify, ../notify/); none by default. */
@@ -158,18 +161,24 @@ export class DomainBook {
   async add(input: NewDomainInput): Promise<DomainView> {
     const { name, label } = parseDomainName(input.name, this.baseDomain);
     const target = classifyTarget(input.target, name);
+    const names = parseExtraNames(input.names, name, this.nameRules);
+    const wildcardRecords = input.wildcard_records === true;
+    const recordNames = addressNames({ name, names, wildcard_records: wildcardRecords });
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseNameOverlap([name, ...names], this.records(), undefined);
     refuseOverLimit(this.domains.size, this.deps.maxDomains);
     refuseCnameLoop(name, target, this.targetOf);
-    await this.claimRecord(name, input.adopt === true);
+    for (const recordName of recordNames) await this.claimRecord(recordName, input.adopt === true);
     // Checked again after the provider's answer: another add or change may have come in meanwhile.
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseNameOverlap([name, ...names], this.records(), undefined);
     refuseOverLimit(this.domains.size, this.deps.maxDomains);
     refuseCnameLoop(name, target, this.targetOf);
     const profile = input.profile === undefined || input.profile === null ? null : await checkedProfile(input.profile, this.deps.issuer, this.deps.log);
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
+    refuseNameOverlap([name, ...names], this.records(), undefined);
     const domain: StoredDomain = {
-      record: newDomainRecord({ name, label, ...target, token: newDomainToken(), profile }, this.deps.clock.now()),
+      record: newDomainRecord({ name, label, ...target, token: newDomainToken(), profile, names, wildcard_records: wildcardRecords }, this.deps.clock.now()),
       material: undefined,
     };
     this.domains.set(name, domain);
@@ -179,7 +188,7 @@ export class DomainBook {
       this.domains.delete(name);
       throw error;
     }
-    this.deps.log.info(`added ${name} -> ${target.target} (${target.record_type})`);
+    this.deps.log.info(`added ${name}${names.length === 0 ? '' : ` with ${names.join(', ')}`} -> ${target.target} (${target.record_type})`);
     // The domain as it was added (pending), as the first replica message shows it: the order that
     // plan() may start at once publishes its own changes after it, in order.
     const added = domainView(domain.record);
@@ -210,7 +219,7 @@ export class DomainBook {
     const domain = this.find(nameOrLabel);
     const target = classifyTarget(input, domain.record.name);
     refuseCnameLoop(domain.record.name, target, this.targetOf);
-    await this.claimRecord(domain.record.name, adopt);
+    for (const recordName of addressNames(domain.record)) await this.claimRecord(recordName, adopt);
     // Checked again after the provider's answer: another change may have come in meanwhile.
     refuseCnameLoop(domain.record.name, target, this.targetOf);
     domain.record = { ...domain.record, ...target };
@@ -232,6 +241,35 @@ export class DomainBook {
     return domainView(domain.record);
   }
 
+  /**
+   * The records of the names added are claimed first, as for an add; once the set is saved they are
+   * written (when the domain's record is out), the records of the names dropped are removed, and an
+   * issued domain orders the certificate for its new set at once, serving the old one until it comes.
+   */
+  async setNames(nameOrLabel: string, input: string[], wildcardRecords?: boolean): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const { name } = domain.record;
+    const names = parseExtraNames(input, name, this.nameRules);
+    const next = { name, names, wildcard_records: wildcardRecords ?? domain.record.wildcard_records };
+    refuseNameOverlap(certificateNames(next), this.records(), name);
+    const before = addressNames(domain.record);
+    const after = addressNames(next);
+    for (const added of after.filter((one) => !before.includes(one))) await this.claimRecord(added, false);
+    // Checked again after the provider's answer: another change may have come in meanwhile.
+    refuseNameOverlap(certificateNames(next), this.records(), name);
+    domain.record = { ...domain.record, names: next.names, wildcard_records: next.wildcard_records };
+    await this.save(domain);
+    this.deps.log.info(`${name} covers ${certificateNames(next).join(', ')}`);
+    for (const dropped of before.filter((one) => !after.includes(one)))
+      this.deps.issuer.removeRecord(dropped).catch((error: unknown) => this.deps.log.warn(`the record of ${dropped} could not be removed: ${String(error)}`));
+    if (domain.record.published !== null) this.republish(domain);
+    if (domain.record.status === 'issued') {
+      await this.update(domain, renewalDueNow(domain.record, this.deps.clock.now()));
+      this.enqueue(name);
+    }
+    return domainView(domain.record);
+  }
+
   async remove(nameOrLabel: string): Promise<void> {
     const domain = this.find(nameOrLabel);
     const { name } = domain.record;
@@ -242,7 +280,10 @@ export class DomainBook {
     await this.deps.store.remove(name);
     this.deps.log.info(`removed ${name}`);
     await this.deps.retire?.(name, domain.record.token, 'removed');
-    this.deps.issuer.removeRecord(name).catch((error: unknown) => this.deps.log.warn(`the record of ${name} could not be removed: ${String(error)}`));
+    for (const recordName of addressNames(domain.record))
+      this.deps.issuer
+        .removeRecord(recordName)
+        .catch((error: unknown) => this.deps.log.warn(`the record of ${recordName} could not be removed: ${String(error)}`));
   }
 
   async rotate(nameOrLabel: string): Promise<DomainView> {
@@ -439,11 +480,13 @@ export class DomainBook {
     try {
       if (needsPublishing(domain.record)) {
         const { target, record_type } = domain.record;
-        await this.deps.issuer.publishRecord(name, target, record_type);
+        for (const recordName of addressNames(domain.record)) await this.deps.issuer.publishRecord(recordName, target, record_type);
         domain.record = { ...domain.record, published: { target, record_type } };
       }
       const replaces = replacesOf(domain.record);
+      const ordered = certificateNames(domain.record);
       const issued = await this.deps.issuer.issue(name, {
+        ...(ordered.length === 1 ? {} : { names: ordered.slice(1) }),
         ca: this.caOf(domain.record),
         ...(replaces === undefined ? {} : { replaces }),
         ...(domain.record.profile === null ? {} : { profile: domain.record.profile }),
@@ -455,7 +498,10 @@ export class DomainBook {
       // Read here, inside the order: a certificate from the CA that cannot be read fails the order.
       // The record is read after the awaits: a target changed meanwhile must not be written over.
       const issuedBy = issued.ca === undefined ? undefined : { directory_url: issued.ca.directoryUrl, account_url: issued.ca.accountUrl };
-      issuedRecord = markIssued(domain.record, { ...plan.plannedCertificate(issued), ...(issuedBy === undefined ? {} : { issuedBy }) });
+      issuedRecord = {
+        ...markIssued(domain.record, { ...plan.plannedCertificate(issued), ...(issuedBy === undefined ? {} : { issuedBy }) }),
+        issued_names: ordered.length === 1 ? null : ordered,
+      };
       domain.material = issued.material;
       if (issued.ca !== undefined) this.noteAccount(issued.ca.directoryUrl, issued.ca.accountUrl);
     } catch (error) {
@@ -591,6 +637,16 @@ export class DomainBook {
     }
   }
 
+  /** How extra names are read (name-set.ts). */
+  private get nameRules() {
+    return { baseDomain: this.baseDomain, allowApex: this.deps.allowApex === true };
+  }
+
+  /** Every domain's record, for the overlap check of names. */
+  private records(): Iterable<DomainRecord> {
+    return [...this.domains.values()].map((domain) => domain.record);
+  }
+
   /** A managed name's current target, for the CNAME loop check. */
   private readonly targetOf = (name: string): Target | undefined => this.domains.get(name)?.record;
 
@@ -605,7 +661,10 @@ export class DomainBook {
 
   private republish(domain: StoredDomain): void {
     const { name, target, record_type } = domain.record;
-    this.deps.issuer.publishRecord(name, target, record_type).then(
+    const publishAll = async () => {
+      for (const recordName of addressNames(domain.record)) await this.deps.issuer.publishRecord(recordName, target, record_type);
+    };
+    publishAll().then(
       async () => {
         if (this.domains.get(name) !== domain) return;
         domain.record = { ...domain.record, published: { target, record_type } };

@@ -26,6 +26,8 @@ export interface DemoOptions {
   lifetimeMs?: number;
   /** The subject (and issuer) distinguished name; the demo's by default. */
   subject?: string;
+  /** The names the certificate covers beside `name`. */
+  altNames?: readonly string[];
 }
 
 function algorithmFor(keyType: KeyType): webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams {
@@ -77,7 +79,7 @@ export async function createDemoCertificate(name: string, options: DemoOptions):
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(usages, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: name }]),
+      new x509.SubjectAlternativeNameExtension([name, ...(options.altNames ?? [])].map((value) => ({ type: 'dns' as const, value }))),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       // Its own key as the authority: renewal code reading the ARI CertID works in demo too.
       await x509.AuthorityKeyIdentifierExtension.create(keys.publicKey),

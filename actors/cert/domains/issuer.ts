@@ -40,10 +40,10 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     accounts: () => Promise.resolve([]),
     revoke: () => Promise.reject(new OutpostError('ERR_CONFLICT', 'a demo certificate has no CA to revoke it')),
     forgetOrder: () => Promise.resolve(),
-    async issue(name) {
+    async issue(name, options) {
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
       const { createDemoCertificate } = await import('./demo-certificate.js');
-      const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType });
+      const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType, altNames: options?.names ?? [] });
       return { material, notBefore, notAfter };
     },
   };

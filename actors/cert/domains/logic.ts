@@ -32,7 +32,11 @@ export function startOrder(record: DomainRecord): DomainRecord {
 
 /** What the CA budget counts an order for this domain as: a renewal once it ever had a certificate. */
 export function certificateKind(record: DomainRecord): 'new' | 'renewal' {
-  return record.issued_at === null ? 'new' : 'renewal';
+  if (record.issued_at === null) return 'new';
+  // The CA takes a certificate for another set of names as a new one, not as a renewal.
+  const issued = record.issued_names ?? [record.name];
+  const wanted = [record.name, ...record.names];
+  return issued.length === wanted.length && wanted.every((name) => issued.includes(name)) ? 'renewal' : 'new';
 }
 
 /** Pending until the CA budget has a slot for it, at `slotAt`. */

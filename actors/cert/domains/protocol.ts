@@ -27,6 +27,8 @@ export interface DomainsConfig {
   caLimits?: CaLimitSettings;
   /** max_domains: adds past this many domains are refused (409). */
   maxDomains: number;
+  /** allow_apex: a domain's names may hold the base domain itself and `*.<base>` (name-set.ts). */
+  allowApex: boolean;
   /** acme.retry_backoff_seconds, in ms: the first retry's delay after a failed order (backoff.ts). */
   retryBackoffMs: number;
   /** The directory URLs of acme.cas and acme.fallback_after (ca-fallback.ts); absent in demo mode. */
@@ -62,6 +64,10 @@ export interface DomainView {
   renewal: { due_at: string | null; basis: 'ari' | 'lifetime' | null };
   /** The ACME directory URL of the CA that issued the certificate served; null before the first certificate, for a demo certificate, or when not known. */
   issued_by: string | null;
+  /** The extra names the certificate covers beside `name`, full: `www.app.example.com`, `*.app.example.com`. */
+  names: string[];
+  /** Whether the wildcards among `names` get the target's address record too. */
+  wildcard_records: boolean;
 }
 
 /**
@@ -126,6 +132,10 @@ export interface NewDomainInput {
   adopt?: boolean;
   /** The ACME profile to order (one the CA's directory lists); absent or null: acme.profile. */
   profile?: string | null;
+  /** The extra names one certificate covers with `name` (name-set.ts): relative (`www.app`, `*.app`, `a.b`, `@`) or full. */
+  names?: string[];
+  /** Whether wildcards among `names` get the target's address record too; default false. */
+  wildcard_records?: boolean;
 }
 
 export interface DomainsApi {
@@ -137,6 +147,12 @@ export interface DomainsApi {
   setTarget(name: string, target: string, adopt?: boolean): Promise<DomainView>;
   /** The ACME profile of the domain's next orders (renewals included); null: acme.profile. Checked against the CA's list. */
   setProfile(name: string, profile: string | null): Promise<DomainView>;
+  /**
+   * The domain's extra names (and whether its wildcards get address records): checked as an add checks
+   * them, records written for the names added and removed for those dropped, and a certificate for the
+   * new set ordered at once when the domain has one.
+   */
+  setNames(name: string, names: string[], wildcardRecords?: boolean): Promise<DomainView>;
   remove(name: string): Promise<void>;
   /** The ACME profiles the CA's directory lists; null when it lists none, and in demo mode. */
   caProfiles(): Promise<OfferedProfiles | null>;

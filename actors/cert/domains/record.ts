@@ -55,6 +55,12 @@ export const domainRecordSchema = z.object({
     /** expires_at of the material the "expires within 7 days" notice was sent for (sent once). */
     expiry_notice_for: isoInstant.nullable(),
   }),
+  /** The extra names the certificate covers beside `name` (name-set.ts), full and lower case: `www.app.example.com`, `*.app.example.com`. */
+  names: z.array(z.string().min(1)).default([]),
+  /** Whether the wildcards among `names` get the target's address record too (other names always do). */
+  wildcard_records: z.boolean().default(false),
+  /** The names of the certificate served (`name` first); null: `name` alone, or nothing issued yet. A set that differs from it orders a new certificate, as the CA counts it. */
+  issued_names: z.array(z.string()).nullable().default(null),
 });
 
 export type DomainRecord = z.output<typeof domainRecordSchema>;
@@ -66,6 +72,8 @@ export interface NewDomain {
   record_type: RecordType;
   token: string;
   profile?: string | null;
+  names?: string[];
+  wildcard_records?: boolean;
 }
 
 /** A domain just added: pending, nothing published, nothing issued. */
@@ -73,6 +81,9 @@ export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
   return {
     ...domain,
     profile: domain.profile ?? null,
+    names: domain.names ?? [],
+    wildcard_records: domain.wildcard_records ?? false,
+    issued_names: null,
     status: 'pending',
     error: null,
     created_at: isoTime(now),

@@ -21,6 +21,8 @@ export function domainView(record: DomainRecord): DomainView {
     waiting_for: record.retry.waiting_for,
     renewal: { due_at: record.renewal.due_at, basis: record.renewal.basis },
     issued_by: record.issued_by?.directory_url ?? null,
+    names: record.names,
+    wildcard_records: record.wildcard_records,
   };
 }
 

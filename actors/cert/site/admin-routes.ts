@@ -41,10 +41,27 @@ const maxLogBacklog = 1000;
 // Empty names and targets pass the schema on purpose: the domains actor refuses them in words
 // ("give a name"), as the panel says them (domains/input-words.ts).
 const profileField = z.string().max(64).nullable().optional();
-const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional(), profile: profileField });
+// The count of names is checked by the domains actor (name-set.ts), which says the CA's limit; this bound keeps bodies small.
+const namesField = z.array(z.string().max(253)).max(1000).optional();
+const newDomainBody = z.strictObject({
+  name: z.string().max(253),
+  target: z.string().max(253),
+  adopt: z.boolean().optional(),
+  profile: profileField,
+  names: namesField,
+  wildcard_records: z.boolean().optional(),
+});
 const changeBody = z
-  .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField })
-  .refine((body) => body.target !== undefined || body.profile !== undefined, { message: 'needs target, profile or both' });
+  .strictObject({
+    target: z.string().max(253).optional(),
+    adopt: z.boolean().optional(),
+    profile: profileField,
+    names: namesField,
+    wildcard_records: z.boolean().optional(),
+  })
+  .refine((body) => body.target !== undefined || body.profile !== undefined || body.names !== undefined || body.wildcard_records !== undefined, {
+    message: 'needs target, profile, names or wildcard_records',
+  });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
 
@@ -171,7 +188,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
       '/api/admin/domains',
       async (request, reply) => {
         const domain = await audit.around(
-          subject(request, 'add', request.body.name, `target ${request.body.target}`),
+          subject(
+            request,
+            'add',
+            request.body.name,
+            `target ${request.body.target}${request.body.names === undefined || request.body.names.length === 0 ? '' : `, names ${request.body.names.join(' ')}`}`,
+          ),
           () => domains.call((api) => api.add(request.body)),
           (added) => added.name,
         );
@@ -200,9 +222,14 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const { target, adopt, profile } = request.body;
+        const { target, adopt, profile, names, wildcard_records } = request.body;
         const name = request.params.name ?? '';
-        const change = [target === undefined ? undefined : `target ${target}`, profile === undefined ? undefined : `profile ${profile ?? 'default'}`]
+        const change = [
+          target === undefined ? undefined : `target ${target}`,
+          profile === undefined ? undefined : `profile ${profile ?? 'default'}`,
+          names === undefined ? undefined : `names ${names.join(' ') || '(none)'}`,
+          wildcard_records === undefined ? undefined : `wildcard records ${wildcard_records ? 'on' : 'off'}`,
+        ]
           .filter((part) => part !== undefined)
           .join(', ');
         const domain = await audit.around(
@@ -210,8 +237,12 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
           async () => {
             // The profile first: a profile the CA does not list refuses the whole change before the target moves.
             let changed = profile === undefined ? undefined : await domains.call((api) => api.setProfile(name, profile));
+            if (names !== undefined || wildcard_records !== undefined) {
+              const current = changed ?? find(name).domain;
+              changed = await domains.call((api) => api.setNames(name, names ?? current.names, wildcard_records));
+            }
             if (target !== undefined) changed = await domains.call((api) => api.setTarget(name, target, adopt));
-            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or both');
+            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile, names or wildcard_records');
             return changed;
           },
           (edited) => edited.name,

@@ -50,7 +50,23 @@ const domainProperties: Record<keyof DomainView, object> = {
     description:
       'the ACME directory URL of the CA that issued the certificate served (one of acme.cas); null before the first certificate, for a demo certificate, or when not known',
   },
+  names: {
+    type: 'array',
+    items: string,
+    description:
+      'the names the certificate covers beside name, full: www.app.example.com, *.app.example.com, the base domain itself where allow_apex allows it',
+  },
+  wildcard_records: { type: 'boolean', description: "whether the wildcards among names get the target's address record too (other names always do)" },
 };
+
+const namesProperty = {
+  type: 'array',
+  maxItems: 99,
+  items: { type: 'string', maxLength: 253 },
+  description:
+    "the names one certificate covers beside name, relative to the base domain as name is (www.app, a.b, *.app, @ for the base domain where allow_apex allows it) or full; each gets the target's address record, a wildcard only with wildcard_records. At most 100 names with name, each label 63 octets, each name 253",
+};
+const wildcardRecordsProperty = { type: 'boolean', description: "give the wildcards among names the target's address record too; default false" };
 
 const profileProperty = {
   type: 'string',
@@ -218,16 +234,18 @@ export function certhubOpenApi(version: string) {
                   'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false',
               },
               profile: profileProperty,
+              names: namesProperty,
+              wildcard_records: wildcardRecordsProperty,
             },
           }),
           responses: {
             '201': jsonResponse('the new domain (pending)', domainRef),
             ...bodyErrors,
             '400': errorResponse(
-              'bad name or target, a profile the CA does not list (the error names those it does), or a body that is not JSON of the schema',
+              'bad name, names or target (a name outside the base domain, the apex without allow_apex, more than 100 names, a label over 63 octets, a name over 253), a profile the CA does not list (the error names those it does), or a body that is not JSON of the schema',
             ),
             '409': errorResponse(
-              'the domain exists, max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',
+              "the domain exists, a name is another domain's already (the error names it), max_domains are managed already, the target closes a CNAME loop, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)",
             ),
             ...adminErrors,
           },
@@ -246,7 +264,7 @@ export function certhubOpenApi(version: string) {
           },
         },
         patch: {
-          summary: "change a domain's target, its ACME profile, or both",
+          summary: "change a domain's target, its ACME profile, its names, or several of them",
           security: admin,
           requestBody: jsonBody({
             type: 'object',
@@ -254,6 +272,11 @@ export function certhubOpenApi(version: string) {
             properties: {
               target: string,
               profile: profileProperty,
+              names: {
+                ...namesProperty,
+                description: `${namesProperty.description}. The whole list: records are written for names added and removed for names dropped, and an issued domain orders a certificate for the new set at once`,
+              },
+              wildcard_records: wildcardRecordsProperty,
               adopt: {
                 type: 'boolean',
                 description:
@@ -265,11 +288,11 @@ export function certhubOpenApi(version: string) {
             '200': jsonResponse('the domain', domainRef),
             ...bodyErrors,
             '400': errorResponse(
-              'bad target, a profile the CA does not list (the error names those it does), a name that is not valid percent-encoding, or a body that is not JSON of the schema',
+              'bad target or names, a profile the CA does not list (the error names those it does), a name that is not valid percent-encoding, or a body that is not JSON of the schema',
             ),
             '404': errorResponse('no such domain'),
             '409': errorResponse(
-              'the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)',
+              "a name is another domain's already (the error names it), the target closes a CNAME loop between managed names, or the name has A/AAAA/CNAME records certhub did not create (named in the error; see adopt)",
             ),
             ...adminErrors,
           },

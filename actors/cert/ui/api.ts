@@ -84,10 +84,14 @@ export async function fullViews(wanted: readonly DomainSummary[]): Promise<Domai
 }
 
 /** `profile`: the ACME profile to order; absent: the default (acme.profile, else the CA's). */
-export async function addDomain(name: string, target: string, profile?: string): Promise<DomainView> {
-  return (
-    await call('api/admin/domains', { method: 'POST', body: profile === undefined ? { name, target } : { name, target, profile } })
-  ).json() as Promise<DomainView>;
+export async function addDomain(name: string, target: string, profile?: string, names: readonly string[] = []): Promise<DomainView> {
+  const body = { name, target, ...(profile === undefined ? {} : { profile }), ...(names.length === 0 ? {} : { names }) };
+  return (await call('api/admin/domains', { method: 'POST', body })).json() as Promise<DomainView>;
+}
+
+/** The names the domain's certificate covers beside its own (the whole list). */
+export async function setNames(name: string, names: readonly string[]): Promise<DomainView> {
+  return (await call(domainPath(name), { method: 'PATCH', body: { names } })).json() as Promise<DomainView>;
 }
 
 /** The ACME profile of the domain's next orders; null: the default. */

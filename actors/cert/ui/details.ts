@@ -1,4 +1,4 @@
-// What an expanded row shows: the target (editable), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
+// What an expanded row shows: the target (editable), the names its certificate covers (editable, names-field.ts), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
 // fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first, in an in-page dialog; a saved target says so. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
@@ -10,6 +10,7 @@ import { ApiError, domainPath, getDomain, removeDomain, retryNow, rotateToken, s
 import { dateTime, nextAttemptText } from './format.js';
 import { targetProblem } from './validate.js';
 import { ProfileField } from './profile-field.js';
+import { NamesField } from './names-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
 import { HostsView } from './hosts-view.js';
 import { confirmInDialog } from './confirm-dialog.js';
@@ -44,6 +45,7 @@ export class DetailsView {
   private readonly key = element('a', 'button', 'Key (.key)');
   private readonly lastFetch = element('dd');
   private readonly profile: ProfileField;
+  private readonly names: NamesField;
   private readonly profileRow = element('div');
   private readonly actionError = element('p', 'form-error');
   /** Renew now, Re-key and Revoke (lifecycle-actions.ts), while the domain is issued. */
@@ -156,6 +158,15 @@ export class DetailsView {
     this.nextAttempt.className = 'next-attempt';
     this.nextAttemptRow.append(element('dt', '', 'Next attempt'), this.nextAttempt);
     this.profile = new ProfileField(domain.name, (changed) => actions.changed(this.answered(changed)));
+    // The base domain is what follows the label in the name.
+    const baseDomain = domain.name.slice(domain.label.length + 1);
+    this.names = new NamesField(
+      domain.name,
+      () => baseDomain,
+      (changed) => actions.changed(this.answered(changed)),
+    );
+    const namesRow = element('div');
+    namesRow.append(element('dt', '', 'Names'), this.names.node);
     const profileLabel = element('dt', '', 'Profile');
     this.profileRow.append(profileLabel, this.profile.node);
     this.profileRow.hidden = true;
@@ -164,6 +175,7 @@ export class DetailsView {
     this.issuerRow.append(element('dt', '', 'Issued by'), this.issuer);
     this.hosts = new HostsView(domain.name, () => this.reload());
     facts.append(
+      namesRow,
       fact('Expires', this.expires),
       fact('Issued', this.issued),
       this.issuerRow,
@@ -231,6 +243,7 @@ export class DetailsView {
     this.nextAttemptRow.hidden = domain.next_attempt_at === null;
     this.nextAttempt.textContent = nextAttemptText(domain.next_attempt_at, domain.waiting_for);
     this.profile.show(domain, this.profileRow);
+    this.names.show(domain);
     this.drawToken();
     const issued = domain.expires_at !== null;
     for (const [link, file] of [

@@ -22,6 +22,40 @@ export function nameProblem(input: string, baseDomain: string): string {
   return '';
 }
 
+/** The most names a certificate holds (the CA's limit, domains/name-set.ts): the domain's own and 99 more. */
+const maxExtraNames = 99;
+
+/** The names typed in a names field: separated by commas, blanks or new lines. */
+export function splitNames(input: string): string[] {
+  return input.split(/[\s,]+/).filter((name) => name !== '');
+}
+
+/**
+ * Why the names typed (`www.app, *.app, a.b, @`) are not a name set under `baseDomain`, or '' when
+ * they are (or none is typed). The apex is left to the server, which knows whether allow_apex allows it.
+ */
+export function namesProblem(input: string, baseDomain: string): string {
+  const names = splitNames(input.toLowerCase());
+  if (names.length > maxExtraNames) return `at most ${maxExtraNames} names beside the domain's own (the CA's limit of 100 a certificate)`;
+  const suffix = baseDomain === '' ? '' : `.${baseDomain}`;
+  for (const given of names) {
+    const text = given.replace(/\.$/, '');
+    if (text === '@' || text === baseDomain) continue;
+    const part = suffix !== '' && text.endsWith(suffix) ? text.slice(0, -suffix.length) : text;
+    if (given.endsWith('.') && suffix !== '' && !text.endsWith(suffix)) return `${given}: not under ${baseDomain}`;
+    const full = suffix === '' ? part : `${part}${suffix}`;
+    if (full.length > 253) return `${given}: longer than 253 characters`;
+    for (const [index, one] of part.split('.').entries()) {
+      if (one === '*' && index === 0) continue;
+      if (one.includes('*')) return `${given}: a wildcard is a whole first label, as in *.app`;
+      if (one.length > 63) return `${given}: a label of at most 63 characters`;
+      if (!label.test(one)) return `${given}: letters, digits and hyphens only, not starting or ending with a hyphen`;
+    }
+    if (names.filter((other) => other.replace(/\.$/, '') === text).length > 1) return `${given}: listed twice`;
+  }
+  return '';
+}
+
 /** Why `input` is not an IP address or a host name, or '' when it is one (or empty). */
 export function targetProblem(input: string): string {
   const url = urlTargetProblem(input);

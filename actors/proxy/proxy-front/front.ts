@@ -11,6 +11,8 @@ import { ProxyFigures } from './figures.js';
 import { forwardRequest } from './forward.js';
 import { AccessLog } from './access-log.js';
 import { errorPage, hostName, httpsRedirect, pathAndQuery } from './logic.js';
+import { matchServerName } from './server-names.js';
+import type { MountedName } from './tls-listener.js';
 import { proxyRoutesTopic } from './kind.js';
 import type { ProxyFrontApi, ProxyFrontConfig } from './protocol.js';
 import { RouteTable } from './route-table.js';
@@ -56,7 +58,7 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
     };
   };
 
-  const mount = (app: TemplatedApp, domain: string, webSocketClosed: () => void) => {
+  const mount = (app: TemplatedApp, { domain, serverName, names }: MountedName, webSocketClosed: () => void) => {
     const relay = webSocketRelay({
       domain,
       route: () => routes.get(domain),
@@ -66,14 +68,15 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
       misdirected,
     });
     app
-      .domain(domain)
+      .domain(serverName)
       .any('/*', (res, req) => {
         const route = routes.get(domain);
         // No route: a reload took the name out while this connection was open.
         if (route === undefined) return misdirected(res, domain);
         const host = req.getHeader('host');
-        // The Host as the client sent it is most often the name itself: hostName's lower-casing and port-trimming only when it is not.
-        if (host !== '' && host !== domain && hostName(host) !== domain) {
+        // The Host as the client sent it is most often the name itself: hostName's lower-casing and
+        // port-trimming, and the match against the certificate's other names, only when it is not.
+        if (host !== '' && host !== domain && matchServerName(hostName(host), names) === undefined) {
           route.figures?.answered(421);
           return misdirected(res, domain);
         }

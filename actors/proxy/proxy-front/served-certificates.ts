@@ -10,6 +10,7 @@ import { materialPaths } from '../client/material-files.js';
 import type { ReloadOutcome } from './protocol.js';
 import type { ServedFigures } from './figures.js';
 import type { ServedMaterial, TlsListener } from './tls-listener.js';
+import { certificateDnsNames } from './server-names.js';
 
 interface Served {
   /** Hash of the fullchain and key served now; undefined before the first load. */
@@ -113,12 +114,12 @@ export class ServedCertificates {
 
     // Taken out by a reload while the files were read.
     if (this.served.get(domain) !== served) return 'kept';
-    served.material = { fullchain, key };
+    const leaf = new X509Certificate(fullchain);
+    served.material = { fullchain, key, names: certificateDnsNames(leaf).filter((name) => name !== domain) };
     await this.handOver();
     const swapped = served.digest !== undefined;
     served.digest = digest;
     served.lastProblem = undefined;
-    const leaf = new X509Certificate(fullchain);
     served.expiresAt = Date.parse(leaf.validTo) / 1000;
     served.swaps++;
     this.log.info(swapped ? 'renewed certificate served' : 'certificate served', {

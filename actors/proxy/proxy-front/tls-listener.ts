@@ -28,6 +28,18 @@ const retiredGraceMs = 10_000;
 export interface ServedMaterial {
   fullchain: Buffer;
   key: Buffer;
+  /** The names the certificate covers beside the route's own (its other DNS names, wildcards included): served too. */
+  names: readonly string[];
+}
+
+/** A server name an app serves, and the route it belongs to. */
+export interface MountedName {
+  /** The route (the proxy config's name). */
+  domain: string;
+  /** The TLS server name registered: the route's own name, or another name of its certificate. */
+  serverName: string;
+  /** Every name of the route's certificate: a request's Host must be one of them (server-names.ts). */
+  names: readonly string[];
 }
 
 export interface TlsListenerSetup {
@@ -42,7 +54,7 @@ export interface TlsListenerSetup {
    * Registers the routes of `domain` on `app`, after its certificate was added. `webSocketClosed` must
    * be called when a WebSocket of the app closes: an upgraded connection leaves uWS's connection count.
    */
-  mount(app: TemplatedApp, domain: string, webSocketClosed: () => void): void;
+  mount(app: TemplatedApp, mounted: MountedName, webSocketClosed: () => void): void;
 }
 
 /** uWebSockets.js's child apps (App.h addChildApp), which the typings of uws-pack 20.0.8 leave out. */
@@ -132,11 +144,22 @@ export class TlsListener {
     if (materials.size === 0) return generation;
     // Made when first needed: without material there may be no material_dir yet.
     const scratchDir = privateScratchDir(this.setup.materialDir);
-    for (const [domain, { fullchain, key }] of materials) {
-      withTlsFiles(scratchDir, fullchain, key, (certFile, keyFile) =>
-        app.addServerName(domain, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }),
+    // The routes' own names first, then the other names of their certificates: a name two
+    // certificates cover goes to the route named after it, or else to the first route.
+    const mounted = new Set(materials.keys());
+    const served: { serverName: string; domain: string; material: ServedMaterial }[] = [];
+    for (const [domain, material] of materials) served.push({ serverName: domain, domain, material });
+    for (const [domain, material] of materials)
+      for (const name of material.names) {
+        if (mounted.has(name)) continue;
+        mounted.add(name);
+        served.push({ serverName: name, domain, material });
+      }
+    for (const { serverName, domain, material } of served) {
+      withTlsFiles(scratchDir, material.fullchain, material.key, (certFile, keyFile) =>
+        app.addServerName(serverName, { cert_file_name: certFile, key_file_name: keyFile, ssl_ciphers: tlsCipherPolicy }),
       );
-      this.setup.mount(app, domain, webSocketClosed);
+      this.setup.mount(app, { domain, serverName, names: [domain, ...material.names] }, webSocketClosed);
     }
     return generation;
   }

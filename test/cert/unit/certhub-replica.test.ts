@@ -18,6 +18,8 @@ function view(changes: Partial<DomainView>): DomainView {
     expires_at: null,
     token: 'chd_one',
     last_fetch: null,
+    names: [],
+    wildcard_records: false,
     next_attempt_at: null,
     waiting_for: null,
     renewal: { due_at: null, basis: null },
