@@ -52,16 +52,16 @@ test('expanded row: edit the target, see expiry and token, copy and rotate it, d
   t.is(await target.inputValue(), '203.0.113.5');
   await target.fill('app.example.test');
   await details.getByRole('button', { name: 'Save' }).click();
-  await details.locator('.hint', { hasText: 'CNAME cannot point to its own name' }).waitFor();
+  await details.locator('.target-form .hint', { hasText: 'CNAME cannot point to its own name' }).waitFor();
   await target.fill('bad host.example.net');
-  t.regex((await details.locator('.hint').textContent()) ?? '', /host names hold/);
+  t.regex((await details.locator('.target-form .hint').textContent()) ?? '', /host names hold/);
   await target.fill('198.51.100.20');
   await details.getByRole('button', { name: 'Save' }).click();
-  await details.locator('.hint.saved', { hasText: 'Saved: A record to 198.51.100.20.' }).waitFor();
+  await details.locator('.target-form .hint.saved', { hasText: 'Saved: A record to 198.51.100.20.' }).waitFor();
   t.is((await domainView(server, 'app')).target, '198.51.100.20', 'the save is answered once the server holds it');
   await assertAccessible(t, page, 'a saved target');
   await target.fill('198.51.100.21');
-  t.is(await details.locator('.hint').textContent(), '', 'typing again clears the saved note');
+  t.is(await details.locator('.target-form .hint').textContent(), '', 'typing again clears the saved note');
 
   // Downloads are the server's material under the domain's own file names.
   for (const [label, file, field] of [
