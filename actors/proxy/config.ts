@@ -95,7 +95,9 @@ export const proxyConfigSchema = proxyRoutesSchema
     routes: z.record(z.string().min(1).max(253), proxyRouteSchema).describe('Each route, by the full name it serves (lower case, no trailing dot).'),
     host: bindAddress.default('0.0.0.0').describe('The address the TLS listener binds.'),
     port: port.default(443).describe('The TLS port.'),
-    redirect_port: port.optional().describe("A plain HTTP port that redirects every route's requests to HTTPS; none when absent."),
+    redirect_port: port
+      .optional()
+      .describe("A plain HTTP port that redirects to HTTPS the requests for every name a route's certificate covers; none when absent."),
     metrics_host: bindAddress.default('127.0.0.1').describe('The address of the plain HTTP listener of /metrics, /healthz and /readyz (with metrics_port).'),
     metrics_port: port.optional().describe('The port of that listener (the TLS port serves routed names only); none when absent.'),
     material_dir: z.string().min(1).default(defaultMaterialDir).describe('Folder of <domain>/{fullchain,privkey}.pem, as certhub-agent fetch writes it.'),

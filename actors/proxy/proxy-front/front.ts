@@ -114,7 +114,8 @@ export async function startProxyFront(context: ActorContext<ProxyFrontConfig>): 
   const port = await listener.listen(config.host, config.port);
   const urls = [`https://${formatHostPort(shownHost(config.host), port)}/`];
   if (config.redirectPort !== undefined) {
-    const redirect = redirectApp(routes, port);
+    // Every name a served certificate covers is sent on, not only the route's own.
+    const redirect = redirectApp({ has: (name) => routes.has(name) || certificates.servesName(name) }, port);
     apps.push(redirect);
     const redirectSocket = await listenOn(redirect, config.host, config.redirectPort);
     listening.push(redirectSocket);
@@ -178,7 +179,7 @@ function misdirected(res: HttpResponse, domain: string): void {
     .end(errorPage(421, 'Misdirected Request', `This connection serves ${domain} only; open a new connection for another name.`));
 }
 
-/** The plain listener: a routed name's requests are sent to HTTPS; any other name gets 404. */
+/** The plain listener: a served name's requests are sent to HTTPS; any other name gets 404. */
 function redirectApp(domains: { has(domain: string): boolean }, httpsPort: number): TemplatedApp {
   return plainApp().any('/*', (res, req) => {
     const location = httpsRedirect(req.getHeader('host'), pathAndQuery(req.getUrl(), req.getQuery()), httpsPort, domains);

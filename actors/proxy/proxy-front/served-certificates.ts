@@ -10,7 +10,7 @@ import { materialPaths } from '../client/material-files.js';
 import type { ReloadOutcome } from './protocol.js';
 import type { ServedFigures } from './figures.js';
 import type { ServedMaterial, TlsListener } from './tls-listener.js';
-import { certificateDnsNames } from './server-names.js';
+import { certificateDnsNames, matchServerName } from './server-names.js';
 
 interface Served {
   /** Hash of the fullchain and key served now; undefined before the first load. */
@@ -50,6 +50,15 @@ export class ServedCertificates {
   /** A certificate is served for the domain (some material was loaded once). */
   isServed(domain: string): boolean {
     return this.served.get(domain)?.digest !== undefined;
+  }
+
+  /** Whether `host` (lower case) is a route's name or another name of a served certificate, wildcards matched as SNI is. */
+  servesName(host: string): boolean {
+    for (const [domain, served] of this.served) {
+      if (domain === host) return true;
+      if (served.material !== undefined && matchServerName(host, served.material.names) !== undefined) return true;
+    }
+    return false;
   }
 
   /** Reads the domain's files and swaps its certificate when they changed and form a usable pair. */

@@ -4,6 +4,7 @@
 // records of every name but the wildcard; a name of another domain refused with 409 naming it; a
 // changed set ordered again at once.
 import { X509Certificate } from 'node:crypto';
+import { get } from 'node:http';
 import test, { type ExecutionContext } from 'ava';
 import { startCertStack, stopCertStack, type CertStack } from '../../helpers/cert-stack.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../../helpers/certhub.js';
@@ -50,7 +51,7 @@ async function sanOf(server: RunningCerthub, name: string, token: string): Promi
   return { names, serial: leaf.serialNumber };
 }
 
-test.serial('app, www.app and *.app in one certificate, served by the proxy to app, www.app and x.app, not a.x.app', async (t) => {
+test.serial('app, www.app and *.app in one certificate, served by the proxy to app, www.app and x.app (and redirected to HTTPS), not a.x.app', async (t) => {
   const { server, stack } = await certhubOnStack(t);
   const domain = await issuedWithNames(server, 'app', ['www.app', '*.app']);
   t.deepEqual(domain.names, ['www.app.example.test', '*.app.example.test']);
@@ -74,6 +75,7 @@ test.serial('app, www.app and *.app in one certificate, served by the proxy to a
     port: 0,
     material_dir: await temporaryDir(t, 'name-sets-material-'),
     allow_untrusted: true,
+    redirect_port: 0,
   });
   await proxy.process.waitFor(/certificate served/, 30_000);
   for (const sni of ['app.example.test', 'www.app.example.test', 'x.app.example.test']) {
@@ -87,6 +89,18 @@ test.serial('app, www.app and *.app in one certificate, served by the proxy to a
   }
   // One label only: a name two levels under the wildcard's parent has no certificate here.
   await t.throwsAsync(presentedCertificate(proxy.port, 'a.x.app.example.test'));
+
+  // The plain listener sends every name of the certificate on to HTTPS, and no other.
+  const plain = (name: string) =>
+    new Promise<string>((resolve, reject) => {
+      get({ host: '127.0.0.1', port: proxy.redirectPort, path: '/p?q=1', headers: { host: name } }, (answer) => {
+        answer.resume();
+        resolve(`${answer.statusCode} ${answer.headers.location ?? ''}`);
+      }).on('error', reject);
+    });
+  for (const name of ['app.example.test', 'www.app.example.test', 'x.app.example.test'])
+    t.is(await plain(name), `308 https://${name}:${proxy.port}/p?q=1`, name);
+  t.is(await plain('a.x.app.example.test'), '404 ');
 });
 
 test.serial('a nested name and the apex issued; a changed set is ordered again at once, its dropped record removed', async (t) => {
