@@ -17,6 +17,7 @@ import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
 import { pausedError, unpauseUrlOf } from './paused.js';
+import { readCsr, spkiOf } from '../../../src/crypto/csr.js';
 
 export interface IssueRequest {
   /** The one name the certificate is for (`app.example.com`). */
@@ -28,6 +29,8 @@ export interface IssueRequest {
   profile?: string;
   /** The issuer common name the chain should end with when the CA offers alternate chains (RFC 8555 §7.4.2, Link rel="alternate"). */
   preferredChain?: string;
+  /** The host's CSR (PEM) of an own_key domain: the order is finalized with it, no key is made, and the certificate must carry its key. */
+  csrPem?: string;
 }
 
 export interface IssueContext {
@@ -51,7 +54,7 @@ export interface IssuedCertificate {
   certPem: string;
   /** The intermediates that follow it, PEM. */
   chainPem: string;
-  /** The certificate's private key, PKCS#8 PEM. */
+  /** The certificate's private key, PKCS#8 PEM; empty when the order went with the host's CSR. */
   keyPem: string;
   notBefore: string;
   notAfter: string;
@@ -67,16 +70,18 @@ interface ChallengeRecord {
 export async function issueCertificate(request: IssueRequest, context: IssueContext): Promise<IssuedCertificate> {
   const { account, log = () => {}, orders } = context;
   const name = request.name.replace(/\.$/, '').toLowerCase();
-  // The key is made in the job pool while the DNS work goes on.
-  const freshKey = context.generateKey(request.keyType);
+  const { csrPem } = request;
+  // The key is made in the job pool while the DNS work goes on; none for an order with the host's CSR.
+  const freshKey = csrPem === undefined ? context.generateKey(request.keyType) : Promise.resolve('');
   freshKey.catch(() => {});
+  const csrSpki = csrPem === undefined ? undefined : (await readCsr(csrPem)).spki;
   return account.connection.run(async (state) => {
     const step = <T>(label: string, operation: () => Promise<T>) => caStep(state, `${label} for ${name}`, operation);
     // Removals of challenge records, started as soon as their challenge is settled and waited for
     // before the order ends, whatever its outcome.
     const removals: Promise<void>[] = [];
     try {
-      const resumed = await resumableOrder(name, context, state);
+      const resumed = await resumableOrder(name, csrPem, context, state);
       let order = resumed?.order ?? (await newOrder(name, request, context, state));
       let keyPem = resumed?.keyPem;
       if (order.status === 'pending') {
@@ -86,9 +91,9 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
       }
       if (order.status === 'pending' || order.status === 'ready') {
         keyPem = await freshKey;
-        // Kept before finalize: if the answer is lost, the order issued for this key.
-        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), keyPem });
-        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: [name] }, keyPem);
+        // Kept before finalize: if the answer is lost, the order issued for this key (or this CSR).
+        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), ...(csrPem === undefined ? { keyPem } : { csrPem }) });
+        const csr = csrPem ?? (await acme.crypto.createCsr({ commonName: name, altNames: [name] }, keyPem))[1];
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
@@ -97,7 +102,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
       }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
-      const issued = readIssued(name, fullChain, keyPem);
+      const issued = readIssued(name, fullChain, csrSpki === undefined ? { keyPem } : { csrSpki });
       await orders?.delete(name);
       log(`acme: ${name} issued, valid until ${issued.notAfter}`);
       return issued;
@@ -113,7 +118,12 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
  * (download). Anything else (invalid, expired, unknown to the CA, a finalized order whose key was
  * lost) is forgotten, and a new order is made.
  */
-async function resumableOrder(name: string, context: IssueContext, state: CaCallState): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
+async function resumableOrder(
+  name: string,
+  csrPem: string | undefined,
+  context: IssueContext,
+  state: CaCallState,
+): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
   const { orders, account, log = () => {} } = context;
   const entry = orders?.get(name);
   if (orders === undefined || entry === undefined) return undefined;
@@ -124,17 +134,19 @@ async function resumableOrder(name: string, context: IssueContext, state: CaCall
     log(`acme: the order left open for ${name} (${entry.url}) cannot be read, ordering afresh: ${messageOf(error)}`);
   }
   const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
+  // A finalized order is for the key it was finalized with: the one kept, or the CSR this order goes with.
+  const finalizedFor = csrPem === undefined ? entry.keyPem !== undefined : entry.csrPem === csrPem;
   const usable =
     order !== undefined &&
     !expired &&
-    (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
+    (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && finalizedFor));
   if (order === undefined || !usable) {
     if (order !== undefined) log(`acme: the order left open for ${name} is ${expired ? 'expired' : order.status}, ordering afresh`);
     await orders.delete(name);
     return undefined;
   }
   log(`acme: resuming the ${order.status} order ${entry.url} for ${name}`);
-  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? entry.keyPem : undefined };
+  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? (entry.keyPem ?? '') : undefined };
 }
 
 /**
@@ -246,7 +258,7 @@ async function caStep<T>(state: CaCallState, label: string, operation: () => Pro
 }
 
 /** `fullChain` is what acme-client passed on: its HTTP layer parses a JSON answer, so it may be anything. */
-function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCertificate {
+function readIssued(name: string, fullChain: unknown, owner: { keyPem: string } | { csrSpki: Buffer }): IssuedCertificate {
   if (typeof fullChain !== 'string') throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate chain that is not PEM text`);
   const [leafPem, ...intermediates] = acme.crypto.splitPemChain(fullChain);
   if (leafPem === undefined) throw new AcmeOrderError(`acme: the CA sent no certificate for ${name}`);
@@ -256,7 +268,8 @@ function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCer
   } catch (error) {
     throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate that cannot be read (${messageOf(error)})`);
   }
-  if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its key`);
+  const matches = 'keyPem' in owner ? leaf.checkPrivateKey(createPrivateKey(owner.keyPem)) : spkiOf(leaf.publicKey).equals(owner.csrSpki);
+  if (!matches) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its ${'keyPem' in owner ? 'key' : "host's CSR"}`);
   if (leaf.checkHost(name) === undefined) throw new AcmeOrderError(`acme: the certificate the CA sent is not valid for ${name}`);
   // Each certificate after the leaf must be the issuer of the one before it (RFC 8555 §7.4.2): a block
   // that is no certificate, or one that signed nothing here, would be served to every client.
@@ -276,7 +289,7 @@ function readIssued(name: string, fullChain: unknown, keyPem: string): IssuedCer
     name,
     certPem: `${leafPem.trim()}\n`,
     chainPem: intermediates.map((pem) => `${pem.trim()}\n`).join(''),
-    keyPem,
+    keyPem: 'keyPem' in owner ? owner.keyPem : '',
     notBefore: new Date(leaf.validFrom).toISOString(),
     notAfter: new Date(leaf.validTo).toISOString(),
     serialNumber: leaf.serialNumber,

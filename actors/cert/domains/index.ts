@@ -82,6 +82,7 @@ runActor(domainsActor, {
       notify,
       scheduled: !config.demo,
       retire: (name, token, reason) => retired.retire(name, token, reason),
+      reuseCsr: config.reuseCsr,
       ...(config.fallback === undefined ? {} : { fallback: config.fallback }),
     });
     const operator = new OperatorActions(book, issuer, log);
@@ -96,6 +97,8 @@ runActor(domainsActor, {
       add: (input) => book.add(input),
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
       setProfile: (name, profile) => book.setProfile(name, profile),
+      setOwnKey: (name, ownKey) => book.setOwnKey(name, ownKey),
+      submitCsr: (name, csrPem) => book.submitCsr(name, csrPem),
       remove: (name) => book.remove(name),
       caProfiles: () => issuer.profiles(),
       rotate: (name) => book.rotate(name),

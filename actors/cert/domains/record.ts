@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { domainStatuses } from './lifecycle.js';
 import type { RecordType } from '../dns/protocol.js';
+import { keyTypes } from '../key-types.js';
 
 const isoInstant = z.iso.datetime();
 const recordType = z.enum(['A', 'AAAA', 'CNAME']);
@@ -55,6 +56,23 @@ export const domainRecordSchema = z.object({
     /** expires_at of the material the "expires within 7 days" notice was sent for (sent once). */
     expiry_notice_for: isoInstant.nullable(),
   }),
+  /** The key stays on the domain's host: certhub makes and stores no key for it, and orders for the CSR the host sends (own-key.ts). */
+  own_key: z.boolean().default(false),
+  /** An own_key domain's latest CSR from its host (csr-check.ts checked it); null before the first. */
+  csr: z
+    .object({
+      pem: z.string(),
+      key_type: z.enum(keyTypes),
+      /** Base64 of its SubjectPublicKeyInfo (DER): which key a certificate is for. */
+      spki: z.string(),
+      received_at: isoInstant,
+      /** A certificate for it was issued; a renewal reuses it only with acme.reuse_csr. */
+      used: z.boolean(),
+    })
+    .nullable()
+    .default(null),
+  /** certhub waits for the host's next CSR: an own_key domain before its first, or one whose renewal is due without acme.reuse_csr. */
+  csr_wanted: z.boolean().default(false),
 });
 
 export type DomainRecord = z.output<typeof domainRecordSchema>;
@@ -66,6 +84,7 @@ export interface NewDomain {
   record_type: RecordType;
   token: string;
   profile?: string | null;
+  own_key?: boolean;
 }
 
 /** A domain just added: pending, nothing published, nothing issued. */
@@ -73,6 +92,9 @@ export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
   return {
     ...domain,
     profile: domain.profile ?? null,
+    own_key: domain.own_key === true,
+    csr: null,
+    csr_wanted: domain.own_key === true,
     status: 'pending',
     error: null,
     created_at: isoTime(now),

@@ -21,6 +21,9 @@ export function domainView(record: DomainRecord): DomainView {
     waiting_for: record.retry.waiting_for,
     renewal: { due_at: record.renewal.due_at, basis: record.renewal.basis },
     issued_by: record.issued_by?.directory_url ?? null,
+    own_key: record.own_key,
+    csr: record.csr === null ? null : { key_type: record.csr.key_type, received_at: record.csr.received_at },
+    csr_wanted: record.csr_wanted,
   };
 }
 

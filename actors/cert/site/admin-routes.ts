@@ -41,10 +41,18 @@ const maxLogBacklog = 1000;
 // Empty names and targets pass the schema on purpose: the domains actor refuses them in words
 // ("give a name"), as the panel says them (domains/input-words.ts).
 const profileField = z.string().max(64).nullable().optional();
-const newDomainBody = z.strictObject({ name: z.string().max(253), target: z.string().max(253), adopt: z.boolean().optional(), profile: profileField });
+const newDomainBody = z.strictObject({
+  name: z.string().max(253),
+  target: z.string().max(253),
+  adopt: z.boolean().optional(),
+  profile: profileField,
+  own_key: z.boolean().optional(),
+});
 const changeBody = z
-  .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField })
-  .refine((body) => body.target !== undefined || body.profile !== undefined, { message: 'needs target, profile or both' });
+  .strictObject({ target: z.string().max(253).optional(), adopt: z.boolean().optional(), profile: profileField, own_key: z.boolean().optional() })
+  .refine((body) => body.target !== undefined || body.profile !== undefined || body.own_key !== undefined, {
+    message: 'needs target, profile or own_key',
+  });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
 
@@ -200,9 +208,13 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const { target, adopt, profile } = request.body;
+        const { target, adopt, profile, own_key } = request.body;
         const name = request.params.name ?? '';
-        const change = [target === undefined ? undefined : `target ${target}`, profile === undefined ? undefined : `profile ${profile ?? 'default'}`]
+        const change = [
+          target === undefined ? undefined : `target ${target}`,
+          profile === undefined ? undefined : `profile ${profile ?? 'default'}`,
+          own_key === undefined ? undefined : `own_key ${String(own_key)}`,
+        ]
           .filter((part) => part !== undefined)
           .join(', ');
         const domain = await audit.around(
@@ -211,7 +223,8 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
             // The profile first: a profile the CA does not list refuses the whole change before the target moves.
             let changed = profile === undefined ? undefined : await domains.call((api) => api.setProfile(name, profile));
             if (target !== undefined) changed = await domains.call((api) => api.setTarget(name, target, adopt));
-            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or both');
+            if (own_key !== undefined) changed = await domains.call((api) => api.setOwnKey(name, own_key));
+            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile or own_key');
             return changed;
           },
           (edited) => edited.name,
@@ -303,6 +316,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         () => Promise.resolve(material(request.params.name ?? '')),
         (found) => found.name,
       );
+      if (pem.key_pem === '') throw new OutpostError('ERR_CONFLICT', `the key of ${name} is kept on its host: certhub holds none`);
       reply.send(200, pem.key_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.key"`,

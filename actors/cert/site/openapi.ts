@@ -7,6 +7,7 @@ import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
 import { auditPaths } from '../audit/openapi.js';
 import { deploymentSchema, hostPaths, hostSchema } from '../hosts/openapi.js';
+import { ownKeyInput, ownKeyPaths, ownKeyProperties } from './own-key-openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -50,6 +51,7 @@ const domainProperties: Record<keyof DomainView, object> = {
     description:
       'the ACME directory URL of the CA that issued the certificate served (one of acme.cas); null before the first certificate, for a demo certificate, or when not known',
   },
+  ...ownKeyProperties,
 };
 
 const profileProperty = {
@@ -118,8 +120,14 @@ export function certhubOpenApi(version: string) {
         },
         Certificate: {
           type: 'object',
-          required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'],
-          properties: { cert_pem: string, chain_pem: string, key_pem: string, expires_at: dateTime },
+          required: ['cert_pem', 'chain_pem', 'expires_at'],
+          properties: {
+            cert_pem: string,
+            chain_pem: string,
+            key_pem: { type: 'string', description: 'the private key; absent for an own_key domain, whose key stays on its host' },
+            expires_at: dateTime,
+            csr_wanted: { type: 'boolean', description: "own_key domains only: certhub waits for the host's next CSR (POST /api/cert/{domain}/csr)" },
+          },
         },
       },
     },
@@ -218,6 +226,7 @@ export function certhubOpenApi(version: string) {
                   'let certhub manage (replace, and delete with the domain) the A/AAAA/CNAME records already at the name that it did not create; default false',
               },
               profile: profileProperty,
+              own_key: ownKeyInput,
             },
           }),
           responses: {
@@ -254,6 +263,7 @@ export function certhubOpenApi(version: string) {
             properties: {
               target: string,
               profile: profileProperty,
+              own_key: ownKeyInput,
               adopt: {
                 type: 'boolean',
                 description:
@@ -471,6 +481,7 @@ export function certhubOpenApi(version: string) {
       },
       ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
       ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
+      ...ownKeyPaths({ errorResponse, jsonResponse, bodyErrors, badParameter, domainRef }),
     },
   };
 }

@@ -17,7 +17,8 @@ import { TokenIds, type AuditRecorder } from '../audit/recorder.js';
 import { retiredTokenMessage } from '../domains/retired-tokens.js';
 import { RetiredFetchLog } from './retired-fetch-log.js';
 import { hostReportSchema, maxReportBytes } from '../hosts/report.js';
-import { certhubApiVersion } from './protocol.js';
+import { certhubApiVersion, type CsrAnswer } from './protocol.js';
+import { csrBody, maxCsrBodyBytes } from './csr-route.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
 import type { ClientAddresses } from './client-addresses.js';
@@ -121,5 +122,16 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
         reply.json(200, { domain: domain.name, deployment });
       },
       { json: hostReportSchema, bodyLimit: maxReportBytes },
+    )
+    // The CSR of an own_key domain's host (../domains/own-key.ts): certhub orders for it and keeps no key.
+    .post(
+      '/api/cert/:domain/csr',
+      async (request, reply) => {
+        const { domain } = request.auth;
+        if (replica.isOwnDomain(domain.name)) throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: certhub keeps its key`);
+        const view = await domains.call((api) => api.submitCsr(domain.name, request.body.csr));
+        reply.json(202, { domain: view.name, status: view.status, csr_wanted: view.csr_wanted } satisfies CsrAnswer);
+      },
+      { json: csrBody, bodyLimit: maxCsrBodyBytes },
     );
 }
