@@ -55,6 +55,8 @@ const changeBody = z
   });
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
+/** The panel's PKCS#12 download: the password the admin typed, and the form (src/crypto/pkcs12.ts). */
+const p12Body = z.strictObject({ password: z.string().min(1).max(1024), legacy: z.boolean().default(false) });
 
 export interface AdminMount {
   router: Router;
@@ -323,6 +325,31 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         'Cache-Control': 'no-store',
       });
     })
+    // Built here from the material certhub holds, by the code certhub-agent fetch --format p12 writes with.
+    .post(
+      '/api/admin/domains/:name/bundle.p12',
+      async (request, reply) => {
+        const { password, legacy } = request.body;
+        const { name, material: pem } = await audit.around(
+          subject(request, 'download.p12', request.params.name ?? '', legacy ? 'legacy form' : 'modern form'),
+          () => {
+            const found = material(request.params.name ?? '');
+            if (found.material.key_pem === '')
+              throw new OutpostError('ERR_CONFLICT', `the key of ${found.name} is kept on its host: certhub holds none to bundle`);
+            return Promise.resolve(found);
+          },
+          (found) => found.name,
+        );
+        const { pkcs12Of } = await import('../../../src/crypto/pkcs12.js');
+        const file = await pkcs12Of({ domain: name, certPem: pem.cert_pem, chainPem: pem.chain_pem, keyPem: pem.key_pem }, { password, legacy });
+        reply.send(200, file, {
+          'Content-Type': 'application/x-pkcs12',
+          'Content-Disposition': `attachment; filename="${name}.p12"`,
+          'Cache-Control': 'no-store',
+        });
+      },
+      { json: p12Body },
+    )
     .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
     .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), {
       json: z.record(z.string(), z.unknown()),

@@ -8,6 +8,7 @@ import type { DomainView } from '../domains/protocol.js';
 import { auditPaths } from '../audit/openapi.js';
 import { deploymentSchema, hostPaths, hostSchema } from '../hosts/openapi.js';
 import { ownKeyInput, ownKeyPaths, ownKeyProperties } from './own-key-openapi.js';
+import { p12Paths } from './p12-openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -482,6 +483,7 @@ export function certhubOpenApi(version: string) {
       ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
       ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
       ...ownKeyPaths({ errorResponse, jsonResponse, bodyErrors, badParameter, domainRef }),
+      ...p12Paths({ admin, adminErrors, bodyErrors, badParameter, nameParameter, errorResponse }),
     },
   };
 }
