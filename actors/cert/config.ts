@@ -209,6 +209,12 @@ const acmeFields = z.strictObject({
   email: z.email().optional().describe("The ACME accounts' contact address (the CA's expiry and policy mail)."),
   ca_bundle: caBundle,
   key_type: z.enum(keyTypes).default('ecdsa-p256').describe("The certificates' key type (and the account keys', when one is made)."),
+  reuse_csr: z
+    .boolean()
+    .default(false)
+    .describe(
+      "For a domain whose key stays on its host (own_key): a renewal orders again with the host's last CSR, the same public key. false: a renewal that comes due waits for the host's next CSR (certhub-agent fetch --own-key sends one when asked).",
+    ),
   certificate_budget: budgetSchema.prefault({}),
   order_budget: orderBudgetSchema.prefault({}),
   duplicate_budget: duplicateBudgetSchema.prefault({}),

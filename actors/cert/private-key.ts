@@ -1,18 +1,3 @@
-// Private key generation for ACME accounts and certificates: the module the key job (jobs.ts) runs in
-// a thread of the shared pool, never on an actor's event loop.
-import { generateKeyPairSync } from 'node:crypto';
-import { keyShape, type KeyType } from './key-types.js';
-
-export interface PrivateKeyInput {
-  keyType: KeyType;
-}
-
-/** A new private key as PKCS#8 PEM. */
-export function generatePrivateKeyPem({ keyType }: PrivateKeyInput): string {
-  const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
-  const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
-  const shape = keyShape(keyType);
-  return shape.kind === 'ec'
-    ? generateKeyPairSync('ec', { namedCurve: shape.curve, privateKeyEncoding, publicKeyEncoding }).privateKey
-    : generateKeyPairSync('rsa', { modulusLength: shape.bits, privateKeyEncoding, publicKeyEncoding }).privateKey;
-}
+// The module the key job (jobs.ts) runs in a thread of the shared pool: certhub's keys are made by
+// the generation certhub-agent --own-key uses too (src/crypto/private-key.ts).
+export { generatePrivateKeyPem, type PrivateKeyInput } from '../../src/crypto/private-key.js';

@@ -133,6 +133,7 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         maxDomains: config.max_domains,
         allowApex: config.allow_apex,
         retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
+        reuseCsr: config.acme.reuse_csr,
         hosts: { staleMarginMs: config.hosts.stale_margin_seconds * 1000, unservedAfterMs: config.hosts.unserved_after_seconds * 1000 },
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),

@@ -8,6 +8,9 @@ export const expectations: DocExpectations = {
   'certhub-agent fetch -c /etc/outpost/fetch.json -o /var/lib/certhub-agent-fetch/certs --format p12 --p12-password-file /etc/outpost/p12.pass --watch': {
     notRun: 'reads its config and password from /etc and keeps running; the fetch walkthrough writes and reads a bundle.p12',
   },
+  'certhub-agent fetch -c /etc/outpost/fetch.json -o /var/lib/certhub-agent-fetch/certs --own-key --key-type ecdsa-p256 --watch': {
+    notRun: 'reads its config from /etc and keeps running; test/cert/integration/certhub-own-key.test.ts runs --own-key against Pebble and PowerDNS',
+  },
   'certhub-agent --help': { exit: 0, prints: /^ {2}proxy \[options\] +run a TLS reverse proxy/m },
   'certhub-agent fetch --help': { exit: 0, prints: /^ {2}3 {2}material written, but the reload command failed$/m },
   'certhub-agent proxy --help': { exit: 0, prints: /^ {2}-c, --config <file> +proxy config \(JSON\)/m },

@@ -138,6 +138,7 @@ runActor(acmeActor, {
               ...(known === undefined ? {} : { replaces: known }),
               ...(profile === undefined ? {} : { profile }),
               ...(ca?.preferredChain === undefined ? {} : { preferredChain: ca.preferredChain }),
+              ...(options.csr === undefined ? {} : { csrPem: options.csr }),
             },
             {
               account: withAccount,

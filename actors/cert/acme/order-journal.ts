@@ -13,6 +13,8 @@ export interface OrderEntry {
   replaces?: string;
   /** The key its CSR was made with, written before finalize: a finalized order's certificate is for this key. */
   keyPem?: string;
+  /** The host's CSR it was finalized with, for an own_key domain (no key known here). */
+  csrPem?: string;
 }
 
 export interface OrderLedger {
@@ -42,6 +44,7 @@ export class OrderJournal implements OrderLedger {
             url: entry.url,
             ...(typeof entry.replaces === 'string' ? { replaces: entry.replaces } : {}),
             ...(typeof entry.keyPem === 'string' ? { keyPem: entry.keyPem } : {}),
+            ...(typeof entry.csrPem === 'string' ? { csrPem: entry.csrPem } : {}),
           });
         }
       }

@@ -17,6 +17,7 @@ import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
 import { pausedError, unpauseUrlOf } from './paused.js';
+import { readCsr, spkiOf } from '../../../src/crypto/csr.js';
 
 export interface IssueRequest {
   /** The name the certificate is for (`app.example.com`); its orders are kept under it. */
@@ -30,6 +31,8 @@ export interface IssueRequest {
   profile?: string;
   /** The issuer common name the chain should end with when the CA offers alternate chains (RFC 8555 §7.4.2, Link rel="alternate"). */
   preferredChain?: string;
+  /** The host's CSR (PEM) of an own_key domain: the order is finalized with it, no key is made, and the certificate must carry its key. */
+  csrPem?: string;
 }
 
 export interface IssueContext {
@@ -53,7 +56,7 @@ export interface IssuedCertificate {
   certPem: string;
   /** The intermediates that follow it, PEM. */
   chainPem: string;
-  /** The certificate's private key, PKCS#8 PEM. */
+  /** The certificate's private key, PKCS#8 PEM; empty when the order went with the host's CSR. */
   keyPem: string;
   notBefore: string;
   notAfter: string;
@@ -70,16 +73,18 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
   const { account, log = () => {}, orders } = context;
   const name = request.name.replace(/\.$/, '').toLowerCase();
   const names = [name, ...(request.altNames ?? []).map((one) => one.replace(/\.$/, '').toLowerCase())];
-  // The key is made in the job pool while the DNS work goes on.
-  const freshKey = context.generateKey(request.keyType);
+  const { csrPem } = request;
+  // The key is made in the job pool while the DNS work goes on; none for an order with the host's CSR.
+  const freshKey = csrPem === undefined ? context.generateKey(request.keyType) : Promise.resolve('');
   freshKey.catch(() => {});
+  const csrSpki = csrPem === undefined ? undefined : (await readCsr(csrPem)).spki;
   return account.connection.run(async (state) => {
     const step = <T>(label: string, operation: () => Promise<T>) => caStep(state, `${label} for ${name}`, operation);
     // Removals of challenge records, started as soon as their challenge is settled and waited for
     // before the order ends, whatever its outcome.
     const removals: Promise<void>[] = [];
     try {
-      const resumed = await resumableOrder(names, context, state);
+      const resumed = await resumableOrder(names, csrPem, context, state);
       let order = resumed?.order ?? (await newOrder(names, request, context, state));
       let keyPem = resumed?.keyPem;
       if (order.status === 'pending') {
@@ -97,9 +102,9 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
       }
       if (order.status === 'pending' || order.status === 'ready') {
         keyPem = await freshKey;
-        // Kept before finalize: if the answer is lost, the order issued for this key.
-        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), keyPem });
-        const [, csr] = await acme.crypto.createCsr({ commonName: name, altNames: names }, keyPem);
+        // Kept before finalize: if the answer is lost, the order issued for this key (or this CSR).
+        await orders?.set(name, { ...(orders.get(name) ?? { url: order.url }), ...(csrPem === undefined ? { keyPem } : { csrPem }) });
+        const csr = csrPem ?? (await acme.crypto.createCsr({ commonName: name, altNames: names }, keyPem))[1];
         order = await step('finalizing the order', () => account.client.finalizeOrder(order, csr));
       }
       if (keyPem === undefined) throw new AcmeOrderError(`acme: the order ${order.url} for ${name} is ${order.status} without a key known for it`);
@@ -108,7 +113,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
         order = await step('waiting for the certificate', () => waitUntilIssued(account.client, finalized, context.issuance, log));
       }
       const fullChain = await step('downloading the certificate', () => account.client.getCertificate(order, request.preferredChain));
-      const issued = readIssued(names, fullChain, keyPem);
+      const issued = readIssued(names, fullChain, csrSpki === undefined ? { keyPem } : { csrSpki });
       await orders?.delete(name);
       log(`acme: ${name} issued, valid until ${issued.notAfter}`);
       return issued;
@@ -126,6 +131,7 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
  */
 async function resumableOrder(
   names: readonly string[],
+  csrPem: string | undefined,
   context: IssueContext,
   state: CaCallState,
 ): Promise<{ order: Order; keyPem: string | undefined } | undefined> {
@@ -142,11 +148,13 @@ async function resumableOrder(
   const expired = order?.expires !== undefined && Date.parse(order.expires) <= Date.now();
   // An order for another set of names (the domain's set changed since) is not this one.
   const sameNames = order !== undefined && sameNameSet(order, names);
+  // A finalized order is for the key it was finalized with: the one kept, or the CSR this order goes with.
+  const finalizedFor = csrPem === undefined ? entry.keyPem !== undefined : entry.csrPem === csrPem;
   const usable =
     order !== undefined &&
     !expired &&
     sameNames &&
-    (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && entry.keyPem !== undefined));
+    (order.status === 'pending' || order.status === 'ready' || ((order.status === 'processing' || order.status === 'valid') && finalizedFor));
   if (order === undefined || !usable) {
     if (order !== undefined)
       log(`acme: the order left open for ${name} is ${expired ? 'expired' : sameNames ? order.status : 'for other names'}, ordering afresh`);
@@ -154,7 +162,7 @@ async function resumableOrder(
     return undefined;
   }
   log(`acme: resuming the ${order.status} order ${entry.url} for ${name}`);
-  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? entry.keyPem : undefined };
+  return { order, keyPem: order.status === 'processing' || order.status === 'valid' ? (entry.keyPem ?? '') : undefined };
 }
 
 /**
@@ -301,7 +309,7 @@ async function caStep<T>(state: CaCallState, label: string, operation: () => Pro
 }
 
 /** `fullChain` is what acme-client passed on: its HTTP layer parses a JSON answer, so it may be anything. */
-function readIssued(names: readonly string[], fullChain: unknown, keyPem: string): IssuedCertificate {
+function readIssued(names: readonly string[], fullChain: unknown, owner: { keyPem: string } | { csrSpki: Buffer }): IssuedCertificate {
   const name = names[0] ?? '';
   if (typeof fullChain !== 'string') throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate chain that is not PEM text`);
   const [leafPem, ...intermediates] = acme.crypto.splitPemChain(fullChain);
@@ -312,7 +320,8 @@ function readIssued(names: readonly string[], fullChain: unknown, keyPem: string
   } catch (error) {
     throw new AcmeOrderError(`acme: the CA sent for ${name} a certificate that cannot be read (${messageOf(error)})`);
   }
-  if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its key`);
+  const matches = 'keyPem' in owner ? leaf.checkPrivateKey(createPrivateKey(owner.keyPem)) : spkiOf(leaf.publicKey).equals(owner.csrSpki);
+  if (!matches) throw new AcmeOrderError(`acme: the certificate the CA sent for ${name} does not match its ${'keyPem' in owner ? 'key' : "host's CSR"}`);
   const covered = new Set((leaf.subjectAltName ?? '').split(', ').map((entry) => entry.replace(/^DNS:/, '').toLowerCase()));
   const missing = names.find((one) => !covered.has(one));
   if (leaf.checkHost(name) === undefined || missing !== undefined)
@@ -335,7 +344,7 @@ function readIssued(names: readonly string[], fullChain: unknown, keyPem: string
     name,
     certPem: `${leafPem.trim()}\n`,
     chainPem: intermediates.map((pem) => `${pem.trim()}\n`).join(''),
-    keyPem,
+    keyPem: 'keyPem' in owner ? owner.keyPem : '',
     notBefore: new Date(leaf.validFrom).toISOString(),
     notAfter: new Date(leaf.validTo).toISOString(),
     serialNumber: leaf.serialNumber,

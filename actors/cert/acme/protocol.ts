@@ -59,7 +59,7 @@ export interface Material {
   cert_pem: string;
   /** Zero or more CERTIFICATE blocks (empty for a self-signed demo certificate). */
   chain_pem: string;
-  /** One private key block (PKCS#8 `PRIVATE KEY`, or the SEC1/PKCS#1 forms). */
+  /** One private key block (PKCS#8 `PRIVATE KEY`, or the SEC1/PKCS#1 forms); empty for an own_key domain, whose key stays on its host. */
   key_pem: string;
 }
 
@@ -84,6 +84,8 @@ export interface IssueOptions {
   profile?: string;
   /** The names the certificate covers beside `name` (`www.app.example.com`, `*.app.example.com`); none when absent. */
   names?: string[];
+  /** The host's CSR (PEM) of an own_key domain: ordered for as it is, and no key is made; the material's key_pem is then empty. */
+  csr?: string;
 }
 
 /** A configured CA and its account URL, when the account is open or account.json names one. */

@@ -19,6 +19,7 @@ export const auditActions = [
   'download.cert',
   'download.key',
   'audit.torn',
+  'download.p12',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -38,6 +38,7 @@ import { newDomainToken } from './token.js';
 import { domainChange, domainView } from './view.js';
 import { noNotices, type DomainNotice, type Notify } from './notices.js';
 import { expiryNoticeAt } from '../renewal/logic.js';
+import { acceptCsr, awaitCsr, certificateSpki, csrAwaitsOrder, csrForOrder, markCsrUsed, nameSetOf, withOwnKey } from './own-key.js';
 
 export interface DomainBookDeps {
   store: DomainStore;
@@ -66,6 +67,8 @@ export interface DomainBookDeps {
   fallback?: FallbackSettings;
   /** Remembers a token rotated away or removed with its domain (retired-token-keeper.ts); nothing by default. */
   retire?: (name: string, token: string, reason: 'rotated' | 'removed') => Promise<void>;
+  /** acme.reuse_csr: an own_key domain's renewal orders with its last CSR instead of waiting for the host's next (own-key.ts). */
+  reuseCsr?: boolean;
 }
 
 /** Loaded on first use, not at start (see renewal-plan.ts). */
@@ -178,7 +181,10 @@ export class DomainBook {
     if (this.domains.has(name)) throw new OutpostError('ERR_CONFLICT', `${name} exists already`);
     refuseNameOverlap([name, ...names], this.records(), undefined);
     const domain: StoredDomain = {
-      record: newDomainRecord({ name, label, ...target, token: newDomainToken(), profile, names, wildcard_records: wildcardRecords }, this.deps.clock.now()),
+      record: newDomainRecord(
+        { name, label, ...target, token: newDomainToken(), profile, names, wildcard_records: wildcardRecords, own_key: input.own_key === true },
+        this.deps.clock.now(),
+      ),
       material: undefined,
     };
     this.domains.set(name, domain);
@@ -257,7 +263,10 @@ export class DomainBook {
     for (const added of after.filter((one) => !before.includes(one))) await this.claimRecord(added, false);
     // Checked again after the provider's answer: another change may have come in meanwhile.
     refuseNameOverlap(certificateNames(next), this.records(), name);
+    const setChanged = certificateNames(next).join(' ') !== certificateNames(domain.record).join(' ');
     domain.record = { ...domain.record, names: next.names, wildcard_records: next.wildcard_records };
+    // An own_key domain's CSR names the old set: the order for the new one waits for the host's next.
+    if (domain.record.own_key && setChanged) domain.record = { ...domain.record, csr: null, csr_wanted: true };
     await this.save(domain);
     this.deps.log.info(`${name} covers ${certificateNames(next).join(', ')}`);
     for (const dropped of before.filter((one) => !after.includes(one)))
@@ -268,6 +277,63 @@ export class DomainBook {
       this.enqueue(name);
     }
     return domainView(domain.record);
+  }
+
+  /**
+   * The admin marks the domain own_key (its key stays on its host) or takes the mark off (own-key.ts).
+   * Marked, the key certhub held is dropped from its material at once. The mark stays on a domain
+   * that holds a certificate for its host's key: certhub has no key to serve it with.
+   */
+  async setOwnKey(nameOrLabel: string, ownKey: boolean): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    const record = withOwnKey(domain.record, ownKey);
+    if (record === domain.record) return domainView(record);
+    if (!ownKey && domain.material !== undefined)
+      throw new OutpostError(
+        'ERR_CONFLICT',
+        `${record.name} holds a certificate for its host's key, which certhub does not have: remove the domain and add it again to have certhub make its key`,
+      );
+    const before = { record: domain.record, material: domain.material };
+    if (domain.material !== undefined) domain.material = { ...domain.material, key_pem: '' };
+    try {
+      await this.update(domain, record);
+    } catch (error) {
+      // The record and its material change together, or not at all.
+      domain.record = before.record;
+      domain.material = before.material;
+      throw error;
+    }
+    this.deps.log.info(
+      `${record.name} ${ownKey ? 'keeps its key on its host: certhub holds no key for it and orders for the CSR its host sends' : 'has its key made by certhub'}`,
+    );
+    this.plan(domain);
+    return domainView(domain.record);
+  }
+
+  /**
+   * The CSR an own_key domain's host sent with the domain's token: checked (csr-check.ts), kept, and
+   * ordered for when it asks for a certificate the domain does not have (own-key.ts acceptCsr).
+   */
+  async submitCsr(nameOrLabel: string, pem: string): Promise<DomainView> {
+    const domain = this.find(nameOrLabel);
+    // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
+    const { checkCsr } = await import('./csr-check.js');
+    const checked = await checkCsr(pem, nameSetOf(domain.record));
+    // Read after the check's await: the domain may have changed meanwhile.
+    if (this.domains.get(domain.record.name) !== domain) throw new OutpostError('ERR_NOT_FOUND', `no domain ${domain.record.name}`);
+    const served = domain.material === undefined ? undefined : certificateSpki(domain.material.cert_pem);
+    const { record, order } = acceptCsr(domain.record, checked, this.deps.clock.now(), served);
+    if (record === domain.record) return domainView(record);
+    await this.update(domain, record);
+    this.deps.log.info(
+      `${record.name}: its host sent a CSR for a ${checked.keyType} key${order ? '; a certificate is ordered for it' : ', the key of the certificate served'}`,
+    );
+    if (!order) return domainView(domain.record);
+    if (record.status === 'issued') return this.renewNow(record.name, 'renewed');
+    if (record.status === 'error') await this.update(domain, retry(domain.record));
+    const view = domainView(domain.record);
+    this.plan(domain);
+    return view;
   }
 
   async remove(nameOrLabel: string): Promise<void> {
@@ -461,6 +527,11 @@ export class DomainBook {
   private async order(name: string): Promise<void> {
     const domain = this.domains.get(name);
     if (domain === undefined || (domain.record.status !== 'pending' && domain.record.status !== 'issued')) return;
+    const csr = csrForOrder(domain.record, this.deps.reuseCsr === true);
+    if (csr === 'wait') {
+      await this.waitForCsr(domain);
+      return;
+    }
     const kind = certificateKind(domain.record);
     const reservation = this.deps.budget.reserve(name, kind, this.budgetWaitersBefore(domain.record));
     if (!reservation.granted) {
@@ -490,6 +561,7 @@ export class DomainBook {
         ca: this.caOf(domain.record),
         ...(replaces === undefined ? {} : { replaces }),
         ...(domain.record.profile === null ? {} : { profile: domain.record.profile }),
+        ...csr,
       });
       // The CA issued it: it counts whatever happened to the domain meanwhile.
       await this.deps.budget.commit(name);
@@ -498,11 +570,15 @@ export class DomainBook {
       // Read here, inside the order: a certificate from the CA that cannot be read fails the order.
       // The record is read after the awaits: a target changed meanwhile must not be written over.
       const issuedBy = issued.ca === undefined ? undefined : { directory_url: issued.ca.directoryUrl, account_url: issued.ca.accountUrl };
-      issuedRecord = {
-        ...markIssued(domain.record, { ...plan.plannedCertificate(issued), ...(issuedBy === undefined ? {} : { issuedBy }) }),
-        issued_names: ordered.length === 1 ? null : ordered,
-      };
-      domain.material = issued.material;
+      issuedRecord = markCsrUsed(
+        {
+          ...markIssued(domain.record, { ...plan.plannedCertificate(issued), ...(issuedBy === undefined ? {} : { issuedBy }) }),
+          issued_names: ordered.length === 1 ? null : ordered,
+        },
+        csr.csr,
+      );
+      // A domain marked own_key while its order ran keeps no key of certhub's making.
+      domain.material = domain.record.own_key ? { ...issued.material, key_pem: '' } : issued.material;
       if (issued.ca !== undefined) this.noteAccount(issued.ca.directoryUrl, issued.ca.accountUrl);
     } catch (error) {
       this.deps.budget.release(name);
@@ -558,6 +634,20 @@ export class DomainBook {
       return;
     }
     await this.keepIssued(domain, issuedRecord);
+    // A CSR that came in while the order ran asks for a certificate of its own.
+    if (this.domains.get(name) === domain && csrAwaitsOrder(domain.record)) await this.renewNow(name, 'renewed');
+  }
+
+  /** An own_key domain has no CSR to order with: a new one waits for its first, a due renewal asks its host for the next. */
+  private async waitForCsr(domain: StoredDomain): Promise<void> {
+    const { name, status, csr_wanted } = domain.record;
+    if (status !== 'issued') {
+      this.deps.log.info(`${name} waits for its host's CSR (certhub-agent fetch --own-key sends it)`);
+      return;
+    }
+    await this.update(domain, awaitCsr(domain.record, this.deps.clock.now()));
+    if (!csr_wanted) this.deps.log.info(`the renewal of ${name} waits for its host's next CSR (acme.reuse_csr is off); its certificate is served meanwhile`);
+    this.plan(domain);
   }
 
   /**

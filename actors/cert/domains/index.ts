@@ -83,6 +83,7 @@ runActor(domainsActor, {
       notify,
       scheduled: !config.demo,
       retire: (name, token, reason) => retired.retire(name, token, reason),
+      reuseCsr: config.reuseCsr,
       ...(config.fallback === undefined ? {} : { fallback: config.fallback }),
     });
     const operator = new OperatorActions(book, issuer, log);
@@ -98,6 +99,8 @@ runActor(domainsActor, {
       setTarget: (name, target, adopt) => book.setTarget(name, target, adopt === true),
       setProfile: (name, profile) => book.setProfile(name, profile),
       setNames: (name, names, wildcardRecords) => book.setNames(name, names, wildcardRecords),
+      setOwnKey: (name, ownKey) => book.setOwnKey(name, ownKey),
+      submitCsr: (name, csrPem) => book.submitCsr(name, csrPem),
       remove: (name) => book.remove(name),
       caProfiles: () => issuer.profiles(),
       rotate: (name) => book.rotate(name),

@@ -41,6 +41,7 @@ export function demoIssuer(clock: Clock, keyType: KeyType): Issuer {
     revoke: () => Promise.reject(new OutpostError('ERR_CONFLICT', 'a demo certificate has no CA to revoke it')),
     forgetOrder: () => Promise.resolve(),
     async issue(name, options) {
+      if (options?.csr !== undefined) throw new OutpostError('ERR_CONFLICT', 'a demo orders no certificate for a CSR: own_key domains need a CA');
       // Loaded on first use: the X.509 library takes half a second to load, which a restart should not wait for.
       const { createDemoCertificate } = await import('./demo-certificate.js');
       const { notBefore, notAfter, ...material } = await createDemoCertificate(name, { now: clock.now(), keyType, altNames: options?.names ?? [] });

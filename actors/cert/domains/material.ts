@@ -7,9 +7,10 @@ const keyLabels = new Set(['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY']);
 /**
  * The material in canonical form: each part only its PEM blocks, each block ending in one newline,
  * LF line ends, nothing between blocks. Throws when a part holds what it should not: no certificate,
- * two keys, a key among the certificates.
+ * two keys, a key among the certificates, no key, or a key for a domain whose key stays on its host
+ * (`ownKey`).
  */
-export function normalizeMaterial(material: Material): Material {
+export function normalizeMaterial(material: Material, ownKey = false): Material {
   const only = (text: string, part: string, accept: (label: string) => boolean, count: (n: number) => boolean): string => {
     const blocks = [...text.matchAll(blockPattern)];
     if (!count(blocks.length) || !blocks.every((block) => accept(block[1] ?? ''))) throw new Error(`${part} does not hold what it should`);
@@ -30,9 +31,9 @@ export function normalizeMaterial(material: Material): Material {
     ),
     key_pem: only(
       material.key_pem,
-      'key_pem (one private key block)',
+      ownKey ? 'key_pem (no private key: the key of an own_key domain stays on its host)' : 'key_pem (one private key block)',
       (label) => keyLabels.has(label),
-      (n) => n === 1,
+      (n) => n === (ownKey ? 0 : 1),
     ),
   };
 }

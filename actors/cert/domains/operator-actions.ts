@@ -25,7 +25,11 @@ export class OperatorActions {
   }
 
   async rekey(name: string): Promise<DomainView> {
-    const domain = await this.book.renewNow(name, 're-keyed', (stored) => this.issuer.forgetOrder(stored.record.name));
+    const domain = await this.book.renewNow(name, 're-keyed', (stored) => {
+      if (stored.record.own_key)
+        throw new OutpostError('ERR_CONFLICT', `the key of ${stored.record.name} is kept on its host: re-key it there (certhub-agent fetch --own-key --rekey)`);
+      return this.issuer.forgetOrder(stored.record.name);
+    });
     this.log.info(`re-keying ${domain.name} now, as the operator asked: its next certificate has a new key`);
     return domain;
   }

@@ -31,6 +31,8 @@ export interface DomainsConfig {
   allowApex: boolean;
   /** acme.retry_backoff_seconds, in ms: the first retry's delay after a failed order (backoff.ts). */
   retryBackoffMs: number;
+  /** acme.reuse_csr: an own_key domain's renewal orders with its host's last CSR instead of waiting for the next. */
+  reuseCsr?: boolean;
   /** The directory URLs of acme.cas and acme.fallback_after (ca-fallback.ts); absent in demo mode. */
   fallback?: { cas: string[]; fallbackAfter: number };
   /** hosts.stale_margin_seconds and hosts.unserved_after_seconds, in ms: how reporting hosts are judged (../hosts/deployment.ts). */
@@ -68,6 +70,12 @@ export interface DomainView {
   names: string[];
   /** Whether the wildcards among `names` get the target's address record too. */
   wildcard_records: boolean;
+  /** The key is kept on the host: certhub holds none, and orders for the CSR the host sends. */
+  own_key: boolean;
+  /** The key type and arrival of the host's latest CSR (own_key); null before the first. */
+  csr: { key_type: KeyType; received_at: string } | null;
+  /** certhub waits for the host's next CSR (own_key): before the first certificate, or a renewal due without acme.reuse_csr. */
+  csr_wanted: boolean;
 }
 
 /**
@@ -136,6 +144,8 @@ export interface NewDomainInput {
   names?: string[];
   /** Whether wildcards among `names` get the target's address record too; default false. */
   wildcard_records?: boolean;
+  /** The key stays on the host: certhub makes none and orders for the CSR the host sends. */
+  own_key?: boolean;
 }
 
 export interface DomainsApi {
@@ -153,6 +163,10 @@ export interface DomainsApi {
    * new set ordered at once when the domain has one.
    */
   setNames(name: string, names: string[], wildcardRecords?: boolean): Promise<DomainView>;
+  /** Marks the domain own_key (its key kept on its host) or takes the mark off. */
+  setOwnKey(name: string, ownKey: boolean): Promise<DomainView>;
+  /** An own_key domain's CSR (PEM) from its host: checked, kept, and ordered for when needed (400 when it does not fit, 409 when the domain is not own_key). */
+  submitCsr(name: string, csrPem: string): Promise<DomainView>;
   remove(name: string): Promise<void>;
   /** The ACME profiles the CA's directory lists; null when it lists none, and in demo mode. */
   caProfiles(): Promise<OfferedProfiles | null>;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { domainStatuses } from './lifecycle.js';
 import type { RecordType } from '../dns/protocol.js';
+import { keyTypes } from '../key-types.js';
 
 const isoInstant = z.iso.datetime();
 const recordType = z.enum(['A', 'AAAA', 'CNAME']);
@@ -61,6 +62,23 @@ export const domainRecordSchema = z.object({
   wildcard_records: z.boolean().default(false),
   /** The names of the certificate served (`name` first); null: `name` alone, or nothing issued yet. A set that differs from it orders a new certificate, as the CA counts it. */
   issued_names: z.array(z.string()).nullable().default(null),
+  /** The key stays on the domain's host: certhub makes and stores no key for it, and orders for the CSR the host sends (own-key.ts). */
+  own_key: z.boolean().default(false),
+  /** An own_key domain's latest CSR from its host (csr-check.ts checked it); null before the first. */
+  csr: z
+    .object({
+      pem: z.string(),
+      key_type: z.enum(keyTypes),
+      /** Base64 of its SubjectPublicKeyInfo (DER): which key a certificate is for. */
+      spki: z.string(),
+      received_at: isoInstant,
+      /** A certificate for it was issued; a renewal reuses it only with acme.reuse_csr. */
+      used: z.boolean(),
+    })
+    .nullable()
+    .default(null),
+  /** certhub waits for the host's next CSR: an own_key domain before its first, or one whose renewal is due without acme.reuse_csr. */
+  csr_wanted: z.boolean().default(false),
 });
 
 export type DomainRecord = z.output<typeof domainRecordSchema>;
@@ -74,6 +92,7 @@ export interface NewDomain {
   profile?: string | null;
   names?: string[];
   wildcard_records?: boolean;
+  own_key?: boolean;
 }
 
 /** A domain just added: pending, nothing published, nothing issued. */
@@ -84,6 +103,9 @@ export function newDomainRecord(domain: NewDomain, now: number): DomainRecord {
     names: domain.names ?? [],
     wildcard_records: domain.wildcard_records ?? false,
     issued_names: null,
+    own_key: domain.own_key === true,
+    csr: null,
+    csr_wanted: domain.own_key === true,
     status: 'pending',
     error: null,
     created_at: isoTime(now),

@@ -92,7 +92,10 @@ export class DomainStore {
   async write(domain: StoredDomain): Promise<void> {
     const { name } = domain.record;
     const path = this.domainPath(name);
-    const content: DomainFile = { record: domain.record, material: domain.material === undefined ? null : normalizeMaterial(domain.material) };
+    const content: DomainFile = {
+      record: domain.record,
+      material: domain.material === undefined ? null : normalizeMaterial(domain.material, domain.record.own_key),
+    };
     // Compact: a tenth less to read at start than indented JSON; `jq . <file>` shows it indented.
     await this.serialize(name, () => writeSecretFile(path, `${JSON.stringify(content)}\n`));
   }

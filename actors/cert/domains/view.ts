@@ -23,6 +23,9 @@ export function domainView(record: DomainRecord): DomainView {
     issued_by: record.issued_by?.directory_url ?? null,
     names: record.names,
     wildcard_records: record.wildcard_records,
+    own_key: record.own_key,
+    csr: record.csr === null ? null : { key_type: record.csr.key_type, received_at: record.csr.received_at },
+    csr_wanted: record.csr_wanted,
   };
 }
 

@@ -50,6 +50,7 @@ const newDomainBody = z.strictObject({
   profile: profileField,
   names: namesField,
   wildcard_records: z.boolean().optional(),
+  own_key: z.boolean().optional(),
 });
 const changeBody = z
   .strictObject({
@@ -58,12 +59,17 @@ const changeBody = z
     profile: profileField,
     names: namesField,
     wildcard_records: z.boolean().optional(),
+    own_key: z.boolean().optional(),
   })
-  .refine((body) => body.target !== undefined || body.profile !== undefined || body.names !== undefined || body.wildcard_records !== undefined, {
-    message: 'needs target, profile, names or wildcard_records',
-  });
+  .refine(
+    (body) =>
+      body.target !== undefined || body.profile !== undefined || body.names !== undefined || body.wildcard_records !== undefined || body.own_key !== undefined,
+    { message: 'needs target, profile, names, wildcard_records or own_key' },
+  );
 const loginBody = z.strictObject({ key: z.string().min(1).max(512) });
 const revokeBody = z.strictObject({ reason: z.enum(revocationReasonNames) });
+/** The panel's PKCS#12 download: the password the admin typed, and the form (src/crypto/pkcs12.ts). */
+const p12Body = z.strictObject({ password: z.string().min(1).max(1024), legacy: z.boolean().default(false) });
 
 export interface AdminMount {
   router: Router;
@@ -222,13 +228,14 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     .patch(
       '/api/admin/domains/:name',
       async (request, reply) => {
-        const { target, adopt, profile, names, wildcard_records } = request.body;
+        const { target, adopt, profile, names, wildcard_records, own_key } = request.body;
         const name = request.params.name ?? '';
         const change = [
           target === undefined ? undefined : `target ${target}`,
           profile === undefined ? undefined : `profile ${profile ?? 'default'}`,
           names === undefined ? undefined : `names ${names.join(' ') || '(none)'}`,
           wildcard_records === undefined ? undefined : `wildcard records ${wildcard_records ? 'on' : 'off'}`,
+          own_key === undefined ? undefined : `own_key ${String(own_key)}`,
         ]
           .filter((part) => part !== undefined)
           .join(', ');
@@ -242,7 +249,8 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
               changed = await domains.call((api) => api.setNames(name, names ?? current.names, wildcard_records));
             }
             if (target !== undefined) changed = await domains.call((api) => api.setTarget(name, target, adopt));
-            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile, names or wildcard_records');
+            if (own_key !== undefined) changed = await domains.call((api) => api.setOwnKey(name, own_key));
+            if (changed === undefined) throw new OutpostError('ERR_BAD_REQUEST', 'needs target, profile, names, wildcard_records or own_key');
             return changed;
           },
           (edited) => edited.name,
@@ -334,12 +342,38 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
         () => Promise.resolve(material(request.params.name ?? '')),
         (found) => found.name,
       );
+      if (pem.key_pem === '') throw new OutpostError('ERR_CONFLICT', `the key of ${name} is kept on its host: certhub holds none`);
       reply.send(200, pem.key_pem, {
         'Content-Type': 'application/x-pem-file',
         'Content-Disposition': `attachment; filename="${name}.key"`,
         'Cache-Control': 'no-store',
       });
     })
+    // Built here from the material certhub holds, by the code certhub-agent fetch --format p12 writes with.
+    .post(
+      '/api/admin/domains/:name/bundle.p12',
+      async (request, reply) => {
+        const { password, legacy } = request.body;
+        const { name, material: pem } = await audit.around(
+          subject(request, 'download.p12', request.params.name ?? '', legacy ? 'legacy form' : 'modern form'),
+          () => {
+            const found = material(request.params.name ?? '');
+            if (found.material.key_pem === '')
+              throw new OutpostError('ERR_CONFLICT', `the key of ${found.name} is kept on its host: certhub holds none to bundle`);
+            return Promise.resolve(found);
+          },
+          (found) => found.name,
+        );
+        const { pkcs12Of } = await import('../../../src/crypto/pkcs12.js');
+        const file = await pkcs12Of({ domain: name, certPem: pem.cert_pem, chainPem: pem.chain_pem, keyPem: pem.key_pem }, { password, legacy });
+        reply.send(200, file, {
+          'Content-Type': 'application/x-pkcs12',
+          'Content-Disposition': `attachment; filename="${name}.p12"`,
+          'Cache-Control': 'no-store',
+        });
+      },
+      { json: p12Body },
+    )
     .get('/api/admin/prefs', async (_request, reply) => reply.json(200, await domains.call((api) => api.prefs()), { 'Cache-Control': 'no-store' }))
     .put('/api/admin/prefs', async (request, reply) => reply.json(200, await domains.call((api) => api.updatePrefs(request.body))), {
       json: z.record(z.string(), z.unknown()),

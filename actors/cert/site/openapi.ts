@@ -7,6 +7,8 @@ import { versionPath } from '../../../src/http/version-route.js';
 import type { DomainView } from '../domains/protocol.js';
 import { auditPaths } from '../audit/openapi.js';
 import { deploymentSchema, hostPaths, hostSchema } from '../hosts/openapi.js';
+import { ownKeyInput, ownKeyPaths, ownKeyProperties } from './own-key-openapi.js';
+import { p12Paths } from './p12-openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -57,6 +59,7 @@ const domainProperties: Record<keyof DomainView, object> = {
       'the names the certificate covers beside name, full: www.app.example.com, *.app.example.com, the base domain itself where allow_apex allows it',
   },
   wildcard_records: { type: 'boolean', description: "whether the wildcards among names get the target's address record too (other names always do)" },
+  ...ownKeyProperties,
 };
 
 const namesProperty = {
@@ -134,8 +137,14 @@ export function certhubOpenApi(version: string) {
         },
         Certificate: {
           type: 'object',
-          required: ['cert_pem', 'chain_pem', 'key_pem', 'expires_at'],
-          properties: { cert_pem: string, chain_pem: string, key_pem: string, expires_at: dateTime },
+          required: ['cert_pem', 'chain_pem', 'expires_at'],
+          properties: {
+            cert_pem: string,
+            chain_pem: string,
+            key_pem: { type: 'string', description: 'the private key; absent for an own_key domain, whose key stays on its host' },
+            expires_at: dateTime,
+            csr_wanted: { type: 'boolean', description: "own_key domains only: certhub waits for the host's next CSR (POST /api/cert/{domain}/csr)" },
+          },
         },
       },
     },
@@ -236,6 +245,7 @@ export function certhubOpenApi(version: string) {
               profile: profileProperty,
               names: namesProperty,
               wildcard_records: wildcardRecordsProperty,
+              own_key: ownKeyInput,
             },
           }),
           responses: {
@@ -277,6 +287,7 @@ export function certhubOpenApi(version: string) {
                 description: `${namesProperty.description}. The whole list: records are written for names added and removed for names dropped, and an issued domain orders a certificate for the new set at once`,
               },
               wildcard_records: wildcardRecordsProperty,
+              own_key: ownKeyInput,
               adopt: {
                 type: 'boolean',
                 description:
@@ -494,6 +505,8 @@ export function certhubOpenApi(version: string) {
       },
       ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
       ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
+      ...ownKeyPaths({ errorResponse, jsonResponse, bodyErrors, badParameter, domainRef }),
+      ...p12Paths({ admin, adminErrors, bodyErrors, badParameter, nameParameter, errorResponse }),
     },
   };
 }

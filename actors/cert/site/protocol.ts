@@ -67,7 +67,25 @@ export interface CerthubCaInfo {
 export interface CertificateResponse {
   cert_pem: string;
   chain_pem: string;
-  key_pem: string;
+  /** Absent for an own_key domain: its key stays on its host. */
+  key_pem?: string;
   /** ISO 8601, UTC. */
   expires_at: string;
+  /** own_key domains only: certhub waits for the host's next CSR. */
+  csr_wanted?: boolean;
+}
+
+/** GET /api/cert/<domain>/csr: the CSR an own_key domain's host is to send. */
+export interface CsrRequest {
+  domain: string;
+  /** The names the CSR must hold, exactly: the domain's own name first, then its other names. */
+  names: string[];
+  csr_wanted: boolean;
+}
+
+/** POST /api/cert/<domain>/csr */
+export interface CsrAnswer {
+  domain: string;
+  status: string;
+  csr_wanted: boolean;
 }

@@ -17,7 +17,8 @@ import { TokenIds, type AuditRecorder } from '../audit/recorder.js';
 import { retiredTokenMessage } from '../domains/retired-tokens.js';
 import { RetiredFetchLog } from './retired-fetch-log.js';
 import { hostReportSchema, maxReportBytes } from '../hosts/report.js';
-import { certhubApiVersion } from './protocol.js';
+import { certhubApiVersion, type CsrAnswer, type CsrRequest } from './protocol.js';
+import { csrBody, maxCsrBodyBytes } from './csr-route.js';
 import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
 import type { ClientAddresses } from './client-addresses.js';
@@ -121,5 +122,22 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
         reply.json(200, { domain: domain.name, deployment });
       },
       { json: hostReportSchema, bodyLimit: maxReportBytes },
+    )
+    // What CSR an own_key domain's host is to send: the names it must hold (every name of the set).
+    .get('/api/cert/:domain/csr', (request, reply) => {
+      const { domain } = request.auth;
+      if (!domain.own_key) throw new OutpostError('ERR_CONFLICT', `${domain.name} is not own_key: certhub makes and keeps its key`);
+      reply.json(200, { domain: domain.name, names: [domain.name, ...domain.names], csr_wanted: domain.csr_wanted } satisfies CsrRequest);
+    })
+    // The CSR of an own_key domain's host (../domains/own-key.ts): certhub orders for it and keeps no key.
+    .post(
+      '/api/cert/:domain/csr',
+      async (request, reply) => {
+        const { domain } = request.auth;
+        if (replica.isOwnDomain(domain.name)) throw new OutpostError('ERR_FORBIDDEN', `${domain.name} is certhub's own tls.domain: certhub keeps its key`);
+        const view = await domains.call((api) => api.submitCsr(domain.name, request.body.csr));
+        reply.json(202, { domain: view.name, status: view.status, csr_wanted: view.csr_wanted } satisfies CsrAnswer);
+      },
+      { json: csrBody, bodyLimit: maxCsrBodyBytes },
     );
 }

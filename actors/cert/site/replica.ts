@@ -165,7 +165,12 @@ export class DomainReplica {
     }
     const material = this.material(entry);
     if (material === null || entry.domain.expires_at === null) return null;
-    answer = Buffer.from(JSON.stringify({ ...material, expires_at: entry.domain.expires_at } satisfies CertificateResponse));
+    const { key_pem, ...certificate } = material;
+    // An own_key domain's answer carries no key (certhub holds none), and says whether certhub waits for the host's next CSR.
+    const answered: CertificateResponse = entry.domain.own_key
+      ? { ...certificate, expires_at: entry.domain.expires_at, csr_wanted: entry.domain.csr_wanted }
+      : { ...certificate, key_pem, expires_at: entry.domain.expires_at };
+    answer = Buffer.from(JSON.stringify(answered));
     this.answers.set(name, answer);
     if (this.answers.size > cachedAnswers) this.answers.delete(this.answers.keys().next().value ?? '');
     return answer;

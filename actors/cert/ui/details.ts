@@ -1,5 +1,5 @@
 // What an expanded row shows: the target (editable), the names its certificate covers (editable, names-field.ts), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
-// domain is in error), the token (masked; Show, Copy, Rotate), the .crt and .key downloads, the last
+// domain is in error), the token (masked; Show, Copy, Rotate), where the key is kept, the .crt, .key and .p12 downloads, the last
 // fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first, in an in-page dialog; a saved target says so. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
 import { caNameOf, type DomainSummary, type DomainView } from '../browser.js';
@@ -14,6 +14,7 @@ import { NamesField } from './names-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
 import { HostsView } from './hosts-view.js';
 import { confirmInDialog } from './confirm-dialog.js';
+import { P12Download } from './p12-download.js';
 
 export interface DetailsActions {
   changed(domain: DomainView): void;
@@ -43,6 +44,9 @@ export class DetailsView {
   private readonly showButton = element('button', '', 'Show');
   private readonly crt = element('a', 'button', 'Certificate (.crt)');
   private readonly key = element('a', 'button', 'Key (.key)');
+  private readonly p12: P12Download;
+  /** Where the key lives: certhub, or the host (own_key). */
+  private readonly keyKept = element('dd');
   private readonly lastFetch = element('dd');
   private readonly profile: ProfileField;
   private readonly names: NamesField;
@@ -133,7 +137,8 @@ export class DetailsView {
     this.crt.setAttribute('download', `${domain.name}.crt`);
     this.key.setAttribute('download', `${domain.name}.key`);
     const downloads = element('dd', 'downloads');
-    downloads.append(this.crt, this.key);
+    this.p12 = new P12Download(domain.name);
+    downloads.append(this.crt, this.key, this.p12.node);
 
     const remove = element('button', 'button-danger', 'Remove…');
     remove.type = 'button';
@@ -183,6 +188,7 @@ export class DetailsView {
       this.errorRow,
       this.nextAttemptRow,
       fact('Token', tokenRow),
+      fact('Key', this.keyKept),
       fact('Download', downloads),
       fact('Last fetch', this.lastFetch),
       this.lifecycleRow,
@@ -246,6 +252,9 @@ export class DetailsView {
     this.names.show(domain);
     this.drawToken();
     const issued = domain.expires_at !== null;
+    this.keyKept.textContent = domain.own_key
+      ? `key kept on the host: certhub holds none${domain.csr_wanted ? ', and waits for its CSR' : ''}${domain.csr === null ? '' : ` (${domain.csr.key_type})`}`
+      : 'made and kept by certhub';
     for (const [link, file] of [
       [this.crt, 'cert.crt'],
       [this.key, 'key.key'],
@@ -254,6 +263,8 @@ export class DetailsView {
       else link.removeAttribute('href');
       link.setAttribute('aria-disabled', String(!issued));
     }
+    this.key.hidden = domain.own_key;
+    this.p12.show(issued && !domain.own_key);
     this.lastFetch.textContent = domain.last_fetch === null ? 'never' : `${dateTime(domain.last_fetch.at)} from ${domain.last_fetch.from}`;
   }
 

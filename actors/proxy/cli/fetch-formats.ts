@@ -2,7 +2,7 @@
 // PKCS#12 file's password (--p12-password-file, its first line) and form (--p12-legacy). The password
 // file is refused when group or others may read it, as the Fetch JSON is.
 import { readFile } from 'node:fs/promises';
-import type { Pkcs12Settings } from '../client/pkcs12.js';
+import type { Pkcs12Settings } from '../../../src/crypto/pkcs12.js';
 import { ConfigError } from '../../../src/errors.js';
 import { assertPrivateFile } from '../../../src/config/private-file.js';
 

@@ -14,13 +14,16 @@ import { exitAfterOutput } from '../../../src/cli/output.js';
 import type { FetchCliOptions } from './fetch.js';
 import { formatProblems, readOutputFormats, type OutputFormats } from './fetch-formats.js';
 import { hostNameOptionProblem } from '../client/host-identity.js';
+import type { OwnKeySettings } from '../client/own-key.js';
+import { keyTypes } from '../../../src/crypto/key-types.js';
 
 /** Runs `certhub-agent fetch` with the options commander parsed; exits with its code (fetchExitCodes). */
 export async function runFetch(options: FetchCliOptions): Promise<void> {
   const settings = await readFetchSettings(options);
   if (options.watch === true) {
     const { watchWithReload } = await import('./fetch-watch.js');
-    await watchWithReload(settings, { read: () => readFetchSettings(options), report, configPath: options.config });
+    // --rekey is asked of the start, not of each SIGHUP.
+    await watchWithReload(settings, { read: () => readFetchSettings({ ...options, rekey: false }), report, configPath: options.config });
   }
   // Node's default for SIGHUP ends the process; a single pass has nothing to re-read and runs to its end.
   process.on('SIGHUP', () => report.info('received SIGHUP: a single fetch re-reads nothing; it ends when its fetches do'));
@@ -40,6 +43,8 @@ export interface FetchSettings {
   output: OutputFormats;
   /** --host-name: the name reported to certhub; os.hostname() when absent. */
   hostName?: string;
+  /** --own-key, --key-type, --rekey: the host makes and keeps the key (own-key.ts). */
+  ownKey?: OwnKeySettings;
 }
 
 /** The settings of the options, their files read and checked (a config file others may read is refused). */
@@ -58,6 +63,7 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   problems.push(...formatProblems(options));
   const hostNameProblem = options.hostName === undefined ? undefined : hostNameOptionProblem(options.hostName);
   if (hostNameProblem !== undefined) problems.push(`--host-name ${hostNameProblem}`);
+  const ownKey = ownKeyOf(options, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const output = await readOutputFormats(options);
   if (options.config !== undefined) await assertPrivateFile(options.config, 'tokens');
@@ -83,7 +89,20 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
     ...(typeof reloadCommand === 'object' ? { reloadCommand } : {}),
     output,
     ...(options.hostName === undefined ? {} : { hostName: options.hostName }),
+    ...(ownKey === undefined ? {} : { ownKey }),
   };
+}
+
+/** --own-key's settings; --key-type and --rekey need it. */
+function ownKeyOf(options: FetchCliOptions, problems: string[]): OwnKeySettings | undefined {
+  const keyType = keyTypes.find((known) => known === options.keyType);
+  if (keyType === undefined) problems.push(`--key-type must be one of ${keyTypes.join(', ')}, not ${JSON.stringify(options.keyType)}`);
+  if (options.ownKey !== true) {
+    if (options.rekey === true) problems.push('--rekey needs --own-key');
+    if (options.keyType !== 'ecdsa-p256' && keyType !== undefined) problems.push('--key-type needs --own-key');
+    return undefined;
+  }
+  return { keyType: keyType ?? 'ecdsa-p256', rekey: options.rekey === true };
 }
 
 function seconds(text: string, option: string, problems: string[]): number {

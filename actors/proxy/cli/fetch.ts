@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { defaultFetchTimeoutMs, fetchExitCodes } from '../client/fetch-defaults.js';
 import { defaultIntervalMs } from '../client/watch-schedule.js';
+import { keyTypes } from '../../../src/crypto/key-types.js';
 
 /** Where material goes without -o: `./certs/<domain>/…`, beside where the command runs. */
 export const defaultOutDir = 'certs';
@@ -27,6 +28,9 @@ export interface FetchCliOptions {
   interval?: string;
   timeout: string;
   hostName?: string;
+  ownKey?: boolean;
+  keyType: string;
+  rekey?: boolean;
 }
 
 const exitCodesHelp = `
@@ -42,6 +46,7 @@ Examples:
   certhub-agent fetch -s https://certhub.example.net -t chd_… -d app.example.net -o /etc/ssl/certhub
   certhub-agent fetch -c fetch.json --watch --reload-cmd '["systemctl", "reload", "nginx"]'
   certhub-agent fetch -c fetch.json --format pem,p12 --p12-password-file p12.pass
+  certhub-agent fetch -c fetch.json --own-key --key-type ecdsa-p384
 `;
 
 export function fetchCommand(program: Command): Command {
@@ -72,6 +77,12 @@ export function fetchCommand(program: Command): Command {
     )
     .option('--p12-password-file <file>', 'with --format p12: the file whose first line is the PKCS#12 password (readable by its owner alone)')
     .option('--p12-legacy', "with --format p12: PKCS#12's own 3DES and a SHA-1 MAC, for old Java and Windows, instead of AES-256-CBC, PBKDF2 and a SHA-256 MAC")
+    .option(
+      '--own-key',
+      'keep the private key on this host: make it here (privkey.pem, 0600), send certhub a CSR, and take the certificate without a key (the domain is own_key in certhub)',
+    )
+    .option('--key-type <type>', `with --own-key: the type of a key made here: ${keyTypes.join(', ')}`, 'ecdsa-p256')
+    .option('--rekey', 'with --own-key: make a new key and send its CSR, even though certhub serves a certificate for the key kept')
     .option('--reload-cmd <json>', 'run after material changed: a JSON array, run without a shell, e.g. \'["systemctl", "reload", "nginx"]\'')
     .option('--watch', 'keep running: refetch on the interval and ahead of expiry, retry failures with backoff')
     .option('--interval <seconds>', `with --watch: seconds between fetches (default ${defaultIntervalMs / 1000}), never later than halfway to expiry`)

@@ -15,9 +15,12 @@ export interface CertificateMaterial {
   certPem: string;
   /** The issuer chain without the leaf and without a root; empty for a self-signed certificate (certhub --demo). */
   chainPem: string;
+  /** Empty in an answer for a domain whose key stays on its host (own-key.ts pairs it with that key). */
   keyPem: string;
   /** Epoch milliseconds: the leaf's notAfter. */
   expiresAt: number;
+  /** The answer says certhub waits for the host's next CSR (own_key domains). */
+  csrWanted?: boolean;
 }
 
 /** The answer is not usable; the message says why (it never quotes key material). */
@@ -31,8 +34,9 @@ export class BadAnswerError extends OutpostError {
 const answerSchema = z.object({
   cert_pem: z.string(),
   chain_pem: z.string(),
-  key_pem: z.string(),
+  key_pem: z.string().optional(),
   expires_at: z.string(),
+  csr_wanted: z.boolean().optional(),
 }) satisfies z.ZodType<CertificateResponse>;
 
 const pemBlock = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\r\n]+?-----END \1-----/g;
@@ -41,11 +45,13 @@ const expiryToleranceMs = 1000;
 
 /**
  * Checks the answer for `requested` (a full name) at `now` (epoch ms) under `trust` and returns the
- * material to write; throws BadAnswerError naming the first problem.
+ * material to write; throws BadAnswerError naming the first problem. `ownKey`: the host keeps the key,
+ * and the answer must hold none (the material's keyPem is then empty).
  */
-export function checkCertificateAnswer(body: unknown, requested: string, now: number, trust: MaterialTrust): CertificateMaterial {
+export function checkCertificateAnswer(body: unknown, requested: string, now: number, trust: MaterialTrust, ownKey = false): CertificateMaterial {
   const parsed = answerSchema.safeParse(body);
-  if (!parsed.success) throw new BadAnswerError('the answer is not a certificate response (cert_pem, chain_pem, key_pem and expires_at as strings)');
+  if (!parsed.success)
+    throw new BadAnswerError('the answer is not a certificate response (cert_pem, chain_pem and expires_at as strings, key_pem a string when present)');
   const answer = parsed.data;
   const leafBlocks = pemBlocks(answer.cert_pem, 'cert_pem');
   if (leafBlocks.length !== 1 || leafBlocks[0]?.label !== 'CERTIFICATE') throw new BadAnswerError('cert_pem must hold exactly one CERTIFICATE block');
@@ -55,12 +61,7 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
     if (block.label !== 'CERTIFICATE') throw new BadAnswerError(`chain_pem block ${index + 1} is a ${block.label}, not a CERTIFICATE`);
     return parseCertificate(block.pem, `chain_pem block ${index + 1}`);
   });
-  const keyBlocks = pemBlocks(answer.key_pem, 'key_pem');
-  const keyBlock = keyBlocks[0];
-  if (keyBlocks.length !== 1 || keyBlock === undefined || !/PRIVATE KEY$/.test(keyBlock.label))
-    throw new BadAnswerError('key_pem must hold exactly one PRIVATE KEY block');
-  const key = parsePrivateKey(keyBlock.pem);
-  if (!leaf.checkPrivateKey(key)) throw new BadAnswerError('key_pem does not match the certificate in cert_pem');
+  const keyPem = answeredKey(answer.key_pem, leaf, ownKey);
   const issuer = chain[0];
   if (issuer !== undefined && !leaf.checkIssued(issuer)) throw new BadAnswerError('the first certificate of chain_pem did not issue cert_pem');
 
@@ -84,9 +85,27 @@ export function checkCertificateAnswer(body: unknown, requested: string, now: nu
       .filter((_, index) => !isRoot(chain[index]))
       .map((block) => `${block.pem}\n`)
       .join(''),
-    keyPem: `${keyBlock.pem}\n`,
+    keyPem,
     expiresAt: notAfter,
+    ...(answer.csr_wanted === undefined ? {} : { csrWanted: answer.csr_wanted }),
   };
+}
+
+/** The answer's key, checked against the leaf; empty for a host that keeps its own (and then the answer must hold none). */
+function answeredKey(keyText: string | undefined, leaf: X509Certificate, ownKey: boolean): string {
+  if (ownKey) {
+    if (keyText !== undefined)
+      throw new BadAnswerError('certhub sent a key: it makes the key of this domain, which is not marked own_key (key kept on the host) there');
+    return '';
+  }
+  if (keyText === undefined) throw new BadAnswerError('certhub sent no key: this domain keeps its key on its host (own_key); fetch it with --own-key');
+  const keyBlocks = pemBlocks(keyText, 'key_pem');
+  const keyBlock = keyBlocks[0];
+  if (keyBlocks.length !== 1 || keyBlock === undefined || !/PRIVATE KEY$/.test(keyBlock.label))
+    throw new BadAnswerError('key_pem must hold exactly one PRIVATE KEY block');
+  const key = parsePrivateKey(keyBlock.pem);
+  if (!leaf.checkPrivateKey(key)) throw new BadAnswerError('key_pem does not match the certificate in cert_pem');
+  return `${keyBlock.pem}\n`;
 }
 
 /**

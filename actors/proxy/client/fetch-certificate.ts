@@ -32,6 +32,8 @@ export interface CertificateRequest {
   signal?: AbortSignal;
   /** Epoch milliseconds, to judge the certificate's validity; default Date.now. */
   now?: () => number;
+  /** The host keeps the key (own-key.ts): the answer must hold none. */
+  ownKey?: boolean;
 }
 
 /** A certificate, a chain of a few and a key fit in a few kB; 256 KiB bounds a server gone wrong. */
@@ -59,7 +61,7 @@ export async function fetchCertificate(request: CertificateRequest): Promise<Cer
     throw new CertificateFetchError('bad-answer', `${shown} answered HTTP 200 for ${request.domain} with a body that is not JSON (is it a certhub server?)`);
   }
   try {
-    return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors());
+    return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors(), request.ownKey === true);
   } catch (error) {
     if (error instanceof BadAnswerError)
       throw new CertificateFetchError('bad-answer', `${shown} answered unusable material for ${request.domain}: ${error.message}`);
@@ -79,6 +81,11 @@ export interface PostedBody {
 }
 
 /** POSTs `body` to `url` with the request's token, trust and deadline (host-report.ts); the answer's status and body. */
+/** A GET of another of the domain's endpoints, with its token, pinned and bounded as a fetch is. */
+export function getFromCerthub(url: URL, request: CertificateRequest): Promise<{ status: number; body: string }> {
+  return exchange(url, request, request.server.origin);
+}
+
 export function postToCerthub(url: URL, request: CertificateRequest, body: PostedBody): Promise<{ status: number; body: string }> {
   return exchange(url, request, request.server.origin, body);
 }

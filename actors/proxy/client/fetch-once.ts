@@ -2,7 +2,6 @@
 // written, the reload command run once if anything changed, then each domain fetched reported to
 // certhub (host-report.ts). The exit code says what happened to the material; a report that fails
 // is said on stderr and changes it not.
-import { fetchCertificate } from './fetch-certificate.js';
 import { fetchExitCodes } from './fetch-defaults.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
@@ -12,6 +11,8 @@ import { writeMaterial, type WriteOptions } from './write-material.js';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { lazyHostIdentity } from './host-identity.js';
 import { failedReload, hostReport, sendHostReport, type ReloadReport } from './host-report.js';
+import { fetchMaterial } from './fetch-material.js';
+import type { OwnKeySettings } from './own-key.js';
 
 export interface FetchOnceOptions {
   dir: string;
@@ -24,6 +25,8 @@ export interface FetchOnceOptions {
   output?: Omit<WriteOptions, 'combinedPem'>;
   /** --host-name: the name reported to certhub. */
   hostName?: string;
+  /** --own-key: the host makes and keeps the key, and sends certhub a CSR (own-key.ts). */
+  ownKey?: OwnKeySettings;
 }
 
 export interface FetchReport {
@@ -35,8 +38,9 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
   const outcomes = await Promise.all(
     targets.map(async (target) => {
       try {
-        const material = await fetchCertificate({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust });
+        const { material, written } = await fetchMaterial({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust }, options);
         const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
+        await written();
         const expires = new Date(material.expiresAt).toISOString();
         report.info(
           `${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`,

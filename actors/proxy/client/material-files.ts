@@ -14,6 +14,8 @@ export interface MaterialPaths {
   fullchain: string;
   /** The private key, mode 0600. */
   key: string;
+  /** With --own-key: the key made for a CSR whose certificate has not come yet, mode 0600; it becomes privkey.pem with that certificate. */
+  nextKey: string;
   /** Full chain then key in one file, mode 0600: HAProxy's `crt` (written with `combined_pem`). */
   combined: string;
   /** Key, leaf and chain in one PKCS#12 file encrypted with a password, mode 0600 (written with `--format p12`). */
@@ -28,6 +30,7 @@ export function materialPaths(dir: string, domain: string): MaterialPaths {
     chain: join(folder, 'chain.pem'),
     fullchain: join(folder, 'fullchain.pem'),
     key: join(folder, 'privkey.pem'),
+    nextKey: join(folder, 'privkey.next.pem'),
     combined: join(folder, 'combined.pem'),
     p12: join(folder, 'bundle.p12'),
   };

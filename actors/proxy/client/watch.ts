@@ -5,7 +5,8 @@
 // checked material ever replaces what is on disk. Ends when `signal` aborts.
 import { setTimeout as wait } from 'node:timers/promises';
 import type { CertificateMaterial } from './certificate-answer.js';
-import { fetchCertificate } from './fetch-certificate.js';
+import { fetchMaterial } from './fetch-material.js';
+import type { OwnKeySettings } from './own-key.js';
 import { CertificateFetchError } from './fetch-failure.js';
 import type { FetchTarget } from './fetch-targets.js';
 import type { MaterialTrust } from './material-trust.js';
@@ -55,6 +56,8 @@ export interface WatchOptions extends WatchTiming {
   onChecked?: (checked: CheckedDomain) => void | Promise<void>;
   /** Every outcome, for a log. */
   onEvent?: (event: WatchEvent) => void;
+  /** The host makes and keeps the key, and sends certhub a CSR (own-key.ts); `rekey` applies to each domain's first fetch. */
+  ownKey?: OwnKeySettings;
   /** Injected in tests. */
   now?: () => number;
   random?: () => number;
@@ -71,12 +74,17 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   let failures = 0;
   let refusals = 0;
   let reload: ReloadReport | null = null;
+  let ownKey = options.ownKey;
   while (!options.signal.aborted) {
     let nextInMs: number;
     try {
-      const material = await fetchCertificate({ ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now });
+      const request = { ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now };
+      const { material, written } = await fetchMaterial(request, { dir: options.dir, ...(ownKey === undefined ? {} : { ownKey }) });
       if (options.signal.aborted) break;
       const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
+      await written();
+      // A re-key is asked once, of the first fetch: the ones after it keep the new key.
+      if (ownKey?.rekey === true) ownKey = { ...ownKey, rekey: false };
       const recovered = failures > 0 ? { recoveredAfter: failures } : {};
       failures = 0;
       refusals = 0;

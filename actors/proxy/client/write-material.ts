@@ -9,7 +9,7 @@ import { makeDirectories } from '../../../src/store/directories.js';
 import { stageFile, syncDirectory } from '../../../src/store/atomic.js';
 import type { CertificateMaterial } from './certificate-answer.js';
 import { materialPaths } from './material-files.js';
-import type { Pkcs12Settings } from './pkcs12.js';
+import type { Pkcs12Settings } from '../../../src/crypto/pkcs12.js';
 import { OutpostError } from '../../../src/errors.js';
 
 /** The folder of a domain holds its private key: only the owner may enter it. */
@@ -84,7 +84,7 @@ export async function writeMaterial(dir: string, material: CertificateMaterial, 
 async function plannedFiles(paths: ReturnType<typeof materialPaths>, material: CertificateMaterial, options: WriteOptions): Promise<PlannedFile[]> {
   const { p12 } = options;
   // pkijs is loaded only by a fetch that writes PKCS#12.
-  const pkcs12 = p12 === undefined ? undefined : await import('./pkcs12.js');
+  const pkcs12 = p12 === undefined ? undefined : await import('../../../src/crypto/pkcs12.js');
   const bundle: PlannedFile[] =
     pkcs12 === undefined || p12 === undefined
       ? []

@@ -35,6 +35,7 @@ test('a minimal config gets every default', (t) => {
     fallback_after: 3,
     accept_terms: false,
     key_type: 'ecdsa-p256',
+    reuse_csr: false,
     certificate_budget: { certificates: 50, window_hours: 168 },
     order_budget: { orders: 300, window_hours: 3 },
     duplicate_budget: { certificates: 5, window_hours: 168 },

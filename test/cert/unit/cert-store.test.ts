@@ -136,6 +136,9 @@ test('material is checked before it is written and kept in canonical PEM form', 
     message: /^cert_pem \(one CERTIFICATE block\) does not hold what it should$/,
   });
   await t.throwsAsync(store.write({ record, material: { ...material, key_pem: '' } }), { message: /^key_pem/ });
+  await t.throwsAsync(store.write({ record: { ...record, own_key: true }, material }), {
+    message: /^key_pem \(no private key: the key of an own_key domain stays on its host\)/,
+  });
   await t.throwsAsync(store.write({ record, material: { ...material, chain_pem: material.key_pem } }), { message: /^chain_pem/ });
   await t.throwsAsync(store.write({ record: { ...record, name: '../escape' }, material: undefined }), { message: 'not a domain name: "../escape"' });
   t.deepEqual(await readdir(join(dataDir, 'domains')), []);

@@ -24,6 +24,9 @@ function view(changes: Partial<DomainView>): DomainView {
     waiting_for: null,
     renewal: { due_at: null, basis: null },
     issued_by: null,
+    own_key: false,
+    csr: null,
+    csr_wanted: false,
     ...changes,
   };
 }

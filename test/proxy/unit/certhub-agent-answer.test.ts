@@ -74,7 +74,8 @@ test('nonsense is refused, each time naming what is wrong and never quoting the 
   const other = await answerFor('app.example.test');
   const cases: [unknown, RegExp][] = [
     [null, /not a certificate response/],
-    [{ ...answer, key_pem: undefined }, /not a certificate response/],
+    [{ ...answer, key_pem: 7 }, /not a certificate response/],
+    [{ ...answer, key_pem: undefined }, /certhub sent no key: this domain keeps its key on its host \(own_key\); fetch it with --own-key/],
     [{ ...answer, cert_pem: 'hello' }, /cert_pem holds no PEM block/],
     [{ ...answer, cert_pem: `${answer.cert_pem}${other.cert_pem}` }, /exactly one CERTIFICATE/],
     [
@@ -98,6 +99,18 @@ test('nonsense is refused, each time naming what is wrong and never quoting the 
     t.false(error?.message.includes('PRIVATE KEY-----') ?? true);
   }
   t.throws(() => checkUntrusted(answer, 'web.example.test', now), { message: /not for web\.example\.test/ });
+});
+
+test('with --own-key the answer holds no key: the material comes without one, and says whether certhub wants a CSR', async (t) => {
+  const keyless: Record<string, unknown> = { ...(await answerFor('app.example.test')) };
+  delete keyless.key_pem;
+  const material = checkCertificateAnswer({ ...keyless, csr_wanted: true }, 'app.example.test', now, 'untrusted-allowed', true);
+  t.is(material.keyPem, '');
+  t.true(material.csrWanted);
+  const keyed = await answerFor('app.example.test');
+  t.throws(() => checkCertificateAnswer(keyed, 'app.example.test', now, 'untrusted-allowed', true), {
+    message: /certhub sent a key: it makes the key of this domain, which is not marked own_key/,
+  });
 });
 
 test('an expired certificate, or one not valid for a day yet, is refused', async (t) => {

@@ -5,7 +5,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { pkcs12Holds, pkcs12Of } from '../../../actors/proxy/client/pkcs12.js';
+import { pkcs12Holds, pkcs12Of } from '../../../src/crypto/pkcs12.js';
 import { formatProblems, readOutputFormats } from '../../../actors/proxy/cli/fetch-formats.js';
 import { ConfigError } from '../../../src/errors.js';
 import { testChain } from '../../helpers/certificates.js';

@@ -1,0 +1,18 @@
+// Private key generation for ACME accounts and certificates (run by the cert role's key job in a thread
+// of the shared pool, never on an actor's event loop) and for the keys certhub-agent --own-key keeps.
+import { generateKeyPairSync } from 'node:crypto';
+import { keyShape, type KeyType } from './key-types.js';
+
+export interface PrivateKeyInput {
+  keyType: KeyType;
+}
+
+/** A new private key as PKCS#8 PEM. */
+export function generatePrivateKeyPem({ keyType }: PrivateKeyInput): string {
+  const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
+  const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
+  const shape = keyShape(keyType);
+  return shape.kind === 'ec'
+    ? generateKeyPairSync('ec', { namedCurve: shape.curve, privateKeyEncoding, publicKeyEncoding }).privateKey
+    : generateKeyPairSync('rsa', { modulusLength: shape.bits, privateKeyEncoding, publicKeyEncoding }).privateKey;
+}
