@@ -102,7 +102,7 @@ runActor(domainsActor, {
     await book.resume();
     await hosts.settle();
     prober?.start();
-    notifier?.queue.start();
+    notifier?.start();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
     if (loaded.domains.size > config.maxDomains)
@@ -136,7 +136,7 @@ runActor(domainsActor, {
         await prober?.stop();
         await hosts.stop();
         await retired.flush();
-        await notifier?.queue.stop();
+        await notifier?.stop();
       },
     };
   },
