@@ -258,7 +258,7 @@ const idPattern = /^[0-9a-f-]{36}$/;
 function isNotice(value: unknown): value is Notice {
   if (typeof value !== 'object' || value === null) return false;
   const notice = value as Partial<Record<string, unknown>>;
-  if (notice.event === 'digest') return Array.isArray(notice.notices) && notice.notices.every((each) => isNotice(each) && (each).event !== 'digest');
+  if (notice.event === 'digest') return Array.isArray(notice.notices) && notice.notices.every((each) => isNotice(each) && each.event !== 'digest');
   return (noticeEvents as readonly unknown[]).includes(notice.event) && typeof notice.domain === 'string';
 }
 
