@@ -1,7 +1,7 @@
 // What certhub's page (ui/) shares with the cert role: the shapes of the admin API's answers,
 // and the pure code the page runs as the server does (the words of a refused input, a domain's summary).
 export type { DomainDetail, DomainSummary, DomainView, ListedDomain } from './domains/protocol.js';
-export { deploymentWords, type Deployment, type HostProblem, type HostView } from './hosts/deployment.js';
+export { deploymentWords, type Deployment, type HostProblem, type HostView, type ProbeResult } from './hosts/deployment.js';
 export type { Prefs } from './domains/prefs-schema.js';
 export type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
 export { auditActions, type AuditEntry } from './audit/entry.js';

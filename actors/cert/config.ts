@@ -2,7 +2,6 @@
 // port, dns or dns_acme + dns_records) and what a real deployment needs besides (acme, propagation,
 // tls, notify). `certhub run --demo` accepts a config without any DNS provider.
 import { isAbsolute } from 'node:path';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDomainName } from './domains/names.js';
 import { defaultMaxDomains } from './domains/limits.js';
@@ -12,6 +11,8 @@ import { directoryNames, directoryUrl, isLetsEncrypt, namedDirectories, requires
 import { eabSchema } from './acme/eab.js';
 import { profileNamePattern } from './acme/profiles.js';
 import { notifySchema } from './notify/schema.js';
+import { probesSchema } from './hosts/probe-schema.js';
+import { hostPort } from './host-port.js';
 
 /** Let's Encrypt's two directories (all the names `acme.directory_url` knows: acme/directories.ts). */
 export const letsEncryptDirectories = {
@@ -79,17 +80,7 @@ export const dnsProviderSchema = z.discriminatedUnion('provider', [cloudflareSch
 export type DnsProviderConfig = z.output<typeof dnsProviderSchema>;
 
 /** A nameserver to check propagation at (also the setup wizard's answer): `host:port`, `[v6]:port`, or a bare address (port 53). */
-export const nameserver = z.string().transform((value, context) => {
-  const match = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(value) ?? (isIP(value) === 6 ? [value, value] : /^([^:[\]]+)(?::(\d{1,5}))?$/.exec(value));
-  const host = match?.[1] ?? '';
-  const portNumber = match?.[2] === undefined ? 53 : Number(match[2]);
-  const hostValid = isIP(host) !== 0 || hostNameProblem(normalizeName(host), 1) === undefined;
-  if (match === null || !hostValid || portNumber < 1 || portNumber > 65535) {
-    context.addIssue({ code: 'custom', message: 'must be host:port, e.g. 192.0.2.53:53, [2001:db8::53]:53 or ns1.example.net' });
-    return z.NEVER;
-  }
-  return { host, port: portNumber };
-});
+export const nameserver = hostPort(53, '192.0.2.53:53, [2001:db8::53]:53 or ns1.example.net');
 
 export { directoryUrl };
 
@@ -381,6 +372,7 @@ export function certConfigSchema(options: CertSchemaOptions) {
       ),
       notify: notifySchema.prefault({}),
       hosts: hostsSchema.prefault({}),
+      probes: probesSchema.prefault({}),
       max_domains: positiveInteger
         .max(1_000_000)
         .default(defaultMaxDomains)

@@ -135,6 +135,16 @@ async function certActors(settings: z.output<typeof certSchema>, dataDir: string
         retryBackoffMs: config.acme.retry_backoff_seconds * 1000,
         reuseCsr: config.acme.reuse_csr,
         hosts: { staleMarginMs: config.hosts.stale_margin_seconds * 1000, unservedAfterMs: config.hosts.unserved_after_seconds * 1000 },
+        ...(config.probes.enabled
+          ? {
+              probes: {
+                intervalMs: config.probes.interval_seconds * 1000,
+                timeoutMs: config.probes.timeout_seconds * 1000,
+                port: config.probes.port,
+                addresses: config.probes.addresses,
+              },
+            }
+          : {}),
         ...(issuers === undefined ? {} : { issuers }),
         ...(budget === undefined ? {} : { budget }),
         ...(caLimits === undefined ? {} : { caLimits }),

@@ -67,8 +67,9 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
     ],
   },
   async actors(config) {
-    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them.
-    const port = await concretePort(config.host, config.port, config.threads > 1);
+    // Threads share a port through SO_REUSEPORT, which needs the same concrete port for all of them;
+    // the fetcher reports the port to certhub, for its probes.
+    const port = await concretePort(config.host, config.port, config.threads > 1 || config.fetch);
     const redirectPort = config.redirect_port === undefined ? undefined : await concretePort(config.host, config.redirect_port, config.threads > 1);
     const front: Omit<ProxyFrontConfig, 'describesStart'> = {
       host: config.host,
@@ -111,6 +112,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
               allowUntrusted: config.allow_untrusted,
               fronts,
               ...(config.host_name === undefined ? {} : { hostName: config.host_name }),
+              servePort: port,
             },
             links: fronts,
             topics: [fetchRoutesTopic],

@@ -18,6 +18,8 @@ import { noNotices } from './notices.js';
 import { openNotifier } from '../notify/notifier.js';
 import { HostBook } from '../hosts/host-book.js';
 import { HostStore } from '../hosts/host-store.js';
+import { HostProber } from '../hosts/prober.js';
+import { probeTls } from '../hosts/probe.js';
 
 /** Hosts one domain keeps (../hosts/host-book.ts). */
 const hostsPerDomain = 100;
@@ -44,6 +46,7 @@ runActor(domainsActor, {
     const notify = notifier?.notify ?? noNotices;
     const hostFiles = await HostStore.open(config.dataDir);
     for (const problem of hostFiles.loaded.problems) log.warn(problem);
+    let prober: HostProber | undefined;
     const hosts = new HostBook(hostFiles.loaded.hosts, {
       store: hostFiles.store,
       clock: systemClock,
@@ -52,7 +55,18 @@ runActor(domainsActor, {
       judgement: config.hosts,
       maxPerDomain: hostsPerDomain,
       notify,
+      probeSoon: (name, record) => prober?.soon(name, record),
     });
+    if (config.probes !== undefined) {
+      prober = new HostProber({
+        clock: systemClock,
+        log,
+        settings: config.probes,
+        probe: probeTls,
+        hosts: () => hosts.reporting(),
+        record: (name, id, result) => hosts.recordProbe(name, id, result),
+      });
+    }
     const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
     const retired = new RetiredTokenKeeper(retiredRead.tokens, {
@@ -89,7 +103,8 @@ runActor(domainsActor, {
     const operator = new OperatorActions(book, issuer, log);
     await book.resume();
     await hosts.settle();
-    notifier?.queue.start();
+    prober?.start();
+    notifier?.start();
     replica.loaded();
     log.info(`${loaded.domains.size} domains loaded from ${store.domainsDir}`);
     if (loaded.domains.size > config.maxDomains)
@@ -123,9 +138,10 @@ runActor(domainsActor, {
       api,
       stop: async () => {
         await book.stop();
+        await prober?.stop();
         await hosts.stop();
         await retired.flush();
-        await notifier?.queue.stop();
+        await notifier?.stop();
       },
     };
   },

@@ -12,6 +12,7 @@ import type { DomainStatus } from './lifecycle.js';
 import type { Deployment, HostJudgement, HostView } from '../hosts/deployment.js';
 import type { HostReport } from '../hosts/report.js';
 import type { NotifySettings } from '../notify/protocol.js';
+import type { ProbeSettings } from '../hosts/probe-settings.js';
 
 export interface DomainsConfig {
   dataDir: string;
@@ -37,6 +38,8 @@ export interface DomainsConfig {
   fallback?: { cas: string[]; fallbackAfter: number };
   /** hosts.stale_margin_seconds and hosts.unserved_after_seconds, in ms: how reporting hosts are judged (../hosts/deployment.ts). */
   hosts: HostJudgement;
+  /** `probes`, when enabled (../hosts/prober.ts): certhub probes each reporting host on this schedule. */
+  probes?: ProbeSettings;
   /** The channels of `notify`, their secrets read (../notify/settings.ts); absent when none, and in demo mode. */
   notify?: NotifySettings;
 }

@@ -1,6 +1,21 @@
 // Which hosts serve a domain's newest certificate: each host reported (report.ts) is current or
 // stale, and the domain's deployment sums them up. Pure: the time is given, so the domains actor
 // judges with its clock and the tests with theirs. The panel imports the types (through ../browser.ts).
+// With probes on (probe.ts), what certhub itself sees at the host's address counts too: a host whose
+// probe sees another certificate than the newest, or cannot complete a handshake, is stale whatever
+// its agent says.
+
+/** What certhub saw when it connected to a host (probe.ts): a TLS handshake, nothing more. */
+export interface ProbeResult {
+  at: string;
+  /** Where it connected, `host:port` (`[v6]:port`). */
+  address: string;
+  /** SHA-256 of the certificate presented, hex; null when the handshake failed. */
+  sha256: string | null;
+  not_after: string | null;
+  /** Why the handshake failed (refused, timed out...); null when it completed. */
+  error: string | null;
+}
 
 /** A host as certhub keeps it, one per host id and domain (host-store.ts). */
 export interface HostRecord {
@@ -19,10 +34,17 @@ export interface HostRecord {
   last_report_at: string;
   /** When the host said it checks again; null when it did not say. */
   next_check_at: string | null;
+  /** The TCP port the host said it serves the certificate on (certhub-agent proxy); null when it did not say. */
+  port: number | null;
+  /** The last probe of the host; null before the first, and with probes off. */
+  probe: ProbeResult | null;
 }
 
-/** Why a host is stale: it serves an older certificate, its reload failed, or it was not heard from in time. */
-export type HostProblem = 'old_certificate' | 'reload_failed' | 'silent';
+/**
+ * Why a host is stale: it reports an older certificate, its reload failed, it was not heard from in
+ * time, a probe saw another certificate than the newest, or a probe could not complete a handshake.
+ */
+export type HostProblem = 'old_certificate' | 'reload_failed' | 'silent' | 'probe_old_certificate' | 'probe_failed';
 
 export interface HostView extends HostRecord {
   state: 'current' | 'stale';
@@ -73,6 +95,10 @@ export function assessHosts(records: readonly HostRecord[], newest: NewestCertif
     const problems: HostProblem[] = [];
     if (newest !== null && record.sha256 !== newest.sha256) problems.push('old_certificate');
     if (record.reload !== null && !record.reload.ok) problems.push('reload_failed');
+    if (record.probe !== null) {
+      if (record.probe.error !== null) problems.push('probe_failed');
+      else if (newest !== null && record.probe.sha256 !== newest.sha256) problems.push('probe_old_certificate');
+    }
     const silentAfter = record.next_check_at === null ? null : Date.parse(record.next_check_at) + judgement.staleMarginMs;
     if (silentAfter !== null) {
       if (silentAfter <= now) problems.push('silent');
@@ -118,6 +144,7 @@ export function recordOfReport(
     serving: { sha256: string; not_after: string };
     reload: HostRecord['reload'];
     next_check_at: string | null;
+    port?: number | null | undefined;
   },
   address: string,
   now: number,
@@ -135,5 +162,8 @@ export function recordOfReport(
     reload: report.reload,
     last_report_at: at,
     next_check_at: report.next_check_at,
+    port: report.port ?? null,
+    // A probe of another address says nothing of this one.
+    probe: previous !== undefined && previous.address === address ? previous.probe : null,
   };
 }

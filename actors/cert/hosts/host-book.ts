@@ -17,6 +17,7 @@ import {
   type HostRecord,
   type HostView,
   type NewestCertificate,
+  type ProbeResult,
 } from './deployment.js';
 import type { HostStore } from './host-store.js';
 import type { HostReport } from './report.js';
@@ -34,6 +35,8 @@ export interface HostBookDeps {
   maxPerDomain: number;
   /** Told when a host turns stale after settle(): hosts stale already at the start are not told again. */
   notify?: Notify;
+  /** With probes on (prober.ts): a first report, or one naming another certificate, address or port, is probed at once. */
+  probeSoon?: (name: string, record: HostRecord) => void;
 }
 
 const longestWaitMs = 86_400_000;
@@ -42,6 +45,8 @@ const staleWords: Record<HostProblem, string> = {
   old_certificate: 'serves an older certificate',
   reload_failed: 'its reload failed',
   silent: 'not heard from by its next check',
+  probe_old_certificate: 'a probe sees another certificate than the newest',
+  probe_failed: 'a probe cannot complete a handshake',
 };
 
 /** A domain's replica key for its hosts: domain names hold no ':'. */
@@ -111,10 +116,29 @@ export class HostBook {
     }
     const previous = hosts.get(report.host_id);
     if (previous === undefined && hosts.size >= this.deps.maxPerDomain) this.makeRoom(name, hosts);
-    hosts.set(report.host_id, recordOfReport(previous, report, address, this.deps.clock.now()));
+    const record = recordOfReport(previous, report, address, this.deps.clock.now());
+    hosts.set(report.host_id, record);
     await this.deps.store.write(name, [...hosts.values()]);
     if (previous === undefined) this.deps.log.info(`${name}: host ${report.host_name} (${address}) reports for the first time`);
-    return this.publish(name);
+    const deployment = this.publish(name);
+    const moved = previous === undefined || previous.sha256 !== record.sha256 || previous.address !== record.address || previous.port !== record.port;
+    if (moved) this.deps.probeSoon?.(name, record);
+    return deployment;
+  }
+
+  /** Every host that reports, with its domain: what the prober probes. */
+  *reporting(): Iterable<{ name: string; record: HostRecord }> {
+    for (const [name, hosts] of this.hosts) for (const record of hosts.values()) yield { name, record };
+  }
+
+  /** Keeps what a probe of host `id` of `name` saw, unless the host was removed meanwhile, and judges it. */
+  async recordProbe(name: string, id: string, probe: ProbeResult): Promise<void> {
+    const hosts = this.hosts.get(name);
+    const record = hosts?.get(id);
+    if (hosts === undefined || record === undefined || this.stopped) return;
+    hosts.set(id, { ...record, probe });
+    await this.deps.store.write(name, [...hosts.values()]);
+    this.publish(name);
   }
 
   /** The operator removes a host of `name` (one taken out of service); a report from it later adds it again. */

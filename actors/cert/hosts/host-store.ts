@@ -22,6 +22,11 @@ const hostRecordSchema = z.object({
   reload: z.object({ ok: z.boolean(), exit_code: z.number().int().nullable(), output: z.array(z.string()) }).nullable(),
   last_report_at: isoInstant,
   next_check_at: isoInstant.nullable(),
+  port: z.number().int().min(1).max(65_535).nullable().default(null),
+  probe: z
+    .object({ at: isoInstant, address: z.string(), sha256: z.string().nullable(), not_after: isoInstant.nullable(), error: z.string().nullable() })
+    .nullable()
+    .default(null),
 }) satisfies z.ZodType<HostRecord>;
 const hostsFileSchema = z.object({ hosts: z.array(hostRecordSchema) });
 

@@ -42,7 +42,16 @@ const reportProperties: Record<keyof HostReport, object> = {
     nullable: true,
     description: 'when the agent checks again; null when it does not know (a single fetch)',
   },
+  port: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 65_535,
+    nullable: true,
+    description: "the TCP port the host serves the certificate on (certhub-agent proxy's), where certhub's probes connect; absent or null: probes.port",
+  },
 };
+/** A report may leave these out. */
+const optionalReportFields: readonly (keyof HostReport)[] = ['port'];
 
 const deploymentProperties: Record<keyof Deployment, object> = {
   hosts: { type: 'integer', description: 'hosts that report on the domain' },
@@ -63,6 +72,20 @@ const hostProperties: Record<keyof HostView, object> = {
   reload,
   last_report_at: dateTime,
   next_check_at: { type: 'string', format: 'date-time', nullable: true },
+  port: { type: 'integer', nullable: true, description: 'the port the host said it serves on; null when it said none' },
+  probe: {
+    type: 'object',
+    nullable: true,
+    required: ['at', 'address', 'sha256', 'not_after', 'error'],
+    description: "what certhub's last probe of the host saw (a TLS handshake naming the domain); null before the first, and with probes off",
+    properties: {
+      at: dateTime,
+      address: { type: 'string', description: 'where it connected, host:port' },
+      sha256: { ...sha256, nullable: true, description: 'the certificate presented; null when the handshake failed' },
+      not_after: { ...dateTime, nullable: true },
+      error: { type: 'string', nullable: true, description: 'why the handshake failed; null when it completed' },
+    },
+  },
   state: { type: 'string', enum: ['current', 'stale'] },
   problems: {
     type: 'array',
@@ -100,7 +123,15 @@ export function hostPaths(parts: {
         requestBody: {
           required: true,
           description: `at most ${maxReportBytes} bytes`,
-          content: { 'application/json': { schema: { type: 'object', required: Object.keys(reportProperties), properties: reportProperties } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: Object.keys(reportProperties).filter((field) => !optionalReportFields.includes(field as keyof HostReport)),
+                properties: reportProperties,
+              },
+            },
+          },
         },
         responses: {
           '200': jsonResponse('kept; the domain with its deployment now', {

@@ -42,6 +42,8 @@ export const hostReportSchema = z.strictObject({
     .nullable(),
   /** When the agent checks again; null when it does not know (a single fetch run by cron or a timer). */
   next_check_at: isoInstant.nullable(),
+  /** The TCP port the host serves the certificate on (certhub-agent proxy's listening port), for certhub's probes; absent or null when unknown. */
+  port: z.number().int().min(1).max(65_535).nullable().optional(),
 });
 
 export type HostReport = z.output<typeof hostReportSchema>;

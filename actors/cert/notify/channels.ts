@@ -8,7 +8,7 @@ import { emailSender } from './email.js';
 import type { ChannelSettings } from './protocol.js';
 import type { Delivery, Outcome, Sender } from './queue.js';
 import { deliveryHeader, eventHeader, signatureHeader, signatureOf } from './signature.js';
-import { noticeLines, noticePriority, noticeTags, noticeTitle } from './words.js';
+import { noticeLines, noticeTitle, priorityOf, tagsOf } from './words.js';
 
 const requestTimeoutMs = 10_000;
 const maxAnswerBytes = 64 * 1024;
@@ -49,8 +49,8 @@ function requestOf(channel: Exclude<ChannelSettings, { type: 'email' }>, clock: 
           'Content-Type': 'text/plain; charset=utf-8',
           [deliveryHeader]: delivery.id,
           Title: asciiHeader(noticeTitle(delivery.notice)),
-          Priority: String(noticePriority[delivery.notice.event]),
-          Tags: noticeTags[delivery.notice.event],
+          Priority: String(priorityOf(delivery.notice)),
+          Tags: tagsOf(delivery.notice),
           ...(channel.token === undefined ? {} : { Authorization: `Bearer ${channel.token}` }),
         },
         body: noticeLines(delivery.notice).join('\n') || noticeTitle(delivery.notice),

@@ -1,7 +1,19 @@
 // The notification settings as the domains actor gets them (the config's, secrets read in role.ts):
 // types only, so the domains protocol, which the panel's type-check reads too, names them without
 // pulling in the senders' Node code.
-import type { NoticeEvent } from '../domains/notices.js';
+import type { DomainNotice, NoticeEvent } from '../domains/notices.js';
+
+/** A channel's daily digest (digest_at): every notice of its events since the digest before. */
+export interface DigestNotice {
+  event: 'digest';
+  /** The earliest notice's time and the digest's. */
+  from: string;
+  at: string;
+  notices: DomainNotice[];
+}
+
+/** What one delivery carries: a notice, or a digest of notices. */
+export type Notice = DomainNotice | DigestNotice;
 
 export interface SmtpSettings {
   host: string;
@@ -17,6 +29,8 @@ interface ChannelBase {
   name: string;
   /** The events the channel receives. */
   events: readonly NoticeEvent[];
+  /** digest_at, in minutes after midnight UTC: the channel gets one digest a day then, instead of each notice. */
+  digestAtMinute?: number;
 }
 
 /** A channel as the domains actor gets it: the config's, with its secrets read (role.ts). */

@@ -13,14 +13,15 @@ import { syncDirectory, writeFileAtomic } from '../../../src/store/atomic.js';
 import { makeDirectories } from '../../../src/store/directories.js';
 import { secretDirMode, secretFileMode } from '../../../src/store/secret.js';
 import { backoffDelay, type BackoffSettings } from '../domains/backoff.js';
-import { noticeEvents, type DomainNotice } from '../domains/notices.js';
+import { noticeEvents } from '../domains/notices.js';
+import type { Notice } from './protocol.js';
 
 export interface Delivery {
   /** Sent as X-Certhub-Delivery (and in an e-mail's headers): the same on every attempt. */
   id: string;
   /** The name of the channel it goes to. */
   channel: string;
-  notice: DomainNotice;
+  notice: Notice;
   created_at: string;
   /** Failed attempts so far. */
   attempts: number;
@@ -100,22 +101,23 @@ export class DeliveryQueue {
     this.arm();
   }
 
-  /** Adds a delivery of `notice` to each channel named; it is on disk before its first attempt. */
-  enqueue(channels: readonly string[], notice: DomainNotice): void {
+  /** Adds a delivery of `notice` to each channel named; it is on disk before its first attempt. Resolves once written. */
+  enqueue(channels: readonly string[], notice: Notice): Promise<void> {
     const now = new Date(this.deps.clock.now()).toISOString();
-    for (const channel of channels) {
+    const writes = channels.map((channel) => {
       const delivery: Delivery = { id: randomUUID(), channel, notice, created_at: now, attempts: 0, next_attempt_at: now, last_error: null };
-      this.track(
-        this.write(delivery).then(
-          () => this.ready(delivery),
-          (error: unknown) => {
-            // Kept in memory all the same: it is lost only if certhub stops before it is delivered.
-            this.deps.log.error(`notify: the ${notice.event} delivery of ${notice.domain} to ${channel} could not be written: ${String(error)}`);
-            this.ready(delivery);
-          },
-        ),
+      const written = this.write(delivery).then(
+        () => this.ready(delivery),
+        (error: unknown) => {
+          // Kept in memory all the same: it is lost only if certhub stops before it is delivered.
+          this.deps.log.error(`notify: ${deliveryWords(notice)} to ${channel} could not be written: ${String(error)}`);
+          this.ready(delivery);
+        },
       );
-    }
+      this.track(written);
+      return written;
+    });
+    return Promise.all(writes).then(() => {});
   }
 
   /** Stops attempting: attempts under way are cut short and stay pending, as on disk. */
@@ -136,9 +138,7 @@ export class DeliveryQueue {
       return;
     }
     if (!this.senders.has(delivery.channel)) {
-      this.deps.log.warn(
-        `notify: the ${delivery.notice.event} delivery of ${delivery.notice.domain} is dropped: no channel ${delivery.channel} in notify.channels`,
-      );
+      this.deps.log.warn(`notify: ${deliveryWords(delivery.notice)} is dropped: no channel ${delivery.channel} in notify.channels`);
       await this.remove(delivery);
       return;
     }
@@ -189,8 +189,7 @@ export class DeliveryQueue {
     if (sender === undefined) return;
     const controller = new AbortController();
     this.inFlight.set(delivery.id, controller);
-    const { event, domain } = delivery.notice;
-    const what = `the ${event} delivery of ${domain} to ${sender.name} (${sender.where})`;
+    const what = `${deliveryWords(delivery.notice)} to ${sender.name} (${sender.where})`;
     try {
       const outcome = await sender
         .send(delivery, controller.signal)
@@ -247,7 +246,21 @@ export class DeliveryQueue {
   }
 }
 
+/** A delivery in the log: `the renewal_failed delivery of app.example.com`, `the digest delivery of 3 notices`. */
+function deliveryWords(notice: Notice): string {
+  if (notice.event === 'digest') return `the digest delivery of ${notice.notices.length} notice${notice.notices.length === 1 ? '' : 's'}`;
+  return `the ${notice.event} delivery of ${notice.domain}`;
+}
+
 const idPattern = /^[0-9a-f-]{36}$/;
+
+/** A notice as a delivery file holds it, checked enough to be sent. */
+function isNotice(value: unknown): value is Notice {
+  if (typeof value !== 'object' || value === null) return false;
+  const notice = value as Partial<Record<string, unknown>>;
+  if (notice.event === 'digest') return Array.isArray(notice.notices) && notice.notices.every((each) => isNotice(each) && each.event !== 'digest');
+  return (noticeEvents as readonly unknown[]).includes(notice.event) && typeof notice.domain === 'string';
+}
 
 /** A delivery file's content, checked enough that a hand-edited or foreign file is refused, not sent. */
 export function parseDelivery(text: string): Delivery {
@@ -256,8 +269,7 @@ export function parseDelivery(text: string): Delivery {
   const { id, channel, notice, created_at, attempts, next_attempt_at, last_error } = value;
   if (typeof id !== 'string' || !idPattern.test(id)) throw new Error('no id');
   if (typeof channel !== 'string') throw new Error('no channel');
-  if (typeof notice !== 'object' || notice === null || !(noticeEvents as readonly string[]).includes(notice.event) || typeof notice.domain !== 'string')
-    throw new Error('no notice');
+  if (!isNotice(notice)) throw new Error('no notice');
   if (typeof created_at !== 'string' || Number.isNaN(Date.parse(created_at))) throw new Error('no created_at');
   if (typeof next_attempt_at !== 'string' || Number.isNaN(Date.parse(next_attempt_at))) throw new Error('no next_attempt_at');
   if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 0) throw new Error('no attempts');

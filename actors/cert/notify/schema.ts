@@ -28,6 +28,13 @@ const common = {
     .min(1)
     .default([...defaultChannelEvents])
     .describe(`The events it receives, of ${noticeEvents.join(', ')}; default: every event but issued.`),
+  digest_at: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a time of day, HH:MM (UTC), e.g. 08:00' })
+    .optional()
+    .describe(
+      'HH:MM (UTC): the channel receives one digest a day at this time, of every notice of its events since the digest before, instead of each notice as it comes; a day without a notice sends none.',
+    ),
 };
 
 const secretFile = (what: string) => absolutePath.optional().describe(`A file (mode 0600) holding ${what}.`);

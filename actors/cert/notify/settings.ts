@@ -28,7 +28,11 @@ export async function notifySettings(notify: NotifyConfig, env: NodeJS.ProcessEn
 }
 
 async function channelSettings(channel: ChannelConfig, index: number, env: NodeJS.ProcessEnv): Promise<ChannelSettings> {
-  const base = { name: channelName(channel, index), events: channel.events };
+  const base = {
+    name: channelName(channel, index),
+    events: channel.events,
+    ...(channel.digest_at === undefined ? {} : { digestAtMinute: minuteOfDay(channel.digest_at) }),
+  };
   const option = (field: string) => `notify.channels[${index}].${field}`;
   const secret = (file: string | undefined, variable: string | undefined, field: string) =>
     file !== undefined ? readSecret(option(`${field}_file`), file) : variable !== undefined ? envSecret(option(`${field}_env`), variable, env) : undefined;
@@ -63,6 +67,12 @@ async function channelSettings(channel: ChannelConfig, index: number, env: NodeJ
     default:
       throw new Error(`this should not happen: channel type ${(channel as { type: string }).type}`);
   }
+}
+
+/** `HH:MM` in minutes after midnight. */
+function minuteOfDay(time: string): number {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  return hours * 60 + minutes;
 }
 
 /** The secret in `path` without its final line break; the file must be its owner's alone. */

@@ -1,8 +1,9 @@
 // The hosts of an expanded row: the deployment in words, then each host that reports on the domain
 // (name, address seen, the certificate's fingerprint, served since, last report, agent and version)
 // with what makes it stale: an older certificate, a reload that failed (its exit code and last
-// lines), or silence past its next check. Remove asks first (confirm-dialog.ts); certhub audits it.
-import { deploymentWords, type DomainDetail, type HostView } from '../browser.js';
+// lines), silence past its next check, or what certhub's own probe saw at the host's address. With
+// probes on, each host shows its last probe: the certificate presented, or why the handshake failed. Remove asks first (confirm-dialog.ts); certhub audits it.
+import { deploymentWords, type DomainDetail, type HostView, type ProbeResult } from '../browser.js';
 import { element } from '../../../ui/common/dom.js';
 import { messageOf } from '../../../ui/common/errors.js';
 import { removeHost } from './api.js';
@@ -24,10 +25,24 @@ export function problemLines(host: HostView): string[] {
         return host.reload === null || host.reload.exit_code === null ? 'Reload failed' : `Reload failed with exit code ${host.reload.exit_code}`;
       case 'silent':
         return `Silent since ${dateTime(host.last_report_at)}: its check due ${dateTime(host.next_check_at)} did not report`;
+      case 'probe_old_certificate':
+        return `A probe of ${host.probe?.address ?? host.address} sees another certificate than the newest, whatever the agent reports`;
+      case 'probe_failed':
+        return `A probe of ${host.probe?.address ?? host.address} cannot complete a handshake: ${host.probe?.error ?? ''}`;
       default:
         throw new Error(`unknown host problem ${JSON.stringify(problem satisfies never)}`);
     }
   });
+}
+
+/** The last probe in a few words: what it saw at which address, and when. */
+export function probeWords(probe: ProbeResult): string | HTMLElement {
+  if (probe.sha256 === null) return `${probe.address}: ${probe.error ?? 'failed'}, ${dateTime(probe.at)}`;
+  const words = element('span');
+  const fingerprint = element('code', '', shortFingerprint(probe.sha256));
+  fingerprint.title = probe.sha256;
+  words.append(`${probe.address}: `, fingerprint, `, ${dateTime(probe.at)}`);
+  return words;
 }
 
 export class HostsView {
@@ -86,6 +101,7 @@ export class HostsView {
     fact('Served since', dateTime(host.served_since));
     fact('Last report', dateTime(host.last_report_at));
     fact('Agent', `${host.agent} ${host.agent_version}`);
+    if (host.probe !== null) fact('Probe', probeWords(host.probe));
     item.append(head, facts);
 
     const problems = problemLines(host);

@@ -75,7 +75,7 @@ runActor(certFetcherActor, {
           if (route === undefined) return;
           await sendHostReport(
             { server, domain: route.domain, token: route.token, pin: config.pin, ...(ca === undefined ? {} : { ca }), signal: stop.signal },
-            hostReport({ identity: await identity(), agent: 'proxy', material, reload, nextCheckAt }),
+            hostReport({ identity: await identity(), agent: 'proxy', material, reload, nextCheckAt, port: config.servePort }),
           );
         },
       });

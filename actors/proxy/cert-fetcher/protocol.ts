@@ -29,6 +29,8 @@ export interface CertFetcherConfig {
   fronts: ActorRef<ProxyFrontApi>[];
   /** The name this host reports to certhub with (host_name); os.hostname() when absent. */
   hostName?: string;
+  /** The port the fronts serve on, reported to certhub for its probes. */
+  servePort: number;
 }
 
 export type CertFetcherApi = Record<never, never>;

@@ -1,6 +1,6 @@
 // What certhub-agent tells certhub after each check of a domain (POST /api/cert/<domain>/report,
 // with the domain's token): which certificate this host now serves or wrote, how its last reload
-// went, its version, and when it checks again. certhub shows which hosts are current and which are
+// went, its version, when it checks again, and (the proxy) the port it serves on. certhub shows which hosts are current and which are
 // stale (docs/certhub.md, See which hosts serve what). A report that fails is said in the log and changes nothing else:
 // the material on disk is what matters to the host.
 import { X509Certificate, createHash } from 'node:crypto';
@@ -20,13 +20,15 @@ export interface ReportInput {
   reload: ReloadReport | null;
   /** Epoch milliseconds; null when the agent does not know (a single fetch). */
   nextCheckAt: number | null;
+  /** The port this host serves the certificate on (the proxy's), for certhub's probes; unknown to a fetch. */
+  port?: number;
 }
 
 /** Output lines and their length as certhub accepts them (actors/cert/hosts/report.ts). */
 const reportedLines = 5;
 const reportedLineLength = 200;
 
-export function hostReport({ identity, agent, material, reload, nextCheckAt }: ReportInput): HostReport {
+export function hostReport({ identity, agent, material, reload, nextCheckAt, port }: ReportInput): HostReport {
   return {
     host_id: identity.id,
     host_name: identity.name,
@@ -38,6 +40,7 @@ export function hostReport({ identity, agent, material, reload, nextCheckAt }: R
     },
     reload: reload === null ? null : { ...reload, output: reload.output.slice(-reportedLines).map((line) => line.slice(0, reportedLineLength)) },
     next_check_at: nextCheckAt === null ? null : new Date(nextCheckAt).toISOString(),
+    ...(port === undefined ? {} : { port }),
   };
 }
 

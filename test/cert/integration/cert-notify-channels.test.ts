@@ -1,14 +1,18 @@
 // Notices delivered to real receivers on 127.0.0.1 through the durable queue (actors/cert/notify/):
 // a signed webhook that fails its first three deliveries, with the queue stopped and opened again on
 // the same data folder in between, takes the notice once; ntfy, Slack and Discord receive their own
-// shapes; an SMTP server (smtp-server) receives the mail, logged in with a password from a 0600 file.
+// shapes; an SMTP server (smtp-server) receives the mail, logged in with a password from a 0600 file;
+// a channel with digest_at receives one signed digest at its time (an injected clock) while another
+// receives each notice at once.
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { SMTPServer } from 'smtp-server';
-import { systemClock } from '../../../src/actor/clock.js';
+import { ManualClock, systemClock } from '../../../src/actor/clock.js';
+import { nextDigestAt } from '../../../actors/cert/notify/digest.js';
+import type { DigestNotice } from '../../../actors/cert/notify/protocol.js';
 import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import type { DomainNotice } from '../../../actors/cert/domains/notices.js';
 import { openNotifier } from '../../../actors/cert/notify/notifier.js';
@@ -241,4 +245,48 @@ test('secrets: a file others may read, a missing file, an unset variable are con
     `notify.channels[1].token_file: ${join(dataDir, 'none')} cannot be read: ENOENT`,
     'notify.channels[2].password_env: the environment variable SMTP_PASSWORD is not set',
   ]);
+});
+
+test('a channel with digest_at receives one signed digest at its time; another receives each notice at once', async (t) => {
+  const { received, base } = await startReceiver(t);
+  const dataDir = await certDataDir(t);
+  const secretFile = join(dataDir, 'webhook-secret');
+  await writeFile(secretFile, 'whsec-digest-0123456789\n', { mode: 0o600 });
+  const settings = await settingsOf({
+    channels: [
+      { type: 'webhook', name: 'daily', url: `${base}/daily`, secret_file: secretFile, digest_at: '08:00' },
+      { type: 'slack', name: 'now', url: `${base}/slack` },
+    ],
+  });
+  // A second before today's (or tomorrow's) 08:00 UTC, so the signature's time is near the real one.
+  const clock = new ManualClock(nextDigestAt(Date.now(), 8 * 60) - 1000);
+  const notifier = await openNotifier(dataDir, settings, { clock, log: loggerFrom('domains', () => {}) });
+  t.teardown(() => notifier.stop());
+  notifier.start();
+  notifier.notify(notice);
+  notifier.notify({ ...notice, domain: 'api.example.com', event: 'expires_soon', reason: null, attempt: null, next_attempt_at: null });
+  t.true(await settled(() => received.filter((request) => request.path === '/slack').length === 2), 'each notice at once to the other channel');
+  t.false(
+    received.some((request) => request.path === '/daily'),
+    'the digest channel waits',
+  );
+  t.is(notifier.digests.pending('daily').length, 2);
+  clock.advance(1000);
+  t.true(await settled(() => received.some((request) => request.path === '/daily') && notifier.queue.pending().length === 0));
+  const digests = received.filter((request) => request.path === '/daily');
+  t.is(digests.length, 1, 'one digest');
+  const [delivered] = digests;
+  if (delivered === undefined) return;
+  const digest = JSON.parse(delivered.body) as DigestNotice;
+  t.is(digest.event, 'digest');
+  t.is(delivered.headers['x-certhub-event'], 'digest');
+  t.deepEqual(
+    digest.notices.map((each) => [each.event, each.domain]),
+    [
+      ['renewal_failed', 'app.example.com'],
+      ['expires_soon', 'api.example.com'],
+    ],
+  );
+  t.true(verifySignature('whsec-digest-0123456789', String(delivered.headers['x-certhub-signature']), delivered.body, Math.floor(clock.now() / 1000)));
+  t.is(notifier.digests.pending('daily').length, 0);
 });
