@@ -46,6 +46,27 @@ export function ownKeyPaths(parts: OwnKeyParts) {
   const { errorResponse, jsonResponse } = parts;
   return {
     '/api/cert/{domain}/csr': {
+      get: {
+        summary:
+          "the CSR an own_key domain's host is to send: the names it must hold, exactly (the domain's whole name set), and whether certhub waits for one",
+        security: [{ domainToken: [] }],
+        parameters: [{ name: 'domain', in: 'path', required: true, description: 'full name or label', schema: string }],
+        responses: {
+          '200': jsonResponse('what to send', {
+            type: 'object',
+            required: ['domain', 'names', 'csr_wanted'],
+            properties: {
+              domain: string,
+              names: { type: 'array', items: string, description: "the domain's own name first, then its other names, full" },
+              csr_wanted: { type: 'boolean' },
+            },
+          }),
+          ...parts.badParameter,
+          '401': errorResponse('wrong token or unknown domain (the same answer for both)'),
+          '409': errorResponse('the domain is not own_key: certhub makes its key'),
+          '429': errorResponse('too many failed attempts from this address; see Retry-After'),
+        },
+      },
       post: {
         summary:
           "an own_key domain's host sends its CSR (certhub-agent fetch --own-key): checked, kept, and a certificate ordered for it when the domain has none for its key or waits for a CSR",
