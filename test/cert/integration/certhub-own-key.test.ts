@@ -26,7 +26,7 @@ async function startOn(t: ExecutionContext, stack: CertStack, reuseCsr: boolean)
 }
 
 async function addOwnKeyDomain(server: RunningCerthub): Promise<DomainView> {
-  const response = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5', own_key: true } });
+  const response = await server.admin('api/admin/domains', { method: 'POST', body: { name: 'app', target: '203.0.113.5', names: ['www.app'], own_key: true } });
   if (response.status !== 201) throw new Error(`add: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as DomainView;
 }
@@ -65,6 +65,8 @@ test.serial('an own_key domain is issued for the host CSR; certhub holds no key 
         body: JSON.stringify({ csr }),
       });
     t.is((await certAnswer()).status, 409, 'nothing is ordered before the host sends its CSR');
+    const wanted = await fetch(`${server.url}api/cert/app/csr`, { headers: { authorization: `Bearer ${added.token}` } });
+    t.deepEqual(await wanted.json(), { domain: name, names: [name, 'www.app.example.test'], csr_wanted: true }, 'the CSR to send names the whole set');
     t.is((await waitForDomain(server, 'app', () => true, 1000)).status, 'pending');
 
     // Refusals: other names, a name too many, garbage.
@@ -73,9 +75,9 @@ test.serial('an own_key domain is issued for the host CSR; certhub holds no key 
     t.is(wrongNames.status, 400);
     t.regex(
       ((await wrongNames.json()) as { error: string }).error,
-      /names must be exactly app\.example\.test; missing: app\.example\.test; not this domain's: other\.example\.test/,
+      /names must be exactly app\.example\.test, www\.app\.example\.test; missing: app\.example\.test, www\.app\.example\.test; not this domain's: other\.example\.test/,
     );
-    const extraName = await postCsr(await createCsrPem(stranger, [name, 'www.app.example.test']));
+    const extraName = await postCsr(await createCsrPem(stranger, [name, 'www.app.example.test', 'x.app.example.test']));
     t.is(extraName.status, 400);
     const garbage = await postCsr('-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n');
     t.is(garbage.status, 400);
@@ -90,6 +92,7 @@ test.serial('an own_key domain is issued for the host CSR; certhub holds no key 
     const certPem = await readFile(paths.cert, 'utf8');
     t.is((await stat(paths.key)).mode & 0o777, 0o600);
     t.true(new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem)), "the agent's key matches the certificate");
+    t.is(new X509Certificate(certPem).subjectAltName, `DNS:${name}, DNS:www.app.example.test`, 'one certificate for the whole set');
     await t.throwsAsync(stat(paths.nextKey), { code: 'ENOENT' });
     const issued = await waitForDomain(server, 'app', (domain) => domain.status === 'issued', 5000);
     t.is(issued.csr?.key_type, 'ecdsa-p256');
