@@ -74,8 +74,8 @@ async function mutate(name: string, module: MutationModule, files: readonly stri
     timeoutFactor: 2,
     timeoutMS: 20_000,
     mutate: [...entries],
-    // The sandbox holds the sources and the package files; the build writes its dist/ there.
-    ignorePatterns: ['/*', '!/src', '!/actors', '!/test', '!/package.json', '!/tsconfig.json'],
+    // The sandbox holds the sources, the package files and benchmarks/ (tests start Pebble and OpenSSL through its third-party/); the build writes its dist/ there.
+    ignorePatterns: ['/*', '!/src', '!/actors', '!/test', '!/benchmarks', '!/package.json', '!/tsconfig.json'],
     tempDirName: '.cache/stryker-tmp',
     cleanTempDir: true,
     // Two mutants at a time, each running its ava files one after the other: the suite's two cores.
