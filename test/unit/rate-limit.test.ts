@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import test from 'ava';
-import { addressKey, canonicalAddress, clientAddressKey, forwardedClient, RateLimiter } from '../../src/http/rate-limit.js';
+import { addressKey, canonicalAddress, clientAddressKey, forwardedClient, RateLimiter, rateLimited } from '../../src/http/rate-limit.js';
 
 function limiterAt(options: { limit: number; windowMs: number; maxKeys?: number }) {
   const clock = { now: 1_000_000 };
@@ -134,6 +134,7 @@ test('an IPv4-mapped address is its IPv4 address, in the dotted form as in the h
   t.is(canonicalAddress('0000:0000:0000:0000:0000:ffff:c0a8:0afe'), '192.168.10.254');
   t.is(addressKey('::ffff:203.0.113.9'), '203.0.113.9');
   t.is(addressKey('2001:db8::ffff:192.0.2.1'), '2001:0db8:0000:0000::/64', 'an IPv4 address in the last bits of another /64 is not mapped');
+  t.is(addressKey('2000:0:0:0:0:ffff:c000:201'), '2000:0000:0000:0000::/64', 'nor is an address whose first group ends in zeros');
 });
 
 test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that is not a proxy; from anyone else the header is ignored', (t) => {
@@ -157,4 +158,11 @@ test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that 
   t.is(forwardedClient(request('10.0.0.1', '203.0.113.7, , 10.0.0.2'), trusted), '10.0.0.1', 'an empty hop ends the trusted part');
   t.is(forwardedClient(request('10.0.0.1', '::ffff:10.0.0.2, 2001:DB8::AB:CD'), trusted), '2001:0db8:0000:0000:0000:0000:00ab:00cd');
   t.is(forwardedClient(request('10.0.0.1', '198.51.100.1, ::ffff:10.0.0.2'), trusted), '198.51.100.1', 'a proxy written IPv4-mapped is still the proxy');
+});
+
+test('the refusal of a request over its allowance is a 429 with the wait in whole seconds, in its message and in Retry-After', (t) => {
+  const refusal = rateLimited(7);
+  t.is(refusal.code, 'ERR_RATE_LIMITED');
+  t.is(refusal.message, 'too many requests; retry in 7 s');
+  t.deepEqual(refusal.headers, { 'Retry-After': '7' });
 });
