@@ -17,6 +17,11 @@ export class ClientSlots {
 
   constructor(readonly limit: number = defaultRequestsPerClient) {}
 
+  /** Addresses with a request in flight: all the slots hold in memory. */
+  get size(): number {
+    return this.inFlight.size;
+  }
+
   /**
    * Counts one request for `key`; call the returned function once when it is answered or aborted.
    * `full` is true when the key already had `limit` requests in flight: the request is then refused.

@@ -180,7 +180,7 @@ function expandedIpv6(address: string): string {
   return [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups].map((group) => group.padStart(4, '0')).join(':');
 }
 
-/** One text per address (IPv4 unmapped, IPv6 in eight full groups), to compare addresses written differently. */
+/** One text per IP address (IPv4 unmapped, IPv6 in eight full groups), to compare addresses written differently. */
 export function canonicalAddress(address: string): string {
   const plain = unmapped(address);
   return plain.includes(':') ? expandedIpv6(plain) : plain;
@@ -196,8 +196,10 @@ export function forwardedClient(request: Pick<RequestInfo<unknown, unknown>, 're
   if (!trustedProxies.has(peer)) return peer;
   const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim());
   for (let index = hops.length - 1; index >= 0; index--) {
-    const hop = canonicalAddress(hops[index] ?? '');
-    if (isIP(hop) === 0) return peer;
+    // Checked before canonicalAddress, which takes IP addresses only.
+    const text = hops[index] ?? '';
+    if (isIP(text) === 0) return peer;
+    const hop = canonicalAddress(text);
     if (!trustedProxies.has(hop)) return hop;
   }
   return peer;

@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import test from 'ava';
-import { canonicalAddress, clientAddressKey, forwardedClient, RateLimiter } from '../../src/http/rate-limit.js';
+import { addressKey, canonicalAddress, clientAddressKey, forwardedClient, RateLimiter, rateLimited } from '../../src/http/rate-limit.js';
 
 function limiterAt(options: { limit: number; windowMs: number; maxKeys?: number }) {
   const clock = { now: 1_000_000 };
@@ -41,6 +42,7 @@ test('a spell out of allowance is reported once, and again only after a whole wi
   const { limiter, clock } = limiterAt({ limit: 2, windowMs: 60_000 });
   t.false(limiter.firstTimeOut('k'), 'an unknown key is not out');
   limiter.take('k');
+  t.false(limiter.firstTimeOut('k'), 'a key with a request left is not out');
   limiter.take('k');
   t.deepEqual([limiter.firstTimeOut('k'), limiter.firstTimeOut('k')], [true, false]);
   clock.now += 30_000;
@@ -83,8 +85,9 @@ test('clients are keyed by IPv4 address, an IPv4-mapped address as IPv4, IPv6 by
 });
 
 test('a limit must allow something over some time', (t) => {
-  t.throws(() => new RateLimiter({ limit: 0, windowMs: 1000 }), { instanceOf: RangeError });
-  t.throws(() => new RateLimiter({ limit: 1, windowMs: 0 }), { instanceOf: RangeError });
+  t.throws(() => new RateLimiter({ limit: 0, windowMs: 1000 }), { instanceOf: RangeError, message: 'a rate limit allows at least one request' });
+  t.throws(() => new RateLimiter({ limit: 1.5, windowMs: 1000 }), { instanceOf: RangeError, message: 'a rate limit allows at least one request' });
+  t.throws(() => new RateLimiter({ limit: 1, windowMs: 0 }), { instanceOf: RangeError, message: 'a rate limit window must be longer than 0 ms' });
 });
 
 test('a refund gives back one request, never past the limit, and never for a key forgotten', (t) => {
@@ -104,6 +107,36 @@ test('a refund gives back one request, never past the limit, and never for a key
   t.is(limiter.size, 1);
 });
 
+test('a refund gives back one request, not the whole bucket', (t) => {
+  const { limiter } = limiterAt({ limit: 3, windowMs: 60_000 });
+  for (let index = 0; index < 3; index++) limiter.take('a');
+  limiter.refund('a');
+  t.is(limiter.take('a'), 0);
+  t.true(limiter.take('a') > 0);
+});
+
+test('an IPv6 address has one canonical text however it is written: eight groups of four lower-case digits', (t) => {
+  const zeros = '0000:0000:0000:0000';
+  t.is(canonicalAddress('::'), `${zeros}:${zeros}`);
+  t.is(canonicalAddress('::1'), `${zeros}:0000:0000:0000:0001`);
+  t.is(canonicalAddress('fe80::'), `fe80:0000:0000:0000:${zeros}`);
+  t.is(canonicalAddress('2001:db8::1'), '2001:0db8:0000:0000:0000:0000:0000:0001');
+  t.is(canonicalAddress('2001:DB8::AB:CD'), '2001:0db8:0000:0000:0000:0000:00ab:00cd');
+  t.is(canonicalAddress('2001:db8:0:0:1:0:0:1'), '2001:0db8:0000:0000:0001:0000:0000:0001');
+  t.is(canonicalAddress('2001:0db8:0000:0000:0000:0000:0000:0001'), canonicalAddress('2001:db8::1'));
+  t.is(canonicalAddress('198.51.100.7'), '198.51.100.7');
+  t.is(isIP(canonicalAddress('64:ff9b:0:0:0:0:192.0.2.1')), 6, 'written in full with an IPv4 tail, it stays an address');
+});
+
+test('an IPv4-mapped address is its IPv4 address, in the dotted form as in the hexadecimal one', (t) => {
+  t.is(canonicalAddress('::ffff:192.168.10.254'), '192.168.10.254');
+  t.is(canonicalAddress('::FFFF:192.0.2.1'), '192.0.2.1');
+  t.is(canonicalAddress('0000:0000:0000:0000:0000:ffff:c0a8:0afe'), '192.168.10.254');
+  t.is(addressKey('::ffff:203.0.113.9'), '203.0.113.9');
+  t.is(addressKey('2001:db8::ffff:192.0.2.1'), '2001:0db8:0000:0000::/64', 'an IPv4 address in the last bits of another /64 is not mapped');
+  t.is(addressKey('2000:0:0:0:0:ffff:c000:201'), '2000:0000:0000:0000::/64', 'nor is an address whose first group ends in zeros');
+});
+
 test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that is not a proxy; from anyone else the header is ignored', (t) => {
   const trusted = new Set(['10.0.0.1', '10.0.0.2'].map(canonicalAddress));
   const request = (remoteAddress: string, forwarded?: string) => ({
@@ -120,4 +153,16 @@ test('behind a trusted proxy the client is the nearest X-Forwarded-For hop that 
   t.is(forwardedClient(request('192.0.2.9', '203.0.113.7'), trusted), '192.0.2.9', 'an untrusted peer says nothing about anyone');
   t.is(forwardedClient(request('10.0.0.1'), trusted), '10.0.0.1', 'no header: the proxy itself');
   t.is(forwardedClient(request('10.0.0.1', 'not-an-address'), trusted), '10.0.0.1', 'garbage: the proxy itself');
+  for (const hop of ['1:2:3:4:5:6:7:8::9', '::1:2:3:4:5:6:7:8', '2001:db8:1:2', '::ffff:192.0.2.1x', ''])
+    t.is(forwardedClient(request('10.0.0.1', `203.0.113.7, ${hop}`), trusted), '10.0.0.1', `a hop that is no IP address (${hop}): the proxy itself`);
+  t.is(forwardedClient(request('10.0.0.1', '203.0.113.7, , 10.0.0.2'), trusted), '10.0.0.1', 'an empty hop ends the trusted part');
+  t.is(forwardedClient(request('10.0.0.1', '::ffff:10.0.0.2, 2001:DB8::AB:CD'), trusted), '2001:0db8:0000:0000:0000:0000:00ab:00cd');
+  t.is(forwardedClient(request('10.0.0.1', '198.51.100.1, ::ffff:10.0.0.2'), trusted), '198.51.100.1', 'a proxy written IPv4-mapped is still the proxy');
+});
+
+test('the refusal of a request over its allowance is a 429 with the wait in whole seconds, in its message and in Retry-After', (t) => {
+  const refusal = rateLimited(7);
+  t.is(refusal.code, 'ERR_RATE_LIMITED');
+  t.is(refusal.message, 'too many requests; retry in 7 s');
+  t.deepEqual(refusal.headers, { 'Retry-After': '7' });
 });

@@ -22,3 +22,16 @@ test('a wait past what a timer can hold is held at that bound', (t) => {
   t.is(retryAfterMs('99999999999999999999', now), longestRetryAfterMs);
   t.is(retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', now), longestRetryAfterMs);
 });
+
+test('the longest wait is one a timer can hold: a longer setTimeout would fire at once', async (t) => {
+  let fired = false;
+  const timer = setTimeout(
+    () => {
+      fired = true;
+    },
+    retryAfterMs('99999999999999999999', now),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  clearTimeout(timer);
+  t.false(fired);
+});
