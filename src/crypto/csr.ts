@@ -77,11 +77,6 @@ export function keyTypeOf(key: KeyObject): KeyType | undefined {
   return keyTypes.find((known) => known === type);
 }
 
-/** The SubjectPublicKeyInfo (DER) of a certificate, to compare with a CSR's or a key's. */
-export function spkiOf(key: KeyObject): Buffer {
-  return key.export({ type: 'spki', format: 'der' });
-}
-
 /** The WebCrypto signing algorithm for the key: ECDSA with the curve's own hash, RSA PKCS#1 v1.5 with SHA-256. */
 function signingAlgorithmOf(publicKey: KeyObject): (webcrypto.EcKeyImportParams & webcrypto.EcdsaParams) | webcrypto.RsaHashedImportParams {
   if (publicKey.asymmetricKeyType === 'ec') {

@@ -1,5 +1,5 @@
-// Private key generation for ACME accounts and certificates (run by the cert role's key job in a thread
-// of the shared pool, never on an actor's event loop) and for the keys certhub-agent --own-key keeps.
+// Private key generation, in PKCS#8 PEM: for ACME accounts and certificates (run as a job in a thread of
+// the shared pool, never on an actor's event loop) and for keys a host makes and keeps itself.
 import { generateKeyPairSync } from 'node:crypto';
 import { keyShape, type KeyType } from './key-types.js';
 
@@ -8,7 +8,7 @@ export interface PrivateKeyInput {
 }
 
 /** A new private key as PKCS#8 PEM. */
-export function generatePrivateKeyPem({ keyType }: PrivateKeyInput): string {
+export function newPrivateKeyPem({ keyType }: PrivateKeyInput): string {
   const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
   const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
   const shape = keyShape(keyType);

@@ -17,7 +17,7 @@ import { offeredProfiles, profileToSend } from './profiles.js';
 import { pollUntilFinal, type ValidationPolling } from './validation-poll.js';
 import { waitUntilIssued, type IssuanceWait } from './issuance-wait.js';
 import { pausedError, unpauseUrlOf } from './paused.js';
-import { readCsr, spkiOf } from '../../../src/crypto/csr.js';
+import { spkiOf } from '../../../src/crypto/spki.js';
 
 export interface IssueRequest {
   /** The name the certificate is for (`app.example.com`); its orders are kept under it. */
@@ -77,7 +77,8 @@ export async function issueCertificate(request: IssueRequest, context: IssueCont
   // The key is made in the job pool while the DNS work goes on; none for an order with the host's CSR.
   const freshKey = csrPem === undefined ? context.generateKey(request.keyType) : Promise.resolve('');
   freshKey.catch(() => {});
-  const csrSpki = csrPem === undefined ? undefined : (await readCsr(csrPem)).spki;
+  // The X.509 library is loaded only for an order with a host's CSR: the thread's start does without it.
+  const csrSpki = csrPem === undefined ? undefined : (await (await import('../../../src/crypto/csr.js')).readCsr(csrPem)).spki;
   return account.connection.run(async (state) => {
     const step = <T>(label: string, operation: () => Promise<T>) => caStep(state, `${label} for ${name}`, operation);
     // Removals of challenge records, started as soon as their challenge is settled and waited for

@@ -107,6 +107,11 @@ export class DigestBook {
     this.stopped = true;
     for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
+    await this.idle();
+  }
+
+  /** Resolves once every write and digest queued so far is done. */
+  async idle(): Promise<void> {
     await Promise.allSettled([...this.queues.values()]);
   }
 

@@ -13,7 +13,7 @@ import { chmod, readFile, rm } from 'node:fs/promises';
 import { setTimeout as wait } from 'node:timers/promises';
 import { createCsrPem } from '../../../src/crypto/csr.js';
 import type { KeyType } from '../../../src/crypto/key-types.js';
-import { generatePrivateKeyPem } from '../../../src/crypto/private-key.js';
+import { newPrivateKeyPem } from '../../../src/crypto/private-key.js';
 import { makeDirectories } from '../../../src/store/directories.js';
 import { writeSecretFile } from '../../../src/store/secret.js';
 import type { CsrAnswer, CsrRequest } from '../../cert/index.js';
@@ -62,7 +62,7 @@ export async function fetchWithOwnKey(request: CertificateRequest, dir: string, 
   if (next === undefined && (settings.rekey || kept === undefined)) {
     await makeDirectories(paths.folder, 0o700);
     await chmod(paths.folder, 0o700);
-    next = generatePrivateKeyPem({ keyType: settings.keyType });
+    next = newPrivateKeyPem({ keyType: settings.keyType });
     await writeSecretFile(paths.nextKey, next);
   }
   const key = next ?? kept ?? '';

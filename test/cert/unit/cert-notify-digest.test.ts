@@ -40,8 +40,8 @@ async function open(dataDir: string, clock: ManualClock, sent: { channel: string
   });
 }
 
-/** Lets the book's writes and queueing run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Waits for the book's writes and digests queued so far (a timer the clock fired queues its digest at once). */
+const settle = (book: DigestBook) => book.idle();
 
 test('the next digest time is the next instant at that minute, UTC', (t) => {
   t.is(nextDigestAt(at('2029-01-01T07:59:59.000Z'), 8 * 60), at('2029-01-01T08:00:00.000Z'));
@@ -76,13 +76,13 @@ test("a digest channel's notices are held until digest_at and sent as one digest
   clock.advance(30 * 60_000);
   book.add('daily', notice('b.example.test', clock));
   book.add('other', notice('c.example.test', clock));
-  await settle();
+  await settle(book);
   t.deepEqual(await readdir(join(dataDir, digestDirName)), ['daily.json'], 'held on disk');
   clock.advance(29 * 60_000);
-  await settle();
+  await settle(book);
   t.deepEqual(sent, [], 'not before 08:00');
   clock.advance(60_000);
-  await settle();
+  await settle(book);
   t.is(sent.length, 1);
   const [first] = sent;
   t.is(first?.channel, 'daily');
@@ -90,7 +90,7 @@ test("a digest channel's notices are held until digest_at and sent as one digest
   t.deepEqual(first?.digest.event === 'digest' ? first.digest.notices.map((each) => each.domain) : [], ['a.example.test', 'b.example.test']);
   t.deepEqual(await readdir(join(dataDir, digestDirName)), [], 'cleared once queued');
   clock.advance(86_400_000);
-  await settle();
+  await settle(book);
   t.is(sent.length, 1, 'a day without a notice sends nothing');
   await book.stop();
 });
@@ -108,7 +108,7 @@ test('a digest time passed while certhub was stopped sends the digest at the nex
   clock.advance(12 * 3_600_000);
   const early = await open(dataDir, clock, sent);
   early.start();
-  await settle();
+  await settle(early);
   t.deepEqual(sent, [], '21:00: the next digest time (08:00) has not come');
   t.is(early.pending('daily').length, 1, 'the held notice is read back');
   await early.stop();
@@ -116,7 +116,7 @@ test('a digest time passed while certhub was stopped sends the digest at the nex
   clock.advance(12 * 3_600_000);
   const late = await open(dataDir, clock, sent);
   late.start();
-  await settle();
+  await settle(late);
   t.is(sent.length, 1, '09:00 the next day: 08:00 passed while stopped, sent at the start');
   t.like(sent[0]?.digest, { event: 'digest', at: '2029-01-02T09:00:00.000Z' });
   await late.stop();
