@@ -2,6 +2,7 @@
 // listening and material options with defaults, so an exported file runs unchanged.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { keyTypes } from '../../src/crypto/key-types.js';
 import { isRemotePlainHttp } from './client/fetch-targets.js';
 import { proxyRoutesSchema } from './agent-exports.js';
 import { bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
@@ -162,6 +163,13 @@ export const proxyConfigSchema = proxyRoutesSchema
     ca_file: z.string().min(1).optional().describe("A private CA (PEM file) trusted for server besides the system's roots."),
     ca_bundle: z.string().min(1).optional().describe("The CAs (PEM file) the fetched certificates may chain to besides the system's roots."),
     allow_untrusted: z.boolean().default(false).describe('Write material whose chain leads to no trusted root (certhub --demo certificates).'),
+    own_key: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Keep each route's private key on this host: made here (0600, in material_dir), and certhub is sent a CSR for it; the domains must be own_key in certhub.",
+      ),
+    own_key_type: z.enum(keyTypes).default('ecdsa-p256').describe('With own_key: the type of a key made here.'),
     insecure_http: z.boolean().default(false).describe('Fetch from a plain http:// server on another machine (tokens and keys cross the network in clear).'),
   })
   .superRefine((config, context) => {

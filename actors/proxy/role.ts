@@ -110,6 +110,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
               ...(config.pin === undefined ? {} : { pin: config.pin }),
               ...(config.ca_bundle === undefined ? {} : { caBundleFile: config.ca_bundle }),
               allowUntrusted: config.allow_untrusted,
+              ...(config.own_key ? { ownKeyType: config.own_key_type } : {}),
               fronts,
               ...(config.host_name === undefined ? {} : { hostName: config.host_name }),
               servePort: port,

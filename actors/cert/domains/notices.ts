@@ -3,7 +3,7 @@
 // and a move to the next CA of acme.cas. The domains actor makes notices; ../notify/ delivers them to
 // the channels of `notify` (durably, retried). A notice never holds up the domain's own work.
 
-export const noticeEvents = ['issued', 'issuance_failed', 'renewal_failed', 'expires_soon', 'host_stale', 'ca_fallback'] as const;
+export const noticeEvents = ['issued', 'issuance_failed', 'renewal_failed', 'expires_soon', 'host_stale', 'host_reload_failed', 'ca_fallback'] as const;
 
 export type NoticeEvent = (typeof noticeEvents)[number];
 
@@ -11,7 +11,7 @@ export interface DomainNotice {
   event: NoticeEvent;
   /** The full name of the domain. */
   domain: string;
-  /** Why the attempt failed (failures), why the CA changed (ca_fallback), why the host is stale (host_stale). */
+  /** Why the attempt failed (failures), why the CA changed (ca_fallback), why the host is stale (host_stale, host_reload_failed). */
   reason: string | null;
   /** Failed attempts in a row (failures only). */
   attempt: number | null;
@@ -20,7 +20,7 @@ export interface DomainNotice {
   expires_at: string | null;
   /** The ACME directory URL the next attempt goes to (ca_fallback), or of the CA that issued (issued). */
   ca: string | null;
-  /** The host that turned stale (host_stale only). */
+  /** The host that turned stale (host_stale and host_reload_failed only). */
   host: { id: string; name: string } | null;
   /** When the notice was made. */
   at: string;

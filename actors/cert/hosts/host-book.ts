@@ -184,7 +184,8 @@ export class HostBook {
     for (const host of hosts) {
       if (host.state !== 'stale' || before?.has(host.id) === true) continue;
       this.deps.notify({
-        event: 'host_stale',
+        // A failed reload is told as such: the certificate reached the host, and its reload command is what to fix.
+        event: host.problems.includes('reload_failed') ? 'host_reload_failed' : 'host_stale',
         domain: name,
         reason: host.problems.map((problem) => staleWords[problem]).join(', '),
         attempt: null,

@@ -9,6 +9,7 @@ const titles: Record<NoticeEvent, (notice: DomainNotice) => string> = {
   renewal_failed: (notice) => `Renewal failed: ${notice.domain}`,
   expires_soon: (notice) => `Expires soon, not renewed: ${notice.domain}`,
   host_stale: (notice) => `Host ${notice.host?.name ?? ''} stale: ${notice.domain}`,
+  host_reload_failed: (notice) => `Reload failed on ${notice.host?.name ?? ''}: ${notice.domain}`,
   ca_fallback: (notice) => `Next CA for ${notice.domain}`,
 };
 
@@ -50,6 +51,7 @@ export const noticePriority: Record<NoticeEvent, number> = {
   renewal_failed: 4,
   expires_soon: 5,
   host_stale: 4,
+  host_reload_failed: 4,
   ca_fallback: 3,
 };
 
@@ -60,5 +62,6 @@ export const noticeTags: Record<NoticeEvent, string> = {
   renewal_failed: 'warning,certhub',
   expires_soon: 'rotating_light,certhub',
   host_stale: 'hourglass,certhub',
+  host_reload_failed: 'x,certhub',
   ca_fallback: 'twisted_rightwards_arrows,certhub',
 };

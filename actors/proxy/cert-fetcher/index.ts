@@ -60,6 +60,7 @@ runActor(certFetcherActor, {
         trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
         dir: config.materialDir,
         intervalMs: config.intervalMs,
+        ...(config.ownKeyType === undefined ? {} : { ownKey: { keyType: config.ownKeyType, rekey: false } }),
         ...(ca === undefined ? {} : { ca }),
         signal: stop.signal,
         onEvent: describe,

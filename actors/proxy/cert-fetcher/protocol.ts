@@ -2,6 +2,7 @@
 // watch.ts) for every route of the proxy, writing the material where the fronts read it and telling
 // each front at once when a domain's material changed.
 import type { ActorRef } from '../../../src/actor/kind.js';
+import type { KeyType } from '../../../src/crypto/key-types.js';
 import type { ProxyFrontApi } from '../proxy-front/protocol.js';
 
 /** A route's domain and the token that fetches its material. */
@@ -26,6 +27,8 @@ export interface CertFetcherConfig {
   caBundleFile?: string;
   /** Material whose chain leads to no trusted root is written too (certhub --demo). */
   allowUntrusted: boolean;
+  /** own_key: the routes' keys are made and kept here, of this type, and certhub is sent CSRs (client/own-key.ts). */
+  ownKeyType?: KeyType;
   fronts: ActorRef<ProxyFrontApi>[];
   /** The name this host reports to certhub with (host_name); os.hostname() when absent. */
   hostName?: string;

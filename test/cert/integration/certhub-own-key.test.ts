@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { DomainView } from '../../../actors/cert/domains/protocol.js';
 import { createCsrPem } from '../../../src/crypto/csr.js';
-import { generatePrivateKeyPem } from '../../../src/crypto/private-key.js';
+import { newPrivateKeyPem } from '../../../src/crypto/private-key.js';
 import { stopCertStack, startCertStack, type CertStack } from '../../helpers/cert-stack.js';
 import { powerdnsSection, stackSections, waitForDomain } from '../../helpers/certhub-domains.js';
 import { certhubDataDir, startCerthub, type RunningCerthub } from '../../helpers/certhub.js';
 import { runAgent } from '../../helpers/certhub-agent.js';
 import { tempDir } from '../../helpers/qpool.js';
 import { materialPaths } from '../../../actors/proxy/client/material-files.js';
+import { presentedCertificate, startAgentProxy } from '../../helpers/agent-proxy.js';
+import { startProxyBackend } from '../../helpers/proxy-backend.js';
 
 const name = 'app.example.test';
 
@@ -70,7 +72,7 @@ test.serial('an own_key domain is issued for the host CSR; certhub holds no key 
     t.is((await waitForDomain(server, 'app', () => true, 1000)).status, 'pending');
 
     // Refusals: other names, a name too many, garbage.
-    const stranger = generatePrivateKeyPem({ keyType: 'ecdsa-p256' });
+    const stranger = newPrivateKeyPem({ keyType: 'ecdsa-p256' });
     const wrongNames = await postCsr(await createCsrPem(stranger, ['other.example.test']));
     t.is(wrongNames.status, 400);
     t.regex(
@@ -164,6 +166,46 @@ test.serial('with acme.reuse_csr a renewal orders with the last CSR, the same pu
     const served = (await (await fetch(`${server.url}api/cert/app`, { headers: { authorization: `Bearer ${added.token}` } })).json()) as { cert_pem: string };
     const keyPem = await readFile(materialPaths(out, name).key, 'utf8');
     t.true(new X509Certificate(served.cert_pem).checkPrivateKey(createPrivateKey(keyPem)), "the renewed certificate carries the host's key");
+  } finally {
+    await stopCertStack(stack);
+  }
+});
+
+test.serial('certhub-agent proxy with own_key serves every name of the set with the key it made and keeps; certhub holds none', async (t) => {
+  const stack = await startCertStack();
+  try {
+    const server = await startOn(t, stack, false);
+    const added = await addOwnKeyDomain(server);
+    const bundle = join(await tempDir(t, 'own-key-ca-'), 'pebble-root.pem');
+    await writeFile(bundle, await stack.pebble.root());
+    const materialDir = await tempDir(t, 'own-key-proxy-');
+    const backend = await startProxyBackend(t, 'own-key-backend');
+    const proxy = await startAgentProxy(t, {
+      server: server.url,
+      routes: { [name]: { backend: backend.address, token: added.token } },
+      host: '127.0.0.1',
+      port: 0,
+      material_dir: materialDir,
+      ca_bundle: bundle,
+      own_key: true,
+      own_key_type: 'ecdsa-p384',
+    });
+    await proxy.process.waitFor(/certificate served/, 120_000);
+    const paths = materialPaths(materialDir, name);
+    const keyPem = await readFile(paths.key, 'utf8');
+    t.is((await stat(paths.key)).mode & 0o777, 0o600);
+    t.is(createPrivateKey(keyPem).asymmetricKeyDetails?.namedCurve, 'secp384r1', 'the key type asked for');
+    const issued = await waitForDomain(server, 'app', (domain) => domain.status === 'issued', 5000);
+    t.is(issued.csr?.key_type, 'ecdsa-p384');
+    const written = new X509Certificate(await readFile(paths.cert, 'utf8'));
+    t.true(written.checkPrivateKey(createPrivateKey(keyPem)), 'the certificate written beside the key is for it');
+    for (const sni of [name, 'www.app.example.test'])
+      t.is(
+        (await presentedCertificate(proxy.port, sni)).serialNumber.toLowerCase(),
+        written.serialNumber.toLowerCase(),
+        `${sni}: served with that certificate`,
+      );
+    for (const file of await filesUnder(server.dataDir)) t.false(file.text.includes(keyPem.trim()), `${file.path} holds the proxy's key`);
   } finally {
     await stopCertStack(stack);
   }

@@ -187,6 +187,12 @@ test('a host that turns stale is told once, until it is current again; a host st
   await book.report('app.example.test', report(), '192.0.2.1');
   clock.advance(70_001);
   t.is(notices.length, 2, 'current again, then stale again: told again');
+  // A failed reload is its own event: the certificate came, the host's reload command is what to fix.
+  await book.report('app.example.test', report(), '192.0.2.1');
+  t.is(notices.length, 2, 'current again: nothing to tell');
+  await book.report('app.example.test', { ...report(), reload: { ok: false, exit_code: 3, output: ['nginx: [emerg] bad config'] } }, '192.0.2.1');
+  t.like(notices[2], { event: 'host_reload_failed', domain: 'app.example.test', host: { id: 'web1xxxxxxxxxxxx', name: 'web-1' } });
+  t.regex(notices[2]?.reason ?? '', /reload/);
   await book.stop();
 
   const afterRestart: DomainNotice[] = [];
