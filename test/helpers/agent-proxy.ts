@@ -61,6 +61,26 @@ export async function startAgentProxy(t: ExecutionContext, config: object, env: 
   return { process: proxy, configPath: file, port: Number(port), ...(redirect === undefined ? {} : { redirectPort: Number(redirect) }) };
 }
 
+/**
+ * A one-thread `certhub-agent proxy` serving `name` from a demo certhub at `server` (its material
+ * untrusted), reporting as `hostName` every minute; resolves once it has fetched the material.
+ */
+export async function reportingProxy(t: ExecutionContext, server: string, route: { name: string; token: string }, hostName: string): Promise<AgentProxy> {
+  const proxy = await startAgentProxy(t, {
+    server,
+    routes: { [route.name]: { backend: '127.0.0.1:9', token: route.token } },
+    host: '127.0.0.1',
+    port: 0,
+    threads: 1,
+    material_dir: await temporaryDir(t, 'agent-proxy-material-'),
+    allow_untrusted: true,
+    host_name: hostName,
+    fetch_interval_seconds: 60,
+  });
+  await proxy.process.waitFor(new RegExp(`fetch: new material for ${route.name.replaceAll('.', '\\.')}`), 30_000);
+  return proxy;
+}
+
 export interface PresentedCertificate {
   subject: string;
   serialNumber: string;

@@ -11,7 +11,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { DomainDetail, HostView } from '../../../actors/cert/browser.js';
 import { probeTls } from '../../../actors/cert/hosts/probe.js';
 import type { HostReport } from '../../../actors/cert/index.js';
-import { startAgentProxy, temporaryDir } from '../../helpers/agent-proxy.js';
+import { reportingProxy } from '../../helpers/agent-proxy.js';
 import { testCertificate, type TestCertificate } from '../../helpers/certificates.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addIssuedDomain } from '../../helpers/certhub-agent.js';
@@ -77,18 +77,7 @@ test('a probe sees the certificate a server presents for the name it asks, and f
 test('certhub probes a real proxy, a host that claims the newest certificate but serves an old one, and one that never answers', async (t) => {
   const certhub = await startCerthub(t, await certhubDataDir(t, { probes: { enabled: true, interval_seconds: 10, timeout_seconds: 1 } }));
   const { name, token } = await addIssuedDomain(certhub, 'app');
-  const proxy = await startAgentProxy(t, {
-    server: certhub.url,
-    routes: { [name]: { backend: '127.0.0.1:9', token } },
-    host: '127.0.0.1',
-    port: 0,
-    threads: 1,
-    material_dir: await temporaryDir(t, 'agent-proxy-material-'),
-    allow_untrusted: true,
-    host_name: 'edge-proxy',
-    fetch_interval_seconds: 60,
-  });
-  await proxy.process.waitFor(/fetch: new material for app\.example\.test/, 30_000);
+  const proxy = await reportingProxy(t, certhub.url, { name, token }, 'edge-proxy');
   const detail = async () => (await (await certhub.admin('api/admin/domains/app')).json()) as DomainDetail;
   const hostNamed = async (hostName: string, ready: (host: HostView) => boolean) => {
     let found: HostView | undefined;

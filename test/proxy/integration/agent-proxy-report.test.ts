@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:tls';
 import test from 'ava';
 import type { DomainDetail } from '../../../actors/cert/browser.js';
-import { startAgentProxy, temporaryDir } from '../../helpers/agent-proxy.js';
+import { reportingProxy } from '../../helpers/agent-proxy.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addIssuedDomain } from '../../helpers/certhub-agent.js';
 import { eventually } from '../../helpers/fixture-host.js';
@@ -26,18 +26,7 @@ function presentedSha256(port: number, servername: string): Promise<string> {
 test('the proxy reports the certificate it serves: certhub shows it as a current host with that fingerprint', async (t) => {
   const certhub = await startCerthub(t, await certhubDataDir(t));
   const { name, token } = await addIssuedDomain(certhub, 'app');
-  const proxy = await startAgentProxy(t, {
-    server: certhub.url,
-    routes: { [name]: { backend: '127.0.0.1:9', token } },
-    host: '127.0.0.1',
-    port: 0,
-    threads: 1,
-    material_dir: await temporaryDir(t, 'agent-proxy-material-'),
-    allow_untrusted: true,
-    host_name: 'edge-1',
-    fetch_interval_seconds: 60,
-  });
-  await proxy.process.waitFor(/fetch: new material for app\.example\.test/, 30_000);
+  const proxy = await reportingProxy(t, certhub.url, { name, token }, 'edge-1');
 
   const detail = async () => (await (await certhub.admin('api/admin/domains/app')).json()) as DomainDetail;
   t.true(await eventually(async () => (await detail()).hosts.length === 1, 30_000, 200), JSON.stringify(await detail()));
