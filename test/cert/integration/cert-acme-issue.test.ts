@@ -43,6 +43,8 @@ test('through the Cloudflare double: Pebble validates what the double wrote into
       'the TXT was created through the double',
     );
     t.deepEqual(cloudflare.records(), []);
+    // The double propagates the deletion after its API answered, as Cloudflare does.
+    await cloudflare.propagated();
     t.deepEqual(await fixture.powerdns.dig(`_acme-challenge.${name}`, 'TXT'), []);
   } finally {
     await cloudflare.close();
