@@ -7,6 +7,17 @@ const serverUrl = z
   .url({ protocol: /^https?$/ })
   .max(2048)
   .describe("certhub's address: https://, or http:// on loopback (another machine only with insecure_http or --insecure-http).");
+/** The most servers an agent is given: the nodes of one certhub. */
+export const maxServers = 16;
+/**
+ * One server, or several: the nodes of one certhub, tried in order when one cannot answer (a list
+ * is what an operator writes; the panel exports the one it is served from).
+ */
+const serverUrls = z
+  .union([serverUrl, z.array(serverUrl).min(1).max(maxServers)])
+  .describe(
+    "certhub's address, or a list of them (its nodes, each serving fetches): tried in order, the next on a connection error, a timeout or a 5xx; https://, or http:// on loopback.",
+  );
 const token = z.string().min(1).max(256).describe("The domain's token, from the certhub panel.");
 /**
  * The SHA-256 fingerprint of the certificate certhub serves with while it has no `tls` of its own (its
@@ -26,7 +37,7 @@ const combinedPem = z.boolean().optional().describe('Also write <domain>/combine
 
 /** Fetch (JSON), one domain: the flat form. */
 export const fetchOneSchema = z.strictObject({
-  server: serverUrl,
+  server: serverUrls,
   pin: serverPin.optional(),
   domain: domainName.describe("The domain's full name, e.g. app.example.net."),
   token,
@@ -35,7 +46,7 @@ export const fetchOneSchema = z.strictObject({
 
 /** Fetch (JSON), several domains: a `domains` map from the full name to its token. */
 export const fetchManySchema = z.strictObject({
-  server: serverUrl,
+  server: serverUrls,
   pin: serverPin.optional(),
   domains: z.record(domainName, z.strictObject({ token })).describe('Each domain, by its full name, with its token.'),
   combined_pem: combinedPem,
@@ -43,7 +54,7 @@ export const fetchManySchema = z.strictObject({
 
 /** Proxy (JSON): a `routes` map from the full name to its backend and the token that fetches its certificate. */
 export const proxyRoutesSchema = z.strictObject({
-  server: serverUrl,
+  server: serverUrls,
   pin: serverPin.optional(),
   routes: z.record(domainName, z.strictObject({ backend, token })),
 });
@@ -51,6 +62,11 @@ export const proxyRoutesSchema = z.strictObject({
 export type FetchOneExport = z.infer<typeof fetchOneSchema>;
 export type FetchManyExport = z.infer<typeof fetchManySchema>;
 export type ProxyRoutesExport = z.infer<typeof proxyRoutesSchema>;
+
+/** A `server` as a list, whichever form it was written in. */
+export function serverList(server: string | readonly string[]): string[] {
+  return typeof server === 'string' ? [server] : [...server];
+}
 
 /** The backend the Proxy export writes for each route, to be edited before use. */
 export const placeholderBackend = '127.0.0.1:8080';

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { keyTypes } from '../../src/crypto/key-types.js';
 import { isRemotePlainHttp } from './client/fetch-targets.js';
-import { proxyRoutesSchema } from './agent-exports.js';
+import { proxyRoutesSchema, serverList } from './agent-exports.js';
 import { bindAddress, port, positiveInteger, trustedProxies } from '../../src/config/rules.js';
 import { hostNameProblem, normalizeName } from '../../src/net/host-names.js';
 import { parseBackendTarget } from './proxy-front/backend-target.js';
@@ -182,18 +182,22 @@ export const proxyConfigSchema = proxyRoutesSchema
         context.addIssue({ code: 'custom', path: ['routes', name, 'backend'], message: 'give either backend or backends, not both nor neither' });
     }
     // A server that is no URL is reported by its own rule; this check runs all the same (zod runs refinements past a format issue).
-    if (config.fetch && !config.insecure_http && URL.canParse(config.server) && isRemotePlainHttp(new URL(config.server))) {
-      context.addIssue({
-        code: 'custom',
-        path: ['server'],
-        message:
-          'is plain http:// to another machine: the tokens and the private keys would cross the network in clear; use https:// (or set insecure_http: true)',
-      });
-    }
+    const servers = serverList(config.server);
+    const serverPath = (index: number) => (typeof config.server === 'string' ? ['server'] : ['server', index]);
+    servers.forEach((server, index) => {
+      if (config.fetch && !config.insecure_http && URL.canParse(server) && isRemotePlainHttp(new URL(server))) {
+        context.addIssue({
+          code: 'custom',
+          path: serverPath(index),
+          message:
+            'is plain http:// to another machine: the tokens and the private keys would cross the network in clear; use https:// (or set insecure_http: true)',
+        });
+      }
+    });
     if (config.allow_untrusted && config.ca_bundle !== undefined)
       context.addIssue({ code: 'custom', path: ['allow_untrusted'], message: 'cannot be true with a ca_bundle' });
-    if (config.pin !== undefined && !config.server.startsWith('https:'))
-      context.addIssue({ code: 'custom', path: ['pin'], message: "needs the server's https:// address" });
+    if (config.pin !== undefined && servers.some((server) => !server.startsWith('https:')))
+      context.addIssue({ code: 'custom', path: ['pin'], message: `needs the server's https:// address${servers.length === 1 ? '' : ', of every server'}` });
   });
 
 export type ProxyConfig = z.output<typeof proxyConfigSchema>;

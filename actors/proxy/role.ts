@@ -7,6 +7,7 @@
 // something else writes (`fetch: false`).
 import { actorRef, actorSpec, type ActorRef } from '../../src/actor/kind.js';
 import { proxyConfigSchema, type ProxyConfig } from './config.js';
+import { serverList } from './agent-exports.js';
 import { concretePort } from '../../src/http/port.js';
 import { certFetcherActor, fetchRoutesTopic } from './cert-fetcher/kind.js';
 import type { FetchRoute } from './cert-fetcher/protocol.js';
@@ -102,7 +103,7 @@ export const proxyRole: RoleDefinition<typeof proxyConfigSchema> = {
             ref: actorRef(certFetcherActor, 'proxy/cert-fetcher'),
             role: 'proxy',
             config: {
-              server: config.server,
+              servers: serverList(config.server),
               routes: fetchRoutes(config),
               materialDir: config.material_dir,
               intervalMs: config.fetch_interval_seconds * 1000,

@@ -34,6 +34,17 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
       return `${at} is not a valid key: ${issue.issues.map((keyIssue) => formatIssue(keyIssue, [], known, { ...words, whole: 'it' })).join(', ')}`;
     case 'not_multiple_of':
       return `${at} must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union': {
+      // zod says only "Invalid input": the problems of the one form whose type the value has (a URL
+      // or a list of URLs), or the types it may have when it has none of them.
+      const wrongType = (branch: readonly z.core.$ZodIssue[]) => branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0;
+      const typed = issue.errors.filter((branch) => !wrongType(branch));
+      const [branch] = typed;
+      if (typed.length === 1 && branch !== undefined) return branch.map((inner) => formatIssue(inner, [...path, ...inner.path], known, words)).join('\n');
+      if (typed.length === 0)
+        return `${at} must be ${issue.errors.map((branch) => article(branch[0]?.code === 'invalid_type' ? branch[0].expected : 'value')).join(' or ')}`;
+      return `${at} ${issue.message}`;
+    }
     default:
       return `${at} ${issue.message}`;
   }

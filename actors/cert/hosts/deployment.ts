@@ -36,6 +36,8 @@ export interface HostRecord {
   next_check_at: string | null;
   /** The TCP port the host said it serves the certificate on (certhub-agent proxy); null when it did not say. */
   port: number | null;
+  /** The certhub server the host said it last fetched from; null when it did not say. */
+  server: string | null;
   /** The last probe of the host; null before the first, and with probes off. */
   probe: ProbeResult | null;
 }
@@ -145,6 +147,7 @@ export function recordOfReport(
     reload: HostRecord['reload'];
     next_check_at: string | null;
     port?: number | null | undefined;
+    server?: string | undefined;
   },
   address: string,
   now: number,
@@ -163,6 +166,7 @@ export function recordOfReport(
     last_report_at: at,
     next_check_at: report.next_check_at,
     port: report.port ?? null,
+    server: report.server ?? null,
     // A probe of another address says nothing of this one.
     probe: previous !== undefined && previous.address === address ? previous.probe : null,
   };

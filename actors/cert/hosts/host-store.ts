@@ -23,6 +23,7 @@ const hostRecordSchema = z.object({
   last_report_at: isoInstant,
   next_check_at: isoInstant.nullable(),
   port: z.number().int().min(1).max(65_535).nullable().default(null),
+  server: z.string().nullable().default(null),
   probe: z
     .object({ at: isoInstant, address: z.string(), sha256: z.string().nullable(), not_after: isoInstant.nullable(), error: z.string().nullable() })
     .nullable()

@@ -49,9 +49,14 @@ const reportProperties: Record<keyof HostReport, object> = {
     nullable: true,
     description: "the TCP port the host serves the certificate on (certhub-agent proxy's), where certhub's probes connect; absent or null: probes.port",
   },
+  server: {
+    type: 'string',
+    maxLength: 2048,
+    description: 'the URL of the certhub server the agent fetched the material from (of the several it may be given, the one that answered)',
+  },
 };
 /** A report may leave these out. */
-const optionalReportFields: readonly (keyof HostReport)[] = ['port'];
+const optionalReportFields: readonly (keyof HostReport)[] = ['port', 'server'];
 
 const deploymentProperties: Record<keyof Deployment, object> = {
   hosts: { type: 'integer', description: 'hosts that report on the domain' },
@@ -73,6 +78,7 @@ const hostProperties: Record<keyof HostView, object> = {
   last_report_at: dateTime,
   next_check_at: { type: 'string', format: 'date-time', nullable: true },
   port: { type: 'integer', nullable: true, description: 'the port the host said it serves on; null when it said none' },
+  server: { type: 'string', nullable: true, description: 'the certhub server the host last fetched from; null when it did not say' },
   probe: {
     type: 'object',
     nullable: true,

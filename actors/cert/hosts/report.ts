@@ -44,6 +44,8 @@ export const hostReportSchema = z.strictObject({
   next_check_at: isoInstant.nullable(),
   /** The TCP port the host serves the certificate on (certhub-agent proxy's listening port), for certhub's probes; absent or null when unknown. */
   port: z.number().int().min(1).max(65_535).nullable().optional(),
+  /** The certhub server the agent fetched the material from (one of several nodes, each serving fetches), its URL as the agent was given it; absent when not said. */
+  server: printable(2048).min(1).optional(),
 });
 
 export type HostReport = z.output<typeof hostReportSchema>;

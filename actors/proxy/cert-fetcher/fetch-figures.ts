@@ -11,9 +11,9 @@ export class FetchFigures {
   /** By domain, then outcome; a domain a reload took out keeps its counts (counters never go back). */
   private readonly counts = new Map<string, Map<Outcome, number>>();
 
-  /** Counts a fetch's outcome; the fronts' failure to reload material and a failed host report are no fetch and are left out. */
+  /** Counts a fetch's outcome; the fronts' failure to reload material, a failed host report and a move to another server are no fetch and are left out. */
   observe(event: WatchEvent): void {
-    if (event.type === 'change-failed' || event.type === 'report-failed') return;
+    if (event.type === 'change-failed' || event.type === 'report-failed' || event.type === 'server-moved') return;
     const outcome = outcomes[event.type];
     let byOutcome = this.counts.get(event.domain);
     if (byOutcome === undefined) {

@@ -12,6 +12,7 @@ import { certFetcherActor, fetchRoutesTopic } from './kind.js';
 import type { FetchRoute } from './protocol.js';
 import { lazyHostIdentity } from '../client/host-identity.js';
 import { hostReport, sendHostReport } from '../client/host-report.js';
+import { serverMoveLine } from '../client/certhub-servers.js';
 
 runActor(certFetcherActor, {
   async start(context) {
@@ -19,7 +20,8 @@ runActor(certFetcherActor, {
     const ca = config.caFile === undefined ? undefined : await readFile(config.caFile, 'utf8');
     const bundle = config.caBundleFile === undefined ? undefined : await readFile(config.caBundleFile, 'utf8');
     const fronts = config.fronts.map((ref) => context.peer(ref));
-    const server = new URL(config.server);
+    const servers = config.servers.map((url) => new URL(url));
+    const certhubName = servers.length === 1 ? (servers[0]?.origin ?? 'certhub') : 'certhub';
     const identity = lazyHostIdentity(config.materialDir, config.hostName);
     const figures = context.metrics.enabled ? new FetchFigures() : undefined;
     if (figures !== undefined) context.metrics.addSource(() => figures.families());
@@ -29,7 +31,7 @@ runActor(certFetcherActor, {
       // The failures were logged as warnings, so their end is said too, or a reader thinks it still fails.
       if ((event.type === 'written' || event.type === 'unchanged') && event.recoveredAfter !== undefined) {
         log.info(
-          `fetch: ${event.domain}: recovered, ${server.origin} answers again after ${event.recoveredAfter} failed fetch${event.recoveredAfter === 1 ? '' : 'es'}`,
+          `fetch: ${event.domain}: recovered, ${certhubName} answers again after ${event.recoveredAfter} failed fetch${event.recoveredAfter === 1 ? '' : 'es'}`,
         );
       }
       switch (event.type) {
@@ -48,6 +50,8 @@ runActor(certFetcherActor, {
           return log.warn(`fetch: ${event.domain}: the fronts did not reload it: ${event.error.message}`);
         case 'report-failed':
           return log.warn(`fetch: ${event.domain}: ${event.error.message}`);
+        case 'server-moved':
+          return log.warn(`fetch: ${serverMoveLine(event.move)}`);
         default:
           throw new Error(`unknown watch event ${JSON.stringify(event satisfies never)}`);
       }
@@ -55,7 +59,7 @@ runActor(certFetcherActor, {
     const watch = (routes: readonly FetchRoute[]) => {
       const stop = new AbortController();
       const watching = watchCertificates({
-        targets: routes.map(({ domain, token }) => ({ server, domain, token, pin: config.pin })),
+        targets: routes.map(({ domain, token }) => ({ servers, domain, token, pin: config.pin })),
         // The material is checked as certhub-agent fetch checks it: a chain to a trusted root, unless allowed.
         trust: config.allowUntrusted ? 'untrusted-allowed' : trustAnchors(bundle),
         dir: config.materialDir,
@@ -71,11 +75,11 @@ runActor(certFetcherActor, {
           // A front that kept the previous certificate serves it still: the host is stale until it takes the new one.
           return { ok: !outcomes.includes('kept'), exit_code: null, output: [line] };
         },
-        onChecked: async ({ material, reload, nextCheckAt }) => {
+        onChecked: async ({ material, reload, nextCheckAt, servers: choice }) => {
           const route = routes.find(({ domain }) => domain === material.domain);
           if (route === undefined) return;
           await sendHostReport(
-            { server, domain: route.domain, token: route.token, pin: config.pin, ...(ca === undefined ? {} : { ca }), signal: stop.signal },
+            { servers: choice, domain: route.domain, token: route.token, pin: config.pin, ...(ca === undefined ? {} : { ca }), signal: stop.signal },
             hostReport({ identity: await identity(), agent: 'proxy', material, reload, nextCheckAt, port: config.servePort }),
           );
         },

@@ -12,8 +12,8 @@ export interface FetchRoute {
 }
 
 export interface CertFetcherConfig {
-  /** The certhub server's URL. */
-  server: string;
+  /** The certhub servers' URLs, in the order they are tried (client/certhub-servers.ts). */
+  servers: string[];
   /** Each route's domain and the token that fetches its material. */
   routes: FetchRoute[];
   /** Where the material goes (`<materialDir>/<domain>/…`) and the fronts read it. */

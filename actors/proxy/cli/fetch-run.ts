@@ -70,11 +70,12 @@ export async function readFetchSettings(options: FetchCliOptions): Promise<Fetch
   const fromOptions = options.config === undefined ? [targetFromFlags(options)] : withPin(await targetsFromFile(options.config), options.pin);
   const targets = options.combinedPem === true ? fromOptions.map((target) => ({ ...target, combinedPem: true })) : fromOptions;
   const insecure = options.insecureHttp === true;
-  const refused = [...new Set(targets.map((target) => target.server.origin))].flatMap(
-    (server) => plainHttpProblem(new URL(server), options.config ?? '-s, --server', insecure) ?? [],
-  );
+  const servers = [...new Map(targets.flatMap((target) => target.servers).map((server) => [server.href, server])).values()];
+  const refused = servers.flatMap((server) => plainHttpProblem(server, options.config ?? '-s, --server', insecure) ?? []);
   const pinned = targets.flatMap((target) =>
-    target.pin !== undefined && target.server.protocol !== 'https:' ? [`--pin needs the server's https:// address, not ${target.server.origin}`] : [],
+    target.pin === undefined
+      ? []
+      : target.servers.flatMap((server) => (server.protocol === 'https:' ? [] : [`--pin needs the server's https:// address, not ${server.origin}`])),
   );
   if (refused.length > 0 || pinned.length > 0) throw new ConfigError([...refused, ...new Set(pinned)]);
   if (!output.pem && targets.some((target) => target.combinedPem === true))

@@ -12,6 +12,7 @@ import { reloadSuccessLine, runReloadCommand } from '../client/reload-hook.js';
 import { watchCertificates, type CheckedDomain, type WatchEvent } from '../client/watch.js';
 import { hostReport, sendHostReport } from '../client/host-report.js';
 import { lazyHostIdentity } from '../client/host-identity.js';
+import { serverMoveLine } from '../client/certhub-servers.js';
 import { refusedTokenMaxMs } from '../client/watch-schedule.js';
 import { ConfigError } from '../../../src/errors.js';
 import { exitAfterOutput } from '../../../src/cli/output.js';
@@ -71,11 +72,11 @@ function watchOptions(settings: FetchSettings, { report, configPath }: WatchRelo
   return {
     ...settings,
     onEvent: (event: WatchEvent) => watchLine(event, report, configPath),
-    onChecked: async ({ material, reload, nextCheckAt }: CheckedDomain) => {
+    onChecked: async ({ material, reload, nextCheckAt, servers }: CheckedDomain) => {
       const target = settings.targets.find(({ domain }) => domain === material.domain);
       if (target === undefined) return;
       await sendHostReport(
-        { ...target, ...(settings.ca === undefined ? {} : { ca: settings.ca }), timeoutMs: settings.timeoutMs, signal },
+        { ...target, servers, ...(settings.ca === undefined ? {} : { ca: settings.ca }), timeoutMs: settings.timeoutMs, signal },
         hostReport({ identity: await identity(), agent: 'fetch', material, reload, nextCheckAt }),
       );
     },
@@ -111,7 +112,7 @@ export function settingsChanges(running: FetchSettings, read: FetchSettings): st
     if (old === undefined) changes.push(`domain ${domain} added`);
     else {
       if (old.token !== target.token) changes.push(`token of ${domain} changed`);
-      if (old.server.href !== target.server.href) changes.push(`server of ${domain} now ${target.server.origin}`);
+      if (hrefs(old.servers) !== hrefs(target.servers)) changes.push(`server of ${domain} now ${target.servers.map((server) => server.origin).join(', ')}`);
       if (old.pin !== target.pin) changes.push(`pin of ${domain} changed`);
       if (old.combinedPem !== target.combinedPem) changes.push(`combined_pem of ${domain} now ${target.combinedPem === true}`);
     }
@@ -121,6 +122,10 @@ export function settingsChanges(running: FetchSettings, read: FetchSettings): st
   if (trustKey(running.trust) !== trustKey(read.trust)) changes.push('--ca-bundle file changed');
   if (running.output.p12?.password !== read.output.p12?.password) changes.push('--p12-password-file changed');
   return changes;
+}
+
+function hrefs(servers: readonly URL[]): string {
+  return servers.map((server) => server.href).join(' ');
 }
 
 /** The trust anchors as comparable text: their fingerprints, or the --allow-untrusted mark. */
@@ -150,6 +155,9 @@ function watchLine(event: WatchEvent, report: FetchReport, configPath: string | 
       break;
     case 'report-failed':
       report.problem(`${at} ${event.domain}: ${event.error.message}`);
+      break;
+    case 'server-moved':
+      report.info(`${at} ${serverMoveLine(event.move)}`);
       break;
     default:
       throw new Error(`unknown watch event ${String(event satisfies never)}`);

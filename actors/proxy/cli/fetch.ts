@@ -9,7 +9,8 @@ import { keyTypes } from '../../../src/crypto/key-types.js';
 export const defaultOutDir = 'certs';
 
 export interface FetchCliOptions {
-  server?: string;
+  /** Every -s, each split at its commas, in the order given. */
+  server?: string[];
   token?: string;
   domain?: string;
   config?: string;
@@ -44,16 +45,26 @@ Exit codes:
 
 Examples:
   certhub-agent fetch -s https://certhub.example.net -t chd_… -d app.example.net -o /etc/ssl/certhub
+  certhub-agent fetch -s https://certhub-a.example.net,https://certhub-b.example.net -t chd_… -d app.example.net
   certhub-agent fetch -c fetch.json --watch --reload-cmd '["systemctl", "reload", "nginx"]'
   certhub-agent fetch -c fetch.json --format pem,p12 --p12-password-file p12.pass
   certhub-agent fetch -c fetch.json --own-key --key-type ecdsa-p384
 `;
 
+/** -s given again adds to the list; one -s may hold several URLs separated by commas. */
+function collectServers(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((url) => url.trim())];
+}
+
 export function fetchCommand(program: Command): Command {
   return program
     .command('fetch')
     .description('fetch certificate material for domains into <dir>/<domain>/{cert,chain,fullchain,privkey}.pem')
-    .option('-s, --server <url>', 'certhub server URL (https://…; http:// only on loopback, or with --insecure-http)')
+    .option(
+      '-s, --server <url>',
+      'certhub server URL (https://…; http:// only on loopback, or with --insecure-http); several nodes of one certhub: repeat -s or separate the URLs with commas, tried in order, the next on a connection error, a timeout or a 5xx',
+      collectServers,
+    )
     .option('-t, --token <token>', "the domain's token (from the certhub panel)")
     .option('-d, --domain <domain>', "the domain's full name (app.example.net)")
     .option('-c, --config <file>', 'a Fetch JSON file exported by the certhub panel (instead of -s, -t, -d)')

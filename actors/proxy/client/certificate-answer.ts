@@ -21,6 +21,8 @@ export interface CertificateMaterial {
   expiresAt: number;
   /** The answer says certhub waits for the host's next CSR (own_key domains). */
   csrWanted?: boolean;
+  /** The URL of the certhub server that answered it, as the agent was given it (certhub-servers.ts). */
+  server?: string;
 }
 
 /** The answer is not usable; the message says why (it never quotes key material). */

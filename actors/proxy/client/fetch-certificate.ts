@@ -13,10 +13,11 @@ import { CertificateFetchError, connectionFailure, statusFailure } from './fetch
 import { trustAnchors, type MaterialTrust } from './material-trust.js';
 import { connectPinned } from './pinned-connection.js';
 import { defaultFetchTimeoutMs } from './fetch-defaults.js';
+import type { CerthubServers } from './certhub-servers.js';
 
 export interface CertificateRequest {
-  /** The certhub server: `https://certhub.example.net` (a path prefix is kept). */
-  server: URL;
+  /** The certhub servers (`https://certhub.example.net`, a path prefix kept), tried as certhub-servers.ts says. */
+  servers: CerthubServers;
   /** The full name (`app.example.com`). */
   domain: string;
   token: string;
@@ -41,18 +42,14 @@ const maxAnswerBytes = 256 * 1024;
 
 /** The URL of the domain's material under `server` (whose path, if any, is a prefix). */
 export function certificateUrl(server: URL, domain: string): URL {
-  const base = new URL(server.href);
-  if (!base.pathname.endsWith('/')) base.pathname = `${base.pathname}/`;
-  base.search = '';
-  base.hash = '';
-  return new URL(`api/cert/${encodeURIComponent(domain)}`, base);
+  return new URL(`api/cert/${encodeURIComponent(domain)}`, withSlash(server));
 }
 
-/** The checked material of `request.domain`; throws CertificateFetchError. */
+/** The checked material of `request.domain`, and the server that answered (`server`); throws CertificateFetchError. */
 export async function fetchCertificate(request: CertificateRequest): Promise<CertificateMaterial> {
-  const url = certificateUrl(request.server, request.domain);
-  const shown = request.server.origin;
-  const { status, body, retryAfter } = await exchange(url, request, shown);
+  const { answer, server } = await exchange(request, 'fetched from', (base) => certificateUrl(base, request.domain));
+  const { status, body, retryAfter } = answer;
+  const shown = server.origin;
   if (status !== 200) throw statusFailure(status, body, retryAfter, request.domain, shown);
   let parsed: unknown;
   try {
@@ -61,7 +58,8 @@ export async function fetchCertificate(request: CertificateRequest): Promise<Cer
     throw new CertificateFetchError('bad-answer', `${shown} answered HTTP 200 for ${request.domain} with a body that is not JSON (is it a certhub server?)`);
   }
   try {
-    return checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors(), request.ownKey === true);
+    const material = checkCertificateAnswer(parsed, request.domain, (request.now ?? Date.now)(), request.trust ?? trustAnchors(), request.ownKey === true);
+    return { ...material, server: server.href };
   } catch (error) {
     if (error instanceof BadAnswerError)
       throw new CertificateFetchError('bad-answer', `${shown} answered unusable material for ${request.domain}: ${error.message}`);
@@ -80,17 +78,50 @@ export interface PostedBody {
   json: string;
 }
 
-/** POSTs `body` to `url` with the request's token, trust and deadline (host-report.ts); the answer's status and body. */
-/** A GET of another of the domain's endpoints, with its token, pinned and bounded as a fetch is. */
-export function getFromCerthub(url: URL, request: CertificateRequest): Promise<{ status: number; body: string }> {
-  return exchange(url, request, request.server.origin);
+/** What another endpoint of the domain answered, and which server answered it. */
+export interface CerthubAnswer {
+  status: number;
+  body: string;
+  server: URL;
 }
 
-export function postToCerthub(url: URL, request: CertificateRequest, body: PostedBody): Promise<{ status: number; body: string }> {
-  return exchange(url, request, request.server.origin, body);
+/** A GET of another of the domain's endpoints (`path` under the server's URL), with its token, pinned and bounded as a fetch is. */
+export async function getFromCerthub(request: CertificateRequest, path: string, action: string): Promise<CerthubAnswer> {
+  const { answer, server } = await exchange(request, action, (base) => new URL(path, withSlash(base)));
+  return { status: answer.status, body: answer.body, server };
 }
 
-function exchange(url: URL, request: CertificateRequest, shown: string, posted?: PostedBody): Promise<Answer> {
+/** POSTs `body` to `path` under the server's URL with the request's token, trust and deadline (host-report.ts, own-key.ts). */
+export async function postToCerthub(request: CertificateRequest, path: string, action: string, body: PostedBody): Promise<CerthubAnswer> {
+  const { answer, server } = await exchange(request, action, (base) => new URL(path, withSlash(base)), body);
+  return { status: answer.status, body: answer.body, server };
+}
+
+/** `server` with a trailing slash, so a path resolves under it (a path prefix is kept). */
+export function withSlash(server: URL): URL {
+  const base = new URL(server.href);
+  if (!base.pathname.endsWith('/')) base.pathname = `${base.pathname}/`;
+  base.search = '';
+  base.hash = '';
+  return base;
+}
+
+/** One exchange through the request's servers: a 5xx moves on to the next, as a failed connection does. */
+function exchange(request: CertificateRequest, action: string, urlOf: (server: URL) => URL, posted?: PostedBody): Promise<{ answer: Answer; server: URL }> {
+  return request.servers.exchange(
+    { domain: request.domain, action },
+    (server) => exchangeWith(urlOf(server), request, server.origin, posted),
+    ({ status }) => (status >= 500 && status <= 599 ? `HTTP ${status}` : undefined),
+    request.signal,
+  );
+}
+
+/**
+ * One request to one server. A name with several addresses is Node's to walk (autoSelectFamily, on
+ * by default since Node 20): an address that refuses, or does not connect within 250 ms, gives way to
+ * the next, IPv6 and IPv4 in turn (Happy Eyeballs, RFC 8305); TLS checks the URL's name whichever answers.
+ */
+function exchangeWith(url: URL, request: CertificateRequest, shown: string, posted?: PostedBody): Promise<Answer> {
   const timeoutMs = request.timeoutMs ?? defaultFetchTimeoutMs;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const pin = request.pin;

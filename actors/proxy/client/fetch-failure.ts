@@ -16,6 +16,8 @@ export type FetchFailureKind =
   | 'not-issued'
   /** 429: too many failed attempts from this address. */
   | 'rate-limited'
+  /** 5xx: the server (or a proxy in front of it) could not serve the request. */
+  | 'server-error'
   /** Any other status, or a 200 whose body is not usable material. */
   | 'bad-answer';
 
@@ -27,6 +29,7 @@ const fetchFailureCodes: Record<FetchFailureKind, ErrorCode> = {
   'token-refused': 'ERR_UNAUTHORIZED',
   'not-issued': 'ERR_CONFLICT',
   'rate-limited': 'ERR_RATE_LIMITED',
+  'server-error': 'ERR_BAD_GATEWAY',
   'bad-answer': 'ERR_BAD_GATEWAY',
 };
 
@@ -96,6 +99,8 @@ export function statusFailure(status: number, body: string, retryAfter: string |
       );
     }
     default: {
+      if (status >= 500 && status <= 599)
+        return new CertificateFetchError('server-error', `${server} answered HTTP ${status} for ${domain}${reason === undefined ? '' : `: ${reason}`}`);
       const redirect = status >= 300 && status < 400 ? '; certhub-agent follows no redirects: is the server URL right?' : '';
       return new CertificateFetchError('bad-answer', `${server} answered HTTP ${status} for ${domain}${reason === undefined ? '' : `: ${reason}`}${redirect}`);
     }

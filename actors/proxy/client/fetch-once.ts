@@ -13,6 +13,7 @@ import { lazyHostIdentity } from './host-identity.js';
 import { failedReload, hostReport, sendHostReport, type ReloadReport } from './host-report.js';
 import { fetchMaterial } from './fetch-material.js';
 import type { OwnKeySettings } from './own-key.js';
+import { serverChoices, serverMoveLine, type CerthubServers } from './certhub-servers.js';
 
 export interface FetchOnceOptions {
   dir: string;
@@ -35,20 +36,25 @@ export interface FetchReport {
 }
 
 export async function fetchOnce(targets: readonly FetchTarget[], options: FetchOnceOptions, report: FetchReport): Promise<number> {
+  const choose = serverChoices(
+    targets.map((target) => target.servers),
+    (move) => report.info(serverMoveLine(move)),
+  );
   const outcomes = await Promise.all(
     targets.map(async (target) => {
+      const servers = choose(target.servers);
       try {
-        const { material, written } = await fetchMaterial({ ...target, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust }, options);
+        const { material, written } = await fetchMaterial({ ...target, servers, ca: options.ca, timeoutMs: options.timeoutMs, trust: options.trust }, options);
         const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
         await written();
         const expires = new Date(material.expiresAt).toISOString();
         report.info(
           `${material.domain}: ${changed ? 'written to' : 'unchanged in'} ${materialPaths(options.dir, material.domain).folder} (expires ${expires})`,
         );
-        return { ok: true, changed: changed ? material.domain : undefined, target, material };
+        return { ok: true, changed: changed ? material.domain : undefined, target, servers, material };
       } catch (error) {
         report.problem(`${target.domain}: ${error instanceof Error ? error.message : String(error)}`);
-        return { ok: false, changed: undefined, target, material: undefined };
+        return { ok: false, changed: undefined, target, servers, material: undefined };
       }
     }),
   );
@@ -64,8 +70,8 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
       reload = failedReload(error);
     }
   }
-  const fetched = outcomes.flatMap(({ target, material, changed: written }) =>
-    material === undefined ? [] : [{ target, material, reload: written === undefined ? null : reload }],
+  const fetched = outcomes.flatMap(({ target, servers, material, changed: written }) =>
+    material === undefined ? [] : [{ target, servers, material, reload: written === undefined ? null : reload }],
   );
   await reportHosts(fetched, options, report);
   const allFetched = outcomes.every((outcome) => outcome.ok);
@@ -75,16 +81,21 @@ export async function fetchOnce(targets: readonly FetchTarget[], options: FetchO
 
 /** One report per domain fetched; a single run does not know when it runs again. */
 async function reportHosts(
-  fetched: { target: FetchTarget; material: CertificateMaterial; reload: ReloadReport | null }[],
+  fetched: { target: FetchTarget; servers: CerthubServers; material: CertificateMaterial; reload: ReloadReport | null }[],
   options: FetchOnceOptions,
   report: FetchReport,
 ): Promise<void> {
   const identity = lazyHostIdentity(options.dir, options.hostName);
   await Promise.all(
-    fetched.map(async ({ target, material, reload }) => {
+    fetched.map(async ({ target, servers, material, reload }) => {
       try {
         await sendHostReport(
-          { ...target, ...(options.ca === undefined ? {} : { ca: options.ca }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+          {
+            ...target,
+            servers,
+            ...(options.ca === undefined ? {} : { ca: options.ca }),
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          },
           hostReport({ identity: await identity(), agent: 'fetch', material, reload, nextCheckAt: null }),
         );
       } catch (error) {

@@ -2,14 +2,15 @@
 // panel (the flat one-domain form or the `domains` map), checked with the panel's own schemas so a
 // file that the panel exports is accepted unchanged. A problem names the option or the key path.
 import { z } from 'zod';
-import { fetchManySchema, fetchOneSchema } from '../agent-exports.js';
+import { fetchManySchema, fetchOneSchema, maxServers, serverList } from '../agent-exports.js';
 import { loadConfigFile, validateConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/errors.js';
 import { isLoopbackOnly } from '../../../src/net/address.js';
 import { hostNameProblem, normalizeName } from '../../../src/net/host-names.js';
 
 export interface FetchTarget {
-  server: URL;
+  /** The certhub servers, in the order they are tried (certhub-servers.ts). */
+  servers: readonly URL[];
   /** The full name, lower case, as the server is asked for it. */
   domain: string;
   token: string;
@@ -20,7 +21,8 @@ export interface FetchTarget {
 }
 
 export interface FetchFlags {
-  server?: string;
+  /** Every -s, each split at its commas. */
+  server?: readonly string[];
   token?: string;
   domain?: string;
   pin?: string;
@@ -29,20 +31,29 @@ export interface FetchFlags {
 const flagNames = { server: '-s, --server', token: '-t, --token', domain: '-d, --domain', pin: '--pin' } as const;
 const requiredFlags = ['server', 'token', 'domain'] as const;
 
-/** The one target of `-s URL -t TOKEN -d DOMAIN`; every missing or bad flag is named. */
+/** The one target of `-s URL -t TOKEN -d DOMAIN` (-s given several times, or URLs with commas between); every missing or bad flag is named. */
 export function targetFromFlags(flags: FetchFlags): FetchTarget {
   const missing = requiredFlags
     .filter((key) => flags[key] === undefined)
     .map((key) => `${flagNames[key]} is required (or give a Fetch JSON file with -c FILE)`);
   if (missing.length > 0) throw new ConfigError(missing);
+  const servers = flags.server ?? [];
+  if (servers.length > maxServers) throw new ConfigError([`${flagNames.server} takes at most ${maxServers} servers, not ${servers.length}`]);
   let checked: z.output<typeof fetchOneSchema>;
   try {
-    checked = validateConfig(fetchOneSchema, { server: flags.server, domain: flags.domain, token: flags.token, pin: flags.pin });
+    const server = servers.length === 1 ? servers[0] : servers;
+    checked = validateConfig(fetchOneSchema, { server, domain: flags.domain, token: flags.token, pin: flags.pin });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(error.problems.map((problem) => problem.replace(/^(server|domain|token|pin)\b/, (key) => flagNames[key as keyof typeof flagNames])));
+    throw new ConfigError(
+      error.problems.map((problem) =>
+        problem
+          .replace(/^server\[(\d+)\]/, (_, index: string) => `${flagNames.server} ${JSON.stringify(servers[Number(index)])}`)
+          .replace(/^(server|domain|token|pin)\b/, (key) => flagNames[key as keyof typeof flagNames]),
+      ),
+    );
   }
-  return { server: new URL(checked.server), domain: checkedDomain(checked.domain, flagNames.domain), token: checked.token, ...pinOf(checked.pin) };
+  return { servers: urlsOf(checked.server), domain: checkedDomain(checked.domain, flagNames.domain), token: checked.token, ...pinOf(checked.pin) };
 }
 
 /** The targets of a Fetch JSON file: `{server, domain, token}` or `{server, domains: {name: {token}}}`. */
@@ -55,7 +66,7 @@ export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
       const names = Object.keys(config.domains);
       if (names.length === 0) throw new ConfigError(['domains must name at least one domain']);
       return names.map((name) => ({
-        server: new URL(config.server),
+        servers: urlsOf(config.server),
         domain: checkedDomain(name, `domains.${name}`),
         token: config.domains[name]?.token ?? '',
         ...pinOf(config.pin),
@@ -65,7 +76,7 @@ export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
     const config = validateConfig(fetchOneSchema, input);
     return [
       {
-        server: new URL(config.server),
+        servers: urlsOf(config.server),
         domain: checkedDomain(config.domain, 'domain'),
         token: config.token,
         ...pinOf(config.pin),
@@ -76,6 +87,12 @@ export async function targetsFromFile(path: string): Promise<FetchTarget[]> {
     if (error instanceof ConfigError) throw inFile(error.problems);
     throw error;
   }
+}
+
+/** The servers of a checked `server`, each once, in the order given. */
+export function urlsOf(server: string | readonly string[]): URL[] {
+  const hrefs = [...new Set(serverList(server).map((text) => new URL(text).href))];
+  return hrefs.map((href) => new URL(href));
 }
 
 function combinedOf(combinedPem: boolean | undefined): { combinedPem?: boolean } {

@@ -41,21 +41,13 @@ export function hostReport({ identity, agent, material, reload, nextCheckAt, por
     reload: reload === null ? null : { ...reload, output: reload.output.slice(-reportedLines).map((line) => line.slice(0, reportedLineLength)) },
     next_check_at: nextCheckAt === null ? null : new Date(nextCheckAt).toISOString(),
     ...(port === undefined ? {} : { port }),
+    ...(material.server === undefined ? {} : { server: material.server }),
   };
-}
-
-/** The URL of the domain's report under `server` (whose path, if any, is a prefix). */
-export function reportUrl(server: URL, domain: string): URL {
-  const base = new URL(server.href);
-  if (!base.pathname.endsWith('/')) base.pathname = `${base.pathname}/`;
-  base.search = '';
-  base.hash = '';
-  return new URL(`api/cert/${encodeURIComponent(domain)}/report`, base);
 }
 
 /** Sends the report; throws an Error that says what certhub answered when it is not 200. */
 export async function sendHostReport(request: CertificateRequest, report: HostReport): Promise<void> {
-  const answer = await postToCerthub(reportUrl(request.server, request.domain), request, { json: JSON.stringify(report) });
+  const answer = await postToCerthub(request, `api/cert/${encodeURIComponent(request.domain)}/report`, 'reported to', { json: JSON.stringify(report) });
   if (answer.status === 200) return;
   let said = answer.body.slice(0, 200);
   try {

@@ -84,26 +84,24 @@ export async function fetchWithOwnKey(request: CertificateRequest, dir: string, 
 
 /** GET /api/cert/<domain>/csr: the names the CSR must hold (the domain's whole name set); throws CertificateFetchError. */
 async function wantedNames(request: CertificateRequest): Promise<string[]> {
-  const url = new URL(`api/cert/${encodeURIComponent(request.domain)}/csr`, withSlash(request.server));
-  const answer = await getFromCerthub(url, request);
+  const answer = await getFromCerthub(request, `api/cert/${encodeURIComponent(request.domain)}/csr`, 'asked');
   if (answer.status === 200) {
     const names = (JSON.parse(answer.body) as Partial<CsrRequest>).names;
     if (Array.isArray(names) && names.length > 0 && names.every((name) => typeof name === 'string')) return names;
   }
   throw new CertificateFetchError(
     answer.status === 401 ? 'token-refused' : 'bad-answer',
-    `${request.server.origin} did not say which names the CSR for ${request.domain} holds (HTTP ${answer.status}: ${refusalReason(answer.body)})`,
+    `${answer.server.origin} did not say which names the CSR for ${request.domain} holds (HTTP ${answer.status}: ${refusalReason(answer.body)})`,
   );
 }
 
 /** POST /api/cert/<domain>/csr; throws CertificateFetchError with certhub's reason unless it is kept (202). */
 async function sendCsr(request: CertificateRequest, csr: string): Promise<CsrAnswer> {
-  const url = new URL(`api/cert/${encodeURIComponent(request.domain)}/csr`, withSlash(request.server));
-  const answer = await postToCerthub(url, request, { json: JSON.stringify({ csr }) });
+  const answer = await postToCerthub(request, `api/cert/${encodeURIComponent(request.domain)}/csr`, 'sent its CSR to', { json: JSON.stringify({ csr }) });
   if (answer.status === 202) return JSON.parse(answer.body) as CsrAnswer;
   throw new CertificateFetchError(
     answer.status === 401 ? 'token-refused' : 'bad-answer',
-    `${request.server.origin} refused the CSR for ${request.domain} (HTTP ${answer.status}: ${refusalReason(answer.body)})`,
+    `${answer.server.origin} refused the CSR for ${request.domain} (HTTP ${answer.status}: ${refusalReason(answer.body)})`,
   );
 }
 
@@ -139,12 +137,4 @@ async function readKey(path: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-function withSlash(server: URL): URL {
-  const base = new URL(server.href);
-  if (!base.pathname.endsWith('/')) base.pathname = `${base.pathname}/`;
-  base.search = '';
-  base.hash = '';
-  return base;
 }

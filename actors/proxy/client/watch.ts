@@ -13,6 +13,7 @@ import type { MaterialTrust } from './material-trust.js';
 import { delayAfterFailure, delayAfterRefusal, delayAfterSuccess, type WatchTiming } from './watch-schedule.js';
 import { writeMaterial, type WriteOptions } from './write-material.js';
 import { failedReload, type ReloadReport } from './host-report.js';
+import { serverChoices, type CerthubServers, type ServerMove } from './certhub-servers.js';
 
 /** `recoveredAfter`: the failures in a row that this success ends (absent after a success). */
 export type WatchEvent =
@@ -22,7 +23,9 @@ export type WatchEvent =
   /** onChange threw (a reload command failed): the material is written; the watch goes on. */
   | { type: 'change-failed'; domain: string; error: Error }
   /** onChecked threw (certhub refused or missed the host report): nothing else changes. */
-  | { type: 'report-failed'; domain: string; error: Error };
+  | { type: 'report-failed'; domain: string; error: Error }
+  /** Another certhub server answered than the one used before (certhub-servers.ts). */
+  | { type: 'server-moved'; domain: string; move: ServerMove };
 
 /** A domain checked well: what its files hold now, how the last reload went, when it is checked next. */
 export interface CheckedDomain {
@@ -31,6 +34,8 @@ export interface CheckedDomain {
   reload: ReloadReport | null;
   /** Epoch milliseconds. */
   nextCheckAt: number;
+  /** The domain's certhub servers, where its report goes (to the one that answered last). */
+  servers: CerthubServers;
 }
 
 export interface WatchOptions extends WatchTiming {
@@ -65,10 +70,15 @@ export interface WatchOptions extends WatchTiming {
 
 /** Runs until `options.signal` aborts; resolves once every domain's loop has stopped. */
 export async function watchCertificates(options: WatchOptions): Promise<void> {
-  await Promise.all(options.targets.map((target) => watchOne(target, options)));
+  // One choice per list of servers, shared by the domains it serves: they stay together on the server that answers.
+  const choose = serverChoices(
+    options.targets.map((target) => target.servers),
+    (move) => options.onEvent?.({ type: 'server-moved', domain: move.domain, move }),
+  );
+  await Promise.all(options.targets.map((target) => watchOne(target, choose(target.servers), options)));
 }
 
-async function watchOne(target: FetchTarget, options: WatchOptions): Promise<void> {
+async function watchOne(target: FetchTarget, servers: CerthubServers, options: WatchOptions): Promise<void> {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   let failures = 0;
@@ -78,7 +88,7 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
   while (!options.signal.aborted) {
     let nextInMs: number;
     try {
-      const request = { ...target, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now };
+      const request = { ...target, servers, ca: options.ca, trust: options.trust, timeoutMs: options.timeoutMs, signal: options.signal, now };
       const { material, written } = await fetchMaterial(request, { dir: options.dir, ...(ownKey === undefined ? {} : { ownKey }) });
       if (options.signal.aborted) break;
       const changed = await writeMaterial(options.dir, material, { ...options.output, combinedPem: target.combinedPem === true });
@@ -91,7 +101,7 @@ async function watchOne(target: FetchTarget, options: WatchOptions): Promise<voi
       nextInMs = delayAfterSuccess(now(), material.expiresAt, options);
       options.onEvent?.({ type: changed ? 'written' : 'unchanged', domain: material.domain, expiresAt: material.expiresAt, nextInMs, ...recovered });
       if (changed) reload = (await notifyChange(material, options)) ?? reload;
-      await report({ material, reload, nextCheckAt: now() + nextInMs }, options);
+      await report({ material, reload, nextCheckAt: now() + nextInMs, servers }, options);
     } catch (error) {
       if (options.signal.aborted) break;
       failures += 1;

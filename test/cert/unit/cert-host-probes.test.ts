@@ -36,6 +36,7 @@ function host(id: string, probe: ProbeResult | null, extra: Partial<HostRecord> 
     last_report_at: '2029-01-01T00:00:00.000Z',
     next_check_at: null,
     port: 8443,
+    server: null,
     probe,
     ...extra,
   };

@@ -32,6 +32,7 @@ function host(id: string, sha256: string, extra: Partial<HostRecord> = {}): Host
     last_report_at: '2029-01-01T00:00:00.000Z',
     next_check_at: '2029-01-01T01:00:00.000Z',
     port: null,
+    server: null,
     probe: null,
     ...extra,
   };

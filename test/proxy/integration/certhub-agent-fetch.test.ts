@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { FetchManyExport, FetchOneExport } from '../../../actors/proxy/agent-exports.js';
 import { fetchCertificate } from '../../../actors/proxy/client/fetch-certificate.js';
+import { CerthubServers } from '../../../actors/proxy/client/certhub-servers.js';
 import { CertificateFetchError } from '../../../actors/proxy/client/fetch-failure.js';
 import { certhubDataDir, startCerthub } from '../../helpers/certhub.js';
 import { addIssuedDomain, agentBin, materialState, rotateToken, runAgent, startAgent } from '../../helpers/certhub-agent.js';
@@ -185,7 +186,7 @@ test('failed token checks are rate limited by certhub: the client reports 429 wi
   let last: unknown;
   // certhub allows a burst of failed checks per address, then answers 429.
   for (let attempt = 0; attempt < 40; attempt++) {
-    last = await fetchCertificate({ server: new URL(server.url), domain: name, token: 'chd_wrong' }).catch((error: unknown) => error);
+    last = await fetchCertificate({ servers: new CerthubServers([new URL(server.url)]), domain: name, token: 'chd_wrong' }).catch((error: unknown) => error);
     if (last instanceof CertificateFetchError && last.kind === 'rate-limited') break;
   }
   t.true(last instanceof CertificateFetchError);

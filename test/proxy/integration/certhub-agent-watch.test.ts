@@ -41,7 +41,7 @@ test('watchCertificates: onChange once for new material, unchanged refetches aft
   const changes: CertificateMaterial[] = [];
   const events: WatchEvent[] = [];
   const watching = watchCertificates({
-    targets: [{ server: new URL(server.url), domain: name, token }],
+    targets: [{ servers: [new URL(server.url)], domain: name, token }],
     dir: out,
     intervalMs: 200,
     trust: 'untrusted-allowed',

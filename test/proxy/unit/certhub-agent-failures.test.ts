@@ -4,7 +4,7 @@ import { connectionFailure, statusFailure } from '../../../actors/proxy/client/f
 
 const server = 'https://certhub.example.net';
 
-test("409 passes on the server's reason; 401 says what to do; 429 keeps Retry-After; anything else is a bad answer", (t) => {
+test("409 passes on the server's reason; 401 says what to do; 429 keeps Retry-After; a 5xx is the server's error; anything else is a bad answer", (t) => {
   const notIssued = statusFailure(
     409,
     JSON.stringify({ error: 'the certificate of app.example.net is not issued yet (status: issuing)' }),
@@ -20,7 +20,8 @@ test("409 passes on the server's reason; 401 says what to do; 429 keeps Retry-Af
   const limited = statusFailure(429, '{"error":"too many requests"}', '17', 'app', server);
   t.like(limited, { kind: 'rate-limited', retryAfterMs: 17_000 });
   t.is(statusFailure(429, '', 'soon', 'app', server).retryAfterMs, undefined);
-  t.like(statusFailure(502, '<html>', undefined, 'app', server), { kind: 'bad-answer', message: `${server} answered HTTP 502 for app` });
+  t.like(statusFailure(502, '<html>', undefined, 'app', server), { kind: 'server-error', message: `${server} answered HTTP 502 for app` });
+  t.like(statusFailure(418, '', undefined, 'app', server), { kind: 'bad-answer', message: `${server} answered HTTP 418 for app` });
   t.regex(statusFailure(301, '', undefined, 'app', server).message, /follows no redirects/);
   t.is(
     statusFailure(500, JSON.stringify({ error: 'a\u001b[31mred\nline' }), undefined, 'app', server).message,

@@ -13,7 +13,7 @@ function settings(targets: { domain: string; token: string; server?: string; com
     targets: targets.map(({ domain, token, server, combinedPem }) => ({
       domain,
       token,
-      server: new URL(server ?? 'https://certhub.example.test'),
+      servers: [new URL(server ?? 'https://certhub.example.test')],
       ...(combinedPem === undefined ? {} : { combinedPem }),
     })),
     dir: 'certs',

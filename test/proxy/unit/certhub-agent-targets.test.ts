@@ -19,12 +19,12 @@ async function exportFile(t: ExecutionContext, content: unknown): Promise<string
 test('the flat Fetch JSON and the domains map, as the panel types them, are read unchanged', async (t) => {
   const one: FetchOneExport = { server: 'https://certhub.example.net', domain: 'app.example.net', token: 'chd_one' };
   t.deepEqual(await targetsFromFile(await exportFile(t, one)), [
-    { server: new URL('https://certhub.example.net'), domain: 'app.example.net', token: 'chd_one' },
+    { servers: [new URL('https://certhub.example.net')], domain: 'app.example.net', token: 'chd_one' },
   ]);
   const many: FetchManyExport = { server: 'http://127.0.0.1:8443/', domains: { 'app.example.net': { token: 'chd_a' }, 'web.example.net': { token: 'chd_b' } } };
   const targets = await targetsFromFile(await exportFile(t, many));
   t.deepEqual(
-    targets.map((target) => [target.server.href, target.domain, target.token]),
+    targets.map((target) => [target.servers.map((server) => server.href).join(' '), target.domain, target.token]),
     [
       ['http://127.0.0.1:8443/', 'app.example.net', 'chd_a'],
       ['http://127.0.0.1:8443/', 'web.example.net', 'chd_b'],
@@ -51,24 +51,26 @@ test('a wrong Fetch JSON names the file and the key', async (t) => {
 });
 
 test('flags: every missing one is named; a bad value is named by its flag', (t) => {
-  t.deepEqual(targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'App.Example.Net' }), {
-    server: new URL('https://c.example.net'),
+  t.deepEqual(targetFromFlags({ server: ['https://c.example.net'], token: 'chd_x', domain: 'App.Example.Net' }), {
+    servers: [new URL('https://c.example.net')],
     domain: 'app.example.net',
     token: 'chd_x',
   });
-  t.throws(() => targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app' }), {
+  t.throws(() => targetFromFlags({ server: ['https://c.example.net'], token: 'chd_x', domain: 'app' }), {
     message: /^-d, --domain must have at least 2 labels .*: give the full name/,
   });
   const pin = `sha256:${'ab'.repeat(32)}`;
-  t.deepEqual(targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app.example.net', pin }).pin, pin);
-  t.throws(() => targetFromFlags({ server: 'https://c.example.net', token: 'chd_x', domain: 'app.example.net', pin: 'AB:CD' }), { message: /^--pin must be/ });
-  const missing = t.throws(() => targetFromFlags({ server: 'https://c.example.net' }), { instanceOf: ConfigError });
+  t.deepEqual(targetFromFlags({ server: ['https://c.example.net'], token: 'chd_x', domain: 'app.example.net', pin }).pin, pin);
+  t.throws(() => targetFromFlags({ server: ['https://c.example.net'], token: 'chd_x', domain: 'app.example.net', pin: 'AB:CD' }), {
+    message: /^--pin must be/,
+  });
+  const missing = t.throws(() => targetFromFlags({ server: ['https://c.example.net'] }), { instanceOf: ConfigError });
   t.deepEqual(
     (missing as ConfigError | undefined)?.problems.map((problem) => problem.split(' is ')[0]),
     ['-t, --token', '-d, --domain'],
   );
-  t.throws(() => targetFromFlags({ server: 'not a url', token: 't', domain: 'app' }), { message: /^-s, --server must be/ });
-  t.throws(() => targetFromFlags({ server: 'https://c', token: 't', domain: 'a/b' }), { message: /^-d, --domain/ });
+  t.throws(() => targetFromFlags({ server: ['not a url'], token: 't', domain: 'app' }), { message: /^-s, --server must be/ });
+  t.throws(() => targetFromFlags({ server: ['https://c'], token: 't', domain: 'a/b' }), { message: /^-d, --domain/ });
 });
 
 test('plain http:// is refused unless the server is on loopback or --insecure-http is given', (t) => {
