@@ -11,6 +11,10 @@ export const expectations: DocExpectations = {
   'certhub-agent fetch -c /etc/outpost/fetch.json -o /var/lib/certhub-agent-fetch/certs --own-key --key-type ecdsa-p256 --watch': {
     notRun: 'reads its config from /etc and keeps running; test/cert/integration/certhub-own-key.test.ts runs --own-key against Pebble and PowerDNS',
   },
+  'certhub-agent fetch -s https://certhub-a.example.net:8443 -s https://certhub-b.example.net:8443 -t "$TOKEN" -d app.example.net -o /etc/ssl/certhub': {
+    notRun:
+      'asks two certhub nodes on the internet and writes into /etc; test/proxy/integration/certhub-agent-failover.test.ts runs the agent against three certhub nodes, one of them down',
+  },
   'certhub-agent --help': { exit: 0, prints: /^ {2}proxy \[options\] +run a TLS reverse proxy/m },
   'certhub-agent fetch --help': { exit: 0, prints: /^ {2}3 {2}material written, but the reload command failed$/m },
   'certhub-agent proxy --help': { exit: 0, prints: /^ {2}-c, --config <file> +proxy config \(JSON\)/m },

@@ -7,6 +7,8 @@ import test, { type ExecutionContext } from 'ava';
 import type { FetchManyExport, FetchOneExport } from '../../../actors/proxy/agent-exports.js';
 import { plainHttpProblem, targetFromFlags, targetsFromFile } from '../../../actors/proxy/client/fetch-targets.js';
 import { ConfigError } from '../../../src/errors.js';
+import { proxyConfigSchema } from '../../../actors/proxy/config.js';
+import { validateConfig } from '../../../src/config/load.js';
 
 async function exportFile(t: ExecutionContext, content: unknown): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-targets-'));
@@ -85,4 +87,39 @@ test('plain http:// is refused unless the server is on loopback or --insecure-ht
   );
   t.regex(refused('http://192.0.2.7:8443') ?? '', /in clear/);
   t.is(refused('http://192.0.2.7:8443', true), undefined);
+});
+
+test('several servers: -s repeated or with commas, server as a list in a Fetch JSON and the proxy config; a bad one is named by its place', async (t) => {
+  const urls = ['https://a.example.net:8443', 'https://b.example.net:8443'];
+  const hrefs = (servers: readonly URL[]) => servers.map((server) => server.href);
+  t.deepEqual(hrefs(targetFromFlags({ server: urls, token: 'chd_x', domain: 'app.example.net' }).servers), [
+    'https://a.example.net:8443/',
+    'https://b.example.net:8443/',
+  ]);
+  const listed = await targetsFromFile(await exportFile(t, { server: urls, domains: { 'app.example.net': { token: 'chd_a' } } }));
+  t.deepEqual(hrefs(listed[0]?.servers ?? []), ['https://a.example.net:8443/', 'https://b.example.net:8443/']);
+  t.throws(() => targetFromFlags({ server: ['https://a.example.net', 'ftp://b'], token: 'chd_x', domain: 'app.example.net' }), {
+    message: /^-s, --server "ftp:\/\/b" must be/,
+  });
+  await t.throwsAsync(targetsFromFile(await exportFile(t, { server: ['https://a.example.net', 7], domain: 'app.example.net', token: 't' })), {
+    message: /fetch\.json: server\[1\] must be a string/,
+  });
+  await t.throwsAsync(targetsFromFile(await exportFile(t, { server: 7, domain: 'app.example.net', token: 't' })), {
+    message: /fetch\.json: server must be a string or an array/,
+  });
+  await t.throwsAsync(targetsFromFile(await exportFile(t, { server: [], domain: 'app.example.net', token: 't' })), {
+    message: /fetch\.json: server must have at least 1 entr/,
+  });
+
+  const proxy = (server: unknown) => proxyConfigSchema.safeParse({ server, routes: {} });
+  t.true(proxy('https://a.example.net').success);
+  t.true(proxy(urls).success);
+  const plain = proxy(['https://a.example.net', 'http://b.example.net']);
+  t.deepEqual(
+    plain.error?.issues.map((issue) => issue.path),
+    [['server', 1]],
+  );
+  t.throws(() => validateConfig(proxyConfigSchema, { server: ['https://a.example.net', 'http://b.example.net'], routes: {} }), {
+    message: /server\[1\] is plain http:\/\/ to another machine/,
+  });
 });
