@@ -33,10 +33,12 @@ export const migrations: readonly Migration[] = [
         version bigint NOT NULL DEFAULT 1
       );
       -- A domain: its record (JSON, the token sealed inside it) and its material, the key sealed.
+      -- json, not jsonb: the text is kept as written, key order included, so a domain copied from
+      -- files and back is the same file byte for byte.
       CREATE TABLE domains (
         name text PRIMARY KEY,
-        record jsonb NOT NULL,
-        material jsonb,
+        record json NOT NULL,
+        material json,
         version bigint NOT NULL DEFAULT 1,
         updated_at timestamptz NOT NULL DEFAULT now()
       );

@@ -1,0 +1,108 @@
+// The domains in the shared store, against a real PostgreSQL (a cluster of the test's own): what a
+// node writes, another node reads back whole, its token and key opened; pg_dump of the database holds
+// neither secret; a sealed value moved to another row, or sealed under a key the node lacks, is
+// named and skipped, never loaded as another domain's secret; a removal is gone for every node.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { postgresBin, startPostgres, type PostgresServer } from '../../../benchmarks/third-party/postgres.js';
+import { Postgres } from '../../../actors/cert/postgres/connection.js';
+import { PostgresDomainTable } from '../../../actors/cert/postgres/domain-table.js';
+import { migrate } from '../../../actors/cert/postgres/migrations.js';
+import { SecretBox, storeKey } from '../../../actors/cert/postgres/secret-box.js';
+import { testRecord, versionedMaterial } from '../../helpers/cert-files.js';
+
+const run = promisify(execFile);
+
+async function withStore(work: (server: PostgresServer, connect: () => Postgres) => Promise<void>): Promise<void> {
+  const server = await startPostgres();
+  const opened: Postgres[] = [];
+  try {
+    const connect = () => {
+      const postgres = new Postgres({ url: server.url, connectTimeoutMs: 2000 });
+      opened.push(postgres);
+      return postgres;
+    };
+    await migrate(connect());
+    await work(server, connect);
+  } finally {
+    await Promise.all(opened.map((postgres) => postgres.close().catch(() => {})));
+    await server.stop();
+  }
+}
+
+const key = storeKey(randomBytes(32));
+
+test('a domain written by one node reads back whole on another; pg_dump holds no token and no key', async (t) => {
+  await withStore(async (server, connect) => {
+    const writer = new PostgresDomainTable(connect(), new SecretBox(key));
+    const waiting = { record: testRecord('app'), material: undefined };
+    const issued = {
+      record: { ...testRecord('api'), status: 'issued' as const, issued_at: '2025-01-01T00:00:00.000Z', expires_at: '2025-03-31T00:00:00.000Z' },
+      material: versionedMaterial('v1'),
+    };
+    const ownKey = { record: { ...testRecord('device'), own_key: true }, material: { ...versionedMaterial('v1'), key_pem: '' } };
+    for (const domain of [waiting, issued, ownKey]) await writer.write(domain);
+    await writer.write({ ...issued, material: versionedMaterial('v2') });
+
+    const reader = new PostgresDomainTable(connect(), new SecretBox(key));
+    const loaded = await reader.loadAll();
+    t.deepEqual(loaded.problems, []);
+    t.deepEqual([...loaded.domains.keys()], ['api.example.com', 'app.example.com', 'device.example.com']);
+    t.deepEqual(loaded.domains.get('app.example.com'), waiting);
+    t.deepEqual(loaded.domains.get('api.example.com'), { ...issued, material: versionedMaterial('v2') });
+    t.deepEqual(loaded.domains.get('device.example.com'), ownKey);
+    const [row] = await connect().query<{ version: string }>("SELECT version FROM domains WHERE name = 'api.example.com'");
+    t.is(row?.version, '2', 'each write raises the version');
+
+    const { stdout: dump } = await run(`${postgresBin}/pg_dump`, ['--data-only', server.url], { maxBuffer: 16 * 1024 * 1024 });
+    t.true(dump.includes('api.example.com'), 'the dump holds the domains');
+    for (const domain of [waiting, issued, ownKey]) t.false(dump.includes(domain.record.token), `${domain.record.name}'s token is sealed`);
+    t.false(dump.includes(versionedMaterial('v2').key_pem.split('\n')[1] ?? 'no body'), 'the private key is sealed');
+    t.true(dump.includes(versionedMaterial('v2').cert_pem.split('\n')[1] ?? 'no body'), 'the certificate is kept as it is');
+  });
+});
+
+test('a secret moved to another row, or sealed under a key the node lacks, is named and the domain skipped', async (t) => {
+  await withStore(async (_server, connect) => {
+    const postgres = connect();
+    const table = new PostgresDomainTable(postgres, new SecretBox(key));
+    await table.write({ record: testRecord('a'), material: versionedMaterial('v1') });
+    await table.write({ record: testRecord('b'), material: versionedMaterial('v1') });
+    // b's key, sealed for b, copied into a's row: it opens nowhere but in b's.
+    await postgres.query(
+      `UPDATE domains SET material = json_build_object('cert_pem', material->>'cert_pem', 'chain_pem', material->>'chain_pem',
+         'key_pem', (SELECT material->>'key_pem' FROM domains WHERE name = 'b.example.com')) WHERE name = 'a.example.com'`,
+    );
+    const loaded = await new PostgresDomainTable(connect(), new SecretBox(key)).loadAll();
+    t.deepEqual([...loaded.domains.keys()], ['b.example.com']);
+    t.is(loaded.problems.length, 1);
+    t.regex(loaded.problems[0] ?? '', /^the stored domain a\.example\.com cannot be read: the stored secret domains\/a\.example\.com\/key does not open/);
+
+    const otherKey = storeKey(randomBytes(32));
+    const stranger = await new PostgresDomainTable(connect(), new SecretBox(otherKey)).loadAll();
+    t.is(stranger.domains.size, 0);
+    t.true(
+      stranger.problems.every((problem) => problem.includes(`was sealed with store key ${key.id}, which this node does not have`)),
+      stranger.problems.join('\n'),
+    );
+    // After a rotation the previous key still opens what it sealed.
+    const rotated = await new PostgresDomainTable(connect(), new SecretBox(otherKey, [key])).loadAll();
+    t.deepEqual([...rotated.domains.keys()], ['b.example.com']);
+  });
+});
+
+test('a removal is gone for every node; writes to one domain land in call order', async (t) => {
+  await withStore(async (_server, connect) => {
+    const table = new PostgresDomainTable(connect(), new SecretBox(key));
+    const record = testRecord('order');
+    const writes = ['v1', 'v2', 'v3', 'v4'].map((version) => table.write({ record, material: versionedMaterial(version) }));
+    await Promise.all(writes);
+    const other = new PostgresDomainTable(connect(), new SecretBox(key));
+    t.deepEqual((await other.loadAll()).domains.get(record.name)?.material, versionedMaterial('v4'));
+    await table.remove(record.name);
+    await table.remove(record.name);
+    t.is((await other.loadAll()).domains.size, 0);
+  });
+});
