@@ -26,10 +26,11 @@ export const migrations: readonly Migration[] = [
         expires_at timestamptz NOT NULL
       );
       INSERT INTO leader_lease (id, holder, epoch, expires_at) VALUES (1, NULL, 0, '-infinity');
-      -- What the nodes share besides domains: preferences, the ACME accounts, budgets (JSON by key).
+      -- The documents the nodes share besides domains (store/documents.ts: preferences, the CA
+      -- budget's ledger, the CA limits' counts), by name, as the text their owner wrote.
       CREATE TABLE settings (
         key text PRIMARY KEY,
-        value jsonb NOT NULL,
+        value text NOT NULL,
         version bigint NOT NULL DEFAULT 1
       );
       -- A domain: its record (JSON, the token sealed inside it) and its material, the key sealed.

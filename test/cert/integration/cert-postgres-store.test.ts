@@ -1,7 +1,9 @@
-// The domains in the shared store, against a real PostgreSQL (a cluster of the test's own): what a
-// node writes, another node reads back whole, its token and key opened; pg_dump of the database holds
-// neither secret; a sealed value moved to another row, or sealed under a key the node lacks, is
-// named and skipped, never loaded as another domain's secret; a removal is gone for every node.
+// certhub's data in the shared store, against a real PostgreSQL (a cluster of the test's own): a
+// domain one node writes, another reads back whole, its token and key opened; pg_dump of the database
+// holds neither secret; a sealed value moved to another row, or sealed under a key the node lacks, is
+// named and skipped, never loaded as another domain's secret; a removal is gone for every node. The
+// documents beside the domains (preferences, the CA budget's ledger) read back as written, and a
+// damaged one is named by its row and server.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -11,7 +13,12 @@ import { Postgres } from '../../../actors/cert/postgres/connection.js';
 import { PostgresDomainTable } from '../../../actors/cert/postgres/domain-table.js';
 import { migrate } from '../../../actors/cert/postgres/migrations.js';
 import { SecretBox, storeKey } from '../../../actors/cert/postgres/secret-box.js';
+import { PostgresDocuments } from '../../../actors/cert/postgres/settings-table.js';
+import { openLedgerBudget, readBudgetLedger } from '../../../actors/cert/domains/budget.js';
+import { defaultPrefs, readPrefs, writePrefs } from '../../../actors/cert/domains/prefs.js';
 import { testRecord, versionedMaterial } from '../../helpers/cert-files.js';
+import { ManualClock } from '../../../src/actor/clock.js';
+import { loggerFrom } from '../../../src/log/record.js';
 
 const run = promisify(execFile);
 
@@ -104,5 +111,33 @@ test('a removal is gone for every node; writes to one domain land in call order'
     await table.remove(record.name);
     await table.remove(record.name);
     t.is((await other.loadAll()).domains.size, 0);
+  });
+});
+
+test('the documents: prefs and the CA budget read back on another node; a damaged one is named by its row', async (t) => {
+  await withStore(async (server, connect) => {
+    const documents = new PostgresDocuments(connect());
+    t.deepEqual(await readPrefs(documents), { prefs: defaultPrefs });
+    const prefs = { ...defaultPrefs, sort: { key: 'expires' as const, direction: 'desc' as const }, filter: 'app' };
+    await writePrefs(documents, prefs);
+    const other = new PostgresDocuments(connect());
+    t.deepEqual(await readPrefs(other), { prefs });
+
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const lines: string[] = [];
+    const log = loggerFrom('budget', (record) => lines.push(record.message));
+    const gate = await openLedgerBudget({ certificates: 5, windowMs: 7 * 86_400_000 }, documents, clock, log);
+    t.true(gate.reserve('a.example.com', 'new', 0).granted);
+    await gate.commit('a.example.com');
+    t.deepEqual(await readBudgetLedger(other), { ledger: [clock.now()] });
+
+    await connect().query("UPDATE settings SET value = 'not json' WHERE key = 'budget.json'");
+    lines.length = 0;
+    await openLedgerBudget({ certificates: 5, windowMs: 7 * 86_400_000 }, other, clock, log);
+    const where = `settings/budget.json in PostgreSQL at 127.0.0.1:${server.port}/outpost`;
+    t.true(
+      lines.some((line) => line.startsWith(`${where} is not usable (`) && line.endsWith('counting the CA budget from empty')),
+      lines.join('\n'),
+    );
   });
 });
