@@ -12,7 +12,7 @@ import type { Registry } from 'prom-client';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import { promClient } from '../../../src/metrics/prom-client-parts.js';
-import type { DocumentName, Documents } from '../store/documents.js';
+import type { Documents } from '../store/documents.js';
 
 export interface BudgetSettings {
   /** New certificates per window. */
@@ -145,7 +145,7 @@ export function ledgerBudget(budget: CertificateBudget, documents: Documents, lo
 }
 
 /** The budget.json document: when the new certificates still counted against the budget arrived. */
-export const budgetFileName = 'budget.json' satisfies DocumentName;
+export const budgetFileName = 'budget.json';
 
 export interface ReadLedger {
   ledger: number[];

@@ -7,7 +7,7 @@
 // counts are kept in the ca-limits.json document, written at each order and each certificate.
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
-import type { DocumentName, Documents } from '../store/documents.js';
+import type { Documents } from '../store/documents.js';
 import type { BudgetGate } from './budget.js';
 import type { CaLimitSettings } from './protocol.js';
 
@@ -90,7 +90,7 @@ export interface CaLimitsLedger {
   certificates: Record<string, number[]>;
 }
 
-export const caLimitsFileName = 'ca-limits.json' satisfies DocumentName;
+export const caLimitsFileName = 'ca-limits.json';
 
 /**
  * The book's gate with the CA's order and duplicate limits in front of `budget`: an order these

@@ -2,12 +2,12 @@
 // export server URL, list sort and filter. Not precious: a missing or damaged one means the defaults.
 import { formatIssues } from '../../../src/config/format.js';
 import { OutpostError } from '../../../src/errors.js';
-import type { DocumentName, Documents } from '../store/documents.js';
+import type { Documents } from '../store/documents.js';
 import { prefsSchema, type Prefs } from './prefs-schema.js';
 
 export { exportFormats, prefsSchema, type Prefs } from './prefs-schema.js';
 
-export const prefsFileName = 'prefs.json' satisfies DocumentName;
+export const prefsFileName = 'prefs.json';
 
 export const defaultPrefs: Prefs = prefsSchema.parse({});
 

@@ -1,28 +1,29 @@
-// certhub's small documents beside the domains: the panel's preferences, the CA budget's ledger and
-// the CA limits' counts, each one JSON text read whole at start and written whole on change. In the
-// data folder each is a file (0600, replaced atomically); in the shared store each is a row of
-// `settings` (../postgres/settings-table.ts). The modules that own them say what the text holds.
+// certhub's documents beside the domains: the panel's preferences, the CA budget's ledger, the CA
+// limits' counts and the ACME journals (orders left open, challenge records written), each one JSON
+// text read whole at start and written whole on change. A document is named by its path in the data
+// folder (`prefs.json`, `acme/challenges.json`). There each is a file (0600, replaced atomically); in
+// the shared store each is a row of `settings` (../postgres/settings-table.ts). The modules that own
+// them say what the text holds.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSecretFile } from '../../../src/store/secret.js';
 
-/** A document's name: the file it is in the data folder, and its key in the shared store. */
-export type DocumentName = 'prefs.json' | 'budget.json' | 'ca-limits.json';
-
 export interface Documents {
   /** The document's text; undefined when there is none. Rejects (with the system's code) when it exists and cannot be read. */
-  read(name: DocumentName): Promise<string | undefined>;
+  read(name: string): Promise<string | undefined>;
   /** Replaces the document whole: a reader sees the old text or the new, never a mix. */
-  write(name: DocumentName, text: string): Promise<void>;
+  write(name: string, text: string): Promise<void>;
   /** Where the document is, for messages: a file's path, or the row and the server. */
-  where(name: DocumentName): string;
+  where(name: string): string;
+  /** The documents under `folder` (an ACME account's folder), named from there. */
+  within(folder: string): Documents;
 }
 
-/** The documents as files in the data folder. */
+/** The documents as files under a folder of the data folder (created by their owner). */
 export class FileDocuments implements Documents {
-  constructor(private readonly dataDir: string) {}
+  constructor(private readonly root: string) {}
 
-  async read(name: DocumentName): Promise<string | undefined> {
+  async read(name: string): Promise<string | undefined> {
     try {
       return await readFile(this.where(name), 'utf8');
     } catch (error) {
@@ -31,11 +32,15 @@ export class FileDocuments implements Documents {
     }
   }
 
-  write(name: DocumentName, text: string): Promise<void> {
+  write(name: string, text: string): Promise<void> {
     return writeSecretFile(this.where(name), text);
   }
 
-  where(name: DocumentName): string {
-    return join(this.dataDir, name);
+  where(name: string): string {
+    return join(this.root, name);
+  }
+
+  within(folder: string): Documents {
+    return new FileDocuments(join(this.root, folder));
   }
 }

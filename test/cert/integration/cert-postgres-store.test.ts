@@ -2,8 +2,8 @@
 // domain one node writes, another reads back whole, its token and key opened; pg_dump of the database
 // holds neither secret; a sealed value moved to another row, or sealed under a key the node lacks, is
 // named and skipped, never loaded as another domain's secret; a removal is gone for every node. The
-// documents beside the domains (preferences, the CA budget's ledger) read back as written, and a
-// damaged one is named by its row and server.
+// documents beside the domains (preferences, the CA budget's ledger, an order journal) read back as
+// written, sealed, and a damaged one is named by its row and server.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { Postgres } from '../../../actors/cert/postgres/connection.js';
 import { PostgresDomainTable } from '../../../actors/cert/postgres/domain-table.js';
 import { migrate } from '../../../actors/cert/postgres/migrations.js';
 import { SecretBox, storeKey } from '../../../actors/cert/postgres/secret-box.js';
+import { OrderJournal } from '../../../actors/cert/acme/order-journal.js';
 import { PostgresDocuments } from '../../../actors/cert/postgres/settings-table.js';
 import { openLedgerBudget, readBudgetLedger } from '../../../actors/cert/domains/budget.js';
 import { defaultPrefs, readPrefs, writePrefs } from '../../../actors/cert/domains/prefs.js';
@@ -116,11 +117,11 @@ test('a removal is gone for every node; writes to one domain land in call order'
 
 test('the documents: prefs and the CA budget read back on another node; a damaged one is named by its row', async (t) => {
   await withStore(async (server, connect) => {
-    const documents = new PostgresDocuments(connect());
+    const documents = new PostgresDocuments(connect(), new SecretBox(key));
     t.deepEqual(await readPrefs(documents), { prefs: defaultPrefs });
     const prefs = { ...defaultPrefs, sort: { key: 'expires' as const, direction: 'desc' as const }, filter: 'app' };
     await writePrefs(documents, prefs);
-    const other = new PostgresDocuments(connect());
+    const other = new PostgresDocuments(connect(), new SecretBox(key));
     t.deepEqual(await readPrefs(other), { prefs });
 
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
@@ -131,7 +132,16 @@ test('the documents: prefs and the CA budget read back on another node; a damage
     await gate.commit('a.example.com');
     t.deepEqual(await readBudgetLedger(other), { ledger: [clock.now()] });
 
-    await connect().query("UPDATE settings SET value = 'not json' WHERE key = 'budget.json'");
+    // The order journal of an account's folder holds a private key once finalizing starts: sealed.
+    const orders = await OrderJournal.open(documents.within('acme/accounts/ca-1'));
+    const keyPem = versionedMaterial('journal').key_pem;
+    await orders.set('a.example.com', { url: 'https://ca.test/order/1', keyPem });
+    t.deepEqual((await OrderJournal.open(other.within('acme/accounts/ca-1'))).get('a.example.com'), { url: 'https://ca.test/order/1', keyPem });
+    const { stdout: dump } = await run(`${postgresBin}/pg_dump`, ['--data-only', server.url], { maxBuffer: 16 * 1024 * 1024 });
+    t.true(dump.includes('acme/accounts/ca-1/orders.json'));
+    t.false(dump.includes(keyPem.split('\n')[1] ?? 'no body'), 'the journal is sealed');
+
+    await connect().query("UPDATE settings SET value = $1 WHERE key = 'budget.json'", [new SecretBox(key).seal('not json', 'settings/budget.json')]);
     lines.length = 0;
     await openLedgerBudget({ certificates: 5, windowMs: 7 * 86_400_000 }, other, clock, log);
     const where = `settings/budget.json in PostgreSQL at 127.0.0.1:${server.port}/outpost`;
