@@ -45,6 +45,32 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "a notice on each change, for every node's replica",
+    sql: `
+      -- Every change of a row is told on the channel certhub_changes, as JSON: the table, the row's
+      -- key, its version (null for a removal), and the node that made it (its application_name), so
+      -- every other node reads that row again (change-feed.ts). Sent at commit, in commit order.
+      CREATE FUNCTION certhub_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        changed jsonb := to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
+      BEGIN
+        PERFORM pg_notify('certhub_changes', json_build_object(
+          'table', TG_TABLE_NAME,
+          'key', changed ->> TG_ARGV[0],
+          'version', CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE (changed ->> 'version')::bigint END,
+          'node', current_setting('application_name')
+        )::text);
+        RETURN NULL;
+      END;
+      $$;
+      CREATE TRIGGER domains_changed AFTER INSERT OR UPDATE OR DELETE ON domains
+        FOR EACH ROW EXECUTE FUNCTION certhub_notify_change('name');
+      CREATE TRIGGER settings_changed AFTER INSERT OR UPDATE OR DELETE ON settings
+        FOR EACH ROW EXECUTE FUNCTION certhub_notify_change('key');
+    `,
+  },
 ];
 
 /** The lock every node takes to migrate: a constant of this store's own (the bytes of "certhub1"). */
