@@ -2,12 +2,12 @@
 // or a directory URL that is wrong, must not keep certhub from starting and serving the certificates it
 // has), registered again once for all the orders that met a CA which forgot it, and the orders left
 // open at it (orders.json in its account folder).
-import { join } from 'node:path';
 import type { Logger } from '../../../src/log/record.js';
 import type { KeyType } from '../key-types.js';
 import { openAcmeAccount, type AcmeAccount } from './account.js';
 import type { EabConfig } from './eab.js';
 import { OrderJournal } from './order-journal.js';
+import { FileDocuments } from '../store/documents.js';
 
 export interface CaAccountSettings {
   directoryUrl: string;
@@ -36,7 +36,7 @@ export class CaAccount {
   ) {}
 
   static async open(settings: CaAccountSettings, log: Logger, onState: (open: boolean, reason?: string) => void): Promise<CaAccount> {
-    const orders = await OrderJournal.open(join(settings.dir, 'orders.json'));
+    const orders = await OrderJournal.open(new FileDocuments(settings.dir));
     return new CaAccount(settings, orders, log, onState);
   }
 

@@ -1,9 +1,11 @@
-// The challenge TXT records written and not yet removed, kept in `acme/challenges.json`: an entry is
+// The challenge TXT records written and not yet removed, kept in the document `challenges.json` of `acme/`: an entry is
 // written before its record, and dropped once the record is removed. A `kill -9` in the middle of an
 // order, or a removal that failed, leaves the entry behind, and the next start removes those records;
 // without it they would stay in the zone for good. Concurrent changes share one atomic write.
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../../src/store/atomic.js';
+import { GroupCommit } from '../../../src/store/group-commit.js';
+import type { Documents } from '../store/documents.js';
+
+const journalName = 'challenges.json';
 
 export interface ChallengeEntry {
   name: string;
@@ -12,19 +14,16 @@ export interface ChallengeEntry {
 
 export class ChallengeJournal {
   private readonly entries = new Map<string, ChallengeEntry>();
-  /** The last write started; the next one waits for it. */
-  private writing: Promise<void> = Promise.resolve();
-  /** A write not started yet, shared by every change made before it starts. */
-  private queued: Promise<void> | undefined;
+  private readonly writes = new GroupCommit();
 
-  private constructor(private readonly path: string) {}
+  private constructor(private readonly documents: Documents) {}
 
-  /** The journal at `path` and the entries a previous run left in it (an unreadable file counts as none). */
-  static async open(path: string): Promise<{ journal: ChallengeJournal; leftover: ChallengeEntry[] }> {
-    const journal = new ChallengeJournal(path);
+  /** The journal and the entries a previous run left in it (an unreadable one counts as none). */
+  static async open(documents: Documents): Promise<{ journal: ChallengeJournal; leftover: ChallengeEntry[] }> {
+    const journal = new ChallengeJournal(documents);
     let leftover: ChallengeEntry[] = [];
     try {
-      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+      const parsed: unknown = JSON.parse((await documents.read(journalName)) ?? '[]');
       if (Array.isArray(parsed))
         leftover = parsed.filter(
           (entry): entry is ChallengeEntry => typeof (entry as ChallengeEntry).name === 'string' && typeof (entry as ChallengeEntry).value === 'string',
@@ -50,12 +49,7 @@ export class ChallengeJournal {
 
   /** A write that starts after this call, so it holds every change made so far. */
   private save(): Promise<void> {
-    this.queued ??= this.writing.then(() => {
-      this.queued = undefined;
-      return writeFileAtomic(this.path, `${JSON.stringify([...this.entries.values()])}\n`, { mode: 0o600 });
-    });
-    this.writing = this.queued.catch(() => {});
-    return this.queued;
+    return this.writes.schedule(() => this.documents.write(journalName, `${JSON.stringify([...this.entries.values()])}\n`));
   }
 }
 

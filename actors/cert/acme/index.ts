@@ -4,7 +4,6 @@
 // state), the key is registered again and the order run once more. Challenge records are journaled
 // (challenge-journal.ts), so those a kill left behind are removed at start.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { runActor } from '../../../src/actor/worker-entry.js';
 import type { KeyType } from '../key-types.js';
 import type { AcmeAccount } from './account.js';
@@ -23,6 +22,7 @@ import { generatePrivateKeyJob } from '../jobs.js';
 import { OutpostError } from '../../../src/errors.js';
 import { revokeAtCa } from './revocation.js';
 import { isRevocationReason, revocationReasonNames } from './revocation-reasons.js';
+import { FileDocuments } from '../store/documents.js';
 
 /** The first wait before an account is tried again after its CA could not be reached at start, and the longest. */
 const firstRetryMs = 5000;
@@ -96,7 +96,7 @@ runActor(acmeActor, {
     };
     const caOf = (identity: CaIdentity): CaAccount | undefined => cas.find((holder) => holder.directoryUrl === identity.directoryUrl);
     const dnsActor = context.peer(config.dns);
-    const { journal, leftover } = await ChallengeJournal.open(join(acmeFolder(config.dataDir), 'challenges.json'));
+    const { journal, leftover } = await ChallengeJournal.open(new FileDocuments(acmeFolder(config.dataDir)));
     const dns: ChallengeRecords = {
       async addTxt(name, value) {
         await journal.add({ name, value });

@@ -1,10 +1,12 @@
-// The orders started and not yet finished, one per domain name, kept in `acme/orders.json` (0600: an
-// entry holds the certificate key once finalizing starts). An order that failed after it was created
+// The orders started and not yet finished, one per domain name, kept in the document `orders.json` of
+// the CA's account folder (secret: an entry holds the certificate key once finalizing starts). An order that failed after it was created
 // (propagation timeout, a DNS provider error, a crash, the caller's deadline) stays pending at the CA,
 // and a CA enforcing ARI refuses a second order replacing the same certificate while it lives
 // (boulder's alreadyReplaced): the next attempt resumes it instead, also after a restart.
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../../src/store/atomic.js';
+import { GroupCommit } from '../../../src/store/group-commit.js';
+import type { Documents } from '../store/documents.js';
+
+const journalName = 'orders.json';
 
 export interface OrderEntry {
   /** The order's URL at the CA. */
@@ -24,19 +26,18 @@ export interface OrderLedger {
 }
 
 export class OrderJournal implements OrderLedger {
-  private writing: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | undefined;
+  private readonly writes = new GroupCommit();
 
   private constructor(
-    private readonly path: string,
+    private readonly documents: Documents,
     private readonly entries: Map<string, OrderEntry>,
   ) {}
 
-  /** The journal at `path` with what a previous run left in it (a missing or unreadable file counts as empty). */
-  static async open(path: string): Promise<OrderJournal> {
+  /** The journal of an account's folder with what a previous run left in it (a missing or unreadable one counts as empty). */
+  static async open(documents: Documents): Promise<OrderJournal> {
     const entries = new Map<string, OrderEntry>();
     try {
-      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+      const parsed: unknown = JSON.parse((await documents.read(journalName)) ?? '{}');
       if (typeof parsed === 'object' && parsed !== null) {
         for (const [name, entry] of Object.entries(parsed as Record<string, Partial<OrderEntry>>)) {
           if (typeof entry.url !== 'string') continue;
@@ -51,7 +52,7 @@ export class OrderJournal implements OrderLedger {
     } catch {
       // No order was ever left open, or the file is unreadable: the next orders start afresh.
     }
-    return new OrderJournal(path, entries);
+    return new OrderJournal(documents, entries);
   }
 
   get(name: string): OrderEntry | undefined {
@@ -68,13 +69,7 @@ export class OrderJournal implements OrderLedger {
     return this.save();
   }
 
-  /** One write for every change made before it starts (as challenge-journal.ts). */
   private save(): Promise<void> {
-    this.queued ??= this.writing.then(() => {
-      this.queued = undefined;
-      return writeFileAtomic(this.path, `${JSON.stringify(Object.fromEntries(this.entries))}\n`, { mode: 0o600 });
-    });
-    this.writing = this.queued.catch(() => {});
-    return this.queued;
+    return this.writes.schedule(() => this.documents.write(journalName, `${JSON.stringify(Object.fromEntries(this.entries))}\n`));
   }
 }

@@ -33,7 +33,7 @@ import type { DomainChange, DomainView, NewDomainInput } from './protocol.js';
 import { isoTime, newDomainRecord, type DomainRecord } from './record.js';
 import { askRenewalInfo, DomainWakeups, needsRenewalPlan, renewalDue, replacesOf, staleAriState } from './renewals.js';
 import { caAfterFailure, type FallbackSettings } from './ca-fallback.js';
-import type { DomainStore, StoredDomain } from './store.js';
+import type { DomainWrites, StoredDomain } from './store.js';
 import { newDomainToken } from './token.js';
 import { domainChange, domainView } from './view.js';
 import { noNotices, type DomainNotice, type Notify } from './notices.js';
@@ -41,7 +41,7 @@ import { expiryNoticeAt } from '../renewal/logic.js';
 import { acceptCsr, awaitCsr, certificateSpki, csrAwaitsOrder, csrForOrder, markCsrUsed, nameSetOf, withOwnKey } from './own-key.js';
 
 export interface DomainBookDeps {
-  store: DomainStore;
+  store: DomainWrites;
   issuer: Issuer;
   clock: Clock;
   log: Logger;

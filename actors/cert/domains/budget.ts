@@ -8,13 +8,11 @@
 // a crash cannot undercount; in demo mode (no CA) nothing is counted. budget.json is written only
 // when a new certificate arrives (at most `certificates` entries), so it costs nothing per change; it
 // is kept apart from the domains because a removed domain's certificate still counts.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
 import { promClient } from '../../../src/metrics/prom-client-parts.js';
-import { writeSecretFile } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 
 export interface BudgetSettings {
   /** New certificates per window. */
@@ -111,19 +109,19 @@ export const unlimitedBudget: BudgetGate = {
 };
 
 /**
- * The domains actor's CA budget: counted from `<dataDir>/budget.json` (a damaged file is logged and
+ * The domains actor's CA budget: counted from the `budget.json` document (a damaged one is logged and
  * counting starts from empty), its gauges registered when `metrics` is given.
  */
-export async function openLedgerBudget(settings: BudgetSettings, dataDir: string, clock: Clock, log: Logger, metrics?: Registry): Promise<BudgetGate> {
-  const read = await readBudgetLedger(dataDir);
+export async function openLedgerBudget(settings: BudgetSettings, documents: Documents, clock: Clock, log: Logger, metrics?: Registry): Promise<BudgetGate> {
+  const read = await readBudgetLedger(documents);
   if (read.problem !== undefined) log.warn(read.problem);
   const budget = new CertificateBudget(settings, clock, read.ledger);
   if (metrics !== undefined) registerBudgetMetrics(metrics, budget, settings.certificates);
-  return ledgerBudget(budget, dataDir, log);
+  return ledgerBudget(budget, documents, log);
 }
 
-/** The CA budget, kept in `<dataDir>/budget.json`. */
-export function ledgerBudget(budget: CertificateBudget, dataDir: string, log: Logger): BudgetGate {
+/** The CA budget, kept in the `budget.json` document. */
+export function ledgerBudget(budget: CertificateBudget, documents: Documents, log: Logger): BudgetGate {
   // Writes run one after another, each with the ledger as it is when it runs, so an older ledger
   // never replaces a newer one.
   let writes = Promise.resolve();
@@ -135,7 +133,7 @@ export function ledgerBudget(budget: CertificateBudget, dataDir: string, log: Lo
     commit(name) {
       budget.commit(name);
       writes = writes.then(() =>
-        writeBudgetLedger(dataDir, budget.ledger()).catch((error: unknown) => {
+        writeBudgetLedger(documents, budget.ledger()).catch((error: unknown) => {
           // The certificate is kept all the same: losing it would cost another slot.
           log.error(`budget.json could not be written; the CA budget may undercount after a restart: ${String(error)}`);
         }),
@@ -146,7 +144,7 @@ export function ledgerBudget(budget: CertificateBudget, dataDir: string, log: Lo
   };
 }
 
-/** budget.json in the data directory: when the new certificates still counted against the budget arrived. */
+/** The budget.json document: when the new certificates still counted against the budget arrived. */
 export const budgetFileName = 'budget.json';
 
 export interface ReadLedger {
@@ -155,13 +153,13 @@ export interface ReadLedger {
   problem?: string;
 }
 
-export async function readBudgetLedger(dataDir: string): Promise<ReadLedger> {
-  const path = join(dataDir, budgetFileName);
-  let text: string;
+export async function readBudgetLedger(documents: Documents): Promise<ReadLedger> {
+  const path = documents.where(budgetFileName);
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await documents.read(budgetFileName);
+    if (text === undefined) return { ledger: [] };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ledger: [] };
     return { ledger: [], problem: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); counting the CA budget from empty` };
   }
   try {
@@ -175,9 +173,9 @@ export async function readBudgetLedger(dataDir: string): Promise<ReadLedger> {
   }
 }
 
-export function writeBudgetLedger(dataDir: string, ledger: readonly number[]): Promise<void> {
+export function writeBudgetLedger(documents: Documents, ledger: readonly number[]): Promise<void> {
   const text = JSON.stringify({ new_certificates: ledger.map((at) => new Date(at).toISOString()) }, null, 2);
-  return writeSecretFile(join(dataDir, budgetFileName), `${text}\n`);
+  return documents.write(budgetFileName, `${text}\n`);
 }
 
 /**

@@ -4,12 +4,10 @@
 // certhub starts counts against the first (an attempt that resumes an order left open counts too: the
 // count errs high, never low); every certificate that arrives counts against the second, renewals
 // included, so a raised budget, a renew-now or a re-key loop cannot run into the CA's refusal. The
-// counts are kept in ca-limits.json (0600), written at each order and each certificate.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// counts are kept in the ca-limits.json document, written at each order and each certificate.
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
-import { writeSecretFile } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 import type { BudgetGate } from './budget.js';
 import type { CaLimitSettings } from './protocol.js';
 
@@ -99,11 +97,11 @@ export const caLimitsFileName = 'ca-limits.json';
  * limits hold waits as one the budget holds (its domain pending until `slotAt`, or its renewal put
  * off), with the limit named in the log.
  */
-export function withCaLimits(budget: BudgetGate, limits: CaLimits, dataDir: string, log: Logger): BudgetGate {
+export function withCaLimits(budget: BudgetGate, limits: CaLimits, documents: Documents, log: Logger): BudgetGate {
   let writes = Promise.resolve();
   const save = () => {
     writes = writes.then(() =>
-      writeSecretFile(join(dataDir, caLimitsFileName), `${JSON.stringify(limits.ledger(), null, 2)}\n`).catch((error: unknown) => {
+      documents.write(caLimitsFileName, `${JSON.stringify(limits.ledger(), null, 2)}\n`).catch((error: unknown) => {
         log.error(`${caLimitsFileName} could not be written; the CA's order limits may undercount after a restart: ${String(error)}`);
       }),
     );
@@ -129,10 +127,12 @@ export function withCaLimits(budget: BudgetGate, limits: CaLimits, dataDir: stri
 }
 
 /** The counts a previous run left (a missing file: none; a damaged one is logged and counting starts empty). */
-export async function readCaLimits(dataDir: string, log: Logger): Promise<CaLimitsLedger> {
-  const path = join(dataDir, caLimitsFileName);
+export async function readCaLimits(documents: Documents, log: Logger): Promise<CaLimitsLedger> {
+  const path = documents.where(caLimitsFileName);
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<CaLimitsLedger>;
+    const text = await documents.read(caLimitsFileName);
+    if (text === undefined) return { orders: [], certificates: {} };
+    const parsed = JSON.parse(text) as Partial<CaLimitsLedger>;
     const times = (value: unknown) => (Array.isArray(value) ? value.filter((at): at is number => typeof at === 'number') : []);
     const certificates: Record<string, number[]> = {};
     if (typeof parsed.certificates === 'object' && parsed.certificates !== null)

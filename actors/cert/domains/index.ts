@@ -14,6 +14,7 @@ import { ReplicaPublisher } from './replica-publisher.js';
 import { RetiredTokenKeeper } from './retired-token-keeper.js';
 import { readRetiredTokens } from './retired-tokens.js';
 import { DomainStore } from './store.js';
+import { FileDocuments } from '../store/documents.js';
 import { noNotices } from './notices.js';
 import { openNotifier } from '../notify/notifier.js';
 import { HostBook } from '../hosts/host-book.js';
@@ -29,17 +30,18 @@ runActor(domainsActor, {
     const { config, log } = context;
     const { store, loaded } = await DomainStore.open(config.dataDir);
     for (const problem of loaded.problems) log.warn(problem);
-    const read = await readPrefs(config.dataDir);
+    const documents = new FileDocuments(config.dataDir);
+    const read = await readPrefs(documents);
     if (read.problem !== undefined) log.warn(read.problem);
     let prefs = read.prefs;
     const newCertificates =
       config.budget === undefined
         ? unlimitedBudget
-        : await openLedgerBudget(config.budget, config.dataDir, systemClock, log, context.metrics.enabled ? context.metrics.registry : undefined);
+        : await openLedgerBudget(config.budget, documents, systemClock, log, context.metrics.enabled ? context.metrics.registry : undefined);
     const budget =
       config.caLimits === undefined
         ? newCertificates
-        : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(config.dataDir, log)), config.dataDir, log);
+        : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(documents, log)), documents, log);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     // Demo mode contacts nothing: role.ts hands it no channel, and no renewal task runs.
     const notifier = config.notify === undefined ? undefined : await openNotifier(config.dataDir, config.notify, { clock: systemClock, log });
@@ -129,7 +131,7 @@ runActor(domainsActor, {
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {
         const next = applyPrefsUpdate(prefs, update);
-        await writePrefs(config.dataDir, next);
+        await writePrefs(documents, next);
         prefs = next;
         return prefs;
       },

@@ -1,10 +1,8 @@
-// The admin panel's remembered choices (`prefs.json` in the data directory): export format, export
-// server URL, list sort and filter. Not precious: a missing or damaged file means the defaults.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// The admin panel's remembered choices (`prefs.json`, one of the store's documents): export format,
+// export server URL, list sort and filter. Not precious: a missing or damaged one means the defaults.
 import { formatIssues } from '../../../src/config/format.js';
 import { OutpostError } from '../../../src/errors.js';
-import { writeSecretFile } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 import { prefsSchema, type Prefs } from './prefs-schema.js';
 
 export { exportFormats, prefsSchema, type Prefs } from './prefs-schema.js';
@@ -19,13 +17,13 @@ export interface ReadPrefs {
   problem?: string;
 }
 
-export async function readPrefs(dataDir: string): Promise<ReadPrefs> {
-  const path = join(dataDir, prefsFileName);
-  let text: string;
+export async function readPrefs(documents: Documents): Promise<ReadPrefs> {
+  const path = documents.where(prefsFileName);
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await documents.read(prefsFileName);
+    if (text === undefined) return { prefs: defaultPrefs };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { prefs: defaultPrefs };
     return { prefs: defaultPrefs, problem: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); using the defaults` };
   }
   try {
@@ -35,8 +33,8 @@ export async function readPrefs(dataDir: string): Promise<ReadPrefs> {
   }
 }
 
-export function writePrefs(dataDir: string, prefs: Prefs): Promise<void> {
-  return writeSecretFile(join(dataDir, prefsFileName), `${JSON.stringify(prefs, null, 2)}\n`);
+export function writePrefs(documents: Documents, prefs: Prefs): Promise<void> {
+  return documents.write(prefsFileName, `${JSON.stringify(prefs, null, 2)}\n`);
 }
 
 /** Whole prefs from untrusted input; ERR_BAD_REQUEST naming each bad field. */

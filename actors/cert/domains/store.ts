@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { hostNameProblem } from '../../../src/net/host-names.js';
 import { syncDirectory } from '../../../src/store/atomic.js';
 import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
+import { KeyedSerializer } from '../../../src/store/keyed-serializer.js';
 import type { Material } from '../acme/protocol.js';
 import { normalizeMaterial } from './material.js';
 import { domainRecordSchema, type DomainRecord } from './record.js';
@@ -38,9 +39,19 @@ interface DomainFile {
   material: unknown;
 }
 
-export class DomainStore {
+/** What the book writes domains through: this folder, or the shared store (../postgres/domain-table.ts). */
+export interface DomainWrites {
+  /** Writes the record and material together; rejects, writing nothing, when the material is not canonical. */
+  write(domain: StoredDomain): Promise<void>;
+  /** Deletes the domain with its token and material; a domain not stored is no error. */
+  remove(name: string): Promise<void>;
+  /** Resolves when every write started so far has finished. */
+  flush(): Promise<void>;
+}
+
+export class DomainStore implements DomainWrites {
   /** Writes to one domain run in call order, so an older write never lands after a newer one. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedSerializer();
 
   private constructor(readonly domainsDir: string) {}
 
@@ -97,13 +108,13 @@ export class DomainStore {
       material: domain.material === undefined ? null : normalizeMaterial(domain.material, domain.record.own_key),
     };
     // Compact: a tenth less to read at start than indented JSON; `jq . <file>` shows it indented.
-    await this.serialize(name, () => writeSecretFile(path, `${JSON.stringify(content)}\n`));
+    await this.writes.run(name, () => writeSecretFile(path, `${JSON.stringify(content)}\n`));
   }
 
   /** Deletes a domain's file; its token and material are gone with it. */
   remove(name: string): Promise<void> {
     const path = this.domainPath(name);
-    return this.serialize(name, async () => {
+    return this.writes.run(name, async () => {
       try {
         await unlink(path);
       } catch (error) {
@@ -117,23 +128,13 @@ export class DomainStore {
 
   /** Resolves when every write started so far has finished (for shutdown). */
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()]);
+    await this.writes.settled();
   }
 
   private domainPath(name: string): string {
     // Names reach here validated (parseDomainName); this keeps any other string out of the path.
     if (hostNameProblem(name) !== undefined) throw new Error(`not a domain name: ${JSON.stringify(name)}`);
     return join(this.domainsDir, `${name}${fileSuffix}`);
-  }
-
-  private serialize(name: string, job: () => Promise<void>): Promise<void> {
-    const next = (this.queues.get(name) ?? Promise.resolve()).then(job, job);
-    this.queues.set(name, next);
-    const forget = () => {
-      if (this.queues.get(name) === next) this.queues.delete(name);
-    };
-    next.then(forget, forget);
-    return next;
   }
 }
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { hostNameProblem } from '../../../src/net/host-names.js';
 import { syncDirectory } from '../../../src/store/atomic.js';
 import { ensureSecretDirectory, writeSecretFile } from '../../../src/store/secret.js';
+import { KeyedSerializer } from '../../../src/store/keyed-serializer.js';
 import type { HostRecord } from './deployment.js';
 
 const isoInstant = z.iso.datetime();
@@ -42,7 +43,7 @@ export interface LoadedHosts {
 
 export class HostStore {
   /** Writes to one domain's file run in call order, so an older list never lands after a newer one. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedSerializer();
 
   private constructor(readonly hostsDir: string) {}
 
@@ -88,12 +89,12 @@ export class HostStore {
   write(name: string, hosts: readonly HostRecord[]): Promise<void> {
     if (hosts.length === 0) return this.remove(name);
     const path = this.pathOf(name);
-    return this.serialize(name, () => writeSecretFile(path, `${JSON.stringify({ hosts })}\n`));
+    return this.writes.run(name, () => writeSecretFile(path, `${JSON.stringify({ hosts })}\n`));
   }
 
   remove(name: string): Promise<void> {
     const path = this.pathOf(name);
-    return this.serialize(name, async () => {
+    return this.writes.run(name, async () => {
       try {
         await unlink(path);
       } catch (error) {
@@ -106,22 +107,12 @@ export class HostStore {
 
   /** Resolves when every write started so far has finished (for shutdown). */
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()]);
+    await this.writes.settled();
   }
 
   private pathOf(name: string): string {
     // Names reach here from the domains actor's book; this keeps any other string out of the path.
     if (hostNameProblem(name) !== undefined) throw new Error(`not a domain name: ${JSON.stringify(name)}`);
     return join(this.hostsDir, `${name}${fileSuffix}`);
-  }
-
-  private serialize(name: string, job: () => Promise<void>): Promise<void> {
-    const next = (this.queues.get(name) ?? Promise.resolve()).then(job, job);
-    this.queues.set(name, next);
-    const forget = () => {
-      if (this.queues.get(name) === next) this.queues.delete(name);
-    };
-    next.then(forget, forget);
-    return next;
   }
 }

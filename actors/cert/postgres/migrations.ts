@@ -26,20 +26,49 @@ export const migrations: readonly Migration[] = [
         expires_at timestamptz NOT NULL
       );
       INSERT INTO leader_lease (id, holder, epoch, expires_at) VALUES (1, NULL, 0, '-infinity');
-      -- What the nodes share besides domains: preferences, the ACME accounts, budgets (JSON by key).
+      -- The documents the nodes share besides domains (store/documents.ts: preferences, the CA
+      -- budget's ledger, the CA limits' counts), by name, as the text their owner wrote.
       CREATE TABLE settings (
         key text PRIMARY KEY,
-        value jsonb NOT NULL,
+        value text NOT NULL,
         version bigint NOT NULL DEFAULT 1
       );
       -- A domain: its record (JSON, the token sealed inside it) and its material, the key sealed.
+      -- json, not jsonb: the text is kept as written, key order included, so a domain copied from
+      -- files and back is the same file byte for byte.
       CREATE TABLE domains (
         name text PRIMARY KEY,
-        record jsonb NOT NULL,
-        material jsonb,
+        record json NOT NULL,
+        material json,
         version bigint NOT NULL DEFAULT 1,
         updated_at timestamptz NOT NULL DEFAULT now()
       );
+    `,
+  },
+  {
+    version: 2,
+    name: "a notice on each change, for every node's replica",
+    sql: `
+      -- Every change of a row is told on the channel certhub_changes, as JSON: the table, the row's
+      -- key, its version (null for a removal), and the node that made it (its application_name), so
+      -- every other node reads that row again (change-feed.ts). Sent at commit, in commit order.
+      CREATE FUNCTION certhub_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        changed jsonb := to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
+      BEGIN
+        PERFORM pg_notify('certhub_changes', json_build_object(
+          'table', TG_TABLE_NAME,
+          'key', changed ->> TG_ARGV[0],
+          'version', CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE (changed ->> 'version')::bigint END,
+          'node', current_setting('application_name')
+        )::text);
+        RETURN NULL;
+      END;
+      $$;
+      CREATE TRIGGER domains_changed AFTER INSERT OR UPDATE OR DELETE ON domains
+        FOR EACH ROW EXECUTE FUNCTION certhub_notify_change('name');
+      CREATE TRIGGER settings_changed AFTER INSERT OR UPDATE OR DELETE ON settings
+        FOR EACH ROW EXECUTE FUNCTION certhub_notify_change('key');
     `,
   },
 ];

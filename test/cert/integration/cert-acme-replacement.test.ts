@@ -16,6 +16,7 @@ import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-f
 import { OutpostError } from '../../../src/errors.js';
 import { alreadyReplaced, startReplacementCa, type ReplacementCa } from '../fixtures/acme/replacement-ca.js';
 import { withAcme, type AcmeFixture } from '../helpers/acme.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 /** The replacement layer in front of the fixture's Pebble, and an order context whose account is registered through it. */
 async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: string): Promise<{ ca: ReplacementCa; context: IssueContext }> {
@@ -53,15 +54,14 @@ test('a renewal that failed after its order was made resumes that order after a 
   const name = `resume.${fixture.powerdns.zone}`;
   const first = await issueCertificate({ name, keyType: 'ecdsa-p256' }, context);
   const replaces = ariCertId(readCertificateFacts(first.certPem));
-  const journalFile = join(fixture.dir, 'orders.json');
-  const orders = await OrderJournal.open(journalFile);
+  const orders = await OrderJournal.open(new FileDocuments(fixture.dir));
   await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256', replaces }, { ...keyFailingOnce(context), orders }), {
     message: /the key could not be made/,
   });
   t.like(orders.get(name), { replaces }, 'the order is kept with the name');
 
   // A restart: the journal is read back from its file.
-  const reopened = await OrderJournal.open(journalFile);
+  const reopened = await OrderJournal.open(new FileDocuments(fixture.dir));
   const renewed = await issueCertificate({ name, keyType: 'ecdsa-p256', replaces }, { ...context, orders: reopened });
   t.not(renewed.serialNumber, first.serialNumber);
   t.deepEqual(

@@ -13,6 +13,7 @@ import { OrderJournal } from '../../../actors/cert/acme/order-journal.js';
 import { issueCertificate, type IssueContext } from '../../../actors/cert/acme/order.js';
 import { startProcessingCa, type ProcessingCa } from '../fixtures/acme/processing-ca.js';
 import { withAcme, type AcmeFixture } from '../helpers/acme.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 async function throughLayer(t: ExecutionContext, fixture: AcmeFixture, folder: string): Promise<{ ca: ProcessingCa; context: IssueContext }> {
   const ca = await startProcessingCa(fixture.pebble);
@@ -50,7 +51,7 @@ test('the pause between polls follows Retry-After', withAcme, async (t, fixture)
 
 test('past the deadline the order is kept with its key and the next attempt resumes it: no new order', withAcme, async (t, fixture) => {
   const { ca, context } = await throughLayer(t, fixture, 'acme-resume-processing');
-  const orders = await OrderJournal.open(join(fixture.dir, 'orders.json'));
+  const orders = await OrderJournal.open(new FileDocuments(fixture.dir));
   const name = `resumed.${fixture.powerdns.zone}`;
   ca.holdIssuance(1000, 1);
   const error = await t.throwsAsync(issueCertificate({ name, keyType: 'ecdsa-p256' }, { ...context, orders, issuance: { deadlineMs: 1500 } }), {
@@ -63,7 +64,7 @@ test('past the deadline the order is kept with its key and the next attempt resu
   t.truthy(keptKey, 'the order is kept with the key its CSR was made with');
 
   ca.holdIssuance(0, 0);
-  const reopened = await OrderJournal.open(join(fixture.dir, 'orders.json'));
+  const reopened = await OrderJournal.open(new FileDocuments(fixture.dir));
   const issued = await issueCertificate({ name, keyType: 'ecdsa-p256' }, { ...context, orders: reopened });
   t.true(issued.keyPem === keptKey, 'issued for the key kept before finalize');
   t.is(ca.newOrders, 1, 'the order was resumed, not made again');

@@ -58,14 +58,14 @@ test("one leader at a time: a takeover after expiry raises the epoch, and the ol
     t.is(await second.acquire(), undefined, 'an unexpired lease is not taken');
     t.is((await first.acquire())?.epoch, held?.epoch, 'renewing keeps the epoch');
     t.deepEqual(await first.leader(), { node: 'node-a', epoch: held?.epoch ?? -1 });
-    await first.fenced(held?.epoch ?? -1, (client) => client.query("INSERT INTO settings (key, value) VALUES ('written-by', '\"node-a\"')"));
+    await first.fenced(held?.epoch ?? -1, (client) => client.query("INSERT INTO settings (key, value) VALUES ('written-by', 'node-a')"));
 
     // node-a pauses past its expiry (as a stopped VM would); node-b takes over.
     await postgres.query("UPDATE leader_lease SET expires_at = now() - interval '1 second'");
     const taken = await second.acquire();
     t.is(taken?.epoch, (held?.epoch ?? 0) + 1);
     const late = await t.throwsAsync(
-      first.fenced(held?.epoch ?? -1, (client) => client.query("UPDATE settings SET value = '\"node-a, late\"' WHERE key = 'written-by'")),
+      first.fenced(held?.epoch ?? -1, (client) => client.query("UPDATE settings SET value = 'node-a, late' WHERE key = 'written-by'")),
       { instanceOf: LeaseLostError },
     );
     t.regex(late?.message ?? '', /node node-a no longer holds the leader lease of epoch \d+/);
@@ -91,11 +91,11 @@ test('the store down is a 503 naming the server without its password; killed wit
     const password = new URL(server.url).password;
     t.false(down?.message.includes(password), 'the password is never in a message');
     await server.start();
-    t.deepEqual(await postgres.query("SELECT value FROM settings WHERE key = 'kept'"), [{ value: 1 }]);
+    t.deepEqual(await postgres.query("SELECT value FROM settings WHERE key = 'kept'"), [{ value: '1' }]);
 
     await server.kill();
     await t.throwsAsync(postgres.query('SELECT 1'), { message: /cannot be reached/ });
     await server.start();
-    t.deepEqual(await postgres.query("SELECT value FROM settings WHERE key = 'kept'"), [{ value: 1 }], 'crash recovery kept the row');
+    t.deepEqual(await postgres.query("SELECT value FROM settings WHERE key = 'kept'"), [{ value: '1' }], 'crash recovery kept the row');
   });
 });

@@ -7,16 +7,17 @@ import { loggerFrom } from '../../../src/log/record.js';
 import { CertificateBudget, ledgerBudget, readBudgetLedger } from '../../../actors/cert/domains/budget.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { day, hour, startBook } from '../helpers/domain-book.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const start = Date.UTC(2026, 0, 1);
 const settings = { certificates: 2, windowMs: 7 * day };
 
 async function budgetOf(dataDir: string, clock: ManualClock) {
-  const { ledger, problem } = await readBudgetLedger(dataDir);
+  const { ledger, problem } = await readBudgetLedger(new FileDocuments(dataDir));
   if (problem !== undefined) throw new Error(problem);
   return ledgerBudget(
     new CertificateBudget(settings, clock, ledger),
-    dataDir,
+    new FileDocuments(dataDir),
     loggerFrom('budget', () => {}),
   );
 }
@@ -32,7 +33,7 @@ test('past the budget an add waits in pending for its slot, starts when it comes
   const d = await harness.until('d', (view) => view.next_attempt_at !== null);
   t.is(c.status, 'pending');
   t.is((await harness.storedRecord('c')).retry.waiting_for, 'budget');
-  const counted = (await readBudgetLedger(dataDir)).ledger;
+  const counted = (await readBudgetLedger(new FileDocuments(dataDir))).ledger;
   t.is(counted.length, 2, 'budget.json counts the two new certificates');
   const slotAt = Date.parse(c.next_attempt_at ?? '');
   t.is(slotAt, (counted[0] ?? 0) + settings.windowMs, "c's slot is when the first certificate leaves the window");
@@ -42,7 +43,7 @@ test('past the budget an add waits in pending for its slot, starts when it comes
   clock.advance(3.5 * day);
   await harness.until('a', (view) => view.status === 'issued' && harness.issuer.orders.filter((name) => name === 'a.example.com').length === 2);
   await harness.until('b', (view) => view.status === 'issued' && harness.issuer.orders.filter((name) => name === 'b.example.com').length === 2);
-  t.is((await readBudgetLedger(dataDir)).ledger.length, 2, 'renewals are not counted');
+  t.is((await readBudgetLedger(new FileDocuments(dataDir))).ledger.length, 2, 'renewals are not counted');
   t.false(harness.issuer.orders.includes('c.example.com'));
 
   clock.advance(slotAt - hour - clock.now());
@@ -52,7 +53,7 @@ test('past the budget an add waits in pending for its slot, starts when it comes
   const issued = await harness.until('c', (view) => view.status === 'issued');
   t.is(issued.next_attempt_at, null);
   await harness.until('d', (view) => view.status === 'issued');
-  t.is((await readBudgetLedger(dataDir)).ledger.length, 2, 'the first two left the window; c and d are counted');
+  t.is((await readBudgetLedger(new FileDocuments(dataDir))).ledger.length, 2, 'the first two left the window; c and d are counted');
 });
 
 test('budget.json keeps counting across a restart', async (t) => {

@@ -11,12 +11,13 @@ import { unlimitedBudget } from '../../../actors/cert/domains/budget.js';
 import { CaLimits, caLimitsFileName, readCaLimits, withCaLimits, type CaLimitSettings } from '../../../actors/cert/domains/ca-limits.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { day, hour, startBook } from '../helpers/domain-book.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const start = Date.UTC(2026, 0, 1);
 const quiet = loggerFrom('limits', () => {});
 
 async function limitedGate(dataDir: string, clock: ManualClock, settings: CaLimitSettings) {
-  return withCaLimits(unlimitedBudget, new CaLimits(settings, clock, await readCaLimits(dataDir, quiet)), dataDir, quiet);
+  return withCaLimits(unlimitedBudget, new CaLimits(settings, clock, await readCaLimits(new FileDocuments(dataDir), quiet)), new FileDocuments(dataDir), quiet);
 }
 
 test('renewals past the duplicate limit are put off until the oldest certificate leaves the window', async (t) => {

@@ -18,6 +18,7 @@ import {
   writeBudgetLedger,
 } from '../../../actors/cert/domains/budget.js';
 import { certDataDir } from '../../helpers/cert-files.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const hour = 3_600_000;
 const settings = { certificates: 2, windowMs: 3 * hour };
@@ -30,9 +31,9 @@ function recordingLog(): { log: ReturnType<typeof loggerFrom>; lines: string[] }
 
 test('budget.json reads back as written; a missing one is an empty budget with no problem', async (t) => {
   const dir = await certDataDir(t);
-  t.deepEqual(await readBudgetLedger(dir), { ledger: [] });
-  await writeBudgetLedger(dir, [start, start + hour]);
-  t.deepEqual(await readBudgetLedger(dir), { ledger: [start, start + hour] });
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dir)), { ledger: [] });
+  await writeBudgetLedger(new FileDocuments(dir), [start, start + hour]);
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dir)), { ledger: [start, start + hour] });
   t.deepEqual(JSON.parse(await readFile(join(dir, budgetFileName), 'utf8')), {
     new_certificates: [new Date(start).toISOString(), new Date(start + hour).toISOString()],
   });
@@ -50,7 +51,7 @@ test('a damaged budget.json counts from empty and says why, naming the file', as
     ['not json', 'is not usable'],
   ] as const) {
     await writeFile(path, text);
-    const read = await readBudgetLedger(dir);
+    const read = await readBudgetLedger(new FileDocuments(dir));
     t.deepEqual(read.ledger, [], text);
     t.true(read.problem?.startsWith(`${path} is not usable (`) === true, text);
     t.true(read.problem?.includes(why) === true, `${text}: ${read.problem}`);
@@ -61,7 +62,7 @@ test('a damaged budget.json counts from empty and says why, naming the file', as
 test('a budget.json that cannot be read counts from empty and names the error code', async (t) => {
   const dir = await certDataDir(t);
   await mkdir(join(dir, budgetFileName));
-  t.deepEqual(await readBudgetLedger(dir), {
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dir)), {
     ledger: [],
     problem: `${join(dir, budgetFileName)} cannot be read (EISDIR); counting the CA budget from empty`,
   });
@@ -70,10 +71,10 @@ test('a budget.json that cannot be read counts from empty and names the error co
 test('openLedgerBudget counts what budget.json holds, warns about a damaged one, and registers the gauges', async (t) => {
   const clock = new ManualClock(start);
   const dir = await certDataDir(t);
-  await writeBudgetLedger(dir, [start - hour, start - 2 * hour]);
+  await writeBudgetLedger(new FileDocuments(dir), [start - hour, start - 2 * hour]);
   const { log, lines } = recordingLog();
   const registry = new Registry();
-  const gate = await openLedgerBudget(settings, dir, clock, log, registry);
+  const gate = await openLedgerBudget(settings, new FileDocuments(dir), clock, log, registry);
   t.deepEqual(lines, []);
   const refused = gate.reserve('app', 'new', 0);
   t.false(refused.granted, 'both slots are taken by the certificates in the file');
@@ -86,7 +87,7 @@ test('openLedgerBudget counts what budget.json holds, warns about a damaged one,
 
   await writeFile(join(dir, budgetFileName), 'not json');
   const damaged = recordingLog();
-  const fresh = await openLedgerBudget(settings, dir, clock, damaged.log);
+  const fresh = await openLedgerBudget(settings, new FileDocuments(dir), clock, damaged.log);
   t.is(damaged.lines.length, 1);
   t.regex(damaged.lines[0] ?? '', /^warn: .*budget\.json is not usable .*counting the CA budget from empty$/);
   t.deepEqual(fresh.reserve('app', 'new', 0), { granted: true }, 'a damaged file counts from empty');
@@ -110,7 +111,7 @@ test('the gate gives a slot back on release, writes each commit, and keeps the c
   const dir = await certDataDir(t);
   const { log, lines } = recordingLog();
   const budget = new CertificateBudget(settings, clock);
-  const gate = ledgerBudget(budget, dir, log);
+  const gate = ledgerBudget(budget, new FileDocuments(dir), log);
   t.deepEqual(gate.reserve('a', 'new', 0), { granted: true });
   t.deepEqual(gate.reserve('b', 'new', 0), { granted: true });
   t.false(gate.reserve('c', 'new', 0).granted);
@@ -119,7 +120,7 @@ test('the gate gives a slot back on release, writes each commit, and keeps the c
   t.deepEqual(gate.reserve('c', 'new', 0), { granted: true });
 
   await gate.commit('a');
-  t.deepEqual((await readBudgetLedger(dir)).ledger, [start]);
+  t.deepEqual((await readBudgetLedger(new FileDocuments(dir))).ledger, [start]);
   t.deepEqual(lines, []);
 
   // A folder where the file goes: the write's rename fails, as a full or read-only disk would make it.

@@ -6,6 +6,7 @@ import { CertificateBudget, ledgerBudget, readBudgetLedger, writeBudgetLedger } 
 import { ManualClock } from '../../../src/actor/clock.js';
 import { loggerFrom } from '../../../src/log/record.js';
 import { certDataDir } from '../../helpers/cert-files.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -51,7 +52,7 @@ test('budget: a burst of adds starts as many as fit, the rest wait with successi
   const dataDir = await certDataDir(t);
   const gate = ledgerBudget(
     new CertificateBudget({ certificates: 5, windowMs: week }, clock, ledger),
-    dataDir,
+    new FileDocuments(dataDir),
     loggerFrom('budget', () => {}),
   );
   const pending = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => ({ name, kind: 'new' as const }));
@@ -139,15 +140,15 @@ test("next attempt: Retry-After wins when longer, clamped to a minute .. seven d
 
 test('budget.json: round trip; missing starts empty; damaged starts empty with a reason', async (t) => {
   const dataDir = await certDataDir(t);
-  t.deepEqual(await readBudgetLedger(dataDir), { ledger: [] });
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dataDir)), { ledger: [] });
   const ledger = [Date.parse('2025-01-01T00:00:00Z'), Date.parse('2025-01-02T12:00:00Z')];
-  await writeBudgetLedger(dataDir, ledger);
-  t.deepEqual(await readBudgetLedger(dataDir), { ledger });
+  await writeBudgetLedger(new FileDocuments(dataDir), ledger);
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dataDir)), { ledger });
   await writeFile(join(dataDir, 'budget.json'), '{"new_certificates": ["soon"]}');
-  t.deepEqual(await readBudgetLedger(dataDir), {
+  t.deepEqual(await readBudgetLedger(new FileDocuments(dataDir)), {
     ledger: [],
     problem: `${join(dataDir, 'budget.json')} is not usable (new_certificates holds something other than times); counting the CA budget from empty`,
   });
   await writeFile(join(dataDir, 'budget.json'), '[]');
-  t.regex((await readBudgetLedger(dataDir)).problem ?? '', /new_certificates is not a list/);
+  t.regex((await readBudgetLedger(new FileDocuments(dataDir))).problem ?? '', /new_certificates is not a list/);
 });

@@ -4,6 +4,7 @@ import test from 'ava';
 import { applyPrefsUpdate, defaultPrefs, parsePrefs, readPrefs, writePrefs } from '../../../actors/cert/domains/prefs.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { badRequestMessage } from '../helpers/refusal.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 test('defaults: fetch JSON, the page origin, name ascending, no filter', (t) => {
   t.deepEqual(defaultPrefs, { export_format: 'fetch-json', export_server_url: null, sort: { key: 'name', direction: 'asc' }, filter: '' });
@@ -55,16 +56,16 @@ test('bad fields are refused by name, and nothing else is accepted', (t) => {
 
 test('prefs.json round trip (0600); missing means defaults, damaged means defaults and a reason', async (t) => {
   const dataDir = await certDataDir(t);
-  t.deepEqual(await readPrefs(dataDir), { prefs: defaultPrefs });
+  t.deepEqual(await readPrefs(new FileDocuments(dataDir)), { prefs: defaultPrefs });
   const prefs = applyPrefsUpdate(defaultPrefs, { export_format: 'proxy-json', filter: 'api' });
-  await writePrefs(dataDir, prefs);
-  t.deepEqual(await readPrefs(dataDir), { prefs });
+  await writePrefs(new FileDocuments(dataDir), prefs);
+  t.deepEqual(await readPrefs(new FileDocuments(dataDir)), { prefs });
   t.is((await stat(join(dataDir, 'prefs.json'))).mode & 0o777, 0o600);
   t.deepEqual(JSON.parse(await readFile(join(dataDir, 'prefs.json'), 'utf8')), prefs);
   await writeFile(join(dataDir, 'prefs.json'), '{"sort": {"key": "size"}}');
-  const damaged = await readPrefs(dataDir);
+  const damaged = await readPrefs(new FileDocuments(dataDir));
   t.deepEqual(damaged.prefs, defaultPrefs);
   t.is(damaged.problem, `${join(dataDir, 'prefs.json')} is not usable (sort.key must be one of "name", "expires"); using the defaults`);
   await writeFile(join(dataDir, 'prefs.json'), '{"sort": ');
-  t.regex((await readPrefs(dataDir)).problem ?? '', /is not usable \(.*JSON.*\); using the defaults$/);
+  t.regex((await readPrefs(new FileDocuments(dataDir))).problem ?? '', /is not usable \(.*JSON.*\); using the defaults$/);
 });

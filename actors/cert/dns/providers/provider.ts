@@ -117,20 +117,7 @@ export function readableContent(type: string, content: string): string {
 }
 
 /** Runs operations on the same key one after the other, so a read-modify-write of one RRset never interleaves with another. */
-export class KeyedSerializer {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, operation: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const next = previous.then(operation);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return next;
-  }
-}
+export { KeyedSerializer } from '../../../../src/store/keyed-serializer.js';
 
 /**
  * At most `limit` operations of one key running at once; the rest wait their turn in call order. A
