@@ -37,6 +37,7 @@ function host(id: string, probe: ProbeResult | null, extra: Partial<HostRecord> 
     next_check_at: null,
     port: 8443,
     probe,
+    host_token: null,
     ...extra,
   };
 }

@@ -33,6 +33,7 @@ function host(id: string, sha256: string, extra: Partial<HostRecord> = {}): Host
     next_check_at: '2029-01-01T01:00:00.000Z',
     port: null,
     probe: null,
+    host_token: null,
     ...extra,
   };
 }
