@@ -3,6 +3,7 @@
 export type { DomainDetail, DomainSummary, DomainView, ListedDomain } from './domains/protocol.js';
 export { deploymentWords, type Deployment, type HostProblem, type HostView, type ProbeResult } from './hosts/deployment.js';
 export type { Prefs } from './domains/prefs-schema.js';
+export { hostTokenHostProblem, type HostTokenView, type IssuedHostToken } from './hosts/host-tokens.js';
 export type { CerthubCaInfo, CerthubServerInfo, CerthubSessionAnswer } from './site/protocol.js';
 export { auditActions, type AuditEntry } from './audit/entry.js';
 export type { AuditPage } from './audit/protocol.js';

@@ -20,6 +20,8 @@ export const auditActions = [
   'download.key',
   'audit.torn',
   'download.p12',
+  'host-token.issue',
+  'host-token.revoke',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
@@ -31,7 +33,7 @@ export interface AuditInput {
   action: AuditAction;
   /**
    * The credential used: `key` (the admin key as a bearer token), `session:<8 hex>`, `token:<16 hex>`
-   * (a domain's token), or `none` (a login that failed); the hex is of the credential's SHA-256.
+   * (a domain's token or a host token), or `none` (a login that failed); the hex is of the credential's SHA-256.
    */
   by: string;
   /** The client's address (X-Forwarded-For from a trusted proxy); empty for the writer's own entries. */

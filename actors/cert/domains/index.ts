@@ -19,6 +19,8 @@ import { noNotices } from './notices.js';
 import { openNotifier } from '../notify/notifier.js';
 import { HostBook } from '../hosts/host-book.js';
 import { HostStore } from '../hosts/host-store.js';
+import { HostTokenBook } from '../hosts/host-token-book.js';
+import { HostTokenStore } from '../hosts/host-token-store.js';
 import { HostProber } from '../hosts/prober.js';
 import { probeTls } from '../hosts/probe.js';
 
@@ -78,6 +80,15 @@ runActor(domainsActor, {
       now: () => systemClock.now(),
     });
     retired.publishAll();
+    const hostTokenFiles = await HostTokenStore.open(config.dataDir);
+    for (const problem of hostTokenFiles.loaded.problems) log.warn(problem);
+    const hostTokens = new HostTokenBook(hostTokenFiles.loaded.tokens, {
+      store: hostTokenFiles.store,
+      clock: systemClock,
+      log,
+      publish: (message, options) => context.publish(domainReplicaTopic, message, options),
+      retire: (retiring) => retired.retireDigest(retiring),
+    });
     const issuer =
       config.issuers === undefined
         ? demoIssuer(systemClock, config.keyType)
@@ -90,6 +101,7 @@ runActor(domainsActor, {
       publish: (change) => {
         replica.change(change);
         hosts.domainChanged(change);
+        hostTokens.domainChanged(change);
       },
       budget,
       parallelOrders: 8,
@@ -105,6 +117,7 @@ runActor(domainsActor, {
     const operator = new OperatorActions(book, issuer, log);
     await book.resume();
     await hosts.settle();
+    await hostTokens.settle();
     prober?.start();
     notifier?.start();
     replica.loaded();
@@ -126,8 +139,11 @@ runActor(domainsActor, {
       rekey: (name) => operator.rekey(name),
       revoke: (name, reason) => operator.revoke(name, reason),
       recordFetches: (fetches) => Promise.resolve(fetches.forEach(({ name, from, at }) => book.recordFetch(name, from, at))),
-      reportHost: (name, report, address) => hosts.report(name, report, address),
+      reportHost: (name, report, address, holder) => hosts.report(name, report, address, holder),
       removeHost: (name, id) => hosts.remove(name, id),
+      issueHostToken: (name, host) => hostTokens.issue(name, host),
+      revokeHostToken: (name, id) => hostTokens.revoke(name, id),
+      recordHostTokenUses: (uses) => Promise.resolve(hostTokens.recordUses(uses)),
       prefs: () => Promise.resolve(prefs),
       async updatePrefs(update) {
         const next = applyPrefsUpdate(prefs, update);
@@ -142,6 +158,7 @@ runActor(domainsActor, {
         await book.stop();
         await prober?.stop();
         await hosts.stop();
+        await hostTokens.stop();
         await retired.flush();
         await notifier?.stop();
       },

@@ -11,6 +11,7 @@ import type { RecordType } from '../dns/protocol.js';
 import type { DomainStatus } from './lifecycle.js';
 import type { Deployment, HostJudgement, HostView } from '../hosts/deployment.js';
 import type { HostReport } from '../hosts/report.js';
+import type { HostTokenHolder, HostTokenRecord, HostTokenUse, HostTokenView, IssuedHostToken } from '../hosts/host-tokens.js';
 import type { NotifySettings } from '../notify/protocol.js';
 import type { ProbeSettings } from '../hosts/probe-settings.js';
 
@@ -121,6 +122,8 @@ export type ReplicaMessage =
   | { type: 'retired'; name: string; tokens: RetiredToken[] }
   /** The hosts that report on `name` (../hosts/), each judged, and their sum; the whole list each time. */
   | { type: 'hosts'; name: string; hosts: HostView[]; deployment: Deployment }
+  /** The host tokens issued under `name` (../hosts/host-tokens.ts), as digests; the whole list each time. */
+  | { type: 'host-tokens'; name: string; tokens: HostTokenRecord[] }
   /**
    * The book as the actor loaded it has been published (sent after it once per run, and kept, so a
    * thread that subscribes later also gets it after the domains): a front listens only once it has
@@ -185,23 +188,34 @@ export interface DomainsApi {
   revoke(name: string, reason: string): Promise<Revoked>;
   /** Clients fetched these domains' material: the latest fetch of each, when and from which address. */
   recordFetches(fetches: FetchRecord[]): Promise<void>;
-  /** A host's report on a domain (given with the domain's token), from `address`: the domain's deployment with it. */
-  reportHost(name: string, report: HostReport, address: string): Promise<Deployment>;
+  /**
+   * A host's report on a domain, from `address`: the domain's deployment with it. Given with a host
+   * token (`holder`), the report is that token's host's, whatever host name it carries.
+   */
+  reportHost(name: string, report: HostReport, address: string, holder?: HostTokenHolder): Promise<Deployment>;
   /** The operator removes a host that reports on a domain. */
   removeHost(name: string, id: string): Promise<void>;
+  /** A token for one host under the domain `name` (a full name); the answer is the only place it is shown. */
+  issueHostToken(name: string, host: string): Promise<IssuedHostToken>;
+  /** Revokes the domain's host token `id`: that host's next request is refused, the other tokens work on. */
+  revokeHostToken(name: string, id: string): Promise<HostTokenView>;
+  /** Requests made with host tokens, as the fronts saw them: each token's last use. */
+  recordHostTokenUses(uses: HostTokenUse[]): Promise<void>;
   prefs(): Promise<Prefs>;
   updatePrefs(update: unknown): Promise<Prefs>;
 }
 
-/** A token certhub rotated away, or whose domain it removed: its SHA-256, never the token (retired-tokens.ts keeps them). */
+/** A token certhub rotated away, whose domain it removed, or a host token the admin revoked: its SHA-256, never the token (retired-tokens.ts keeps them). */
 export interface RetiredToken {
   /** The domain's full name. */
   name: string;
   /** Hex SHA-256 of the token. */
   sha256: string;
-  reason: 'rotated' | 'removed';
-  /** ISO date-time of the rotation or removal. */
+  reason: 'rotated' | 'removed' | 'revoked';
+  /** ISO date-time of the rotation, removal or revocation. */
   retired_at: string;
+  /** A host token's host name. */
+  host?: string;
 }
 
 /** The CA's limits certhub counts before it orders (ca-limits.ts). */

@@ -3,7 +3,7 @@
 // an agent fetching with one that its token was retired.
 import type { Logger } from '../../../src/log/record.js';
 import type { ReplicaMessage } from './protocol.js';
-import { withRetired, writeRetiredTokens, type RetiredToken } from './retired-tokens.js';
+import { retiredDigest, withRetiredDigest, writeRetiredTokens, type RetiredToken } from './retired-tokens.js';
 
 export type PublishRetired = (message: Extract<ReplicaMessage, { type: 'retired' }>, options: { key: string; retain: boolean }) => void;
 
@@ -23,7 +23,13 @@ export class RetiredTokenKeeper {
 
   /** Remembers `token` of `name` as retired; a failed write is logged, the refusal wording being all it serves. */
   retire(name: string, token: string, reason: RetiredToken['reason']): Promise<void> {
-    this.tokens = withRetired(this.tokens, name, token, reason, this.deps.now());
+    return this.retireDigest({ name, sha256: retiredDigest(token), reason });
+  }
+
+  /** Remembers a token known by its digest only (a host token) as retired. */
+  retireDigest(retiring: Omit<RetiredToken, 'retired_at'>): Promise<void> {
+    const { name } = retiring;
+    this.tokens = withRetiredDigest(this.tokens, retiring, this.deps.now());
     this.publish(name);
     const tokens = this.tokens;
     this.writing = this.writing.then(() =>

@@ -1,5 +1,5 @@
-// The tokens certhub rotated away or removed with their domain, remembered as SHA-256 digests (never
-// the token) in `<data dir>/retired-tokens.json`, so that an agent still fetching with one is told its
+// The tokens certhub rotated away or removed with their domain, and the host tokens the admin
+// revoked (../hosts/host-tokens.ts), remembered as SHA-256 digests (never the token) in `<data dir>/retired-tokens.json`, so that an agent still fetching with one is told its
 // token was retired rather than counted as a guess (site/public-routes.ts). Kept for a bounded time
 // and count: an agent forgotten for longer gets the plain 401 of any wrong token. A missing file is an
 // empty list, and a damaged one too (logged): nothing depends on it but the wording of a refusal.
@@ -22,8 +22,9 @@ const retiredTokenSchema: z.ZodType<RetiredToken> = z.object({
   name: z.string().min(1),
   /** Hex SHA-256 of the token (secretDigest). */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  reason: z.enum(['rotated', 'removed']),
+  reason: z.enum(['rotated', 'removed', 'revoked']),
   retired_at: z.iso.datetime(),
+  host: z.string().optional(),
 });
 const retiredFileSchema = z.object({ tokens: z.array(retiredTokenSchema) });
 
@@ -39,7 +40,13 @@ export function retiredDigest(token: string): string {
  * then the oldest past the per-domain and overall counts.
  */
 export function withRetired(tokens: readonly RetiredToken[], name: string, token: string, reason: RetiredToken['reason'], now: number): RetiredToken[] {
-  const added: RetiredToken = { name, sha256: retiredDigest(token), reason, retired_at: new Date(now).toISOString() };
+  return withRetiredDigest(tokens, { name, sha256: retiredDigest(token), reason }, now);
+}
+
+/** `tokens` with the token of digest `retiring.sha256` added as withRetired adds a token (a host token is kept as its digest only). */
+export function withRetiredDigest(tokens: readonly RetiredToken[], retiring: Omit<RetiredToken, 'retired_at'>, now: number): RetiredToken[] {
+  const { name } = retiring;
+  const added: RetiredToken = { ...retiring, retired_at: new Date(now).toISOString() };
   const fresh = [...tokens.filter((entry) => isFresh(entry, now)), added];
   const ofName = fresh.filter((entry) => entry.name === name);
   const dropped = new Set(ofName.slice(0, Math.max(0, ofName.length - retiredPerDomain)));
@@ -71,9 +78,16 @@ export function matchRetired(entries: readonly RetiredToken[], presented: string
 /** The 401 message for a retired token: what happened to it and when, and what the agent needs. */
 export function retiredTokenMessage(entry: RetiredToken): string {
   const on = entry.retired_at.slice(0, 10);
-  return entry.reason === 'rotated'
-    ? `this token was replaced (rotated) on ${on}; give certhub-agent the domain's new token`
-    : `this token's domain ${entry.name} was removed from certhub on ${on}; the token is no longer valid`;
+  switch (entry.reason) {
+    case 'rotated':
+      return `this token was replaced (rotated) on ${on}; give certhub-agent the domain's new token`;
+    case 'removed':
+      return `this token's domain ${entry.name} was removed from certhub on ${on}; the token is no longer valid`;
+    case 'revoked':
+      return `this host token (host ${entry.host ?? '?'}) was revoked on ${on}; ask the certhub admin for a new one`;
+    default:
+      throw new Error(`unknown retirement ${JSON.stringify(entry.reason satisfies never)}`);
+  }
 }
 
 export interface ReadRetiredTokens {

@@ -40,6 +40,8 @@ export interface HostRecord {
   server: string | null;
   /** The last probe of the host; null before the first, and with probes off. */
   probe: ProbeResult | null;
+  /** The id of the host token (host-tokens.ts) its reports are made with; null: the domain's token. */
+  host_token: string | null;
 }
 
 /**
@@ -151,6 +153,8 @@ export function recordOfReport(
   },
   address: string,
   now: number,
+  /** The id of the host token the report was made with; null: the domain's token. */
+  hostToken: string | null = null,
 ): HostRecord {
   const at = new Date(now).toISOString();
   return {
@@ -169,5 +173,6 @@ export function recordOfReport(
     server: report.server ?? null,
     // A probe of another address says nothing of this one.
     probe: previous !== undefined && previous.address === address ? previous.probe : null,
+    host_token: hostToken,
   };
 }

@@ -21,6 +21,7 @@ import {
 } from './deployment.js';
 import type { HostStore } from './host-store.js';
 import type { HostReport } from './report.js';
+import type { HostTokenHolder } from './host-tokens.js';
 import type { Notify } from '../domains/notices.js';
 
 export type HostsMessage = Extract<ReplicaMessage, { type: 'hosts' }>;
@@ -106,17 +107,24 @@ export class HostBook {
     this.settled = true;
   }
 
-  /** A host's report on `name`, from `address`; answers the domain's deployment with it. */
-  async report(name: string, report: HostReport, address: string): Promise<Deployment> {
+  /**
+   * A host's report on `name`, from `address`; answers the domain's deployment with it. A report made
+   * with a host token (`holder`) carries that token's host name, and may not take over a host that
+   * reports with another host token.
+   */
+  async report(name: string, given: HostReport, address: string, holder?: HostTokenHolder): Promise<Deployment> {
     if (!this.newest.has(name)) throw new OutpostError('ERR_NOT_FOUND', `no domain ${name}`);
+    const report = holder === undefined ? given : { ...given, host_name: holder.host };
     let hosts = this.hosts.get(name);
     if (hosts === undefined) {
       hosts = new Map();
       this.hosts.set(name, hosts);
     }
     const previous = hosts.get(report.host_id);
+    if (holder !== undefined && previous !== undefined && previous.host_token !== null && previous.host_token !== holder.id)
+      throw new OutpostError('ERR_FORBIDDEN', `host ${report.host_id} of ${name} reports with another host token: this token is ${holder.host}'s`);
     if (previous === undefined && hosts.size >= this.deps.maxPerDomain) this.makeRoom(name, hosts);
-    const record = recordOfReport(previous, report, address, this.deps.clock.now());
+    const record = recordOfReport(previous, report, address, this.deps.clock.now(), holder?.id ?? null);
     hosts.set(report.host_id, record);
     await this.deps.store.write(name, [...hosts.values()]);
     if (previous === undefined) this.deps.log.info(`${name}: host ${report.host_name} (${address}) reports for the first time`);

@@ -29,6 +29,7 @@ const hostRecordSchema = z.object({
     .object({ at: isoInstant, address: z.string(), sha256: z.string().nullable(), not_after: isoInstant.nullable(), error: z.string().nullable() })
     .nullable()
     .default(null),
+  host_token: z.string().nullable().default(null),
 }) satisfies z.ZodType<HostRecord>;
 const hostsFileSchema = z.object({ hosts: z.array(hostRecordSchema) });
 

@@ -26,7 +26,7 @@ const reload = {
 
 const reportProperties: Record<keyof HostReport, object> = {
   host_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$', description: "the agent's stable id, kept in its folder" },
-  host_name: { type: 'string', maxLength: 253, description: "the system's host name, or --host-name" },
+  host_name: { type: 'string', maxLength: 253, description: "the system's host name, or --host-name; a host token's host name replaces it" },
   agent,
   agent_version: { type: 'string', maxLength: 64 },
   serving: {
@@ -92,6 +92,11 @@ const hostProperties: Record<keyof HostView, object> = {
       error: { type: 'string', nullable: true, description: 'why the handshake failed; null when it completed' },
     },
   },
+  host_token: {
+    type: 'string',
+    nullable: true,
+    description: "the id of the host token its reports are made with (GET /api/admin/domains/{name}/host-tokens); null: the domain's token",
+  },
   state: { type: 'string', enum: ['current', 'stale'] },
   problems: {
     type: 'array',
@@ -123,7 +128,8 @@ export function hostPaths(parts: {
   return {
     '/api/cert/{domain}/report': {
       post: {
-        summary: 'certhub-agent reports which certificate this host serves, how its reload went and when it checks again',
+        summary:
+          "certhub-agent reports which certificate this host serves, how its reload went and when it checks again; made with a host token, the report carries that token's host name",
         security: [{ domainToken: [] }],
         parameters: [{ name: 'domain', in: 'path', required: true, description: 'full name or label', schema: string }],
         requestBody: {
@@ -148,6 +154,7 @@ export function hostPaths(parts: {
           ...parts.bodyErrors,
           ...parts.badParameter,
           '401': errorResponse('wrong token or unknown domain (the same answer for both)'),
+          '403': errorResponse("made with a host token, the report's host_id is a host that reports with another host token"),
           '409': errorResponse('the domain keeps the most hosts it may, none of them silent: remove one'),
           '429': errorResponse('too many failed attempts from this address; see Retry-After'),
         },

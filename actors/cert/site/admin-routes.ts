@@ -24,6 +24,7 @@ import { sessionCookieName, Sessions } from './sessions.js';
 import { revocationReasonNames } from '../acme/revocation-reasons.js';
 import { adminCredential, type AuditRecorder, type AuditSubject } from '../audit/recorder.js';
 import { mountAuditRoute } from '../audit/routes.js';
+import { mountHostTokenRoutes } from './host-token-routes.js';
 
 /** A session unused this long ends; sessions.ts bounds its whole lifetime too. */
 const sessionIdleMs = 2 * 3_600_000;
@@ -172,6 +173,7 @@ export function mountAdminRoutes({ router, server, actor, site, replica, domains
     rateLimit: clients.failureRule(failedAdminCredentials, actor.log, 'failed admin credentials'),
   });
   mountAuditRoute(admin, actor.peer(site.audit));
+  mountHostTokenRoutes({ admin, replica, domains, audit, subject });
   const serverInfo = JSON.stringify({ pin: site.pin ?? null, insecure_http: site.insecureHttp } satisfies CerthubServerInfo);
   admin
     .get('/api/admin/server', (_request, reply) => reply.send(200, serverInfo, { 'Content-Type': jsonType, 'Cache-Control': 'no-store' }))

@@ -9,6 +9,7 @@ import { auditPaths } from '../audit/openapi.js';
 import { deploymentSchema, hostPaths, hostSchema } from '../hosts/openapi.js';
 import { ownKeyInput, ownKeyPaths, ownKeyProperties } from './own-key-openapi.js';
 import { p12Paths } from './p12-openapi.js';
+import { hostTokenPaths } from '../hosts/host-token-openapi.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -106,7 +107,11 @@ export function certhubOpenApi(version: string) {
     info: { title: 'certhub', version, description: 'DNS records and ACME DNS-01 certificates for subdomains, handed out per domain token.' },
     components: {
       securitySchemes: {
-        domainToken: { type: 'http', scheme: 'bearer', description: "a domain's token" },
+        domainToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "a domain's token, or a host token issued under the domain (POST /api/admin/domains/{name}/host-tokens)",
+        },
         adminKey: { type: 'http', scheme: 'bearer', description: 'the admin key (admin_key in config.json)' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'the token that reads /metrics and nothing else (metrics_token in config.json)' },
         session: {
@@ -174,7 +179,7 @@ export function certhubOpenApi(version: string) {
             '200': jsonResponse('the material', { $ref: '#/components/schemas/Certificate' }),
             ...badParameter,
             '401': errorResponse(
-              'wrong token or unknown domain (the same answer for both); a token certhub retired (rotated away, or of a removed domain, within 90 days) gets an `error` saying so, and is not counted as a failed attempt',
+              'wrong token or unknown domain (the same answer for both); a token certhub retired (rotated away, of a removed domain, or a revoked host token, within 90 days) gets an `error` saying so, and is not counted as a failed attempt',
             ),
             '403': errorResponse("the domain is certhub's own tls.domain: its key is not given out for a token"),
             '409': errorResponse('the certificate is not issued yet'),
@@ -507,6 +512,7 @@ export function certhubOpenApi(version: string) {
       ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
       ...ownKeyPaths({ errorResponse, jsonResponse, bodyErrors, badParameter, domainRef }),
       ...p12Paths({ admin, adminErrors, bodyErrors, badParameter, nameParameter, errorResponse }),
+      ...hostTokenPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
     },
   };
 }

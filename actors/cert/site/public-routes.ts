@@ -1,4 +1,5 @@
-// certhub's routes without the admin key: version, spec, help, and a domain's material for its token.
+// certhub's routes without the admin key: version, spec, help, and a domain's material for its token
+// or a host token issued under it (../hosts/host-tokens.ts).
 // A wrong token and an unknown domain answer the same 401, so tokens cannot be used to list domains;
 // failed attempts are rate limited per client and logged (client and domain, never the token). A
 // token certhub retired (rotated away, or of a removed domain) answers a 401 that says so, and is
@@ -23,7 +24,11 @@ import { certhubHelpText } from './help.js';
 import { certhubOpenApi } from './openapi.js';
 import type { ClientAddresses } from './client-addresses.js';
 import type { FetchCounts } from './fetch-counts.js';
-import type { DomainReplica } from './replica.js';
+import type { DomainReplica, ReplicaEntry } from './replica.js';
+import type { HostTokenRecord, HostTokenUse } from '../hosts/host-tokens.js';
+
+/** Who an agent's request is: the domain, and the host token it came with (absent: the domain's token). */
+type AgentPrincipal = ReplicaEntry & { hostToken?: HostTokenRecord };
 
 /** Failed token checks a client address may make: 20 at once, then one every 3 s. */
 const failedFetchLimit = { limit: 20, windowMs: 60_000 };
@@ -55,7 +60,14 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
   const retiredFetches = new RetiredFetchLog();
   const retiredTokenRequests = new WeakSet<object>();
   const fetches = new Map<string, FetchRecord>();
+  /** Host token id -> its latest use since the last report. */
+  const hostTokenUses = new Map<string, HostTokenUse>();
   const report = setInterval(() => {
+    if (hostTokenUses.size > 0) {
+      const uses = [...hostTokenUses.values()];
+      hostTokenUses.clear();
+      domains.call((api) => api.recordHostTokenUses(uses)).catch((error: unknown) => log.debug('a host token use was not recorded', { error: String(error) }));
+    }
     if (fetches.size === 0) return;
     const batch = [...fetches.values()];
     fetches.clear();
@@ -71,10 +83,16 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
   router
     .group({
       auth: {
-        bearer: (token, request) => {
+        bearer: (token, request): AgentPrincipal | undefined => {
           const requested = request.params.domain ?? '';
           const found = replica.withToken(requested, token);
           if (found !== undefined) return found;
+          const held = replica.withHostToken(requested, token);
+          if (held !== undefined) {
+            const { entry, hostToken } = held;
+            hostTokenUses.set(hostToken.id, { name: entry.domain.name, id: hostToken.id, at: Date.now() });
+            return { ...entry, hostToken };
+          }
           fetchCounts.refused();
           const retired = replica.retiredToken(requested, token);
           if (retired === undefined) {
@@ -110,15 +128,19 @@ export function mountPublicRoutes({ router, replica, domains, clients, log, fetc
       if (!fetches.has(domain.name)) fetches.set(domain.name, { name: domain.name, from: request.remoteAddress, at: Date.now() });
       fetchCounts.count(domain.name, 'served');
       // Every hand-out is audited (merged per second), so each asks for the client's address.
-      audit.fetched(domain.name, tokenIds.of(domain), clients.of(request));
+      const { hostToken } = request.auth;
+      // A host token is named as the domain's is: `token:` and a prefix of its SHA-256.
+      audit.fetched(domain.name, hostToken === undefined ? tokenIds.of(domain) : `token:${hostToken.sha256.slice(0, 16)}`, clients.of(request));
       reply.send(200, certificateBody, certificateHeaders);
     })
-    // certhub-agent's report of what a host serves (../hosts/): kept per host, judged, shown in the panel.
+    // certhub-agent's report of what a host serves (../hosts/): kept per host, judged, shown in the panel;
+    // made with a host token, it is that token's host's.
     .post(
       '/api/cert/:domain/report',
       async (request, reply) => {
-        const { domain } = request.auth;
-        const deployment = await domains.call((api) => api.reportHost(domain.name, request.body, clients.of(request)));
+        const { domain, hostToken } = request.auth;
+        const holder = hostToken === undefined ? undefined : { id: hostToken.id, host: hostToken.host };
+        const deployment = await domains.call((api) => api.reportHost(domain.name, request.body, clients.of(request), holder));
         reply.json(200, { domain: domain.name, deployment });
       },
       { json: hostReportSchema, bodyLimit: maxReportBytes },

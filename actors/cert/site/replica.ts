@@ -6,6 +6,8 @@ import type { DomainDetail, DomainView, ListedDomain, ReplicaMaterial, ReplicaMe
 import { noDeployment, type Deployment, type HostView } from '../hosts/deployment.js';
 import { matchRetired, type RetiredToken } from '../domains/retired-tokens.js';
 import { summaryOf } from '../domains/summary.js';
+import type { HostTokenRecord } from '../hosts/host-tokens.js';
+import { HostTokenReplica } from './host-token-replica.js';
 import type { CertificateResponse } from './protocol.js';
 
 export interface ReplicaEntry {
@@ -28,6 +30,8 @@ export class DomainReplica {
   /** Domain name -> its GET /api/cert answer, encoded, least recently used first. */
   private readonly answers = new Map<string, Buffer>();
   private readonly listeners = new Set<(message: ReplicaMessage) => void>();
+  /** The host tokens issued under each domain (../hosts/host-tokens.ts). */
+  readonly hostTokens = new HostTokenReplica();
   /** Token digests of the domains fetched, made on first use; a changed domain is a new view, and drops its own. */
   private readonly tokenDigests = new WeakMap<DomainView, Buffer>();
   /** `listJson()` and `summariesJson()`, until the next change. */
@@ -73,6 +77,7 @@ export class DomainReplica {
       case 'removed':
         this.entries.delete(message.name);
         this.hosts.delete(message.name);
+        this.hostTokens.forget(message.name);
         this.answers.delete(message.name);
         this.list = undefined;
         this.summaries = undefined;
@@ -87,6 +92,10 @@ export class DomainReplica {
         // Not a change of what the admin views show: listeners are not told.
         if (message.tokens.length === 0) this.retired.delete(message.name);
         else this.retired.set(message.name, message.tokens);
+        return;
+      case 'host-tokens':
+        // The admin API reads them on request: listeners are not told.
+        this.hostTokens.apply(message.name, message.tokens);
         return;
       case 'loaded':
         // Not a change: listeners (the panel's event stream) are not told.
@@ -132,6 +141,16 @@ export class DomainReplica {
       this.tokenDigests.set(entry.domain, digest);
     }
     return matchesDigest(token, digest) && entry !== undefined ? entry : undefined;
+  }
+
+  /**
+   * The entry `nameOrLabel` names and the host token issued under it that `token` is. Asked only after
+   * withToken refused the token; an unknown domain takes the same lookup.
+   */
+  withHostToken(nameOrLabel: string, token: string): { entry: ReplicaEntry; hostToken: HostTokenRecord } | undefined {
+    const entry = this.get(nameOrLabel);
+    const hostToken = this.hostTokens.match(entry?.domain.name ?? '', token);
+    return entry === undefined || hostToken === undefined ? undefined : { entry, hostToken };
   }
 
   /**

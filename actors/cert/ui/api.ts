@@ -3,7 +3,7 @@
 // sent again, so whatever the user was doing (and typing) carries on where it was. A call that cannot
 // reach certhub waits the same way until it answers again (reachability.ts), instead of failing with
 // the browser's "Failed to fetch".
-import type { CerthubSessionAnswer, DomainDetail, DomainSummary, DomainView, Prefs } from '../browser.js';
+import type { CerthubSessionAnswer, DomainDetail, DomainSummary, DomainView, HostTokenView, IssuedHostToken, Prefs } from '../browser.js';
 import { unreachableError, waitUntilReachable } from './reachability.js';
 
 /** Why the session is gone: it ended (expiry, a logout elsewhere), or certhub restarted meanwhile. */
@@ -74,6 +74,21 @@ export async function getDomain(name: string): Promise<DomainDetail> {
 /** Forgets a host of the domain (one taken out of service); a report from it later adds it again. */
 export async function removeHost(name: string, id: string): Promise<void> {
   await call(`${domainPath(name)}/hosts/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** The host tokens issued under the domain: host, id, creation and last use, never a token. */
+export async function listHostTokens(name: string): Promise<HostTokenView[]> {
+  return ((await (await call(`${domainPath(name)}/host-tokens`)).json()) as { tokens: HostTokenView[] }).tokens;
+}
+
+/** A new token for `host` under the domain: the answer is the only place it is ever shown. */
+export async function issueHostToken(name: string, host: string): Promise<IssuedHostToken> {
+  return (await call(`${domainPath(name)}/host-tokens`, { method: 'POST', body: { host } })).json() as Promise<IssuedHostToken>;
+}
+
+/** Revokes one host's token: that host's next request is refused, the others work on. */
+export async function revokeHostToken(name: string, id: string): Promise<void> {
+  await call(`${domainPath(name)}/host-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
 /** The full views (tokens included) of `wanted`, in its order; any removed meanwhile are left out. */

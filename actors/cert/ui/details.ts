@@ -1,6 +1,6 @@
 // What an expanded row shows: the target (editable), the names its certificate covers (editable, names-field.ts), expiry, the CA that issued the certificate, the ACME profile (editable, profile-field.ts), the last error (with Retry now while the
 // domain is in error), the token (masked; Show, Copy, Rotate), where the key is kept, the .crt, .key and .p12 downloads, the last
-// fetch, the hosts that report on it (hosts-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first, in an in-page dialog; a saved target says so. The list knows each domain's summary only: the rest
+// fetch, the hosts that report on it (hosts-view.ts), its host tokens (host-tokens-view.ts), the certificate's Renew now, Re-key and Revoke (lifecycle-actions.ts), and Remove. Rotate and Remove ask first, in an in-page dialog; a saved target says so. The list knows each domain's summary only: the rest
 // (token included) is read when the row expands, and read again whenever the domain changes.
 import { caNameOf, type DomainSummary, type DomainView } from '../browser.js';
 import { copyButton } from '../../../ui/common/copy-button.js';
@@ -13,6 +13,7 @@ import { ProfileField } from './profile-field.js';
 import { NamesField } from './names-field.js';
 import { lifecycleActions } from './lifecycle-actions.js';
 import { HostsView } from './hosts-view.js';
+import { HostTokensView } from './host-tokens-view.js';
 import { confirmInDialog } from './confirm-dialog.js';
 import { P12Download } from './p12-download.js';
 
@@ -55,6 +56,7 @@ export class DetailsView {
   /** Renew now, Re-key and Revoke (lifecycle-actions.ts), while the domain is issued. */
   private readonly lifecycleRow = element('div');
   private readonly hosts: HostsView;
+  private readonly hostTokens: HostTokensView;
   private readonly name: string;
   /** Undefined until the first read answers. */
   private domain: DomainView | undefined;
@@ -179,6 +181,7 @@ export class DetailsView {
     this.lifecycleRow.append(element('dt', '', 'Certificate'), lifecycle.buttons);
     this.issuerRow.append(element('dt', '', 'Issued by'), this.issuer);
     this.hosts = new HostsView(domain.name, () => this.reload());
+    this.hostTokens = new HostTokensView(domain.name);
     facts.append(
       namesRow,
       fact('Expires', this.expires),
@@ -193,6 +196,7 @@ export class DetailsView {
       fact('Last fetch', this.lastFetch),
       this.lifecycleRow,
       fact('Hosts', this.hosts.summary),
+      fact('Host tokens', this.hostTokens.node),
     );
     this.actionError.setAttribute('role', 'alert');
     this.actionError.hidden = true;
@@ -206,6 +210,7 @@ export class DetailsView {
   reload(): void {
     const generation = ++this.generation;
     const read = ++this.reads;
+    this.hostTokens.load();
     getDomain(this.name).then(
       (domain) => {
         if (read === this.reads) this.hosts.show(domain);

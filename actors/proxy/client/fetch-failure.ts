@@ -49,10 +49,12 @@ export class CertificateFetchError extends OutpostError {
 
 /**
  * Whether a 401's reason is certhub's word that the token was retired (site/public-routes.ts): a
- * token rotated away, or one of a removed domain. Any other 401 is a wrong token or an unknown domain.
+ * token rotated away, one of a removed domain, or a host token the admin revoked. Any other 401 is a wrong token or an unknown domain.
  */
 export function isRetiredTokenReason(reason: string): boolean {
-  return /^this token was replaced \(rotated\) on |^this token's domain \S+ was removed from certhub on /.test(reason);
+  return /^this token was replaced \(rotated\) on |^this token's domain \S+ was removed from certhub on |^this host token \(host .*\) was revoked on /.test(
+    reason,
+  );
 }
 
 /** TLS errors as Node reports them: OpenSSL's (EPROTO, ERR_SSL_*) and the certificate checks. */

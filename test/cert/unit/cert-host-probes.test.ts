@@ -38,6 +38,7 @@ function host(id: string, probe: ProbeResult | null, extra: Partial<HostRecord> 
     port: 8443,
     server: null,
     probe,
+    host_token: null,
     ...extra,
   };
 }

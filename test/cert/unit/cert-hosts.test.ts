@@ -34,6 +34,7 @@ function host(id: string, sha256: string, extra: Partial<HostRecord> = {}): Host
     port: null,
     server: null,
     probe: null,
+    host_token: null,
     ...extra,
   };
 }
