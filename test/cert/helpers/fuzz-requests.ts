@@ -57,7 +57,10 @@ function segment(known: readonly string[]): fc.Arbitrary<string> {
     { weight: 4, arbitrary: known.length > 0 ? fc.constantFrom(...known) : fc.constant('name') },
     { weight: 3, arbitrary: anyText.filter((text) => text.length > 0).map(encode) },
     { weight: 2, arbitrary: fc.constantFrom(...trickySegments) },
-    { weight: 1, arbitrary: fc.integer({ min: 200, max: 3_000 }).map((count) => 'x'.repeat(count)) },
+    // Long, yet short enough that a path of three of them with its query and headers stays within
+    // uWebSockets.js's 4 KiB request head: past it uWS answers 431 itself, before any route (the
+    // manuals say so), so such a request tests uWS, not the server's routes.
+    { weight: 1, arbitrary: fc.integer({ min: 200, max: 1_000 }).map((count) => 'x'.repeat(count)) },
   );
 }
 
