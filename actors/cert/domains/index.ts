@@ -18,9 +18,9 @@ import { FileDocuments } from '../store/documents.js';
 import { noNotices } from './notices.js';
 import { openNotifier } from '../notify/notifier.js';
 import { HostBook } from '../hosts/host-book.js';
-import { HostStore } from '../hosts/host-store.js';
+import { openHostStore } from '../hosts/host-store.js';
 import { HostTokenBook } from '../hosts/host-token-book.js';
-import { HostTokenStore } from '../hosts/host-token-store.js';
+import { openHostTokenStore } from '../hosts/host-token-store.js';
 import { HostProber } from '../hosts/prober.js';
 import { probeTls } from '../hosts/probe.js';
 
@@ -48,7 +48,7 @@ runActor(domainsActor, {
     // Demo mode contacts nothing: role.ts hands it no channel, and no renewal task runs.
     const notifier = config.notify === undefined ? undefined : await openNotifier(config.dataDir, config.notify, { clock: systemClock, log });
     const notify = notifier?.notify ?? noNotices;
-    const hostFiles = await HostStore.open(config.dataDir);
+    const hostFiles = await openHostStore(documents);
     for (const problem of hostFiles.loaded.problems) log.warn(problem);
     let prober: HostProber | undefined;
     const hosts = new HostBook(hostFiles.loaded.hosts, {
@@ -80,7 +80,7 @@ runActor(domainsActor, {
       now: () => systemClock.now(),
     });
     retired.publishAll();
-    const hostTokenFiles = await HostTokenStore.open(config.dataDir);
+    const hostTokenFiles = await openHostTokenStore(documents);
     for (const problem of hostTokenFiles.loaded.problems) log.warn(problem);
     const hostTokens = new HostTokenBook(hostTokenFiles.loaded.tokens, {
       store: hostTokenFiles.store,

@@ -29,6 +29,15 @@ export class PostgresDocuments implements Documents {
     );
   }
 
+  async remove(name: string): Promise<void> {
+    await this.postgres.query('DELETE FROM settings WHERE key = $1', [this.folder + name]);
+  }
+
+  async list(): Promise<string[]> {
+    const rows = await this.postgres.query<{ key: string }>('SELECT key FROM settings WHERE starts_with(key, $1) ORDER BY key', [this.folder]);
+    return rows.map((row) => row.key.slice(this.folder.length)).filter((name) => !name.includes('/'));
+  }
+
   where(name: string): string {
     return `settings/${this.folder}${name} in PostgreSQL at ${this.postgres.where}`;
   }

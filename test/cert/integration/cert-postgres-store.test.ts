@@ -2,8 +2,8 @@
 // domain one node writes, another reads back whole, its token and key opened; pg_dump of the database
 // holds neither secret; a sealed value moved to another row, or sealed under a key the node lacks, is
 // named and skipped, never loaded as another domain's secret; a removal is gone for every node. The
-// documents beside the domains (preferences, the CA budget's ledger, an order journal) read back as
-// written, sealed, and a damaged one is named by its row and server.
+// documents beside the domains (preferences, the CA budget's ledger, an order journal, a folder of
+// host-token lists) read back as written, sealed, and a damaged one is named by its row and server.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { Postgres } from '../../../actors/cert/postgres/connection.js';
 import { PostgresDomainTable } from '../../../actors/cert/postgres/domain-table.js';
 import { migrate } from '../../../actors/cert/postgres/migrations.js';
 import { SecretBox, storeKey } from '../../../actors/cert/postgres/secret-box.js';
+import { openHostTokenStore } from '../../../actors/cert/hosts/host-token-store.js';
 import { OrderJournal } from '../../../actors/cert/acme/order-journal.js';
 import { PostgresDocuments } from '../../../actors/cert/postgres/settings-table.js';
 import { openLedgerBudget, readBudgetLedger } from '../../../actors/cert/domains/budget.js';
@@ -140,6 +141,18 @@ test('the documents: prefs and the CA budget read back on another node; a damage
     const { stdout: dump } = await run(`${postgresBin}/pg_dump`, ['--data-only', server.url], { maxBuffer: 16 * 1024 * 1024 });
     t.true(dump.includes('acme/accounts/ca-1/orders.json'));
     t.false(dump.includes(keyPem.split('\n')[1] ?? 'no body'), 'the journal is sealed');
+
+    // A domain's list (its host tokens) is a document of a folder: listed, read back, removed.
+    const token = { id: '0123456789abcdef', host: 'web1', sha256: 'a'.repeat(64), created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
+    const tokens = await openHostTokenStore(documents);
+    await tokens.store.write('app.example.com', [token]);
+    await tokens.store.write('api.example.com', [{ ...token, host: 'web2' }]);
+    const reloaded = await openHostTokenStore(other);
+    t.deepEqual(reloaded.loaded.problems, []);
+    t.deepEqual([...reloaded.loaded.tokens.keys()], ['api.example.com', 'app.example.com']);
+    t.deepEqual(reloaded.loaded.tokens.get('app.example.com')?.get(token.id), token);
+    await tokens.store.write('app.example.com', []);
+    t.deepEqual([...(await openHostTokenStore(other)).loaded.tokens.keys()], ['api.example.com'], 'an empty list is removed');
 
     await connect().query("UPDATE settings SET value = $1 WHERE key = 'budget.json'", [new SecretBox(key).seal('not json', 'settings/budget.json')]);
     lines.length = 0;

@@ -10,12 +10,13 @@ import test from 'ava';
 import { ManualClock } from '../../../src/actor/clock.js';
 import { assessHosts, recordOfReport, type HostRecord, type ProbeResult } from '../../../actors/cert/hosts/deployment.js';
 import { certificateSha256, HostBook, type HostsMessage } from '../../../actors/cert/hosts/host-book.js';
-import { HostStore } from '../../../actors/cert/hosts/host-store.js';
+import { openHostStore } from '../../../actors/cert/hosts/host-store.js';
 import type { ProbeTarget } from '../../../actors/cert/hosts/probe.js';
 import { HostProber, probeTargetOf } from '../../../actors/cert/hosts/prober.js';
 import { probesSchema } from '../../../actors/cert/hosts/probe-schema.js';
 import type { HostReport } from '../../../actors/cert/hosts/report.js';
 import { demoMaterial } from '../../../actors/cert/index.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const judgement = { staleMarginMs: 60_000, unservedAfterMs: 3_600_000 };
 const newSha = 'a'.repeat(64);
@@ -133,7 +134,7 @@ test('the prober probes every host each interval and a report naming another cer
   const published: HostsMessage[] = [];
   const material = await demoMaterial('app.example.test');
   const current = certificateSha256(material.certPem);
-  const { store, loaded } = await HostStore.open(dir);
+  const { store, loaded } = await openHostStore(new FileDocuments(dir));
   const book = new HostBook(loaded.hosts, {
     store,
     clock,
@@ -212,7 +213,7 @@ test('the prober probes every host each interval and a report naming another cer
 
   await prober.stop();
   await book.stop();
-  const reloaded = await HostStore.open(dir);
+  const reloaded = await openHostStore(new FileDocuments(dir));
   t.like(reloaded.loaded.hosts.get('app.example.test')?.get('web1xxxxxxxxxxxx'), { port: 8443, probe: { address: '192.0.2.1:8443', sha256: null } });
   t.true(
     asked.every((target) => target.host === '192.0.2.1'),

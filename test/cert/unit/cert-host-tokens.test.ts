@@ -11,10 +11,11 @@ import { secretDigest } from '../../../src/crypto/constant-time.js';
 import type { DomainView, RetiredToken } from '../../../actors/cert/domains/protocol.js';
 import { retiredTokenMessage } from '../../../actors/cert/domains/retired-tokens.js';
 import { HostTokenBook, type HostTokensMessage } from '../../../actors/cert/hosts/host-token-book.js';
-import { HostTokenStore } from '../../../actors/cert/hosts/host-token-store.js';
+import { openHostTokenStore } from '../../../actors/cert/hosts/host-token-store.js';
 import { hostTokenHostProblem, maxHostTokensPerDomain } from '../../../actors/cert/hosts/host-tokens.js';
 import { HostTokenReplica } from '../../../actors/cert/site/host-token-replica.js';
 import { isRetiredTokenReason, statusFailure } from '../../../actors/proxy/client/fetch-failure.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const start = Date.parse('2029-01-01T00:00:00.000Z');
@@ -26,7 +27,7 @@ async function openBook(t: { teardown: (fn: () => Promise<void>) => void }, dir?
   const clock = new ManualClock(start);
   const published: HostTokensMessage[] = [];
   const retired: Omit<RetiredToken, 'retired_at'>[] = [];
-  const { store, loaded } = await HostTokenStore.open(folder);
+  const { store, loaded } = await openHostTokenStore(new FileDocuments(folder));
   const book = new HostTokenBook(loaded.tokens, {
     store,
     clock,
@@ -116,7 +117,7 @@ test('a revoked token is retired with its host; the last use is kept to the minu
   t.deepEqual(again.published.at(-1), { type: 'host-tokens', name: app, tokens: [] });
   t.deepEqual(again.retired, [{ name: app, sha256: secretDigest(web2.token).toString('hex'), reason: 'removed', host: 'web2' }]);
   await again.book.stop();
-  t.is((await HostTokenStore.open(first.dir)).loaded.tokens.size, 0);
+  t.is((await openHostTokenStore(new FileDocuments(first.dir))).loaded.tokens.size, 0);
 });
 
 test('at start, the tokens of a domain the book does not hold are dropped', async (t) => {
@@ -127,7 +128,7 @@ test('at start, the tokens of a domain the book does not hold are dropped', asyn
   const again = await openBook(t, first.dir);
   await again.book.settle();
   t.deepEqual(again.published, []);
-  t.is((await HostTokenStore.open(first.dir)).loaded.tokens.size, 0);
+  t.is((await openHostTokenStore(new FileDocuments(first.dir))).loaded.tokens.size, 0);
 });
 
 test("the front's replica finds a token by its digest for its own domain only, and forgets it when revoked", (t) => {

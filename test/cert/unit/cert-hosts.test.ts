@@ -10,9 +10,10 @@ import { ManualClock } from '../../../src/actor/clock.js';
 import { assessHosts, deploymentWords, recordOfReport, type HostRecord } from '../../../actors/cert/hosts/deployment.js';
 import { certificateSha256, HostBook, type HostsMessage } from '../../../actors/cert/hosts/host-book.js';
 import type { DomainNotice } from '../../../actors/cert/domains/notices.js';
-import { HostStore } from '../../../actors/cert/hosts/host-store.js';
+import { openHostStore } from '../../../actors/cert/hosts/host-store.js';
 import type { HostReport } from '../../../actors/cert/hosts/report.js';
 import { demoMaterial } from '../../../actors/cert/index.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const judgement = { staleMarginMs: 60_000, unservedAfterMs: 3_600_000 };
 const newSha = 'a'.repeat(64);
@@ -102,7 +103,7 @@ test('the book publishes a host again when its deadline passes, drops hosts with
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const clock = new ManualClock(Date.parse('2029-01-01T00:00:00.000Z'));
   const published: HostsMessage[] = [];
-  const { store, loaded } = await HostStore.open(dir);
+  const { store, loaded } = await openHostStore(new FileDocuments(dir));
   const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const book = new HostBook(loaded.hosts, { store, clock, log: log, publish: (message) => published.push(message), judgement, maxPerDomain: 2 });
   const material = await demoMaterial('app.example.test');
@@ -136,12 +137,12 @@ test('the book publishes a host again when its deadline passes, drops hosts with
   t.is(made.hosts, 2, 'the silent host made room');
   await t.throwsAsync(() => book.report('other.example.test', report('one', 10_000), '192.0.2.1'), { message: 'no domain other.example.test' });
   await store.flush();
-  const reloaded = await HostStore.open(dir);
+  const reloaded = await openHostStore(new FileDocuments(dir));
   t.deepEqual([...(reloaded.loaded.hosts.get('app.example.test')?.keys() ?? [])].sort(), ['threexxxxxxxxxxx', 'twoxxxxxxxxxxxxx']);
   book.domainChanged({ type: 'removed', name: 'app.example.test' });
   t.deepEqual(published.at(-1), { type: 'hosts', name: 'app.example.test', hosts: [], deployment: { hosts: 0, stale: 0, state: 'none', unserved: false } });
   await book.stop();
-  t.is((await HostStore.open(dir)).loaded.hosts.size, 0);
+  t.is((await openHostStore(new FileDocuments(dir))).loaded.hosts.size, 0);
 });
 
 test('a host that turns stale is told once, until it is current again; a host stale already at the start is not told again', async (t) => {
@@ -156,7 +157,7 @@ test('a host that turns stale is told once, until it is current again; a host st
     material: { cert_pem: material.certPem, chain_pem: '', key_pem: material.keyPem },
   };
   const open = async (notices: DomainNotice[]) => {
-    const { store, loaded } = await HostStore.open(dir);
+    const { store, loaded } = await openHostStore(new FileDocuments(dir));
     const book = new HostBook(loaded.hosts, { store, clock, log, publish: () => {}, judgement, maxPerDomain: 10, notify: (notice) => notices.push(notice) });
     book.domainChanged(change);
     await book.settle();
