@@ -158,8 +158,9 @@ export class Sampler {
     const machine = this.machineInfo ?? (await probe.machine());
     const memory = this.memory ?? (await probe.memory());
     const inContainer = new Map<number, ContainerTopEntry & { container: string; image: string }>(containers.processes.map((entry) => [entry.pid, entry]));
-    const samples = this.processSamples(readings, inContainer);
-    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
+    const byPid = new Map<number, ProcessReading>();
+    for (const reading of readings) byPid.set(reading.pid, reading);
+    const samples = this.processSamples(readings, byPid, inContainer);
     const snapshot: Snapshot = {
       timestamp: clock.now() / 1000,
       machine: { ...machine, uptimeSeconds: Math.round(this.dependencies.uptimeSeconds()), containerRuntime: containers.status },
@@ -200,24 +201,25 @@ export class Sampler {
     return json;
   }
 
-  private processSamples(readings: readonly ProcessReading[], inContainer: ReadonlyMap<number, { container: string }>): ProcessSample[] {
-    const identities = new Map<number, ProcessIdentity>();
-    const byPid = new Map(readings.map((reading) => [reading.pid, reading]));
-    const identityOf = (pid: number, depth = 0): ProcessIdentity | undefined => {
-      const known = identities.get(pid);
-      if (known !== undefined) return known;
-      const reading = byPid.get(pid);
-      if (reading === undefined) return undefined;
-      // A worker without a script of its own takes its parent's name; parents are few levels up.
-      const identity = this.identities.get(reading.argv) ?? identify(reading, depth < 8 ? identityOf(reading.ppid, depth + 1) : undefined);
-      this.identities.set(reading.argv, identity);
-      identities.set(pid, identity);
+  private processSamples(
+    readings: readonly ProcessReading[],
+    byPid: ReadonlyMap<number, ProcessReading>,
+    inContainer: ReadonlyMap<number, { container: string }>,
+  ): ProcessSample[] {
+    const identityOf = (reading: ProcessReading, depth = 0): ProcessIdentity => {
+      let identity = this.identities.get(reading.argv);
+      if (identity === undefined) {
+        // A worker without a script of its own takes its parent's name; parents are few levels up.
+        const parent = depth < 8 ? byPid.get(reading.ppid) : undefined;
+        identity = identify(reading, parent === undefined ? undefined : identityOf(parent, depth + 1));
+        this.identities.set(reading.argv, identity);
+      }
       return identity;
     };
     const containersPresent = inContainer.size > 0;
     const samples: ProcessSample[] = [];
     for (const reading of readings) {
-      const identity = identityOf(reading.pid)!;
+      const identity = identityOf(reading);
       if (containersPresent && containerVmProcessNames.has(identity.name)) continue;
       const container = inContainer.get(reading.pid);
       samples.push({

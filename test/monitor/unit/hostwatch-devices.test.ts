@@ -1,7 +1,8 @@
 // Filesystems, disks, interfaces and temperatures: the parsers on recorded kernel tables, the rates
 // and histories on made-up counters, the hwmon reader on a fixture sysfs tree.
-import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { parseProcStatCores } from '../../../actors/monitor/sampler/cpu.js';
 import { DeviceSampler } from '../../../actors/monitor/sampler/devices.js';
@@ -153,4 +154,28 @@ test('per-core times come from /proc/stat alone, with the fields os.cpus() takes
     { user: 4, nice: 0, sys: 2, idle: 50, irq: 1 },
   ]);
   t.is(parseProcStatCores(readFileSync('/proc/stat', 'utf8')).length, cpus().length);
+});
+
+test('the mount table is parsed again when its text changes, and a new data mount shows', (t) => {
+  const procRoot = mkdtempSync(join(tmpdir(), 'hostwatch-proc-'));
+  try {
+    mkdirSync(join(procRoot, 'self'));
+    const root = '20 1 254:1 / / rw,relatime - ext4 /dev/vda1 rw';
+    writeFileSync(join(procRoot, 'self/mountinfo'), `${root}\n`);
+    const probe = new LinuxProbe(procRoot, fixture('sys'));
+    t.deepEqual(
+      probe.filesystems().map((filesystem) => filesystem.mountPoint),
+      ['/'],
+    );
+    writeFileSync(join(procRoot, 'self/mountinfo'), `${root}\n30 20 254:2 / ${tmpdir()} rw,relatime - ext4 /dev/vdb rw\n`);
+    t.deepEqual(
+      probe.filesystems().map((filesystem) => [filesystem.mountPoint, filesystem.device]),
+      [
+        ['/', '/dev/vda1'],
+        [tmpdir(), '/dev/vdb'],
+      ],
+    );
+  } finally {
+    rmSync(procRoot, { recursive: true, force: true });
+  }
 });

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { parsePsJsonLines, parseTop } from '../../../actors/monitor/sampler/containers.js';
 import { cpuUsage } from '../../../actors/monitor/sampler/cpu.js';
 import { parseMeminfo, parseSwapUsage, parseVmStat } from '../../../actors/monitor/sampler/memory.js';
 import { listeningPorts, parseLsofListen, parseProcNetTcp } from '../../../actors/monitor/sampler/ports.js';
-import { statFields } from '../../../actors/monitor/sampler/probes/proc-stat.js';
+import { ProcStatReader, statFields } from '../../../actors/monitor/sampler/probes/proc-stat.js';
 import { projectPath } from '../../helpers/process.js';
 import { isLoopbackOnly } from '../../../src/net/address.js';
 
@@ -90,4 +92,40 @@ test('/proc/<pid>/stat fields are read after the last parenthesis of the command
     '4242 (my (odd) name) S 17 4242 4242 0 -1 4194304 120 0 0 0 315 42 0 0 20 0 1 0 98765 12345678 2048 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
   const buffer = Buffer.from(line, 'latin1');
   t.deepEqual(statFields(buffer, buffer.length), { ppid: 17, utime: 315, stime: 42, starttime: 98765, rss: 2048 });
+});
+
+test('the stat reader gives each process its CPU share since the last read, and forgets a process that ended', (t) => {
+  const procRoot = mkdtempSync(join(tmpdir(), 'hostwatch-proc-'));
+  const writeStat = (pid: number, utime: number) => {
+    mkdirSync(join(procRoot, String(pid)), { recursive: true });
+    writeFileSync(join(procRoot, `${pid}/stat`), `${pid} (sleep) S 1 ${pid} ${pid} 0 -1 0 0 0 0 0 ${utime} 0 0 0 20 0 1 0 500 1000 3 0\n`);
+  };
+  const reader = new ProcStatReader(procRoot);
+  try {
+    writeStat(100, 10);
+    writeStat(200, 0);
+    const first = reader.read([100, 200, 300], 1000).map((stat) => ({ ...stat }));
+    t.deepEqual(
+      first.map((stat) => [stat.pid, stat.ppid, stat.cpuPercent, stat.startTicks]),
+      [
+        [100, 1, 0, 500],
+        [200, 1, 0, 500],
+      ],
+      'no share on a first read; a pid with no stat file is left out',
+    );
+    t.is(first[0]!.rssBytes % 3, 0);
+    writeStat(100, 60);
+    rmSync(join(procRoot, '200'), { recursive: true });
+    const second = reader.read([100], 3000);
+    t.deepEqual(
+      second.map((stat) => [stat.pid, stat.cpuPercent]),
+      [[100, 25]],
+      '50 ticks of 10 ms over 2 s: a quarter of a core',
+    );
+    t.true(reader.has(100));
+    t.false(reader.has(200), 'a pid no longer listed is forgotten and its descriptor closed');
+  } finally {
+    reader.close();
+    rmSync(procRoot, { recursive: true, force: true });
+  }
 });

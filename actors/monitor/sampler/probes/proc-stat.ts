@@ -5,6 +5,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 
 export interface ProcStat {
+  pid: number;
   ppid: number;
   /** Percent of one core since the previous read; 0 on the first. */
   cpuPercent: number;
@@ -13,11 +14,10 @@ export interface ProcStat {
   startTicks: number;
 }
 
-interface Tracked {
+interface Tracked extends ProcStat {
   fd: number;
   cpuTicks: number;
   readAt: number;
-  startTicks: number;
 }
 
 // USER_HZ, the unit of utime, stime and starttime: 100 on every Linux architecture Node runs on.
@@ -26,26 +26,39 @@ const ticksPerSecond = 100;
 export class ProcStatReader {
   private readonly tracked = new Map<number, Tracked>();
   private readonly buffer = Buffer.alloc(4096);
+  private readonly fields: StatFields = { ppid: 0, utime: 0, stime: 0, starttime: 0, rss: 0 };
   private readonly pageSize: number;
 
   constructor(private readonly procRoot = '/proc') {
     this.pageSize = pageSizeOf(procRoot);
   }
 
-  /** Reads every pid; pids that are gone are left out and their descriptors closed. */
-  read(pids: readonly number[], now: number): Map<number, ProcStat> {
-    const result = new Map<number, ProcStat>();
+  /**
+   * Reads every pid; pids that are gone are left out and their descriptors closed. The figures are
+   * the reader's own records, current until the next read: a pass allocates no object per process,
+   * so the sampler's young generation fills (and is collected) less often.
+   */
+  read(pids: readonly number[], now: number): readonly ProcStat[] {
+    const result: ProcStat[] = [];
     for (const pid of pids) {
       const stat = this.readOne(pid, now);
-      if (stat !== undefined) result.set(pid, stat);
+      if (stat !== undefined) result.push(stat);
     }
-    for (const [pid, tracked] of this.tracked) {
-      if (!result.has(pid)) {
-        closeSync(tracked.fd);
-        this.tracked.delete(pid);
+    // A pid read this pass has `readAt === now`; the rest have ended or were not listed.
+    if (this.tracked.size > result.length) {
+      for (const tracked of this.tracked.values()) {
+        if (tracked.readAt !== now) {
+          closeSync(tracked.fd);
+          this.tracked.delete(tracked.pid);
+        }
       }
     }
     return result;
+  }
+
+  /** Whether the last read found `pid`. */
+  has(pid: number): boolean {
+    return this.tracked.has(pid);
   }
 
   close(): void {
@@ -59,7 +72,7 @@ export class ProcStatReader {
     try {
       if (tracked === undefined) {
         const fd = openSync(`${this.procRoot}/${pid}/stat`, 'r');
-        tracked = { fd, cpuTicks: -1, readAt: now, startTicks: -1 };
+        tracked = { pid, fd, cpuTicks: -1, readAt: now, startTicks: -1, ppid: 0, cpuPercent: 0, rssBytes: 0 };
         this.tracked.set(pid, tracked);
       }
       length = readSync(tracked.fd, this.buffer, 0, this.buffer.length, 0);
@@ -71,7 +84,7 @@ export class ProcStatReader {
       }
       return undefined;
     }
-    const fields = statFields(this.buffer, length);
+    const fields = statFields(this.buffer, length, this.fields);
     const cpuTicks = fields.utime + fields.stime;
     const startTicks = fields.starttime;
     const elapsedSeconds = (now - tracked.readAt) / 1000;
@@ -80,7 +93,10 @@ export class ProcStatReader {
     tracked.cpuTicks = cpuTicks;
     tracked.readAt = now;
     tracked.startTicks = startTicks;
-    return { ppid: fields.ppid, cpuPercent: Math.max(0, cpuPercent), rssBytes: fields.rss * this.pageSize, startTicks };
+    tracked.ppid = fields.ppid;
+    tracked.cpuPercent = Math.max(0, cpuPercent);
+    tracked.rssBytes = fields.rss * this.pageSize;
+    return tracked;
   }
 }
 
@@ -99,10 +115,11 @@ const lastWanted = 21;
 /**
  * The numeric fields of a stat line, parsed from the bytes: a pass over ~300 processes runs every
  * interval, and splitting each line into fifty strings was most of its cost. The command name may
- * hold spaces and parentheses, so fields start after the last ')'.
+ * hold spaces and parentheses, so fields start after the last ')'. `result` is filled in place when
+ * given: the reader passes one record for every process.
  */
-export function statFields(buffer: Buffer, length: number): StatFields {
-  const result: StatFields = { ppid: 0, utime: 0, stime: 0, starttime: 0, rss: 0 };
+export function statFields(buffer: Buffer, length: number, result: StatFields = { ppid: 0, utime: 0, stime: 0, starttime: 0, rss: 0 }): StatFields {
+  result.ppid = result.utime = result.stime = result.starttime = result.rss = 0;
   let index = buffer.lastIndexOf(0x29, length - 1) + 2;
   for (let field = 0; field <= lastWanted && index < length; field++) {
     let value = 0;
