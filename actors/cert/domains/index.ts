@@ -71,10 +71,10 @@ runActor(domainsActor, {
         record: (name, id, result) => hosts.recordProbe(name, id, result),
       });
     }
-    const retiredRead = await readRetiredTokens(config.dataDir, systemClock.now());
+    const retiredRead = await readRetiredTokens(documents, systemClock.now());
     if (retiredRead.problem !== undefined) log.warn(retiredRead.problem);
     const retired = new RetiredTokenKeeper(retiredRead.tokens, {
-      dataDir: config.dataDir,
+      documents,
       publish: (message, options) => context.publish(domainReplicaTopic, message, options),
       log,
       now: () => systemClock.now(),

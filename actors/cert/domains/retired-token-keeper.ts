@@ -3,6 +3,7 @@
 // an agent fetching with one that its token was retired.
 import type { Logger } from '../../../src/log/record.js';
 import type { ReplicaMessage } from './protocol.js';
+import type { Documents } from '../store/documents.js';
 import { retiredDigest, withRetiredDigest, writeRetiredTokens, type RetiredToken } from './retired-tokens.js';
 
 export type PublishRetired = (message: Extract<ReplicaMessage, { type: 'retired' }>, options: { key: string; retain: boolean }) => void;
@@ -13,7 +14,7 @@ export class RetiredTokenKeeper {
 
   constructor(
     private tokens: RetiredToken[],
-    private readonly deps: { dataDir: string; publish: PublishRetired; log: Logger; now: () => number },
+    private readonly deps: { documents: Documents; publish: PublishRetired; log: Logger; now: () => number },
   ) {}
 
   /** Publishes the entries of every domain that has any (at start, before the book is `loaded`). */
@@ -33,7 +34,7 @@ export class RetiredTokenKeeper {
     this.publish(name);
     const tokens = this.tokens;
     this.writing = this.writing.then(() =>
-      writeRetiredTokens(this.deps.dataDir, tokens).catch((error: unknown) =>
+      writeRetiredTokens(this.deps.documents, tokens).catch((error: unknown) =>
         this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`),
       ),
     );

@@ -1,13 +1,11 @@
 // The tokens certhub rotated away or removed with their domain, and the host tokens the admin
-// revoked (../hosts/host-tokens.ts), remembered as SHA-256 digests (never the token) in `<data dir>/retired-tokens.json`, so that an agent still fetching with one is told its
+// revoked (../hosts/host-tokens.ts), remembered as SHA-256 digests (never the token) in the document `retired-tokens.json`, so that an agent still fetching with one is told its
 // token was retired rather than counted as a guess (site/public-routes.ts). Kept for a bounded time
 // and count: an agent forgotten for longer gets the plain 401 of any wrong token. A missing file is an
 // empty list, and a damaged one too (logged): nothing depends on it but the wording of a refusal.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { matchesDigest, secretDigest } from '../../../src/crypto/constant-time.js';
-import { writeSecretFile } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 import type { RetiredToken } from './protocol.js';
 
 export const retiredTokensFileName = 'retired-tokens.json';
@@ -96,13 +94,13 @@ export interface ReadRetiredTokens {
   problem?: string;
 }
 
-export async function readRetiredTokens(dataDir: string, now: number): Promise<ReadRetiredTokens> {
-  const path = join(dataDir, retiredTokensFileName);
-  let text: string;
+export async function readRetiredTokens(documents: Documents, now: number): Promise<ReadRetiredTokens> {
+  const path = documents.where(retiredTokensFileName);
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await documents.read(retiredTokensFileName);
+    if (text === undefined) return { tokens: [] };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { tokens: [] };
     return { tokens: [], problem: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); retired tokens get the plain 401` };
   }
   const parsed = retiredFileSchema.safeParse(safeJson(text));
@@ -110,8 +108,8 @@ export async function readRetiredTokens(dataDir: string, now: number): Promise<R
   return { tokens: parsed.data.tokens.filter((entry) => isFresh(entry, now)) };
 }
 
-export function writeRetiredTokens(dataDir: string, tokens: readonly RetiredToken[]): Promise<void> {
-  return writeSecretFile(join(dataDir, retiredTokensFileName), `${JSON.stringify({ tokens })}\n`);
+export function writeRetiredTokens(documents: Documents, tokens: readonly RetiredToken[]): Promise<void> {
+  return documents.write(retiredTokensFileName, `${JSON.stringify({ tokens })}\n`);
 }
 
 function safeJson(text: string): unknown {
