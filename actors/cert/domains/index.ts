@@ -46,7 +46,7 @@ runActor(domainsActor, {
         : withCaLimits(newCertificates, new CaLimits(config.caLimits, systemClock, await readCaLimits(documents, log)), documents, log);
     const replica = new ReplicaPublisher((message, options) => context.publish(domainReplicaTopic, message, options));
     // Demo mode contacts nothing: role.ts hands it no channel, and no renewal task runs.
-    const notifier = config.notify === undefined ? undefined : await openNotifier(config.dataDir, config.notify, { clock: systemClock, log });
+    const notifier = config.notify === undefined ? undefined : await openNotifier(documents, config.notify, { clock: systemClock, log });
     const notify = notifier?.notify ?? noNotices;
     const hostFiles = await openHostStore(documents);
     for (const problem of hostFiles.loaded.problems) log.warn(problem);

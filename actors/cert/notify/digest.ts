@@ -1,16 +1,12 @@
 // Daily digests (a channel's digest_at): the notices of a digest channel are held in
-// <data>/notify-digest/<channel>.json (0600, written atomically at each notice) and, once a day at
+// the store's document notify-digest/<channel>.json (a file 0600 or a row, replaced at each notice) and, once a day at
 // digest_at (UTC), put in the delivery queue (queue.ts) as one digest of every notice held, then
 // cleared. A day without a notice sends nothing. A digest time that passed while certhub was stopped
 // sends the digest at the next start. A crash between the queueing and the clearing sends the
 // notices again in the next digest: at least once, as the queue delivers.
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
-import { writeFileAtomic } from '../../../src/store/atomic.js';
-import { makeDirectories } from '../../../src/store/directories.js';
-import { secretDirMode, secretFileMode } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 import type { DomainNotice } from '../domains/notices.js';
 import type { DigestNotice, Notice } from './protocol.js';
 
@@ -43,22 +39,17 @@ export class DigestBook {
   private stopped = false;
 
   private constructor(
-    private readonly dir: string,
+    private readonly documents: Documents,
     private readonly held: Map<string, DomainNotice[]>,
     private readonly deps: DigestDeps,
   ) {}
 
-  /** Opens the digests of `dataDir` with the notices a previous run held; digests are sent after start(). */
-  static async open(dataDir: string, deps: DigestDeps): Promise<DigestBook> {
-    const dir = join(dataDir, digestDirName);
-    await makeDirectories(dir, secretDirMode);
+  /** Opens the digests of the store `documents` with the notices a previous run held; digests are sent after start(). */
+  static async open(documents: Documents, deps: DigestDeps): Promise<DigestBook> {
+    const folder = documents.within(digestDirName);
     const held = new Map<string, DomainNotice[]>([...deps.channels.keys()].map((name) => [name, []]));
-    for (const file of await readdir(dir)) {
-      const path = join(dir, file);
-      if (file.endsWith('.tmp')) {
-        await rm(path, { force: true });
-        continue;
-      }
+    for (const file of await folder.list()) {
+      const path = folder.where(file);
       const name = file.slice(0, -'.json'.length);
       if (!file.endsWith('.json')) continue;
       if (!held.has(name)) {
@@ -66,14 +57,14 @@ export class DigestBook {
         continue;
       }
       try {
-        const { notices } = JSON.parse(await readFile(path, 'utf8')) as { notices: DomainNotice[] };
+        const { notices } = JSON.parse((await folder.read(file)) ?? 'null') as { notices: DomainNotice[] };
         if (!Array.isArray(notices)) throw new Error('no notices');
         held.set(name, notices);
       } catch (error) {
         deps.log.warn(`notify: ${path} is no digest (${error instanceof Error ? error.message : String(error)}); left as it is`);
       }
     }
-    return new DigestBook(dir, held, deps);
+    return new DigestBook(folder, held, deps);
   }
 
   /** Holds `notice` for the next digest of `channel`. */
@@ -141,10 +132,10 @@ export class DigestBook {
   }
 
   private async write(channel: string): Promise<void> {
-    const path = join(this.dir, `${channel}.json`);
+    const name = `${channel}.json`;
     const notices = this.pending(channel);
-    if (notices.length === 0) await rm(path, { force: true });
-    else await writeFileAtomic(path, `${JSON.stringify({ notices })}\n`, { mode: secretFileMode });
+    if (notices.length === 0) await this.documents.remove(name);
+    else await this.documents.write(name, `${JSON.stringify({ notices })}\n`);
   }
 
   private serialize(channel: string, job: () => Promise<void>): Promise<void> {

@@ -7,6 +7,7 @@ import { senderOf } from './channels.js';
 import { DigestBook } from './digest.js';
 import type { NotifySettings } from './protocol.js';
 import { DeliveryQueue, defaultQueueSettings } from './queue.js';
+import type { Documents } from '../store/documents.js';
 
 export interface Notifier {
   notify: Notify;
@@ -18,15 +19,15 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
-export async function openNotifier(dataDir: string, settings: NotifySettings, deps: { clock: Clock; log: Logger }): Promise<Notifier> {
-  const queue = await DeliveryQueue.open(dataDir, {
+export async function openNotifier(documents: Documents, settings: NotifySettings, deps: { clock: Clock; log: Logger }): Promise<Notifier> {
+  const queue = await DeliveryQueue.open(documents, {
     ...deps,
     senders: settings.channels.map((channel) => senderOf(channel, deps.clock)),
     settings: { ...defaultQueueSettings, baseMs: settings.retryBaseMs, giveUpAfterMs: settings.giveUpAfterMs },
   });
   const digestChannels = new Map<string, number>();
   for (const channel of settings.channels) if (channel.digestAtMinute !== undefined) digestChannels.set(channel.name, channel.digestAtMinute);
-  const digests = await DigestBook.open(dataDir, { ...deps, channels: digestChannels, enqueue: (channel, digest) => queue.enqueue([channel], digest) });
+  const digests = await DigestBook.open(documents, { ...deps, channels: digestChannels, enqueue: (channel, digest) => queue.enqueue([channel], digest) });
   return {
     queue,
     digests,

@@ -1,17 +1,13 @@
-// The durable delivery queue: one file per pending delivery in <data>/notify-queue/, written
-// atomically (../../../src/store/atomic.ts) before the first attempt and after each failed one, and
-// removed once delivered or given up. A crash at any instant leaves each file old or new, never a
-// mix, so a restart resumes every delivery. Delivery is at least once: a crash between a receiver's
+// The durable delivery queue: one document per pending delivery in the store's notify-queue/ (a file
+// replaced atomically, or a row: ../store/documents.ts), written before the first attempt and after
+// each failed one, and removed once delivered or given up. A crash at any instant leaves each one old
+// or new, never a mix, so a restart resumes every delivery. Delivery is at least once: a crash between a receiver's
 // 2xx and the removal sends it again, with the same id (X-Certhub-Delivery) for the receiver to drop.
 // Failed attempts are retried with exponential backoff and jitter until give_up_after_hours.
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Clock } from '../../../src/actor/clock.js';
 import type { Logger } from '../../../src/log/record.js';
-import { syncDirectory, writeFileAtomic } from '../../../src/store/atomic.js';
-import { makeDirectories } from '../../../src/store/directories.js';
-import { secretDirMode, secretFileMode } from '../../../src/store/secret.js';
+import type { Documents } from '../store/documents.js';
 import { backoffDelay, type BackoffSettings } from '../domains/backoff.js';
 import { noticeEvents } from '../domains/notices.js';
 import type { Notice } from './protocol.js';
@@ -72,23 +68,17 @@ export class DeliveryQueue {
   private stopped = false;
 
   private constructor(
-    private readonly dir: string,
+    private readonly documents: Documents,
     private readonly deps: QueueDeps,
   ) {
     this.senders = new Map(deps.senders.map((sender) => [sender.name, sender]));
     this.settings = deps.settings ?? defaultQueueSettings;
   }
 
-  /** Opens the queue of `dataDir`, with every delivery a previous run left pending; attempts start with start(). */
-  static async open(dataDir: string, deps: QueueDeps): Promise<DeliveryQueue> {
-    const dir = join(dataDir, queueDirName);
-    await makeDirectories(dir, secretDirMode);
-    const queue = new DeliveryQueue(dir, deps);
-    for (const file of (await readdir(dir)).sort()) {
-      // A temporary file is a write a crash cut short: the delivery's file is still the one before it.
-      if (file.endsWith('.tmp')) await rm(join(dir, file), { force: true });
-      else if (file.endsWith('.json')) await queue.load(file);
-    }
+  /** Opens the queue of the store `documents`, with every delivery a previous run left pending; attempts start with start(). */
+  static async open(documents: Documents, deps: QueueDeps): Promise<DeliveryQueue> {
+    const queue = new DeliveryQueue(documents.within(queueDirName), deps);
+    for (const name of (await queue.documents.list()).sort()) if (name.endsWith('.json')) await queue.load(name);
     return queue;
   }
 
@@ -128,11 +118,11 @@ export class DeliveryQueue {
     while (this.work.size > 0) await Promise.allSettled([...this.work]);
   }
 
-  private async load(file: string): Promise<void> {
-    const path = join(this.dir, file);
+  private async load(name: string): Promise<void> {
+    const path = this.documents.where(name);
     let delivery: Delivery;
     try {
-      delivery = parseDelivery(await readFile(path, 'utf8'));
+      delivery = parseDelivery((await this.documents.read(name)) ?? '');
     } catch (error) {
       this.deps.log.warn(`notify: ${path} is no delivery (${error instanceof Error ? error.message : String(error)}); left as it is`);
       return;
@@ -232,18 +222,17 @@ export class DeliveryQueue {
   }
 
   private write(delivery: Delivery): Promise<void> {
-    return writeFileAtomic(this.fileOf(delivery), `${JSON.stringify(delivery)}\n`, { mode: secretFileMode });
+    return this.documents.write(documentOf(delivery), `${JSON.stringify(delivery)}\n`);
   }
 
   private async remove(delivery: Delivery): Promise<void> {
     this.waiting.delete(delivery.id);
-    await rm(this.fileOf(delivery), { force: true });
-    await syncDirectory(this.dir);
+    await this.documents.remove(documentOf(delivery));
   }
+}
 
-  private fileOf(delivery: Delivery): string {
-    return join(this.dir, `${delivery.id}.json`);
-  }
+function documentOf(delivery: Delivery): string {
+  return `${delivery.id}.json`;
 }
 
 /** A delivery in the log: `the renewal_failed delivery of app.example.com`, `the digest delivery of 3 notices`. */

@@ -12,6 +12,7 @@ import { loggerFrom, type LogRecord } from '../../../src/log/record.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { day, startBook } from '../helpers/domain-book.js';
 import { eventually } from '../../helpers/fixture-host.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const secretPath = '/hooks/T0KEN-secret-part';
 
@@ -48,7 +49,7 @@ async function bookWithWebhook(t: ExecutionContext, status: number) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const dataDir = await certDataDir(t);
   const { notify, queue } = await openNotifier(
-    dataDir,
+    new FileDocuments(dataDir),
     { channels: [{ type: 'webhook', name: 'webhook_url', events: webhookUrlEvents, url: receiver.url }], retryBaseMs: 30_000, giveUpAfterMs: day },
     { clock, log: loggerFrom('domains', (record) => logged.push(record)) },
   );

@@ -22,6 +22,7 @@ import { notifySchema } from '../../../actors/cert/notify/schema.js';
 import { verifySignature } from '../../../actors/cert/notify/signature.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { eventually } from '../../helpers/fixture-host.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 interface Received {
   path: string;
@@ -78,13 +79,13 @@ test('a signed webhook failing its first three deliveries takes the notice once,
   const logged: LogRecord[] = [];
   const deps = { clock: systemClock, log: loggerFrom('domains', (record) => logged.push(record)) };
 
-  const first = await openNotifier(dataDir, settings, deps);
+  const first = await openNotifier(new FileDocuments(dataDir), settings, deps);
   first.queue.start();
   first.notify(notice);
   t.true(await settled(() => received.length === 2 && first.queue.pending()[0]?.attempts === 2), 'two attempts refused');
   await first.queue.stop();
 
-  const second = await openNotifier(dataDir, settings, deps);
+  const second = await openNotifier(new FileDocuments(dataDir), settings, deps);
   t.teardown(() => second.queue.stop());
   t.is(second.queue.pending().length, 1, 'the pending delivery is read back');
   second.queue.start();
@@ -122,7 +123,7 @@ test('ntfy, Slack and Discord receive their own shapes, for the events they subs
     },
     { NTFY_TOKEN: 'tk_ntfy' },
   );
-  const notifier = await openNotifier(await certDataDir(t), settings, { clock: systemClock, log: loggerFrom('domains', () => {}) });
+  const notifier = await openNotifier(new FileDocuments(await certDataDir(t)), settings, { clock: systemClock, log: loggerFrom('domains', () => {}) });
   t.teardown(() => notifier.queue.stop());
   notifier.queue.start();
   notifier.notify(notice);
@@ -201,7 +202,10 @@ test('e-mail reaches an SMTP server, logged in with the password of a 0600 file'
     ],
   });
   const logged: LogRecord[] = [];
-  const notifier = await openNotifier(dataDir, settings, { clock: systemClock, log: loggerFrom('domains', (record) => logged.push(record)) });
+  const notifier = await openNotifier(new FileDocuments(dataDir), settings, {
+    clock: systemClock,
+    log: loggerFrom('domains', (record) => logged.push(record)),
+  });
   t.teardown(() => notifier.queue.stop());
   notifier.queue.start();
   notifier.notify({
@@ -260,7 +264,7 @@ test('a channel with digest_at receives one signed digest at its time; another r
   });
   // A second before today's (or tomorrow's) 08:00 UTC, so the signature's time is near the real one.
   const clock = new ManualClock(nextDigestAt(Date.now(), 8 * 60) - 1000);
-  const notifier = await openNotifier(dataDir, settings, { clock, log: loggerFrom('domains', () => {}) });
+  const notifier = await openNotifier(new FileDocuments(dataDir), settings, { clock, log: loggerFrom('domains', () => {}) });
   t.teardown(() => notifier.stop());
   notifier.start();
   notifier.notify(notice);

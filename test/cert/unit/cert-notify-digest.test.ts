@@ -12,6 +12,7 @@ import { DigestBook, digestDirName, nextDigestAt } from '../../../actors/cert/no
 import type { Notice } from '../../../actors/cert/notify/protocol.js';
 import { notifySchema } from '../../../actors/cert/notify/schema.js';
 import { notifySettings } from '../../../actors/cert/notify/settings.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const at = (iso: string) => Date.parse(iso);
@@ -29,7 +30,7 @@ const notice = (domain: string, clock: ManualClock): DomainNotice => ({
 });
 
 async function open(dataDir: string, clock: ManualClock, sent: { channel: string; digest: Notice }[]) {
-  return DigestBook.open(dataDir, {
+  return DigestBook.open(new FileDocuments(dataDir), {
     clock,
     log,
     channels: new Map([['daily', 8 * 60]]),

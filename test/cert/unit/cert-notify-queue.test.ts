@@ -12,6 +12,7 @@ import { signatureOf, verifySignature } from '../../../actors/cert/notify/signat
 import { outcomeOfStatus } from '../../../actors/cert/notify/channels.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { eventually } from '../../helpers/fixture-host.js';
+import { FileDocuments } from '../../../actors/cert/store/documents.js';
 
 const start = Date.UTC(2026, 0, 1);
 const second = 1000;
@@ -44,7 +45,7 @@ function scriptedSender(clock: ManualClock, answers: Outcome[], name = 'hook'): 
 }
 
 async function openQueue(dataDir: string, clock: ManualClock, sender: Sender, logged: LogRecord[] = []) {
-  return DeliveryQueue.open(dataDir, {
+  return DeliveryQueue.open(new FileDocuments(dataDir), {
     clock,
     log: loggerFrom('domains', (record) => logged.push(record)),
     senders: [sender],
@@ -93,7 +94,7 @@ test('a failed delivery is retried at 30 s, 60 s, 120 s ... up to an hour apart,
 test('jitter takes up to a fifth off a delay; a Retry-After longer than the backoff is followed', async (t) => {
   const clock = new ManualClock(start);
   const sender = scriptedSender(clock, [{ type: 'retry', reason: 'HTTP 429', retryAfterMs: 600 * second }, retry]);
-  const queue = await DeliveryQueue.open(await certDataDir(t), {
+  const queue = await DeliveryQueue.open(new FileDocuments(await certDataDir(t)), {
     clock,
     log: loggerFrom('domains', () => {}),
     senders: [sender],
