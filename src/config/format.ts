@@ -36,7 +36,9 @@ function formatIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], know
       return `${at} must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_union': {
       // zod says only "Invalid input": the problems of the one form whose type the value has (a URL
-      // or a list of URLs), or the types it may have when it has none of them.
+      // or a list of URLs), or the types it may have when it has none of them. A discriminated
+      // union's unknown discriminator has no forms to tell of, and its own message says it.
+      if (issue.errors.length === 0) return `${at} ${issue.message}`;
       const wrongType = (branch: readonly z.core.$ZodIssue[]) => branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0;
       const typed = issue.errors.filter((branch) => !wrongType(branch));
       const [branch] = typed;
