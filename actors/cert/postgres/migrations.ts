@@ -71,6 +71,22 @@ export const migrations: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION certhub_notify_change('key');
     `,
   },
+  {
+    version: 3,
+    name: 'the audit log',
+    sql: `
+      -- The audit log's lines as the files store writes them (audit/chain.ts: each names the hash of
+      -- the one before), by seq; action and domain beside the line for the panel's filters.
+      CREATE TABLE audit (
+        seq bigint PRIMARY KEY,
+        line text NOT NULL,
+        action text NOT NULL,
+        domain text
+      );
+      CREATE INDEX audit_action ON audit (action, seq);
+      CREATE INDEX audit_domain ON audit (domain, seq);
+    `,
+  },
 ];
 
 /** The lock every node takes to migrate: a constant of this store's own (the bytes of "certhub1"). */
