@@ -261,3 +261,51 @@ test('after the end, the parser reads nothing more; finish tells a finished resp
   head.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n'));
   t.false(head.parser.finish(), 'cut in the head');
 });
+
+test('a refusal is a MalformedResponse with ERR_BAD_GATEWAY, saying what was wrong and quoting at most the start of the line', (t) => {
+  const refused = (text: string) => t.throws(() => parser().parser.feed(Buffer.from(text, 'latin1')), { instanceOf: MalformedResponse });
+  const error = refused('SMTP ready\r\n\r\n');
+  t.like(error, { name: 'MalformedResponse', code: 'ERR_BAD_GATEWAY', message: 'bad status line "SMTP ready"' });
+  t.is(refused(`HTTP/1.1 2000 ${'r'.repeat(100)}\r\n\r\n`).message, `bad status line "HTTP/1.1 2000 ${'r'.repeat(46)}"`);
+  t.is(refused('HTTP/1.1 200 O\x00K\r\n\r\n').message, 'the reason phrase holds a NUL');
+  const ok = 'HTTP/1.1 200 OK\r\n';
+  t.is(refused(`${ok}${'n'.repeat(100)}\r\n\r\n`).message, `bad header line "${'n'.repeat(60)}"`, 'no colon');
+  t.is(refused(`${ok}: x\r\n\r\n`).message, 'bad header line ": x"', 'no name');
+  t.is(refused(`${ok}X-A: a\r\n\tX-B: b\r\n\r\n`).message, 'a folded header line', 'folded with a tab');
+  t.is(refused(`${ok}X-A: a\r\n X-B: b\r\n\r\n`).message, 'a folded header line', 'folded with a space');
+  t.is(refused(`${ok}X-\xe9${'n'.repeat(100)}: a\r\n\r\n`).message, `a header name that is not a token "x-\xe9${'n'.repeat(57)}"`);
+  t.is(refused(`${ok}X-A: a\x00b\r\n\r\n`).message, 'the x-a header holds a bare CR, LF or NUL');
+  t.is(refused(`${ok}Transfer-Encoding: chunked\r\n\r\n${'z'.repeat(100)}\r\n`).message, `bad chunk size "${'z'.repeat(40)}"`);
+});
+
+test('a head without fields keeps its whole reason phrase; obs-text in the reason phrase is flagged', (t) => {
+  const bare = parser();
+  bare.parser.feed(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'));
+  t.like(bare.seen.heads[0], { statusCode: 204, statusMessage: 'No Content', hasObsText: false });
+  const latin = parser();
+  latin.parser.feed(Buffer.from('HTTP/1.1 200 D\xe9j\xe0 vu\r\nContent-Length: 0\r\n\r\n', 'latin1'));
+  t.like(latin.seen.heads[0], { statusMessage: 'D\xe9j\xe0 vu', hasObsText: true });
+});
+
+test('a chunk size of several hex digits', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1A\r\n${'a'.repeat(26)}\r\n00010\r\n${'b'.repeat(16)}\r\n0\r\n\r\n`));
+  t.is(seen.body, 'a'.repeat(26) + 'b'.repeat(16));
+  t.is(seen.ended, 1);
+});
+
+test('each Connection or Transfer-Encoding field is a list element of its own: values in two fields never join into one word', (t) => {
+  const connection = parser();
+  connection.parser.feed(Buffer.from('HTTP/1.0 200 OK\r\nConnection: keep-\r\nConnection: alive\r\nContent-Length: 0\r\n\r\n'));
+  t.false(connection.seen.heads[0]!.keepAlive);
+  const transferEncoding = parser();
+  transferEncoding.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chun\r\nTransfer-Encoding: ked\r\n\r\nbody'));
+  t.true(transferEncoding.parser.endsWithConnection, 'not chunked');
+});
+
+test('a body that runs to the end of the connection ends the connection, whatever the version says', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nbody'));
+  t.false(seen.heads[0]!.keepAlive);
+  t.true(target.endsWithConnection);
+});
