@@ -9,7 +9,7 @@ import { readCertificateFacts } from '../../../actors/cert/renewal/certificate-f
 import { clampRetryAfter } from '../../../actors/cert/renewal/retry-after.js';
 import { certDataDir } from '../../helpers/cert-files.js';
 import { testCertificate } from '../../helpers/certificates.js';
-import { writeSelfSigned } from '../../../benchmarks/third-party/openssl.js';
+import { p256KeyArgs, writeSelfSigned } from '../../../benchmarks/third-party/openssl.js';
 
 const run = promisify(execFile);
 const day = 86_400_000;
@@ -52,6 +52,31 @@ test('a certificate without an authority key identifier has no CertID', async (t
   t.throws(() => readCertificateFacts('not a certificate'));
 });
 
+test('a version 1 certificate, which has no extensions at all, has facts without an authority key identifier', async (t) => {
+  const dir = await certDataDir(t);
+  const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+  // Without a configuration file openssl adds no extension, and a certificate without any is version 1.
+  await run('openssl', [
+    'req',
+    '-x509',
+    ...p256KeyArgs,
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+    '-subj',
+    '/CN=old.example.com',
+    '-days',
+    '7',
+    '-config',
+    '/dev/null',
+  ]);
+  const certificate = await readFile(certFile, 'utf8');
+  const facts = readCertificateFacts(certificate);
+  t.is(facts.authorityKeyId, undefined);
+  t.is(facts.notAfter - facts.notBefore, 7 * day);
+});
+
 test('facts: validity of a real certificate, to the second', async (t) => {
   const facts = readCertificateFacts((await testCertificate({ notBefore, notAfter })).certPem);
   t.is(facts.notBefore, notBefore.getTime());
@@ -61,6 +86,7 @@ test('facts: validity of a real certificate, to the second', async (t) => {
 test('renewalInfo URL: the CertID appended as one path segment', (t) => {
   t.is(renewalInfoUrl('https://ca.example/acme/renewal-info', 'a.b'), 'https://ca.example/acme/renewal-info/a.b');
   t.is(renewalInfoUrl('https://ca.example/acme/renewal-info/', 'a.b'), 'https://ca.example/acme/renewal-info/a.b');
+  t.is(renewalInfoUrl('https://ca.example/acme/renewal-info//', 'a.b'), 'https://ca.example/acme/renewal-info/a.b');
 });
 
 test('a renewalInfo answer: window, explanation, next check from Retry-After clamped to a minute .. a day', (t) => {
@@ -80,6 +106,13 @@ test('a renewalInfo answer: window, explanation, next check from Retry-After cla
   t.is(check('soon'), defaultAriCheckIntervalMs);
   const plain = parseRenewalInfo({ suggestedWindow: body.suggestedWindow, explanationURL: 'javascript:alert(1)' }, undefined, now);
   t.true(plain.ok && plain.explanationUrl === undefined, 'only an http(s) explanation is kept');
+  const explanation = (explanationURL: unknown) => {
+    const answer = parseRenewalInfo({ suggestedWindow: body.suggestedWindow, explanationURL }, undefined, now);
+    return answer.ok ? answer.explanationUrl : answer.reason;
+  };
+  t.is(explanation('http://ca.example/why'), 'http://ca.example/why');
+  t.is(explanation('see https://ca.example/why'), undefined, 'a text that only holds a URL');
+  t.is(explanation(['https://ca.example/why']), undefined, 'a URL in a list');
 });
 
 test('a window that ends before it starts, or a malformed answer, is a failure with a reason and a next check', (t) => {
@@ -94,8 +127,13 @@ test('a window that ends before it starts, or a malformed answer, is a failure w
   t.false(empty.ok);
   for (const [answer, reason] of [
     [null, 'renewalInfo answer is not a JSON object'],
+    ['{"suggestedWindow":{}}', 'renewalInfo answer is not a JSON object'],
     [{}, 'renewalInfo answer has no suggestedWindow'],
+    [{ suggestedWindow: null }, 'renewalInfo answer has no suggestedWindow'],
     [{ suggestedWindow: { start: 'yesterday', end: 5 } }, 'renewalInfo answer has a suggestedWindow without valid start and end times'],
+    // Date.parse would read the numbers as texts: 5 as a date in 2001, 2030 as that year.
+    [{ suggestedWindow: { start: 5, end: '2025-03-01T00:00:00Z' } }, 'renewalInfo answer has a suggestedWindow without valid start and end times'],
+    [{ suggestedWindow: { start: '2025-03-01T00:00:00Z', end: 2030 } }, 'renewalInfo answer has a suggestedWindow without valid start and end times'],
   ] as const) {
     t.like(parseRenewalInfo(answer, undefined, now), { ok: false, reason });
   }

@@ -65,6 +65,20 @@ test('plan with ARI: an instant inside the window; kept while the window still h
   t.deepEqual(moved, { dueAt: 10 * day, basis: 'ari', explanationUrl: 'https://ca.example/incident' });
 });
 
+test('plan with ARI: an earlier ARI instant on either edge of the window is kept; one before or after it, or a lifetime instant inside it, is not', (t) => {
+  const facts = { notBefore: 0, notAfter: 90 * day };
+  const ari = { window: { start: 50 * day, end: 51 * day }, explanationUrl: undefined };
+  const plan = (previous: RenewalPlan | undefined) => planRenewal({ facts, ari, previous }, () => 0.5).dueAt;
+  const earlier = (dueAt: number, basis: RenewalPlan['basis'] = 'ari'): RenewalPlan => ({ dueAt, basis, explanationUrl: undefined });
+  t.is(plan(undefined), 50.5 * day, 'the first answer');
+  t.is(plan(earlier(50 * day)), 50 * day);
+  t.is(plan(earlier(51 * day)), 51 * day);
+  t.is(plan(earlier(50 * day - 1)), 50.5 * day, 'the window moved past it');
+  t.is(plan(earlier(51 * day + 1)), 50.5 * day, 'the window moved before it');
+  // The lifetime rule picked its instant in its own window: the ARI instant is drawn uniformly in the CA's.
+  t.is(plan(earlier(50.2 * day, 'lifetime')), 50.5 * day, 'a lifetime plan is replaced even when its instant lies in the window');
+});
+
 test('expiry notice: 7 days before expiry (a quarter of the lifetime for short-lived certificates), once per certificate', (t) => {
   const expires = '2025-03-10T00:00:00.000Z';
   const issued = '2024-12-10T00:00:00.000Z';
@@ -73,6 +87,8 @@ test('expiry notice: 7 days before expiry (a quarter of the lifetime for short-l
   t.is(expiryNoticeAt(issued, expires, expires), undefined, 'sent for this one');
   t.is(expiryNoticeAt(null, null, null), undefined, 'no certificate');
   t.is(expiryNoticeAt('2025-03-04T00:00:00.000Z', expires, null), Date.parse('2025-03-08T12:00:00Z'), 'a 6-day certificate: a day and a half before');
+  t.is(expiryNoticeAt(null, expires, null), Date.parse('2025-03-03T00:00:00Z'), 'issuance unknown: 7 days before');
+  t.is(expiryNoticeAt(null, null, expires), undefined, 'no certificate, a notice sent for an earlier one');
 });
 
 /** A ManualClock that records how far ahead each timer was set. */
@@ -130,6 +146,27 @@ test('scheduler: a new earlier key re-arms; a key due in the past fires at once;
   clock.advance(3 * hour);
   t.deepEqual(fired, ['early', 'overdue']);
   t.deepEqual(scheduler.takeDue(), ['late'], 'the owner can still take what is due');
+});
+
+test('scheduler: nothing fires before start nor after stop, keys set then included; start fires what came due meanwhile', (t) => {
+  const clock = new ManualClock(0);
+  const fired: [number, string[]][] = [];
+  const scheduler = new DueScheduler<string>(clock, (keys) => fired.push([clock.now(), keys]));
+  scheduler.set('early', hour);
+  clock.advance(3 * hour);
+  t.deepEqual(fired, [], 'not started');
+  scheduler.start();
+  clock.advance(0);
+  t.deepEqual(fired, [[3 * hour, ['early']]], 'overdue at start');
+  scheduler.set('armed', 4 * hour);
+  scheduler.stop();
+  scheduler.set('after-stop', 5 * hour);
+  clock.advance(3 * hour);
+  t.deepEqual(fired, [[3 * hour, ['early']]], 'stopped: neither the armed key nor one set after stop');
+  t.is(scheduler.size, 2);
+  scheduler.start();
+  clock.advance(0);
+  t.deepEqual(fired[1], [6 * hour, ['armed', 'after-stop']]);
 });
 
 test('renewal of a 6-day certificate on a fake clock: not before its instant, at it, with the lifetime rule', async (t) => {

@@ -89,3 +89,62 @@ test('names, addresses and the HTTPS redirect', (t) => {
   t.is(pathAndQuery('/a', ''), '/a?');
   t.is(pathAndQuery('/a', 'b=1'), '/a?b=1');
 });
+
+test('Connection lists hop-by-hop names in any case, with blanks, over several fields; only Connection does', (t) => {
+  const headers = backendRequestHeaders(
+    [
+      ['connection', ' X-Hop-A ,x-hop-b'],
+      ['x-hop-a', '1'],
+      ['connection', 'X-HOP-C'],
+      ['x-hop-b', '2'],
+      ['x-hop-c', '3'],
+      ['access-control-request-headers', 'x-token'],
+      ['x-token', 'kept'],
+    ],
+    { address: '192.0.2.7', trusted: false, host: 'app.example.test' },
+  );
+  t.deepEqual(headers.slice(0, -6), ['access-control-request-headers', 'x-token', 'x-token', 'kept']);
+});
+
+test('a trusted proxy sending X-Forwarded-For twice: both lists in order, then the address this proxy saw', (t) => {
+  const headers = backendRequestHeaders(
+    [
+      ['x-forwarded-for', '203.0.113.1, 203.0.113.2'],
+      ['forwarded', 'for=203.0.113.1'],
+      ['x-forwarded-for', '203.0.113.3'],
+    ],
+    { address: '192.0.2.7', trusted: true, host: 'app.example.test' },
+  );
+  t.deepEqual(headers, [
+    'forwarded',
+    'for=203.0.113.1',
+    'x-forwarded-for',
+    '203.0.113.1, 203.0.113.2, 203.0.113.3, 192.0.2.7',
+    'x-forwarded-proto',
+    'https',
+    'x-forwarded-host',
+    'app.example.test',
+  ]);
+});
+
+test("the request id replaces the client's X-Request-Id; a WebSocket handshake leaves out the headers the backend's client sets itself", (t) => {
+  const client = { address: '192.0.2.7', trusted: false, host: 'app.example.test' };
+  const incoming: [string, string][] = [
+    ['x-request-id', 'from-client'],
+    ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ=='],
+    ['sec-websocket-version', '13'],
+    ['sec-websocket-protocol', 'chat'],
+    ['sec-websocket-extensions', 'permessage-deflate'],
+    ['origin', 'https://app.example.test'],
+  ];
+  const forwarded = ['x-forwarded-for', '192.0.2.7', 'x-forwarded-proto', 'https', 'x-forwarded-host', 'app.example.test'];
+  t.deepEqual(backendRequestHeaders(incoming, client, { webSocket: true, requestId: 'r-1' }), [
+    'origin',
+    'https://app.example.test',
+    'x-request-id',
+    'r-1',
+    ...forwarded,
+  ]);
+  t.deepEqual(backendRequestHeaders(incoming, client, { webSocket: false }), [...incoming.flat(), ...forwarded], "no request id: the client's passes");
+  t.deepEqual(backendRequestHeaders(incoming, client), [...incoming.flat(), ...forwarded]);
+});

@@ -129,3 +129,183 @@ test('obs-text in a value is kept byte for byte and flagged; blanks around a val
   plain.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
   t.false(plain.seen.heads[0]!.hasObsText);
 });
+
+test('the status line: a reason phrase is optional, three digits exactly, HTTP/1.0 or 1.1 only', (t) => {
+  const bare = parser();
+  bare.parser.feed(Buffer.from('HTTP/1.1 404\r\nContent-Length: 0\r\n\r\n'));
+  t.like(bare.seen.heads[0], { statusCode: 404, statusMessage: '' });
+  const spaced = parser();
+  spaced.parser.feed(Buffer.from('HTTP/1.1 503 Service Unavailable \r\nContent-Length: 0\r\n\r\n'));
+  t.like(spaced.seen.heads[0], { statusCode: 503, statusMessage: 'Service Unavailable ' });
+  for (const statusLine of [
+    'HTTP/1.1 2000 OK',
+    'HTTP/1.1 20 OK',
+    'HTTP/1.1 2x0 OK',
+    'HTTP/1.2 200 OK',
+    'HTTP/2.0 200 OK',
+    'xHTTP/1.1 200 OK',
+    'HTTP/1.1 200OK',
+    'HTTP/1.1  200 OK',
+  ]) {
+    t.throws(
+      () => parser().parser.feed(Buffer.from(`${statusLine}\r\nContent-Length: 0\r\n\r\n`)),
+      { instanceOf: MalformedResponse, message: /bad status line/ },
+      statusLine,
+    );
+  }
+});
+
+test('keep-alive: HTTP/1.1 unless Connection lists close, HTTP/1.0 only when it lists keep-alive, in any case and any Connection field', (t) => {
+  const keepAlive = (head: string) => {
+    const { parser: target, seen } = parser();
+    target.feed(Buffer.from(`${head}Content-Length: 0\r\n\r\n`));
+    return seen.heads[0]!.keepAlive;
+  };
+  t.true(keepAlive('HTTP/1.1 200 OK\r\n'));
+  t.false(keepAlive('HTTP/1.1 200 OK\r\nConnection: Close\r\n'));
+  t.false(keepAlive('HTTP/1.1 200 OK\r\nConnection: x-a\r\nConnection: close\r\n'));
+  t.true(keepAlive('HTTP/1.1 200 OK\r\nConnection: upgrade\r\n'));
+  t.false(keepAlive('HTTP/1.0 200 OK\r\n'));
+  t.true(keepAlive('HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n'));
+  t.true(keepAlive('HTTP/1.0 200 OK\r\nConnection: x-a\r\nConnection: keep-alive\r\n'));
+});
+
+test('framing: chunked in any case wins over Content-Length; a Content-Length sent twice or not digits is refused; 304 has no body', (t) => {
+  const chunked = parser();
+  chunked.parser.feed(
+    Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'),
+  );
+  t.is(chunked.seen.body, 'abc');
+  t.is(chunked.seen.ended, 1);
+  t.false(chunked.parser.endsWithConnection);
+  for (const lengths of [
+    'Content-Length: 2\r\nContent-Length: 2\r\n',
+    'Content-Length: 2\r\nContent-Length: 3\r\n',
+    'Content-Length: 2 3\r\n',
+    'Content-Length: 0x2\r\n',
+    'Content-Length: \r\n',
+  ]) {
+    t.throws(
+      () => parser().parser.feed(Buffer.from(`HTTP/1.1 200 OK\r\n${lengths}\r\nok`)),
+      { instanceOf: MalformedResponse, message: 'bad content-length' },
+      lengths,
+    );
+  }
+  const notModified = parser();
+  notModified.parser.feed(Buffer.from('HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n'));
+  t.is(notModified.seen.ended, 1);
+  t.true(notModified.parser.done);
+  t.is(notModified.seen.heads[0]!.contentLength, '10');
+  const untilClose = parser();
+  untilClose.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\n\r\n'));
+  t.true(untilClose.parser.endsWithConnection);
+  t.false(untilClose.parser.done);
+});
+
+test('a name sent three times keeps every value in order; a value may hold a colon', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nVary: a\r\nVary: b\r\nVary: c\r\nLocation: http://x:8080/\r\nContent-Length: 0\r\n\r\n'));
+  const head = seen.heads[0]!;
+  t.deepEqual(head.headers, { vary: ['a', 'b', 'c'], location: 'http://x:8080/', 'content-length': '0' });
+});
+
+test('a head or a chunk-size line that runs past 64 KiB without its end is refused', (t) => {
+  const head = 'HTTP/1.1 200 OK\r\nX-Big: ';
+  const big = parser();
+  big.parser.feed(Buffer.from(head + 'a'.repeat(64 * 1024 - head.length)));
+  t.throws(() => big.parser.feed(Buffer.from('a')), { instanceOf: MalformedResponse, message: 'the response head is too large' });
+  const line = parser();
+  line.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'));
+  line.parser.feed(Buffer.from(`1;${'x'.repeat(64 * 1024 - 2)}`));
+  t.throws(() => line.parser.feed(Buffer.from('x')), { instanceOf: MalformedResponse, message: 'a line is too long' });
+});
+
+test('a chunk longer than its size, or a malformed chunk size, is refused; a chunk size may end in blanks', (t) => {
+  const head = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n';
+  t.throws(() => parser().parser.feed(Buffer.from(`${head}3\r\nabcd\r\n0\r\n\r\n`)), {
+    instanceOf: MalformedResponse,
+    message: 'a chunk is longer than its size',
+  });
+  t.throws(() => parser().parser.feed(Buffer.from(`${head}x3\r\nabc\r\n`)), { instanceOf: MalformedResponse, message: /bad chunk size/ });
+  t.throws(() => parser().parser.feed(Buffer.from(`${head}3x\r\nabc\r\n`)), { instanceOf: MalformedResponse, message: /bad chunk size/ });
+  const blanks = parser();
+  blanks.parser.feed(Buffer.from(`${head}A \t;ext\r\n0123456789\r\n0 \r\n\r\n`));
+  t.is(blanks.seen.body, '0123456789');
+  t.is(blanks.seen.ended, 1);
+});
+
+test('bytes left over from a fed buffer are copied: the caller may reuse its read buffer before the next feed', (t) => {
+  const { parser: target, seen } = parser();
+  const response = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody');
+  const readBuffer = Buffer.alloc(response.length);
+  // The first read holds the head and half of it: the parser keeps the half.
+  response.copy(readBuffer, 0, 0, 20);
+  target.feed(readBuffer.subarray(0, 20));
+  readBuffer.fill('#');
+  response.copy(readBuffer, 0, 20);
+  target.feed(readBuffer.subarray(0, response.length - 20));
+  t.like(seen.heads[0], { statusCode: 200, contentLength: '4' });
+  t.is(seen.body, 'body');
+  t.is(seen.ended, 1);
+});
+
+test('after the end, the parser reads nothing more; finish tells a finished response from a truncated one', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 500 Next\r\n\r\n'));
+  t.is(seen.body, 'ok');
+  t.is(seen.heads.length, 1);
+  t.is(seen.ended, 1);
+  t.true(target.finish());
+  t.is(seen.ended, 1, 'finish after the end ends nothing again');
+  const head = parser();
+  head.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n'));
+  t.false(head.parser.finish(), 'cut in the head');
+});
+
+test('a refusal is a MalformedResponse with ERR_BAD_GATEWAY, saying what was wrong and quoting at most the start of the line', (t) => {
+  const refused = (text: string) => t.throws(() => parser().parser.feed(Buffer.from(text, 'latin1')), { instanceOf: MalformedResponse });
+  const error = refused('SMTP ready\r\n\r\n');
+  t.like(error, { name: 'MalformedResponse', code: 'ERR_BAD_GATEWAY', message: 'bad status line "SMTP ready"' });
+  t.is(refused(`HTTP/1.1 2000 ${'r'.repeat(100)}\r\n\r\n`).message, `bad status line "HTTP/1.1 2000 ${'r'.repeat(46)}"`);
+  t.is(refused('HTTP/1.1 200 O\x00K\r\n\r\n').message, 'the reason phrase holds a NUL');
+  const ok = 'HTTP/1.1 200 OK\r\n';
+  t.is(refused(`${ok}${'n'.repeat(100)}\r\n\r\n`).message, `bad header line "${'n'.repeat(60)}"`, 'no colon');
+  t.is(refused(`${ok}: x\r\n\r\n`).message, 'bad header line ": x"', 'no name');
+  t.is(refused(`${ok}X-A: a\r\n\tX-B: b\r\n\r\n`).message, 'a folded header line', 'folded with a tab');
+  t.is(refused(`${ok}X-A: a\r\n X-B: b\r\n\r\n`).message, 'a folded header line', 'folded with a space');
+  t.is(refused(`${ok}X-\xe9${'n'.repeat(100)}: a\r\n\r\n`).message, `a header name that is not a token "x-\xe9${'n'.repeat(57)}"`);
+  t.is(refused(`${ok}X-A: a\x00b\r\n\r\n`).message, 'the x-a header holds a bare CR, LF or NUL');
+  t.is(refused(`${ok}Transfer-Encoding: chunked\r\n\r\n${'z'.repeat(100)}\r\n`).message, `bad chunk size "${'z'.repeat(40)}"`);
+});
+
+test('a head without fields keeps its whole reason phrase; obs-text in the reason phrase is flagged', (t) => {
+  const bare = parser();
+  bare.parser.feed(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'));
+  t.like(bare.seen.heads[0], { statusCode: 204, statusMessage: 'No Content', hasObsText: false });
+  const latin = parser();
+  latin.parser.feed(Buffer.from('HTTP/1.1 200 D\xe9j\xe0 vu\r\nContent-Length: 0\r\n\r\n', 'latin1'));
+  t.like(latin.seen.heads[0], { statusMessage: 'D\xe9j\xe0 vu', hasObsText: true });
+});
+
+test('a chunk size of several hex digits', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1A\r\n${'a'.repeat(26)}\r\n00010\r\n${'b'.repeat(16)}\r\n0\r\n\r\n`));
+  t.is(seen.body, 'a'.repeat(26) + 'b'.repeat(16));
+  t.is(seen.ended, 1);
+});
+
+test('each Connection or Transfer-Encoding field is a list element of its own: values in two fields never join into one word', (t) => {
+  const connection = parser();
+  connection.parser.feed(Buffer.from('HTTP/1.0 200 OK\r\nConnection: keep-\r\nConnection: alive\r\nContent-Length: 0\r\n\r\n'));
+  t.false(connection.seen.heads[0]!.keepAlive);
+  const transferEncoding = parser();
+  transferEncoding.parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chun\r\nTransfer-Encoding: ked\r\n\r\nbody'));
+  t.true(transferEncoding.parser.endsWithConnection, 'not chunked');
+});
+
+test('a body that runs to the end of the connection ends the connection, whatever the version says', (t) => {
+  const { parser: target, seen } = parser();
+  target.feed(Buffer.from('HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nbody'));
+  t.false(seen.heads[0]!.keepAlive);
+  t.true(target.endsWithConnection);
+});
