@@ -242,11 +242,15 @@ export class ResponseParser {
     }
     // 1xx heads (100 Continue, 103 Early Hints) come before the real one.
     if (statusCode < 200) return true;
-    connection = connection.toLowerCase();
-    const keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
-    const chunked = transferEncoding.toLowerCase().includes('chunked');
+    // Options and codings are list elements compared whole: `closed-caption` is not `close`.
+    const options = listElements(connection);
+    const keepAlive = status[1] === '1' ? !options.includes('close') : options.includes('keep-alive');
+    const codings = listElements(transferEncoding);
     if (this.bodiless || statusCode === 204 || statusCode === 304) this.state = { kind: 'length', left: 0 };
-    else if (chunked) this.state = { kind: 'chunk-size' };
+    else if (codings.at(-1) === 'chunked') this.state = { kind: 'chunk-size' };
+    // Codings that do not end in chunked: the body runs to the connection's end, whatever
+    // Content-Length says (RFC 9112 section 6.3, rule 4).
+    else if (codings.length > 0) this.state = { kind: 'until-close' };
     else if (contentLength !== undefined && /^\d+$/.test(contentLength)) this.state = { kind: 'length', left: Number(contentLength) };
     else if (contentLengths > 0) throw new MalformedResponse('bad content-length');
     else this.state = { kind: 'until-close' };
@@ -256,10 +260,19 @@ export class ResponseParser {
 }
 
 /**
- * The size a chunk-size line gives, or undefined. parseInt read the digits a line starts with and
- * took `-0`, `+5`, `0x5` and `5g` for sizes: a backend's damaged framing was read as a body.
+ * The size a chunk-size line gives, or undefined. Only the line's hex digits are given to parseInt,
+ * which alone would take `-0`, `+5`, `0x5` and `5g` for sizes and read damaged framing as a body.
  */
 function chunkSize(line: string): number | undefined {
   const digits = chunkSizeLine.exec(line)?.[1];
   return digits === undefined ? undefined : Number.parseInt(digits, 16);
+}
+
+/** The elements of a comma-separated list field (RFC 9110 section 5.6.1), lower case, empty ones dropped. */
+function listElements(value: string): string[] {
+  return value
+    .toLowerCase()
+    .split(',')
+    .map((element) => element.trim())
+    .filter((element) => element !== '');
 }

@@ -168,6 +168,22 @@ test('keep-alive: HTTP/1.1 unless Connection lists close, HTTP/1.0 only when it 
   t.false(keepAlive('HTTP/1.0 200 OK\r\n'));
   t.true(keepAlive('HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n'));
   t.true(keepAlive('HTTP/1.0 200 OK\r\nConnection: x-a\r\nConnection: keep-alive\r\n'));
+  t.true(keepAlive('HTTP/1.1 200 OK\r\nConnection: closed-caption\r\n'), 'an option is compared whole');
+  t.false(keepAlive('HTTP/1.0 200 OK\r\nConnection: keep-alive-please\r\n'));
+  t.false(keepAlive('HTTP/1.1 200 OK\r\nConnection: upgrade , CLOSE\r\n'));
+});
+
+test('Transfer-Encoding: chunked only as the last coding; other codings run to the end of the connection, whatever Content-Length says', (t) => {
+  const framing = (fields: string) => {
+    const target = parser();
+    target.parser.feed(Buffer.from(`HTTP/1.1 200 OK\r\n${fields}\r\n`));
+    return target.parser.endsWithConnection ? 'until-close' : 'framed';
+  };
+  t.is(framing('Transfer-Encoding: gzip, chunked\r\n'), 'framed');
+  t.is(framing('Transfer-Encoding: chunked, gzip\r\nContent-Length: 5\r\n'), 'until-close');
+  t.is(framing('Transfer-Encoding: chunkedx\r\n'), 'until-close');
+  t.is(framing('Transfer-Encoding: gzip\r\nContent-Length: 5\r\n'), 'until-close');
+  t.is(framing('Content-Length: 5\r\n'), 'framed');
 });
 
 test('framing: chunked in any case wins over Content-Length; a Content-Length sent twice or not digits is refused; 304 has no body', (t) => {
