@@ -1,6 +1,7 @@
 // The host tokens' paths of certhub's /api/spec (../site/openapi.ts): issue, list and revoke. The
 // properties are typed against the views, so a field added there fails to compile here until it is described.
 import { hostTokenIdPattern, maxHostTokensPerDomain, type HostTokenView, type IssuedHostToken } from './host-tokens.js';
+import type { SpecParts } from '../openapi-parts.js';
 
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const idSchema = { type: 'string', pattern: hostTokenIdPattern.source, description: "the token's id: it names the token, and is no secret" } as const;
@@ -24,15 +25,7 @@ const issuedProperties: Record<keyof IssuedHostToken, object> = {
 export const hostTokenSchema = { type: 'object', required: Object.keys(viewProperties), properties: viewProperties };
 
 /** The paths' operations; the security schemes and response makers are the spec's own. */
-export function hostTokenPaths(parts: {
-  admin: object;
-  adminErrors: object;
-  badParameter: object;
-  bodyErrors: object;
-  errorResponse: (description: string) => object;
-  jsonResponse: (description: string, schema: object) => object;
-  nameParameter: object;
-}): Record<string, object> {
+export function hostTokenPaths(parts: SpecParts): Record<string, object> {
   const { errorResponse, jsonResponse } = parts;
   return {
     '/api/admin/domains/{name}/host-tokens': {

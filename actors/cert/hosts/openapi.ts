@@ -3,6 +3,7 @@
 // against the report and the views, so a field added there fails to compile here until it is described.
 import type { Deployment, HostView } from './deployment.js';
 import { maxReportBytes, reportedLineLength, reportedOutputLines, type HostReport } from './report.js';
+import type { SpecParts } from '../openapi-parts.js';
 
 const string = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -115,15 +116,7 @@ export const deploymentSchema = { type: 'object', required: Object.keys(deployme
 export const hostSchema = { type: 'object', required: Object.keys(hostProperties), properties: hostProperties };
 
 /** The paths' operations; the security schemes and response makers are the spec's own. */
-export function hostPaths(parts: {
-  admin: object;
-  adminErrors: object;
-  badParameter: object;
-  bodyErrors: object;
-  errorResponse: (description: string) => object;
-  jsonResponse: (description: string, schema: object) => object;
-  nameParameter: object;
-}): Record<string, object> {
+export function hostPaths(parts: SpecParts): Record<string, object> {
   const { errorResponse, jsonResponse } = parts;
   return {
     '/api/cert/{domain}/report': {

@@ -511,7 +511,7 @@ export function certhubOpenApi(version: string) {
       ...auditPaths({ security: admin, adminErrors, errorResponse, jsonResponse }),
       ...hostPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
       ...ownKeyPaths({ errorResponse, jsonResponse, bodyErrors, badParameter, domainRef }),
-      ...p12Paths({ admin, adminErrors, bodyErrors, badParameter, nameParameter, errorResponse }),
+      ...p12Paths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
       ...hostTokenPaths({ admin, adminErrors, badParameter, bodyErrors, errorResponse, jsonResponse, nameParameter }),
     },
   };

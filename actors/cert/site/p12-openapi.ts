@@ -1,17 +1,8 @@
 // The PKCS#12 download of certhub's /api/spec (openapi.ts): a domain's key, certificate and chain in
 // one file encrypted with the password the admin gives.
+import type { SpecParts } from '../openapi-parts.js';
 
-/** The parts of openapi.ts the path below is made of. */
-export interface P12Parts {
-  admin: object[];
-  adminErrors: object;
-  bodyErrors: object;
-  badParameter: object;
-  nameParameter: object;
-  errorResponse: (description: string) => object;
-}
-
-export function p12Paths(parts: P12Parts) {
+export function p12Paths(parts: SpecParts) {
   const { errorResponse } = parts;
   return {
     '/api/admin/domains/{name}/bundle.p12': {
