@@ -18,7 +18,7 @@ export class HostTokensView {
   private readonly hostInput = element('input');
   private readonly said = element('small', 'hint');
   private readonly issued = element('div', 'host-token-issued');
-  private readonly issuedToken = element('code', 'token');
+  private readonly issuedToken = element('code', 'host-token-value');
   private readonly issuedWords = element('p');
   private shownToken = '';
   /** Reads so far: only the latest to answer is drawn. */
