@@ -16,4 +16,9 @@ export class GroupCommit {
     this.writing = this.queued.catch(() => {});
     return this.queued;
   }
+
+  /** Resolves when every write scheduled so far has settled (for shutdown). */
+  settled(): Promise<void> {
+    return (this.queued ?? this.writing).catch(() => {});
+  }
 }

@@ -4,13 +4,14 @@
 import type { Logger } from '../../../src/log/record.js';
 import type { ReplicaMessage } from './protocol.js';
 import type { Documents } from '../store/documents.js';
+import { GroupCommit } from '../../../src/store/group-commit.js';
 import { retiredDigest, withRetiredDigest, writeRetiredTokens, type RetiredToken } from './retired-tokens.js';
 
 export type PublishRetired = (message: Extract<ReplicaMessage, { type: 'retired' }>, options: { key: string; retain: boolean }) => void;
 
 export class RetiredTokenKeeper {
-  /** Writes run in call order, so an older list never lands after a newer one. */
-  private writing: Promise<void> = Promise.resolve();
+  /** One write of the list as it is for every retirement made before it starts; never two at once. */
+  private readonly writes = new GroupCommit();
 
   constructor(
     private tokens: RetiredToken[],
@@ -32,18 +33,14 @@ export class RetiredTokenKeeper {
     const { name } = retiring;
     this.tokens = withRetiredDigest(this.tokens, retiring, this.deps.now());
     this.publish(name);
-    const tokens = this.tokens;
-    this.writing = this.writing.then(() =>
-      writeRetiredTokens(this.deps.documents, tokens).catch((error: unknown) =>
-        this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`),
-      ),
-    );
-    return this.writing;
+    return this.writes
+      .schedule(() => writeRetiredTokens(this.deps.documents, this.tokens))
+      .catch((error: unknown) => this.deps.log.error(`the retired tokens could not be written: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Resolves when every write started so far has finished (for shutdown). */
   flush(): Promise<void> {
-    return this.writing;
+    return this.writes.settled();
   }
 
   private publish(name: string): void {
